@@ -1,0 +1,84 @@
+#include "ClusterConfig.h"
+
+namespace md {
+
+QString securityProtocolName(SecurityProtocol p)
+{
+    switch (p) {
+    case SecurityProtocol::Plaintext: return QStringLiteral("plaintext");
+    case SecurityProtocol::Ssl: return QStringLiteral("ssl");
+    case SecurityProtocol::SaslPlaintext: return QStringLiteral("sasl_plaintext");
+    case SecurityProtocol::SaslSsl: return QStringLiteral("sasl_ssl");
+    }
+    return QStringLiteral("plaintext");
+}
+
+bool parseSecurityProtocol(const QString &name, SecurityProtocol *out)
+{
+    const QString n = name.trimmed().toLower();
+    for (auto p : {SecurityProtocol::Plaintext, SecurityProtocol::Ssl, SecurityProtocol::SaslPlaintext,
+                   SecurityProtocol::SaslSsl}) {
+        if (securityProtocolName(p) == n) {
+            *out = p;
+            return true;
+        }
+    }
+    return false;
+}
+
+QString setConf(rd_kafka_conf_t *conf, const QString &key, const QString &value)
+{
+    char errstr[512];
+    const QByteArray k = key.toUtf8();
+    const QByteArray v = value.toUtf8();
+    if (rd_kafka_conf_set(conf, k.constData(), v.constData(), errstr, sizeof errstr) != RD_KAFKA_CONF_OK)
+        return key + QStringLiteral(": ") + QString::fromUtf8(errstr);
+    return {};
+}
+
+QString kafkaErrorText(rd_kafka_resp_err_t err)
+{
+    return QString::fromUtf8(rd_kafka_err2str(err));
+}
+
+ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QMap<QString, QString> &overrides)
+{
+    KafkaConfPtr conf(rd_kafka_conf_new());
+    QMap<QString, QString> props;
+    props.insert(QStringLiteral("bootstrap.servers"), cluster.bootstrap);
+    props.insert(QStringLiteral("security.protocol"), securityProtocolName(cluster.security));
+    // Silence librdkafka's stderr logger; errors reach us through callbacks and results.
+    props.insert(QStringLiteral("log_level"), QStringLiteral("3"));
+    const bool sasl = cluster.security == SecurityProtocol::SaslPlaintext || cluster.security == SecurityProtocol::SaslSsl;
+    const bool ssl = cluster.security == SecurityProtocol::Ssl || cluster.security == SecurityProtocol::SaslSsl;
+    if (sasl) {
+        props.insert(QStringLiteral("sasl.mechanisms"),
+                     cluster.saslMechanism.isEmpty() ? QStringLiteral("PLAIN") : cluster.saslMechanism);
+        props.insert(QStringLiteral("sasl.username"), cluster.saslUsername);
+        props.insert(QStringLiteral("sasl.password"), cluster.saslPassword);
+    }
+    if (ssl) {
+        if (!cluster.sslCaFile.isEmpty())
+            props.insert(QStringLiteral("ssl.ca.location"), cluster.sslCaFile);
+        if (!cluster.sslCertFile.isEmpty())
+            props.insert(QStringLiteral("ssl.certificate.location"), cluster.sslCertFile);
+        if (!cluster.sslKeyFile.isEmpty())
+            props.insert(QStringLiteral("ssl.key.location"), cluster.sslKeyFile);
+        if (!cluster.sslKeyPassword.isEmpty())
+            props.insert(QStringLiteral("ssl.key.password"), cluster.sslKeyPassword);
+    }
+    props.insert(cluster.properties);
+    switch (role) {
+    case ClientRole::Admin: props.insert(cluster.adminProperties); break;
+    case ClientRole::Consumer: props.insert(cluster.consumerProperties); break;
+    case ClientRole::Producer: props.insert(cluster.producerProperties); break;
+    }
+    props.insert(overrides);
+    for (auto it = props.cbegin(); it != props.cend(); ++it) {
+        if (QString err = setConf(conf.get(), it.key(), it.value()); !err.isEmpty())
+            return {nullptr, err};
+    }
+    return {std::move(conf), {}};
+}
+
+} // namespace md

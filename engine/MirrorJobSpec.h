@@ -1,0 +1,51 @@
+#pragma once
+
+#include "ClusterConfig.h"
+
+#include <QDateTime>
+#include <QMetaType>
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace md {
+
+enum class NamingPolicy { Identity, Prefix, Template };
+
+enum class StartPosition { Committed, Earliest, Latest, Timestamp };
+
+// When a one-off copy ends; RunForever is a continuous mirror.
+enum class StopCondition { RunForever, CaughtUp, AtTimestamp, AfterRecords };
+
+// Everything the engine needs to run one mirror job, with secrets resolved.
+// model/ turns a *.mirrorjob profile into this; the engine never reads files.
+struct MirrorJobSpec {
+    QString name;
+    ClusterConfig source;
+    ClusterConfig target;
+    QStringList include; // regular expressions, matched against whole topic names
+    QStringList exclude;
+    bool excludeInternalTopics = true; // __consumer_offsets, MM2's heartbeats/checkpoints/offset-syncs, ...
+    NamingPolicy naming = NamingPolicy::Prefix;
+    QString separator = QStringLiteral(".");
+    QString nameTemplate = QStringLiteral("${topic}"); // NamingPolicy::Template
+    QString groupId;                                   // empty: derived from the name
+    StartPosition start = StartPosition::Committed;
+    QDateTime startTimestamp;
+    StopCondition stop = StopCondition::RunForever;
+    QDateTime stopTimestamp;
+    qint64 stopAfterRecords = 0; // per partition
+    bool createTopics = true;
+    bool syncTopicConfigs = true;
+    QStringList configExclude; // topic configs never copied (regexes); empty: MM2's defaults
+    qint64 throttleBytesPerSecond = 0; // 0: unlimited
+    int samplingIntervalMs = 250;
+    int topicRefreshIntervalMs = 10000;
+
+    bool operator==(const MirrorJobSpec &) const = default;
+};
+
+} // namespace md
+
+Q_DECLARE_METATYPE(md::MirrorJobSpec)

@@ -1,0 +1,1 @@
+namespace md { int testPlaceholder() { return 0; } }

@@ -1,0 +1,2 @@
+// Removed once ui/ has its first real source.
+namespace md { int uiPlaceholder() { return 0; } }
