@@ -1,0 +1,438 @@
+#!/usr/bin/env bash
+# Real Apache Kafka brokers (single-node KRaft, broker + controller in one JVM)
+# for MirrorDesk's integration tests.
+#
+#   harness.sh fetch                 Kafka jars into the user cache (Maven), once
+#   harness.sh start NAME [--sasl]   fresh broker NAME on free loopback ports
+#   harness.sh stop NAME             clean shutdown (TERM, then KILL after a timeout)
+#   harness.sh kill NAME             kill -9, as a crash; data and ports are kept
+#   harness.sh restart NAME          start NAME again with the same ports and data
+#   harness.sh start-all             "source", "target" (PLAINTEXT) and "sasl"
+#                                    (SASL_PLAINTEXT, SCRAM-SHA-512), in parallel
+#   harness.sh stop-all              stop every broker of the state dir
+#   harness.sh bootstrap NAME        print host:port of NAME's client listener
+#   harness.sh status                one line per broker
+#
+# State: $MIRRORDESK_KAFKA_STATE/NAME/ holds server.properties, data/, logs/,
+# pid, ports, mode and bootstrap (written only once the broker is ready, removed
+# by stop). Each broker is stopped by its own pid only, never by process name.
+set -euo pipefail
+
+HARNESS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$HARNESS_DIR/pom.xml")"
+CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/kafka-$KAFKA_VERSION"
+LIBS="$CACHE_DIR/libs"
+STATE="${MIRRORDESK_KAFKA_STATE:-${TMPDIR:-/tmp}/mirrordesk-kafka-$(id -u)}"
+SASL_USER="${MIRRORDESK_SASL_USER:-mirrordesk}"
+SASL_PASSWORD="${MIRRORDESK_SASL_PASSWORD:-mirrordesk-test-secret}"
+READY_TIMEOUT="${MIRRORDESK_KAFKA_READY_TIMEOUT:-120}"
+STOP_TIMEOUT=60
+# Small heap, serial GC and C1 only: three brokers share 2 cores with the build
+# and the tests, and none of them carries real load.
+JAVA_OPTS_DEFAULT="-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true"
+JAVA_OPTS="${MIRRORDESK_KAFKA_JAVA_OPTS:-$JAVA_OPTS_DEFAULT}"
+
+log() { printf 'harness: %s\n' "$*" >&2; }
+die() { log "error: $*"; exit 1; }
+
+usage() {
+    sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+}
+
+valid_name() {
+    [[ "$1" =~ ^[A-Za-z0-9_-]+$ ]] || die "invalid broker name '$1' (letters, digits, _ and - only)"
+}
+
+# --- jars -------------------------------------------------------------------
+
+# The stamp records the POM it was fetched from, so editing the POM refetches.
+pom_sum() { sha256sum "$HARNESS_DIR/pom.xml" | cut -d' ' -f1; }
+
+libs_complete() {
+    [[ -f "$LIBS/.complete" && "$(cat "$LIBS/.complete")" == "$(pom_sum)" ]]
+}
+
+cmd_fetch() {
+    if libs_complete; then
+        return 0
+    fi
+    command -v mvn >/dev/null || die "mvn not found: install Maven (installer/deps.sh does)"
+    mkdir -p "$CACHE_DIR"
+    # Parallel callers (several start commands) wait for one fetch.
+    exec 8>"$CACHE_DIR/.fetch.lock"
+    flock 8
+    if libs_complete; then
+        exec 8>&-
+        return 0
+    fi
+    log "fetching Apache Kafka $KAFKA_VERSION jars with Maven into $LIBS"
+    local tmp="$CACHE_DIR/libs.tmp.$$"
+    rm -rf "$tmp"
+    # Into a fresh directory, then swapped in: a stale binding jar from an older
+    # POM must not stay on the classpath.
+    if ! mvn -q -B -Dstyle.color=never -f "$HARNESS_DIR/pom.xml" dependency:copy-dependencies \
+            -DincludeScope=runtime -DoutputDirectory="$tmp"; then
+        rm -rf "$tmp"
+        die "Maven could not resolve the Kafka jars (see its output above)"
+    fi
+    [[ -f "$tmp/kafka_2.13-$KAFKA_VERSION.jar" ]] || die "Maven finished but kafka_2.13-$KAFKA_VERSION.jar is missing in $tmp"
+    pom_sum >"$tmp/.complete"
+    rm -rf "$LIBS"
+    mv "$tmp" "$LIBS"
+    exec 8>&-
+    log "jars ready ($(ls "$LIBS" | wc -l) files)"
+}
+
+require_java() {
+    command -v java >/dev/null || die "java not found: install a JRE 17+ (installer/deps.sh does)"
+}
+
+kafka_java() {
+    # shellcheck disable=SC2086  # JAVA_OPTS is a list of words on purpose
+    java $JAVA_OPTS -cp "$LIBS/*" "$@"
+}
+
+# --- ports ------------------------------------------------------------------
+
+# N distinct free loopback ports. Chosen below the kernel's ephemeral range so
+# an outgoing connection cannot take a broker's port while it is down between
+# kill and restart.
+pick_ports() {
+    python3 - "$1" <<'EOF'
+import random, socket, sys
+n = int(sys.argv[1])
+held, ports = [], []
+for _ in range(2000):
+    if len(ports) == n:
+        break
+    p = random.randrange(20000, 32000)
+    if p in ports:
+        continue
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.bind(("127.0.0.1", p))
+    except OSError:
+        s.close()
+        continue
+    held.append(s)
+    ports.append(p)
+if len(ports) != n:
+    sys.exit("no free loopback ports found")
+print(" ".join(map(str, ports)))
+EOF
+}
+
+port_open() {
+    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# --- one broker -------------------------------------------------------------
+
+broker_dir() { printf '%s/%s' "$STATE" "$1"; }
+
+broker_pid() {
+    local pidfile
+    pidfile="$(broker_dir "$1")/pid"
+    [[ -f "$pidfile" ]] || return 1
+    local pid
+    pid="$(cat "$pidfile")"
+    [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+    # A recycled pid is not ours: it must still be this broker's JVM.
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "$(broker_dir "$1")/server.properties" || return 1
+    printf '%s' "$pid"
+}
+
+running() { broker_pid "$1" >/dev/null; }
+
+cluster_id() {
+    python3 -c '
+import base64, uuid
+while True:
+    s = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+    if not s.startswith("-"):
+        print(s)
+        break'
+}
+
+write_config() {
+    local name="$1" mode="$2" client_port="$3" controller_port="$4" internal_port="${5:-}"
+    local dir
+    dir="$(broker_dir "$name")"
+    sed -e "s|@CONTROLLER_PORT@|$controller_port|g" -e "s|@DATA_DIR@|$dir/data|g" \
+        "$HARNESS_DIR/server.properties.in" >"$dir/server.properties"
+    if [[ "$mode" == sasl ]]; then
+        # Clients authenticate with SCRAM-SHA-512 on SASL_PLAINTEXT. The broker
+        # talks to itself (transaction markers, ...) on a separate PLAINTEXT
+        # listener, so inter-broker traffic needs no credentials of its own.
+        cat >>"$dir/server.properties" <<EOF
+
+listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=INTERNAL
+sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+EOF
+    else
+        cat >>"$dir/server.properties" <<EOF
+
+listeners=PLAINTEXT://127.0.0.1:$client_port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=PLAINTEXT://127.0.0.1:$client_port,CONTROLLER://127.0.0.1:$controller_port
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=PLAINTEXT
+EOF
+    fi
+}
+
+format_storage() {
+    local name="$1" mode="$2"
+    local dir
+    dir="$(broker_dir "$name")"
+    local args=(format -t "$(cluster_id)" -c "$dir/server.properties" --standalone)
+    if [[ "$mode" == sasl ]]; then
+        args+=(--add-scram "SCRAM-SHA-512=[name=$SASL_USER,password=$SASL_PASSWORD]")
+    fi
+    # The format tool logs through the same config; its lines land in server.log.
+    if ! kafka_java -Dkafka.logs.dir="$dir/logs" -Dlog4j2.configurationFile="$HARNESS_DIR/log4j2.properties" \
+            kafka.tools.StorageTool "${args[@]}" >"$dir/logs/format.out" 2>&1; then
+        cat "$dir/logs/format.out" >&2
+        die "formatting the storage of broker '$name' failed"
+    fi
+}
+
+launch() {
+    local name="$1"
+    local dir
+    dir="$(broker_dir "$name")"
+    read -r client_port _ <"$dir/ports"
+    rm -f "$dir/bootstrap"
+    # setsid: the broker must outlive this script and not receive the signals
+    # sent to CTest's process group; all fds are redirected so CTest does not
+    # wait for the broker's end of its output pipes.
+    # shellcheck disable=SC2086
+    setsid java $JAVA_OPTS -cp "$LIBS/*" \
+        -Dkafka.logs.dir="$dir/logs" \
+        -Dlog4j2.configurationFile="$HARNESS_DIR/log4j2.properties" \
+        -Dmirrordesk.broker="$name" \
+        kafka.Kafka "$dir/server.properties" </dev/null >>"$dir/logs/stdout.log" 2>&1 &
+    local pid=$!
+    echo "$pid" >"$dir/pid"
+
+    local start=$SECONDS
+    while :; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            fail_tail "$name" "broker '$name' exited during startup"
+        fi
+        if grep -q 'Kafka Server started' "$dir/logs/server.log" 2>/dev/null && port_open "$client_port"; then
+            break
+        fi
+        if (( SECONDS - start >= READY_TIMEOUT )); then
+            kill -9 "$pid" 2>/dev/null || true
+            rm -f "$dir/pid"
+            fail_tail "$name" "broker '$name' not ready after ${READY_TIMEOUT}s"
+        fi
+        sleep 0.5
+    done
+    echo "127.0.0.1:$client_port" >"$dir/bootstrap"
+    log "broker '$name' ready at 127.0.0.1:$client_port (pid $pid, $((SECONDS - start))s)"
+}
+
+fail_tail() {
+    local name="$1" msg="$2"
+    local dir
+    dir="$(broker_dir "$name")"
+    log "$msg; last 50 log lines:"
+    if [[ -s "$dir/logs/server.log" ]]; then
+        tail -n 50 "$dir/logs/server.log" >&2
+    fi
+    if [[ -s "$dir/logs/stdout.log" ]]; then
+        log "stdout/stderr of the JVM:"
+        tail -n 50 "$dir/logs/stdout.log" >&2
+    fi
+    exit 1
+}
+
+# start NAME [--sasl] [--ports "CLIENT CONTROLLER [INTERNAL]"]
+cmd_start() {
+    local name="" mode=plain ports=""
+    while (( $# )); do
+        case "$1" in
+            --sasl) mode=sasl ;;
+            --ports) shift; ports="${1:-}" ;;
+            -*) die "unknown option '$1' for start" ;;
+            *) [[ -z "$name" ]] || die "start takes one broker name"; name="$1" ;;
+        esac
+        shift
+    done
+    [[ -n "$name" ]] || die "start needs a broker name"
+    valid_name "$name"
+    require_java
+    cmd_fetch
+    if running "$name"; then
+        die "broker '$name' is already running (pid $(broker_pid "$name")); stop it first"
+    fi
+    local dir
+    dir="$(broker_dir "$name")"
+    # A fresh start is a fresh cluster: old data would leak topics between runs.
+    rm -rf "$dir"
+    mkdir -p "$dir/data" "$dir/logs"
+    if [[ -z "$ports" ]]; then
+        ports="$(pick_ports 3)"
+    fi
+    echo "$ports" >"$dir/ports"
+    echo "$mode" >"$dir/mode"
+    local p
+    read -r -a p <<<"$ports"
+    write_config "$name" "$mode" "${p[0]}" "${p[1]}" "${p[2]:-}"
+    format_storage "$name" "$mode"
+    launch "$name"
+}
+
+cmd_restart() {
+    local name="${1:-}"
+    [[ -n "$name" ]] || die "restart needs a broker name"
+    valid_name "$name"
+    local dir
+    dir="$(broker_dir "$name")"
+    [[ -f "$dir/server.properties" && -f "$dir/ports" ]] || die "broker '$name' was never started in $STATE"
+    require_java
+    if running "$name"; then
+        cmd_stop "$name"
+    fi
+    launch "$name"
+}
+
+cmd_stop() {
+    local name="${1:-}"
+    [[ -n "$name" ]] || die "stop needs a broker name"
+    valid_name "$name"
+    local dir pid
+    dir="$(broker_dir "$name")"
+    if pid="$(broker_pid "$name")"; then
+        kill -TERM "$pid" 2>/dev/null || true
+        local start=$SECONDS
+        while kill -0 "$pid" 2>/dev/null; do
+            if (( SECONDS - start >= STOP_TIMEOUT )); then
+                log "broker '$name' did not stop in ${STOP_TIMEOUT}s; killing it"
+                kill -KILL "$pid" 2>/dev/null || true
+                break
+            fi
+            sleep 0.2
+        done
+        wait_gone "$pid"
+        log "broker '$name' stopped"
+    fi
+    rm -f "$dir/pid" "$dir/bootstrap"
+}
+
+wait_gone() {
+    local i
+    for ((i = 0; i < 100; i++)); do
+        kill -0 "$1" 2>/dev/null || return 0
+        sleep 0.1
+    done
+}
+
+cmd_kill() {
+    local name="${1:-}"
+    [[ -n "$name" ]] || die "kill needs a broker name"
+    valid_name "$name"
+    local pid
+    pid="$(broker_pid "$name")" || die "broker '$name' is not running"
+    kill -KILL "$pid"
+    wait_gone "$pid"
+    # The bootstrap file stays: the broker keeps its address for restart.
+    rm -f "$(broker_dir "$name")/pid"
+    log "broker '$name' killed (pid $pid)"
+}
+
+cmd_bootstrap() {
+    local name="${1:-}"
+    [[ -n "$name" ]] || die "bootstrap needs a broker name"
+    valid_name "$name"
+    local f
+    f="$(broker_dir "$name")/bootstrap"
+    [[ -f "$f" ]] || die "broker '$name' has no bootstrap address (not started in $STATE)"
+    cat "$f"
+}
+
+brokers() {
+    local d
+    [[ -d "$STATE" ]] || return 0
+    for d in "$STATE"/*/; do
+        [[ -f "$d/ports" ]] && basename "$d"
+    done
+    return 0
+}
+
+cmd_status() {
+    local name any=0
+    for name in $(brokers); do
+        any=1
+        local pid state="stopped" bootstrap="-"
+        if pid="$(broker_pid "$name")"; then state="running pid $pid"; fi
+        [[ -f "$(broker_dir "$name")/bootstrap" ]] && bootstrap="$(cat "$(broker_dir "$name")/bootstrap")"
+        printf '%-10s %-6s %-20s %s\n' "$name" "$(cat "$(broker_dir "$name")/mode")" "$state" "$bootstrap"
+    done
+    (( any )) || echo "no brokers in $STATE"
+}
+
+cmd_stop_all() {
+    local name pids=()
+    for name in $(brokers); do
+        cmd_stop "$name" &
+        pids+=($!)
+    done
+    local rc=0 p
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    return $rc
+}
+
+cmd_start_all() {
+    require_java
+    cmd_fetch
+    # Leftovers of an interrupted run would hold their ports and old topics.
+    cmd_stop_all || true
+    local all
+    all=($(pick_ports 7))
+    local start=$SECONDS
+    cmd_start source --ports "${all[0]} ${all[1]}" &
+    local p1=$!
+    cmd_start target --ports "${all[2]} ${all[3]}" &
+    local p2=$!
+    cmd_start sasl --sasl --ports "${all[4]} ${all[5]} ${all[6]}" &
+    local p3=$!
+    local rc=0
+    wait $p1 || rc=1
+    wait $p2 || rc=1
+    wait $p3 || rc=1
+    if (( rc != 0 )); then
+        log "start-all failed; stopping whatever started"
+        cmd_stop_all || true
+        exit 1
+    fi
+    log "all brokers ready in $((SECONDS - start))s (state in $STATE)"
+}
+
+main() {
+    local cmd="${1:-}"
+    [[ -n "$cmd" ]] || usage
+    shift
+    case "$cmd" in
+        fetch) cmd_fetch ;;
+        start) cmd_start "$@" ;;
+        stop) cmd_stop "$@" ;;
+        kill) cmd_kill "$@" ;;
+        restart) cmd_restart "$@" ;;
+        start-all) cmd_start_all ;;
+        stop-all) cmd_stop_all ;;
+        bootstrap) cmd_bootstrap "$@" ;;
+        status) cmd_status ;;
+        -h|--help|help) usage ;;
+        *) log "unknown command '$cmd'"; usage ;;
+    esac
+}
+
+main "$@"
