@@ -1,2 +1,0 @@
-// Removed once model/ has its first real source.
-namespace md { int modelPlaceholder() { return 0; } }

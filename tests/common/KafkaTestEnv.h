@@ -1,0 +1,92 @@
+#pragma once
+
+// Where the integration tests find the real brokers that tests/kafka/harness.sh
+// started (CTest fixture `kafka`), and how they crash and revive one.
+//
+// A broker NAME ("source", "target", "sasl") is found, in this order, through
+//   1. env MIRRORDESK_<NAME>_BOOTSTRAP (e.g. MIRRORDESK_SOURCE_BOOTSTRAP), for
+//      brokers started by hand or elsewhere;
+//   2. $MIRRORDESK_KAFKA_STATE/<name>/bootstrap, written by the harness once the
+//      broker is ready (default state dir: <build dir>/kafka-state).
+
+#include "ClusterConfig.h"
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+#include <QtTest/QTest>
+
+namespace md::test {
+
+// The "sasl" broker: SASL_PLAINTEXT with SCRAM-SHA-512, this user created at
+// format time (harness.sh; overridable there with MIRRORDESK_SASL_USER/PASSWORD).
+inline constexpr char kSaslUser[] = "mirrordesk";
+inline constexpr char kSaslPassword[] = "mirrordesk-test-secret";
+inline constexpr char kSaslMechanism[] = "SCRAM-SHA-512";
+
+QString saslUser();     // kSaslUser unless env MIRRORDESK_SASL_USER is set
+QString saslPassword(); // kSaslPassword unless env MIRRORDESK_SASL_PASSWORD is set
+
+// The harness state directory (env MIRRORDESK_KAFKA_STATE or the build default).
+QString stateDir();
+// tests/kafka/harness.sh in the source tree.
+QString harnessScript();
+
+// host:port of broker `name`, or an empty string when it is not known.
+QString bootstrap(const QString &name);
+inline QString sourceBootstrap() { return bootstrap(QStringLiteral("source")); }
+inline QString targetBootstrap() { return bootstrap(QStringLiteral("target")); }
+inline QString saslBootstrap() { return bootstrap(QStringLiteral("sasl")); }
+
+// librdkafka properties a client of broker `name` needs besides
+// bootstrap.servers: empty for plaintext brokers, security.protocol +
+// sasl.mechanism + sasl.username + sasl.password for "sasl".
+QMap<QString, QString> clientProperties(const QString &name);
+
+// A ClusterConfig for broker `name` (alias = name, SASL filled in for "sasl"),
+// for tests that drive the engine against the real brokers.
+md::ClusterConfig clusterConfig(const QString &name);
+
+// True when every broker in `names` has a bootstrap address; otherwise false
+// and *missing says which ones and where they were looked for.
+bool brokersAvailable(const QStringList &names = {QStringLiteral("source"), QStringLiteral("target"),
+                                                  QStringLiteral("sasl")},
+                      QString *missing = nullptr);
+
+// True when env CI is "true" (or "1"): missing brokers then fail instead of skip.
+bool isCi();
+
+// Runs `harness.sh args...` against stateDir(); false with *error (its output)
+// on a non-zero exit or after timeoutMs.
+bool runHarness(const QStringList &args, QString *error = nullptr, int timeoutMs = 180000);
+
+// kill -9 broker `name` (a crash: no clean shutdown) / start it again on the
+// same ports with the same data, returning once it accepts clients again.
+// Both fail (with *error) for brokers given by env override: the harness does
+// not own those.
+bool killBroker(const QString &name, QString *error = nullptr);
+bool restartBroker(const QString &name, QString *error = nullptr);
+
+// A topic/group name unique to this process and call ("<prefix>-<pid>-<n>-<ms>"),
+// so test runs and retries never see each other's data.
+QString uniqueName(const QString &prefix);
+
+} // namespace md::test
+
+// First statement of every test function (or initTestCase) that needs the
+// brokers. Missing brokers: QFAIL under CI=true (CI must never pass by
+// skipping), QSKIP otherwise (a developer running one test binary by hand).
+#define MD_REQUIRE_BROKERS_NAMED(...)                                                     \
+    do {                                                                                  \
+        QString md_missing_;                                                              \
+        if (!::md::test::brokersAvailable({__VA_ARGS__}, &md_missing_)) {                 \
+            if (::md::test::isCi())                                                       \
+                QFAIL(qPrintable(md_missing_));                                           \
+            else                                                                          \
+                QSKIP(qPrintable(md_missing_));                                           \
+        }                                                                                 \
+    } while (false)
+
+#define MD_REQUIRE_BROKERS()                                                              \
+    MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"),          \
+                             QStringLiteral("sasl"))

@@ -1,0 +1,121 @@
+#pragma once
+
+// Direct librdkafka helpers for tests: make topics, write records with exact
+// keys, values, headers, timestamps and partitions, and read a whole topic
+// back. They talk to the brokers without going through MirrorDesk's own code,
+// so a test can check the engine against an independent reader and writer.
+// Every call is bounded by a timeout and reports failures through *error
+// (never throws, never hangs).
+
+#include <QByteArray>
+#include <QList>
+#include <QMap>
+#include <QPair>
+#include <QString>
+
+#include <optional>
+
+namespace md::test {
+
+// One Kafka record. std::nullopt is a null key/value/header value, distinct
+// from an empty QByteArray (Kafka keeps the difference, and so must mirroring).
+struct TestRecord {
+    std::optional<QByteArray> key;
+    std::optional<QByteArray> value;
+    QList<QPair<QString, std::optional<QByteArray>>> headers; // order and duplicates kept
+    qint64 timestamp = -1; // ms since the epoch; produce: -1 = now (librdkafka sets it)
+    int partition = -1;    // produce: -1 = the default partitioner; consume: the partition read
+    qint64 offset = -1;    // consume only
+
+    // Compares key, value, headers, timestamp and partition (not offset).
+    bool operator==(const TestRecord &other) const;
+    bool operator!=(const TestRecord &other) const { return !(*this == other); }
+};
+
+// Readable one-line form for failure messages (bytes escaped, nulls as <null>).
+QString describe(const TestRecord &record);
+
+// Compares what a test wrote with what it read back, record by record in
+// order. A field of `expected` left at its "any" value (timestamp -1,
+// partition -1) is not compared. Offsets are never compared. On mismatch
+// returns false and *difference names the first differing record and field.
+bool sameRecords(const QList<TestRecord> &expected, const QList<TestRecord> &actual,
+                 QString *difference = nullptr);
+
+// Extra librdkafka properties for every helper (e.g. clientProperties("sasl")
+// from KafkaTestEnv.h for the SASL broker).
+using ClientProperties = QMap<QString, QString>;
+
+// Creates `topic` with `partitions` partitions, replication factor 1 and the
+// given topic configs, and waits until its metadata shows every partition
+// with a leader. An existing topic is an error.
+bool createTopic(const QString &bootstrap, const QString &topic, int partitions = 1,
+                 const QMap<QString, QString> &configs = {}, QString *error = nullptr,
+                 const ClientProperties &client = {}, int timeoutMs = 30000);
+
+// Deletes `topic` and waits until the metadata no longer lists it.
+// A topic that does not exist is not an error.
+bool deleteTopic(const QString &bootstrap, const QString &topic, QString *error = nullptr,
+                 const ClientProperties &client = {}, int timeoutMs = 30000);
+
+// Number of partitions of `topic`, or -1 (and *error) when unknown.
+int partitionCount(const QString &bootstrap, const QString &topic, QString *error = nullptr,
+                   const ClientProperties &client = {}, int timeoutMs = 15000);
+
+struct ProduceOptions {
+    QString compression = QStringLiteral("none"); // none, gzip, snappy, lz4, zstd
+    ClientProperties client;                      // extra producer properties
+    int timeoutMs = 30000;                        // for the whole call
+};
+
+// Produces `records` in order (idempotent producer, acks=all) and waits for
+// every delivery report; fails if any record is not delivered.
+bool produce(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records,
+             QString *error = nullptr, const ProduceOptions &options = {});
+
+// Produces `records` in one transaction (init, begin, produce, flush, then
+// commit or abort). A read_committed consumer sees committed records only;
+// either way the log holds the records plus a control record (so offsets have
+// gaps). `transactionalId` empty = a unique one.
+bool produceTransactional(const QString &bootstrap, const QString &topic,
+                          const QList<TestRecord> &records, bool commit, QString *error = nullptr,
+                          const ProduceOptions &options = {}, const QString &transactionalId = {});
+inline bool produceTransactionalCommitted(const QString &bootstrap, const QString &topic,
+                                          const QList<TestRecord> &records, QString *error = nullptr,
+                                          const ProduceOptions &options = {})
+{
+    return produceTransactional(bootstrap, topic, records, true, error, options);
+}
+inline bool produceTransactionalAborted(const QString &bootstrap, const QString &topic,
+                                        const QList<TestRecord> &records, QString *error = nullptr,
+                                        const ProduceOptions &options = {})
+{
+    return produceTransactional(bootstrap, topic, records, false, error, options);
+}
+
+struct ConsumeOptions {
+    bool readCommitted = false; // isolation.level=read_committed (stops at the LSO)
+    ClientProperties client;    // extra consumer properties
+    int timeoutMs = 30000;      // for the whole call
+};
+
+// Reads every partition of `topic` from its low watermark to the high
+// watermark (or the last stable offset with readCommitted) taken at the start
+// of the call, without a consumer group (assign, no commits). Records come out
+// ordered by partition, then offset; offset and partition are filled in.
+// Returns std::nullopt (and *error) when the topic is unknown or the end is not
+// reached in time.
+std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QString &topic,
+                                            QString *error = nullptr, const ConsumeOptions &options = {});
+
+// Low and high watermark per partition (partition -> {low, high}); std::nullopt
+// and *error when the topic is unknown or a broker does not answer in time.
+using Watermarks = QMap<int, QPair<qint64, qint64>>;
+std::optional<Watermarks> watermarks(const QString &bootstrap, const QString &topic,
+                                     QString *error = nullptr, const ClientProperties &client = {},
+                                     int timeoutMs = 15000);
+
+// Sum over partitions of (high - low): the records plus control records stored.
+qint64 totalMessages(const Watermarks &marks);
+
+} // namespace md::test
