@@ -55,9 +55,9 @@ struct SecretRef {
 };
 
 // Resolves one reference to its value. Returns nullopt and sets *error (which
-// must not contain the value) when it cannot. "env" is resolved by JobProfile
-// itself unless the resolver handles it; for any other kind a null resolver
-// is an error ("no resolver for ${keychain:...}").
+// must not contain the value) when it cannot. "env" is always resolved by
+// JobProfile itself from the process environment; any other kind goes to the
+// resolver, and without one it is an error.
 using ReferenceResolver = std::function<std::optional<QString>(const QString &kind, const QString &arg, QString *error)>;
 
 // One cluster side of a profile, exactly as written: strings may still hold
@@ -101,6 +101,10 @@ class JobProfile final
 public:
     static constexpr int FormatVersion = 1;
     static constexpr qint64 MaxFileSize = 4 * 1024 * 1024; // larger files are refused
+    static constexpr int MinSamplingIntervalMs = 10;
+    static constexpr int MaxSamplingIntervalMs = 60000;
+    static constexpr int MinTopicRefreshIntervalMs = 1000;
+    static constexpr int MaxTopicRefreshIntervalMs = 3600000;
 
     int version = FormatVersion;
     QString name;

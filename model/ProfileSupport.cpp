@@ -1,0 +1,208 @@
+#include "ProfileSupport.h"
+
+#include "JobProfile.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <vector>
+
+namespace md::profile_detail {
+
+TextPosition textPosition(const QByteArray &utf8, qsizetype offset)
+{
+    TextPosition pos;
+    const qsizetype end = std::clamp<qsizetype>(offset, 0, utf8.size());
+    for (qsizetype i = 0; i < end; ++i) {
+        const uchar c = uchar(utf8.at(i));
+        if (c == '\n') {
+            ++pos.line;
+            pos.column = 1;
+        } else if ((c & 0xC0) != 0x80) {
+            // Continuation bytes belong to the character already counted.
+            ++pos.column;
+        }
+    }
+    return pos;
+}
+
+qsizetype invalidUtf8Offset(const QByteArray &data)
+{
+    const qsizetype n = data.size();
+    qsizetype i = 0;
+    while (i < n) {
+        const uchar c = uchar(data.at(i));
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int len = 0;
+        uint cp = 0;
+        uint min = 0;
+        if ((c & 0xE0) == 0xC0) {
+            len = 2;
+            cp = c & 0x1F;
+            min = 0x80;
+        } else if ((c & 0xF0) == 0xE0) {
+            len = 3;
+            cp = c & 0x0F;
+            min = 0x800;
+        } else if ((c & 0xF8) == 0xF0) {
+            len = 4;
+            cp = c & 0x07;
+            min = 0x10000;
+        } else {
+            return i;
+        }
+        if (i + len > n)
+            return i;
+        for (int k = 1; k < len; ++k) {
+            const uchar cc = uchar(data.at(i + k));
+            if ((cc & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (cc & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += len;
+    }
+    return -1;
+}
+
+qsizetype firstNonSpace(const QByteArray &data)
+{
+    for (qsizetype i = 0; i < data.size(); ++i) {
+        const char c = data.at(i);
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+            return i;
+    }
+    return data.size();
+}
+
+QString jsonTypeName(const QJsonValue &v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return QStringLiteral("null");
+    case QJsonValue::Bool: return QStringLiteral("a boolean");
+    case QJsonValue::Double: return QStringLiteral("a number");
+    case QJsonValue::String: return QStringLiteral("a string");
+    case QJsonValue::Array: return QStringLiteral("an array");
+    case QJsonValue::Object: return QStringLiteral("an object");
+    case QJsonValue::Undefined: break;
+    }
+    return QStringLiteral("nothing");
+}
+
+QString joinPath(const QString &path, const QString &key)
+{
+    return path.isEmpty() ? key : path + QLatin1Char('.') + key;
+}
+
+QString indexPath(const QString &path, qsizetype index)
+{
+    return path + QLatin1Char('[') + QString::number(index) + QLatin1Char(']');
+}
+
+QString mapKeyPath(const QString &path, const QString &key)
+{
+    return path + QStringLiteral("[\"") + key + QStringLiteral("\"]");
+}
+
+static int editDistance(const QString &a, const QString &b)
+{
+    std::vector<int> prev(size_t(b.size()) + 1), cur(size_t(b.size()) + 1);
+    for (size_t j = 0; j < prev.size(); ++j)
+        prev[j] = int(j);
+    for (qsizetype i = 1; i <= a.size(); ++i) {
+        cur[0] = int(i);
+        for (qsizetype j = 1; j <= b.size(); ++j) {
+            const int subst = prev[size_t(j - 1)] + (a.at(i - 1).toLower() == b.at(j - 1).toLower() ? 0 : 1);
+            cur[size_t(j)] = std::min({prev[size_t(j)] + 1, cur[size_t(j - 1)] + 1, subst});
+        }
+        std::swap(prev, cur);
+    }
+    return prev[size_t(b.size())];
+}
+
+QString closestKey(const QString &key, const QStringList &known)
+{
+    if (key.size() > 64)
+        return {};
+    QString best;
+    int bestDistance = 3;
+    for (const QString &k : known) {
+        const int d = editDistance(key, k);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+QStringList topLevelKeys()
+{
+    return {QStringLiteral("mirrordesk"),       QStringLiteral("name"),
+            QStringLiteral("source"),           QStringLiteral("target"),
+            QStringLiteral("topics"),           QStringLiteral("naming"),
+            QStringLiteral("groupId"),          QStringLiteral("start"),
+            QStringLiteral("stop"),             QStringLiteral("delivery"),
+            QStringLiteral("createTopics"),     QStringLiteral("syncTopicConfigs"),
+            QStringLiteral("configExclude"),    QStringLiteral("throttleBytesPerSecond"),
+            QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs")};
+}
+
+bool parseTimestamp(const QJsonValue &v, QDateTime *out, QString *error)
+{
+    if (!v.isString()) {
+        *error = QStringLiteral("expected an ISO 8601 date and time with a time zone (\"2026-11-01T00:00:00Z\"), found %1")
+                     .arg(jsonTypeName(v));
+        return false;
+    }
+    const QString s = v.toString().trimmed();
+    // Qt reads a missing zone as local time; require one (Z or +hh:mm / -hh:mm).
+    static const QRegularExpression zone(QStringLiteral("(Z|[+-]\\d\\d(:?\\d\\d)?)$"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression shape(QStringLiteral("^\\d{4}-\\d\\d-\\d\\d[T ]\\d\\d:\\d\\d"));
+    const QDateTime t = QDateTime::fromString(s, Qt::ISODateWithMs);
+    if (!shape.match(s).hasMatch() || !t.isValid()) {
+        *error = QStringLiteral("\"%1\" is not an ISO 8601 date and time (expected e.g. \"2026-11-01T00:00:00Z\")").arg(s);
+        return false;
+    }
+    if (!zone.match(s).hasMatch()) {
+        *error = QStringLiteral("\"%1\" has no time zone (add Z for UTC or an offset such as +01:00)").arg(s);
+        return false;
+    }
+    *out = t.toUTC();
+    return true;
+}
+
+QString formatTimestamp(const QDateTime &t)
+{
+    const QDateTime u = t.toUTC();
+    return u.time().msec() ? u.toString(Qt::ISODateWithMs) : u.toString(Qt::ISODate);
+}
+
+bool parseNamingPolicy(const QString &name, NamingPolicy *out)
+{
+    for (auto p : {NamingPolicy::Identity, NamingPolicy::Prefix, NamingPolicy::Template}) {
+        if (namingPolicyName(p) == name) {
+            *out = p;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool isLegalTopicText(const QString &s)
+{
+    for (const QChar c : s) {
+        const ushort u = c.unicode();
+        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.' || u == '_'
+                        || u == '-';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+} // namespace md::profile_detail

@@ -1,1 +1,0 @@
-namespace md { int testPlaceholder() { return 0; } }
