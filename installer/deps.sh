@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Installs what MirrorDesk needs to build, run and test on Debian 12 (bookworm)
+# with apt-get. Idempotent: checks each package with dpkg-query first and says
+# nothing when all are there.
+#
+#   bash installer/deps.sh              build + run + test packages
+#   bash installer/deps.sh --build-only only what building and running needs
+#   bash installer/deps.sh --check      list what is missing, install nothing
+#                                       (exit 1 when something is missing)
+set -euo pipefail
+
+# Compiler, CMake, Qt 6 (Core/Gui/Widgets/Network/PrintSupport/Test and the
+# platform plugins, offscreen included), librdkafka, QCustomPlot (its Qt 6
+# build), QtKeychain (Qt 6). qt6-base-dev pulls libgl-dev and friends, which
+# Qt6Gui's CMake package requires.
+BUILD_PACKAGES=(
+    build-essential cmake ninja-build pkg-config
+    qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev
+    librdkafka-dev libqcustomplot-dev qtkeychain-qt6-dev
+)
+# Tests: Maven + Java 17 for the real Kafka brokers (tests/kafka/harness.sh),
+# python3 for its port picking, Xvfb for screenshots, a D-Bus session with
+# gnome-keyring for the keychain tests, and the desktop/packaging validators.
+TEST_PACKAGES=(
+    maven python3 fonts-dejavu-core
+    xvfb xauth
+    dbus gnome-keyring libsecret-tools
+    desktop-file-utils xdg-utils appstream dpkg-dev file
+)
+
+mode=all
+for arg in "$@"; do
+    case "$arg" in
+        --build-only) mode=build ;;
+        --check) mode=check ;;
+        -h|--help) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "deps.sh: unknown option '$arg' (see --help)" >&2; exit 2 ;;
+    esac
+done
+
+wanted=("${BUILD_PACKAGES[@]}")
+if [[ "$mode" != build ]]; then
+    wanted+=("${TEST_PACKAGES[@]}")
+    # Any Java 17+ will do; install one only when there is none.
+    if ! command -v java >/dev/null 2>&1 || ! java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])'; then
+        wanted+=(openjdk-17-jre-headless)
+    fi
+fi
+
+missing=()
+for pkg in "${wanted[@]}"; do
+    status="$(dpkg-query -W -f='${db:Status-Abbrev}' "$pkg" 2>/dev/null || true)"
+    [[ "$status" == ii* ]] || missing+=("$pkg")
+done
+
+if (( ${#missing[@]} == 0 )); then
+    exit 0
+fi
+if [[ "$mode" == check ]]; then
+    echo "deps.sh: missing packages: ${missing[*]}"
+    exit 1
+fi
+
+command -v apt-get >/dev/null || { echo "deps.sh: apt-get not found; install by hand: ${missing[*]}" >&2; exit 1; }
+SUDO=()
+if (( EUID != 0 )); then
+    command -v sudo >/dev/null || { echo "deps.sh: not root and no sudo; install: ${missing[*]}" >&2; exit 1; }
+    SUDO=(sudo)
+fi
+echo "deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "deps.sh: done"

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The whole test run, from a fresh Debian 12 checkout to a verdict:
+#   1. system packages (installer/deps.sh, only what is missing)
+#   2. Apache Kafka jars (tests/kafka/harness.sh fetch, once per cache)
+#   3. configure + build the `ci` preset (build-ci/, warnings are errors)
+#   4. ctest: unit, gui and integration tests; the `kafka` fixture starts the
+#      real brokers before the integration tests and stops them after.
+# Exits with ctest's code. Brokers are stopped even when interrupted.
+#
+#   bash tests/run-all.sh
+# Env: MIRRORDESK_CTEST_ARGS   extra ctest arguments (e.g. "-L unit" or "-R harness")
+#      MIRRORDESK_CTEST_TIMEOUT  overall ctest limit in seconds (default 3600)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+BUILD_DIR="$ROOT/build-ci"
+RUN_START=$SECONDS
+
+phase() { printf '\n=== run-all: %s\n' "$*"; }
+elapsed() { printf '%ds' $((SECONDS - $1)); }
+
+kafka_state() {
+    local state=""
+    if [[ -f "$BUILD_DIR/CMakeCache.txt" ]]; then
+        state="$(sed -n 's/^MIRRORDESK_KAFKA_STATE:[A-Z]*=//p' "$BUILD_DIR/CMakeCache.txt")"
+    fi
+    printf '%s' "${state:-$BUILD_DIR/kafka-state}"
+}
+
+cleanup() {
+    local rc=$?
+    trap - EXIT INT TERM
+    # Brokers run detached from ctest (setsid): an interrupted or timed-out run
+    # would otherwise leave three JVMs behind.
+    if [[ -d "$(kafka_state)" ]]; then
+        MIRRORDESK_KAFKA_STATE="$(kafka_state)" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
+    fi
+    exit "$rc"
+}
+trap cleanup EXIT
+trap 'echo "run-all: interrupted" >&2; exit 130' INT TERM
+
+t=$SECONDS
+phase "system packages (installer/deps.sh)"
+bash "$ROOT/installer/deps.sh"
+echo "packages ok ($(elapsed $t))"
+
+t=$SECONDS
+phase "Apache Kafka jars (tests/kafka/harness.sh fetch)"
+bash "$ROOT/tests/kafka/harness.sh" fetch
+echo "jars ok ($(elapsed $t))"
+
+t=$SECONDS
+phase "configure (cmake --preset ci)"
+cmake --preset ci >"$ROOT/build-ci.configure.log" 2>&1 || {
+    cat "$ROOT/build-ci.configure.log"
+    echo "run-all: FAILED: configure (cmake --preset ci)"
+    exit 1
+}
+mv "$ROOT/build-ci.configure.log" "$BUILD_DIR/configure.log"
+echo "configured ($(elapsed $t))"
+
+t=$SECONDS
+phase "build (cmake --build --preset ci -j 2)"
+if ! cmake --build --preset ci -j 2; then
+    echo "run-all: FAILED: build (see the compiler output above)"
+    exit 1
+fi
+echo "built ($(elapsed $t))"
+
+t=$SECONDS
+phase "tests (ctest -j2)"
+# No broker may be left from an earlier, killed run of this tree.
+MIRRORDESK_KAFKA_STATE="$(kafka_state)" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
+ctest_rc=0
+# shellcheck disable=SC2086  # extra args are words on purpose
+timeout --signal=TERM --kill-after=60 "${MIRRORDESK_CTEST_TIMEOUT:-3600}" \
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 --timeout 600 ${MIRRORDESK_CTEST_ARGS:-} \
+    2>&1 | tee "$BUILD_DIR/ctest.log" || ctest_rc=${PIPESTATUS[0]}
+echo "tests ran ($(elapsed $t))"
+
+summary="$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$BUILD_DIR/ctest.log" | tail -1 || true)"
+if [[ -n "$summary" ]]; then
+    total="$(sed -E 's/.* out of ([0-9]+).*/\1/' <<<"$summary")"
+    failed="$(sed -E 's/.*, ([0-9]+) tests? failed.*/\1/' <<<"$summary")"
+    echo
+    echo "run-all: ctest exit $ctest_rc after $(elapsed $RUN_START) in total"
+    echo "run-all: $((total - failed)) passed, $failed failed"
+else
+    (( ctest_rc != 0 )) || ctest_rc=1 # no summary: ctest did not finish its run
+    echo
+    echo "run-all: FAILED: ctest gave no summary (exit $ctest_rc, timeout ${MIRRORDESK_CTEST_TIMEOUT:-3600}s?) after $(elapsed $RUN_START)"
+fi
+exit "$ctest_rc"
