@@ -142,6 +142,21 @@ bool topicSelected(const MirrorJobSpec &spec, const QString &sourceTopic)
     return topicExclusionReason(spec, sourceTopic).isEmpty();
 }
 
+QString consumerGroupId(const MirrorJobSpec &spec)
+{
+    if (!spec.groupId.trimmed().isEmpty())
+        return spec.groupId.trimmed();
+    QString name = spec.name.trimmed();
+    for (QChar &c : name) {
+        const char16_t u = c.unicode();
+        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.'
+                        || u == u'_' || u == u'-';
+        if (!ok)
+            c = QLatin1Char('-');
+    }
+    return QStringLiteral("mirrordesk.") + (name.isEmpty() ? QStringLiteral("job") : name);
+}
+
 QString subscriptionRegex(const MirrorJobSpec &spec)
 {
     if (spec.include.isEmpty())

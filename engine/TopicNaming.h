@@ -38,6 +38,10 @@ bool topicSelected(const MirrorJobSpec &spec, const QString &sourceTopic);
 // falls back to "^.*". topicSelected is the authority.
 QString subscriptionRegex(const MirrorJobSpec &spec);
 
+// The source consumer group: spec.groupId, or "mirrordesk.<job name>" with
+// characters outside [A-Za-z0-9._-] replaced by '-'.
+QString consumerGroupId(const MirrorJobSpec &spec);
+
 // True when both sides name the same bootstrap servers (order and case ignored).
 bool sameCluster(const MirrorJobSpec &spec);
 

@@ -1,0 +1,197 @@
+#pragma once
+
+#include "InFlightRing.h"
+#include "KafkaHandles.h"
+#include "LatencyHistogram.h"
+#include "MetricsSnapshot.h"
+#include "MirrorJobSpec.h"
+#include "TopicSync.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QMap>
+#include <QSet>
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace md {
+
+// Where the engine thread reports to; MirrorJob forwards to its signals.
+class MirrorSink {
+public:
+    virtual ~MirrorSink() = default;
+    virtual void onState(JobState state) = 0;
+    virtual void onEvent(const JobEvent &event) = 0;
+    virtual void onMetrics(const MetricsSnapshot &snapshot) = 0;
+    virtual void onFinished(bool ok, const QString &error) = 0;
+};
+
+// The engine of one mirror job. run() is the whole life of the engine
+// thread; every other public function may be called from any thread and
+// only posts a command. librdkafka callbacks run inside the polls of run(),
+// on the engine thread, and only record state.
+class MirrorWorker final {
+public:
+    MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
+    ~MirrorWorker();
+    Q_DISABLE_COPY_MOVE(MirrorWorker)
+
+    void run();
+
+    void requestPause();
+    void requestResume();
+    void requestStop();  // graceful: flush, commit, finish
+    void requestAbort(); // at once: no flush, no commit (what a crash leaves behind)
+    void setThrottle(qint64 bytesPerSecond);
+
+    // How long a graceful stop or a rebalance waits for the target to
+    // acknowledge what is in flight.
+    static constexpr int kFlushTimeoutMs = 30000;
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    struct TopicState;
+    struct PartState {
+        TopicState *topic = nullptr;
+        int32_t partition = -1;
+        bool assigned = false;
+        bool seenThisRun = false;
+        bool pausedActual = false;
+        bool done = false;    // stop condition reached for this partition
+        bool blocked = false; // the target partition does not exist
+        bool atEof = false;
+        qint64 consumedNext = -1; // offset after the last record handed to the producer (or EOF position)
+        qint64 resumeFrom = -1;   // a record was dropped here: seek back before consuming again
+        qint64 failedOffset = -1; // a delivery failed: replay from here once nothing is in flight
+        qint64 lastFailedOffset = -1;
+        int failures = 0;
+        QString lastFailure;
+        InFlightRing ring;
+        qint64 committed = -1;
+        qint64 copiedThisRun = 0; // handed to the producer, for AfterRecords
+        qint64 records = 0;       // acknowledged
+        qint64 bytes = 0;
+        qint64 lastAckedTs = -1;
+        qint64 lastConsumedTs = -1;
+        qint64 lo = -1, hi = -1;
+
+        qint64 committable() const { return ring.isEmpty() ? consumedNext : ring.frontOffset(); }
+    };
+    struct TopicState {
+        QString name;
+        QByteArray nameUtf8;
+        QString targetName;
+        TopicPtr targetRkt;
+        int sourcePartitions = 0;
+        int targetPartitions = -1;
+        bool targetReady = false;
+        QString lastError;
+        std::vector<std::unique_ptr<PartState>> parts;
+    };
+    enum class Command { Pause, Resume, Stop, Abort };
+
+    // setup and teardown
+    bool setup(QString *error);
+    void shutdown(bool graceful);
+
+    // the loop
+    void handleCommands();
+    bool handleMessage(MessagePtr &msg); // false: could not take it now (stays pending)
+    void drainPending();
+    void refreshTopics();
+    void tick();
+    void commit(bool sync, const std::vector<PartState *> *only = nullptr);
+    void applyPauses();
+    void serviceReplays();
+    void refillThrottle();
+    void checkStopCondition();
+    bool caughtUp() const;
+    void sampleMetrics();
+    bool flushProducer(int timeoutMs);
+
+    // librdkafka callbacks (static trampolines into these)
+    void onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts);
+    void onDelivery(const rd_kafka_message_t *msg);
+    void onError(rd_kafka_t *rk, int err, const char *reason);
+    void onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets);
+    static void rebalanceCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts, void *opaque);
+    static void deliveryCb(rd_kafka_t *rk, const rd_kafka_message_t *msg, void *opaque);
+    static void errorCb(rd_kafka_t *rk, int err, const char *reason, void *opaque);
+    static void commitCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets, void *opaque);
+
+    TopicState *topicFor(const rd_kafka_topic_t *rkt);
+    TopicState *topicByName(const QString &name);
+    PartState *partFor(TopicState *t, int32_t partition);
+    void assignPartitions(rd_kafka_topic_partition_list_t *parts);
+    void revokePartitions(rd_kafka_topic_partition_list_t *parts);
+    bool ensureTargetPartitions(TopicState *t, int32_t partition);
+
+    void event(JobEvent::Severity severity, const QString &text);
+    void debouncedEvent(const QString &key, JobEvent::Severity severity, const QString &text);
+    void setState(JobState s);
+    void fail(const QString &error);
+
+    MirrorJobSpec m_spec;
+    MirrorSink *m_sink;
+
+    std::mutex m_cmdMutex;
+    std::vector<Command> m_commands;
+    std::atomic<bool> m_hasCommands{false};
+    std::atomic<qint64> m_throttleRequest{-1};
+
+    KafkaPtr m_producer; // declared first: destroyed after the consumer
+    KafkaPtr m_consumer;
+    QString m_groupId;
+
+    std::map<QString, std::unique_ptr<TopicState>> m_topics;
+    QHash<const void *, TopicState *> m_byRkt;
+    QSet<QString> m_selected;   // selected source topics at the last refresh
+    QStringList m_subscribed;   // what the consumer is subscribed to
+    bool m_sourceKnown = false; // the last source metadata read worked
+    bool m_rebalancePending = false;
+    bool m_firstAssignmentDone = false;
+    std::deque<MessagePtr> m_pending; // consumed, not yet accepted by the producer (queue full)
+
+    JobState m_state = JobState::Starting;
+    bool m_userPaused = false;
+    bool m_throttled = false;
+    bool m_backpressure = false;
+    bool m_stopping = false;
+    bool m_aborting = false;
+    QString m_fatal;
+
+    qint64 m_throttleRate = 0;
+    double m_tokens = 0;
+    Clock::time_point m_lastRefill;
+
+    Clock::time_point m_started;
+    Clock::time_point m_nextCommit;
+    Clock::time_point m_nextSample;
+    Clock::time_point m_nextRefresh;
+    Clock::time_point m_lastSample;
+
+    // totals
+    qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;
+    qint64 m_inFlight = 0;
+    qint64 m_prevConsumed = 0, m_prevProduced = 0, m_prevBytesConsumed = 0, m_prevBytesProduced = 0;
+    LatencyHistogram m_latency;
+
+    // connectivity events
+    struct Debounce {
+        Clock::time_point last;
+        int suppressed = 0;
+    };
+    QHash<QString, Debounce> m_debounce;
+    bool m_targetTrouble = false;
+    bool m_sourceTrouble = false;
+};
+
+} // namespace md

@@ -1,0 +1,63 @@
+#pragma once
+
+#include "KafkaHandles.h"
+#include "MirrorJobSpec.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace md {
+
+// One topic as cluster metadata describes it.
+struct TopicInfo {
+    QString name;
+    int partitions = 0;
+    int replicationFactor = 0;
+};
+
+// A whole-cluster metadata read (never a per-topic request, which would make
+// a broker with auto.create.topics.enable create the topic).
+struct ClusterTopics {
+    bool ok = false;
+    QString error;
+    int brokerCount = 0;
+    QMap<QString, TopicInfo> topics;
+};
+ClusterTopics readClusterTopics(rd_kafka_t *rk, int timeoutMs);
+
+// The MM2 DefaultConfigPropertyFilter defaults (regexes, whole-name match):
+// configs that must not follow a topic to the target.
+QStringList defaultConfigExcludes();
+
+// Topic-level overrides (source DYNAMIC_TOPIC_CONFIG) of a source topic,
+// minus the excluded names. Sensitive or read-only entries are skipped.
+struct TopicConfigs {
+    bool ok = false;
+    QString error;
+    QMap<QString, QString> configs;
+};
+TopicConfigs describeTopicOverrides(rd_kafka_t *rk, const QString &topic, const QStringList &excludeRegexes,
+                                    int timeoutMs);
+
+// The outcome of making the target topic fit the source topic.
+struct TopicSyncResult {
+    bool ready = false;       // the target topic exists with at least the source's partition count
+    int targetPartitions = -1;
+    QString error;            // why not ready (operator-readable)
+    QStringList infos;        // what was done ("created ...", "grew ...")
+    QStringList warnings;
+};
+
+// Creates the target topic when missing (spec.createTopics), with the
+// source's partition count, replication factor min(source RF, target
+// brokers) and, with spec.syncTopicConfigs, the source's topic-level configs
+// minus spec.configExclude (MM2's defaults when empty); grows its partitions
+// when the source has more. `target` is the cluster's current metadata.
+// Blocking admin calls on the given handles: engine thread only.
+TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, const MirrorJobSpec &spec,
+                                const TopicInfo &source, const QString &targetName, const ClusterTopics &target,
+                                int timeoutMs);
+
+} // namespace md
