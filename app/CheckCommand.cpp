@@ -1,0 +1,91 @@
+#include "Commands.h"
+
+#include "ClusterProbe.h"
+#include "MirrorPlan.h"
+#include "ProfileLoader.h"
+
+#include <future>
+
+namespace md {
+
+namespace {
+
+// Each cluster gets this long; both are contacted at once, so `check` answers within 20 s.
+constexpr int kCheckProbeTimeoutMs = 15000;
+
+QString sideLine(const QString &role, const ClusterConfig &cluster, const ClusterProbeResult &probe)
+{
+    QString line = role + QLatin1Char(' ') + (cluster.alias.isEmpty() ? QString() : cluster.alias + QLatin1Char(' '))
+                   + QLatin1Char('(') + cluster.bootstrap + QStringLiteral("): ");
+    if (!probe.reachable)
+        return line + QStringLiteral("UNREACHABLE: ") + probe.error;
+    return line + QStringLiteral("reachable, %1 broker%2, %3 topics (%4 s)")
+                      .arg(probe.brokerCount)
+                      .arg(probe.brokerCount == 1 ? QString() : QStringLiteral("s"))
+                      .arg(probe.topics.size())
+                      .arg(double(probe.elapsedMs) / 1000.0, 0, 'f', 1);
+}
+
+} // namespace
+
+int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    if (args.size() != 1 || args.first().startsWith(QLatin1Char('-'))) {
+        err << "usage: mirrordesk check FILE.mirrorjob\n";
+        err.flush();
+        return 2;
+    }
+    const QString path = args.first();
+    // Prints every warning and error of the profile (and of its ${...} references).
+    const std::optional<MirrorJobSpec> spec = loadJobSpec(path, nullptr, err);
+    err.flush();
+    if (!spec) {
+        out << path << ": profile has errors\n";
+        out.flush();
+        return 1;
+    }
+    out << path << ": profile is valid (job \"" << spec->name << "\")\n";
+    out.flush();
+
+    auto sourceFuture = std::async(std::launch::async, probeCluster, spec->source, kCheckProbeTimeoutMs);
+    const ClusterProbeResult target = probeCluster(spec->target, kCheckProbeTimeoutMs);
+    const ClusterProbeResult source = sourceFuture.get();
+    out << sideLine(QStringLiteral("source"), spec->source, source) << '\n';
+    out << sideLine(QStringLiteral("target"), spec->target, target) << '\n';
+    out.flush();
+    if (!source.reachable || !target.reachable) {
+        if (!source.reachable)
+            err << "error: source cluster unreachable: " << source.error << '\n';
+        if (!target.reachable)
+            err << "error: target cluster unreachable: " << target.error << '\n';
+        err.flush();
+        return 2;
+    }
+
+    const MirrorPlan plan = planMirror(*spec, source.topics, target.topics);
+    int created = 0, errors = 0;
+    out << "topics mirrored (" << plan.topics.size() << "):\n";
+    for (const TopicPlanEntry &e : plan.topics) {
+        out << "  " << e.sourceTopic << " (" << e.sourcePartitions << " partitions) -> " << e.targetTopic << ": ";
+        if (e.action == TopicPlanEntry::Action::Error) {
+            out << "ERROR: ";
+            ++errors;
+        } else if (e.action == TopicPlanEntry::Action::Create) {
+            ++created;
+        }
+        out << e.note << '\n';
+    }
+    if (plan.topics.isEmpty())
+        out << "  (none: no source topic matches the include patterns)\n";
+    if (!plan.excluded.isEmpty()) {
+        out << "matching but not mirrored (" << plan.excluded.size() << "):\n";
+        for (const ExcludedTopic &x : plan.excluded)
+            out << "  " << x.topic << ": " << x.reason << '\n';
+    }
+    out << "check: " << plan.topics.size() << " topics to mirror, " << created << " to create, " << errors
+        << (errors == 1 ? " error" : " errors") << '\n';
+    out.flush();
+    return errors ? 1 : 0;
+}
+
+} // namespace md

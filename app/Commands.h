@@ -1,0 +1,24 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace md {
+
+// Headless subcommands. `args` are the arguments after the subcommand's name;
+// normal output goes to `out`, problems to `err`; the return value is the exit code.
+
+// mirrordesk verify FILE [--topic REGEX] [--timeout SECONDS]
+// 0: every mirrored partition matches (duplicates from an at-least-once replay
+// are a warning), 1: a difference (the first one is named), 2: could not
+// compare (bad arguments or profile, unreachable cluster, read timeout).
+int runVerifyCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+// mirrordesk check FILE
+// 0: the profile is valid and both clusters answered; 1: the profile has errors,
+// or the job would fail on these clusters (a target topic with fewer partitions
+// than its source, a missing one with createTopics off); 2: a cluster could not
+// be reached within 20 seconds (bad arguments too).
+int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+} // namespace md
