@@ -1,0 +1,326 @@
+#include "PrometheusExporter.h"
+
+#include <QHostAddress>
+#include <QMutexLocker>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <algorithm>
+#include <cmath>
+
+namespace md {
+
+namespace {
+
+constexpr qsizetype kMaxRequestHead = 16 * 1024;
+constexpr int kIdleTimeoutMs = 10000;
+const char *const kBufferProperty = "md_request";
+
+const QByteArray kTextFormat = QByteArrayLiteral("text/plain; version=0.0.4; charset=utf-8");
+const QByteArray kPlain = QByteArrayLiteral("text/plain; charset=utf-8");
+
+// Prometheus float: Go's ParseFloat syntax; NaN and infinities spelled its way.
+QByteArray number(double v)
+{
+    if (std::isnan(v))
+        return QByteArrayLiteral("NaN");
+    if (std::isinf(v))
+        return v > 0 ? QByteArrayLiteral("+Inf") : QByteArrayLiteral("-Inf");
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return QByteArray::number(qint64(v));
+    return QByteArray::number(v, 'g', 17);
+}
+
+QByteArray number(qint64 v)
+{
+    return QByteArray::number(v);
+}
+
+QString escapeHelp(const QString &text)
+{
+    QString out = text;
+    out.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
+    out.replace(QLatin1Char('\n'), QLatin1String("\\n"));
+    return out;
+}
+
+// One metric family: HELP and TYPE once, then its samples, whatever job they belong to.
+class Family
+{
+public:
+    Family(const char *name, const char *type, const char *help)
+        : m_name(name), m_type(type), m_help(help)
+    {}
+
+    void sample(std::initializer_list<std::pair<const char *, QString>> labels, const QByteArray &value)
+    {
+        QByteArray line = m_name;
+        if (labels.size() > 0) {
+            line += '{';
+            bool first = true;
+            for (const auto &[key, val] : labels) {
+                if (!first)
+                    line += ',';
+                first = false;
+                line += key;
+                line += "=\"";
+                line += PrometheusExporter::escapeLabelValue(val).toUtf8();
+                line += '"';
+            }
+            line += '}';
+        }
+        line += ' ';
+        line += value;
+        line += '\n';
+        m_samples += line;
+    }
+
+    void appendTo(QByteArray &out) const
+    {
+        if (m_samples.isEmpty())
+            return; // a family with no sample says nothing (e.g. no committed offsets yet)
+        out += "# HELP " + m_name + ' ' + escapeHelp(QString::fromUtf8(m_help)).toUtf8() + '\n';
+        out += "# TYPE " + m_name + ' ' + m_type + '\n';
+        out += m_samples;
+    }
+
+private:
+    QByteArray m_name;
+    QByteArray m_type;
+    QByteArray m_help;
+    QByteArray m_samples;
+};
+
+const QStringList kStatuses{QStringLiteral("OK"), QStringLiteral("WARN"), QStringLiteral("ERR")};
+
+} // namespace
+
+PrometheusExporter::PrometheusExporter(QObject *parent)
+    : QObject(parent)
+    , m_server(new QTcpServer(this))
+{
+    connect(m_server, &QTcpServer::newConnection, this, &PrometheusExporter::onNewConnection);
+}
+
+PrometheusExporter::~PrometheusExporter() = default;
+
+bool PrometheusExporter::listen(quint16 port, QString *error)
+{
+    if (m_server->isListening())
+        m_server->close();
+    if (m_server->listen(QHostAddress::LocalHost, port))
+        return true;
+    if (error) {
+        *error = QStringLiteral("cannot serve metrics on 127.0.0.1:%1: %2")
+                     .arg(port)
+                     .arg(m_server->errorString());
+    }
+    return false;
+}
+
+void PrometheusExporter::close()
+{
+    m_server->close();
+}
+
+bool PrometheusExporter::isListening() const
+{
+    return m_server->isListening();
+}
+
+quint16 PrometheusExporter::serverPort() const
+{
+    return m_server->serverPort();
+}
+
+void PrometheusExporter::update(const MetricsSnapshot &snapshot, const QString &status)
+{
+    QMutexLocker lock(&m_mutex);
+    m_jobs.insert(snapshot.jobName, JobEntry{snapshot, status});
+}
+
+void PrometheusExporter::removeJob(const QString &jobName)
+{
+    QMutexLocker lock(&m_mutex);
+    m_jobs.remove(jobName);
+}
+
+QString PrometheusExporter::escapeLabelValue(const QString &value)
+{
+    QString out;
+    out.reserve(value.size() + 8);
+    for (const QChar c : value) {
+        if (c == QLatin1Char('\\'))
+            out += QLatin1String("\\\\");
+        else if (c == QLatin1Char('"'))
+            out += QLatin1String("\\\"");
+        else if (c == QLatin1Char('\n'))
+            out += QLatin1String("\\n");
+        else
+            out += c;
+    }
+    return out;
+}
+
+QByteArray PrometheusExporter::render() const
+{
+    QList<JobEntry> jobs;
+    {
+        QMutexLocker lock(&m_mutex);
+        jobs = m_jobs.values();
+    }
+    std::sort(jobs.begin(), jobs.end(), [](const JobEntry &a, const JobEntry &b) {
+        return a.snapshot.jobName < b.snapshot.jobName;
+    });
+
+    Family up("mirrordesk_job_up", "gauge", "1 while the mirror job runs (starting, running, paused), 0 once stopped or failed.");
+    Family status("mirrordesk_job_status", "gauge", "Lag status of the job by Burrow's rules: 1 for the current status, 0 for the others.");
+    Family state("mirrordesk_job_state", "gauge", "Engine state of the job: 1 for the current state, 0 for the others.");
+    Family jobLag("mirrordesk_job_lag_records", "gauge", "Sum of the known partition lags of the job, in records.");
+    Family lagTime("mirrordesk_job_lag_time_ms", "gauge", "Newest source record timestamp minus newest mirrored record timestamp, in milliseconds.");
+    Family consumed("mirrordesk_job_records_consumed_total", "counter", "Records consumed from the source since the job started.");
+    Family produced("mirrordesk_job_records_produced_total", "counter", "Records acknowledged by the target since the job started.");
+    Family inFlight("mirrordesk_job_in_flight_records", "gauge", "Records produced to the target and not yet acknowledged.");
+    Family latency("mirrordesk_replication_latency_ms", "gauge", "Replication latency (target acknowledgement time minus source record timestamp) over the last sampling interval, by quantile.");
+    Family throttle("mirrordesk_job_throttle_bytes_per_second", "gauge", "Byte-rate budget of the job, 0 when unthrottled.");
+    Family partLag("mirrordesk_partition_lag", "gauge", "Source end offset minus next offset to mirror.");
+    Family endOffset("mirrordesk_partition_end_offset", "gauge", "Source partition end offset (high watermark).");
+    Family mirrored("mirrordesk_partition_mirrored_offset", "gauge", "Next source offset to mirror: everything before it is acknowledged by the target.");
+    Family committed("mirrordesk_partition_committed_offset", "gauge", "Committed offset of the job's consumer group; absent while there is none.");
+    Family records("mirrordesk_records_copied_total", "counter", "Records copied to the target since the job started.");
+    Family bytes("mirrordesk_bytes_copied_total", "counter", "Bytes (key, value and headers) copied to the target since the job started.");
+
+    for (const JobEntry &entry : std::as_const(jobs)) {
+        const MetricsSnapshot &s = entry.snapshot;
+        const QString &job = s.jobName;
+        const bool running = s.state != JobState::Stopped && s.state != JobState::Failed;
+        up.sample({{"job", job}}, number(qint64(running ? 1 : 0)));
+
+        QStringList statuses = kStatuses;
+        if (!entry.status.isEmpty() && !statuses.contains(entry.status))
+            statuses.append(entry.status); // never hide a status we did not foresee
+        for (const QString &st : std::as_const(statuses))
+            status.sample({{"job", job}, {"status", st}}, number(qint64(st == entry.status ? 1 : 0)));
+        for (JobState js : {JobState::Starting, JobState::Running, JobState::Paused, JobState::Stopping,
+                            JobState::Stopped, JobState::Failed}) {
+            state.sample({{"job", job}, {"state", jobStateName(js)}}, number(qint64(js == s.state ? 1 : 0)));
+        }
+        jobLag.sample({{"job", job}}, number(s.totalLag));
+        if (s.lagTimeMs >= 0)
+            lagTime.sample({{"job", job}}, number(s.lagTimeMs));
+        consumed.sample({{"job", job}}, number(s.recordsConsumed));
+        produced.sample({{"job", job}}, number(s.recordsProduced));
+        inFlight.sample({{"job", job}}, number(s.inFlight));
+        if (s.latency.p50Ms >= 0)
+            latency.sample({{"job", job}, {"quantile", QStringLiteral("0.5")}}, number(s.latency.p50Ms));
+        if (s.latency.p99Ms >= 0)
+            latency.sample({{"job", job}, {"quantile", QStringLiteral("0.99")}}, number(s.latency.p99Ms));
+        throttle.sample({{"job", job}}, number(s.throttleBytesPerSecond));
+
+        QList<PartitionMetrics> parts = s.partitions;
+        std::sort(parts.begin(), parts.end(), [](const PartitionMetrics &a, const PartitionMetrics &b) {
+            return a.topic != b.topic ? a.topic < b.topic : a.partition < b.partition;
+        });
+        for (const PartitionMetrics &p : std::as_const(parts)) {
+            const QString partition = QString::number(p.partition);
+            const auto labels = {std::pair<const char *, QString>{"job", job},
+                                 std::pair<const char *, QString>{"topic", p.topic},
+                                 std::pair<const char *, QString>{"partition", partition}};
+            // Unknown (-1) values are left out rather than exported as a misleading number.
+            if (p.lag >= 0)
+                partLag.sample(labels, number(p.lag));
+            if (p.endOffset >= 0)
+                endOffset.sample(labels, number(p.endOffset));
+            if (p.nextOffset >= 0)
+                mirrored.sample(labels, number(p.nextOffset));
+            if (p.committedOffset >= 0)
+                committed.sample(labels, number(p.committedOffset));
+            records.sample(labels, number(p.records));
+            bytes.sample(labels, number(p.bytes));
+        }
+    }
+
+    QByteArray out;
+    out.reserve(4096);
+    for (const Family *f : {&up, &status, &state, &jobLag, &lagTime, &consumed, &produced, &inFlight,
+                            &latency, &throttle, &partLag, &endOffset, &mirrored, &committed, &records,
+                            &bytes}) {
+        f->appendTo(out);
+    }
+    return out;
+}
+
+void PrometheusExporter::onNewConnection()
+{
+    while (QTcpSocket *socket = m_server->nextPendingConnection()) {
+        connect(socket, &QTcpSocket::disconnected, socket, &QObject::deleteLater);
+        connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
+        auto *idle = new QTimer(socket);
+        idle->setSingleShot(true);
+        connect(idle, &QTimer::timeout, socket, [socket] { socket->abort(); socket->deleteLater(); });
+        idle->start(kIdleTimeoutMs);
+    }
+}
+
+void PrometheusExporter::onReadyRead(QTcpSocket *socket)
+{
+    if (socket->property("md_done").toBool()) {
+        socket->readAll(); // answered already; ignore anything pipelined after
+        return;
+    }
+    QByteArray buffer = socket->property(kBufferProperty).toByteArray() + socket->readAll();
+    qsizetype end = buffer.indexOf("\r\n\r\n");
+    if (end < 0)
+        end = buffer.indexOf("\n\n"); // lenient: hand-typed requests
+    if (end < 0) {
+        if (buffer.size() > kMaxRequestHead) {
+            respond(socket, 431, "Request Header Fields Too Large", "request head too large\n", false, kPlain);
+            return;
+        }
+        socket->setProperty(kBufferProperty, buffer); // partial request: wait for the rest
+        return;
+    }
+    socket->setProperty("md_done", true);
+
+    const qsizetype lineEnd = buffer.indexOf('\n');
+    const QList<QByteArray> parts = buffer.left(lineEnd).trimmed().split(' ');
+    if (parts.size() != 3 || !parts[2].startsWith("HTTP/")) {
+        respond(socket, 400, "Bad Request", "malformed request line\n", false, kPlain);
+        return;
+    }
+    const QByteArray &method = parts[0];
+    QByteArray path = parts[1];
+    if (const qsizetype q = path.indexOf('?'); q >= 0)
+        path.truncate(q);
+    const bool head = method == "HEAD";
+    if (method != "GET" && !head) {
+        respond(socket, 405, "Method Not Allowed", "only GET and HEAD\n", false, kPlain);
+        return;
+    }
+    if (path != "/metrics") {
+        respond(socket, 404, "Not Found", "not found; metrics are at /metrics\n", head, kPlain);
+        return;
+    }
+    respond(socket, 200, "OK", render(), head, kTextFormat);
+}
+
+void PrometheusExporter::respond(QTcpSocket *socket, int code, const QByteArray &reason,
+                                 const QByteArray &body, bool headOnly, const QByteArray &contentType)
+{
+    QByteArray response = "HTTP/1.1 " + QByteArray::number(code) + ' ' + reason + "\r\n";
+    response += "Content-Type: " + contentType + "\r\n";
+    response += "Content-Length: " + QByteArray::number(body.size()) + "\r\n";
+    response += "Connection: close\r\n";
+    if (code == 405)
+        response += "Allow: GET, HEAD\r\n";
+    response += "\r\n";
+    if (!headOnly)
+        response += body;
+    socket->setProperty(kBufferProperty, QVariant());
+    socket->write(response);
+    // One request per connection keeps the server trivial; Prometheus reconnects cheaply.
+    socket->disconnectFromHost();
+}
+
+} // namespace md

@@ -1,0 +1,66 @@
+#pragma once
+
+#include "MetricsSnapshot.h"
+
+#include <QHash>
+#include <QMutex>
+#include <QObject>
+#include <QString>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace md {
+
+// Serves the jobs' latest figures to Prometheus, for `mirrordesk run FILE --metrics-port N`.
+//
+// GET /metrics answers the text exposition format 0.0.4 (# HELP / # TYPE, one family each,
+// label values escaped); any other path is 404, any other method 405. Listens on 127.0.0.1
+// only: metrics are for a local agent or an SSH tunnel, never the open network.
+//
+// update() may be called from any thread (the engine's): it only stores the snapshot under a
+// mutex. The text is rendered when scraped, on the exporter's thread, so a fast sampling tick
+// costs nothing when nobody scrapes. Each connection reads at most 16 KiB of request head and
+// is dropped after 10 s of silence, so a slow or hostile client cannot pin the server.
+class PrometheusExporter final : public QObject
+{
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(PrometheusExporter)
+
+public:
+    explicit PrometheusExporter(QObject *parent = nullptr);
+    ~PrometheusExporter() override;
+
+    // port 0 picks a free port (see serverPort()). On failure returns false and, if error is
+    // given, says why ("127.0.0.1:9404: address in use").
+    bool listen(quint16 port, QString *error = nullptr);
+    void close();
+    bool isListening() const;
+    quint16 serverPort() const;
+
+    // status: the job's lag status rolled up, "OK", "WARN" or "ERR".
+    void update(const MetricsSnapshot &snapshot, const QString &status);
+    void removeJob(const QString &jobName);
+
+    // The exposition text as served (also handy for tests and for `run` diagnostics).
+    QByteArray render() const;
+
+    static QString escapeLabelValue(const QString &value);
+
+private:
+    void onNewConnection();
+    void onReadyRead(QTcpSocket *socket);
+    void respond(QTcpSocket *socket, int code, const QByteArray &reason, const QByteArray &body,
+                 bool headOnly, const QByteArray &contentType);
+
+    struct JobEntry {
+        MetricsSnapshot snapshot;
+        QString status;
+    };
+
+    QTcpServer *m_server = nullptr;
+    mutable QMutex m_mutex;
+    QHash<QString, JobEntry> m_jobs; // guarded by m_mutex
+};
+
+} // namespace md

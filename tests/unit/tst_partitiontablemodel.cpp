@@ -1,0 +1,279 @@
+// The partition table under QAbstractItemModelTester (fatal) while snapshots add, remove and
+// change partitions: bulk changes only, no reset per tick, sortable by raw values.
+
+#include "MetricStore.h"
+#include "PartitionTableModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QRandomGenerator>
+#include <QTest>
+
+#include <algorithm>
+
+using namespace md;
+
+namespace {
+
+PartitionMetrics pm(const QString &topic, int partition, qint64 next, qint64 end, qint64 records = 0,
+                    qint64 committed = -1)
+{
+    PartitionMetrics p;
+    p.topic = topic;
+    p.targetTopic = QStringLiteral("dr.") + topic;
+    p.partition = partition;
+    p.endOffset = end;
+    p.nextOffset = next;
+    p.committedOffset = committed;
+    p.lag = end < 0 || next < 0 ? -1 : end - next;
+    p.records = records;
+    return p;
+}
+
+MetricsSnapshot snap(qint64 elapsedMs, QList<PartitionMetrics> parts)
+{
+    MetricsSnapshot s;
+    s.jobName = QStringLiteral("job");
+    s.time = QDateTime::fromMSecsSinceEpoch(1'700'000'000'000 + elapsedMs, Qt::UTC);
+    s.elapsedMs = elapsedMs;
+    s.state = JobState::Running;
+    s.partitions = std::move(parts);
+    return s;
+}
+
+QStringList keys(const QAbstractItemModel &m)
+{
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r) {
+        out << m.index(r, PartitionTableModel::TopicColumn).data().toString() + QLatin1Char('-')
+                   + m.index(r, PartitionTableModel::PartitionColumn).data().toString();
+    }
+    return out;
+}
+
+QString cell(const QAbstractItemModel &m, int row, int column)
+{
+    return m.index(row, column).data().toString();
+}
+
+} // namespace
+
+class TestPartitionTableModel final : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void init();
+    void cleanup();
+    void firstSnapshotInsertsRowsInOrder();
+    void unchangedSnapshotEmitsNothing();
+    void changesAreRangedNotReset();
+    void assignmentChangesInsertAndRemove();
+    void displayOfUnknownAndNone();
+    void ratesAndStatus();
+    void sortsByRawValuesThroughProxy();
+    void feedsFromMetricStore();
+    void randomAssignmentsKeepTheModelSane();
+
+private:
+    std::unique_ptr<PartitionTableModel> m_model;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
+    std::unique_ptr<QSignalSpy> m_resets;
+};
+
+void TestPartitionTableModel::init()
+{
+    m_model = std::make_unique<PartitionTableModel>();
+    m_tester = std::make_unique<QAbstractItemModelTester>(
+        m_model.get(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    m_resets = std::make_unique<QSignalSpy>(m_model.get(), &QAbstractItemModel::modelReset);
+}
+
+void TestPartitionTableModel::cleanup()
+{
+    QCOMPARE(m_resets->size(), 0); // never a reset, whatever the test fed
+    m_resets.reset();
+    m_tester.reset();
+    m_model.reset();
+}
+
+void TestPartitionTableModel::firstSnapshotInsertsRowsInOrder()
+{
+    QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+    m_model->applySnapshot(snap(0, {pm(QStringLiteral("b"), 0, 5, 10), pm(QStringLiteral("a"), 1, 5, 10),
+                                    pm(QStringLiteral("a"), 0, 5, 10)}));
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(inserted[0][1].toInt(), 0);
+    QCOMPARE(inserted[0][2].toInt(), 2);
+    QCOMPARE(keys(*m_model), (QStringList{QStringLiteral("a-0"), QStringLiteral("a-1"), QStringLiteral("b-0")}));
+    QCOMPARE(m_model->columnCount(), int(PartitionTableModel::ColumnCount));
+    QCOMPARE(m_model->headerData(PartitionTableModel::LagColumn, Qt::Horizontal).toString(), QStringLiteral("Lag"));
+    QCOMPARE(m_model->rowOf({QStringLiteral("a"), 1}), 1);
+    QCOMPARE(m_model->rowOf({QStringLiteral("c"), 1}), -1);
+    QCOMPARE(m_model->keyAt(2).topic, QStringLiteral("b"));
+}
+
+void TestPartitionTableModel::unchangedSnapshotEmitsNothing()
+{
+    const QList<PartitionMetrics> parts{pm(QStringLiteral("a"), 0, 5, 10), pm(QStringLiteral("a"), 1, 7, 10)};
+    m_model->applySnapshot(snap(0, parts));
+    m_model->applySnapshot(snap(250, parts)); // rates appear (0.0): one change
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(m_model.get(), &QAbstractItemModel::rowsRemoved);
+    m_model->applySnapshot(snap(500, parts));
+    QCOMPARE(changed.size(), 0);
+    QCOMPARE(inserted.size(), 0);
+    QCOMPARE(removed.size(), 0);
+}
+
+void TestPartitionTableModel::changesAreRangedNotReset()
+{
+    QList<PartitionMetrics> parts;
+    for (int p = 0; p < 10; ++p)
+        parts.append(pm(QStringLiteral("t"), p, 100, 100));
+    m_model->applySnapshot(snap(0, parts));
+    m_model->applySnapshot(snap(250, parts));
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    // Rows 2, 3, 4 and 7 change: two ranges.
+    for (int p : {2, 3, 4, 7})
+        parts[p].endOffset = 150;
+    for (int p : {2, 3, 4, 7})
+        parts[p].lag = 50;
+    m_model->applySnapshot(snap(500, parts));
+    QCOMPARE(changed.size(), 2);
+    QCOMPARE(changed[0][0].toModelIndex().row(), 2);
+    QCOMPARE(changed[0][1].toModelIndex().row(), 4);
+    QCOMPARE(changed[0][0].toModelIndex().column(), 0);
+    QCOMPARE(changed[0][1].toModelIndex().column(), PartitionTableModel::ColumnCount - 1);
+    QCOMPARE(changed[1][0].toModelIndex().row(), 7);
+    QCOMPARE(changed[1][1].toModelIndex().row(), 7);
+    QCOMPARE(cell(*m_model, 3, PartitionTableModel::LagColumn), QStringLiteral("50"));
+    QCOMPARE(cell(*m_model, 5, PartitionTableModel::LagColumn), QStringLiteral("0"));
+}
+
+void TestPartitionTableModel::assignmentChangesInsertAndRemove()
+{
+    auto parts = [](std::initializer_list<std::pair<const char *, int>> list) {
+        QList<PartitionMetrics> out;
+        for (const auto &[t, p] : list)
+            out.append(pm(QString::fromLatin1(t), p, 10, 20));
+        return out;
+    };
+    m_model->applySnapshot(snap(0, parts({{"a", 0}, {"a", 1}, {"a", 2}, {"b", 0}, {"c", 0}, {"c", 1}})));
+    QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(m_model.get(), &QAbstractItemModel::rowsRemoved);
+    // Rebalance: a-1, a-2 and c-1 revoked; a-3, b-1, b-2 and d-0 assigned.
+    m_model->applySnapshot(snap(250, parts({{"d", 0}, {"a", 0}, {"b", 2}, {"a", 3}, {"b", 0}, {"c", 0}, {"b", 1}})));
+    QCOMPARE(keys(*m_model), (QStringList{QStringLiteral("a-0"), QStringLiteral("a-3"), QStringLiteral("b-0"),
+                                          QStringLiteral("b-1"), QStringLiteral("b-2"), QStringLiteral("c-0"),
+                                          QStringLiteral("d-0")}));
+    QCOMPARE(removed.size(), 2); // [a-1, a-2] and [c-1]
+    QCOMPARE(removed[0][1].toInt(), 5);
+    QCOMPARE(removed[0][2].toInt(), 5);
+    QCOMPARE(removed[1][1].toInt(), 1);
+    QCOMPARE(removed[1][2].toInt(), 2);
+    QCOMPARE(inserted.size(), 3); // [a-3], [b-1, b-2], [d-0]
+    QCOMPARE(inserted[1][1].toInt(), 3);
+    QCOMPARE(inserted[1][2].toInt(), 4);
+    // Everything revoked.
+    m_model->applySnapshot(snap(500, {}));
+    QCOMPARE(m_model->rowCount(), 0);
+}
+
+void TestPartitionTableModel::displayOfUnknownAndNone()
+{
+    m_model->applySnapshot(snap(0, {pm(QStringLiteral("t"), 0, -1, -1, 0, -1), pm(QStringLiteral("t"), 1, 40, 50, 0, 35)}));
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::CommittedOffsetColumn), QStringLiteral("none"));
+    QCOMPARE(m_model->index(0, PartitionTableModel::CommittedOffsetColumn).data(PartitionTableModel::SortRole).toLongLong(), -1);
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::LagColumn), QStringLiteral("\u2014"));
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::EndOffsetColumn), QStringLiteral("\u2014"));
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::RateColumn), QStringLiteral("\u2014"));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::CommittedOffsetColumn), QStringLiteral("35"));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::MirroredOffsetColumn), QStringLiteral("40"));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::TargetTopicColumn), QStringLiteral("dr.t"));
+    QVERIFY(!m_model->index(0, PartitionTableModel::CommittedOffsetColumn).data(Qt::ToolTipRole).toString().isEmpty());
+}
+
+void TestPartitionTableModel::ratesAndStatus()
+{
+    m_model->applySnapshot(snap(0, {pm(QStringLiteral("t"), 0, 0, 10, 1000)}));
+    QHash<PartitionKey, PartitionLagStatus> status{{{QStringLiteral("t"), 0}, PartitionLagStatus::Stall}};
+    m_model->applySnapshot(snap(500, {pm(QStringLiteral("t"), 0, 0, 10, 1600)}), status);
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::RateColumn), QStringLiteral("1200.0"));
+    QCOMPARE(m_model->index(0, PartitionTableModel::RateColumn).data(PartitionTableModel::SortRole).toDouble(), 1200.0);
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::StatusColumn), QStringLiteral("STALL"));
+    QCOMPARE(m_model->index(0, 0).data(PartitionTableModel::StatusRole).toInt(), int(PartitionLagStatus::Stall));
+    QVERIFY(m_model->index(0, PartitionTableModel::StatusColumn).data(Qt::ForegroundRole).isValid());
+}
+
+void TestPartitionTableModel::sortsByRawValuesThroughProxy()
+{
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(m_model.get());
+    proxy.setSortRole(PartitionTableModel::SortRole);
+    proxy.setDynamicSortFilter(true);
+    QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    proxy.sort(PartitionTableModel::LagColumn, Qt::DescendingOrder);
+    // Lags 9, 100, 25, 1000: as text "9" > "25" > "1000" > "100"; as numbers the other order.
+    m_model->applySnapshot(snap(0, {pm(QStringLiteral("t"), 0, 0, 9), pm(QStringLiteral("t"), 1, 0, 100),
+                                    pm(QStringLiteral("t"), 2, 0, 25), pm(QStringLiteral("t"), 3, 0, 1000)}));
+    QCOMPARE(keys(proxy), (QStringList{QStringLiteral("t-3"), QStringLiteral("t-1"), QStringLiteral("t-2"),
+                                       QStringLiteral("t-0")}));
+    // Live update re-sorts: t-0 falls far behind, t-3 catches up; t-4 arrives.
+    m_model->applySnapshot(snap(250, {pm(QStringLiteral("t"), 0, 0, 5000), pm(QStringLiteral("t"), 1, 0, 100),
+                                      pm(QStringLiteral("t"), 2, 0, 25), pm(QStringLiteral("t"), 3, 1000, 1000),
+                                      pm(QStringLiteral("t"), 4, 0, 50)}));
+    QCOMPARE(keys(proxy), (QStringList{QStringLiteral("t-0"), QStringLiteral("t-1"), QStringLiteral("t-4"),
+                                       QStringLiteral("t-2"), QStringLiteral("t-3")}));
+    // Partition numbers sort as numbers too.
+    m_model->applySnapshot(snap(500, {pm(QStringLiteral("t"), 10, 0, 1), pm(QStringLiteral("t"), 9, 0, 1),
+                                      pm(QStringLiteral("t"), 100, 0, 1)}));
+    proxy.sort(PartitionTableModel::PartitionColumn, Qt::AscendingOrder);
+    QCOMPARE(keys(proxy), (QStringList{QStringLiteral("t-9"), QStringLiteral("t-10"), QStringLiteral("t-100")}));
+}
+
+void TestPartitionTableModel::feedsFromMetricStore()
+{
+    MetricStore store;
+    for (int i = 0; i < 240; ++i) {
+        // t-0 never moves while lag grows: STALL after the window fills; t-1 is caught up.
+        store.addSnapshot(snap(i * 250, {pm(QStringLiteral("t"), 0, 10, 20 + i, 0, 10),
+                                         pm(QStringLiteral("t"), 1, 5 * i, 5 * i, 5 * i, 5 * i)}));
+        m_model->setRows(store.partitionTable());
+    }
+    QCOMPARE(m_model->rowCount(), 2);
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::StatusColumn), QStringLiteral("STALL"));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::StatusColumn), QStringLiteral("OK"));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::RateColumn), QStringLiteral("20.0"));
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::LagColumn), QStringLiteral("249"));
+}
+
+void TestPartitionTableModel::randomAssignmentsKeepTheModelSane()
+{
+    // Random rebalances and changes; the fatal tester checks every signal, we check content.
+    QRandomGenerator rng(1234);
+    for (int tick = 0; tick < 300; ++tick) {
+        QList<PartitionMetrics> parts;
+        for (const char *topic : {"a", "b", "c"}) {
+            for (int p = 0; p < 8; ++p) {
+                if (rng.bounded(3) != 0)
+                    parts.append(pm(QString::fromLatin1(topic), p, 100, 100 + rng.bounded(3), tick * 10));
+            }
+        }
+        std::shuffle(parts.begin(), parts.end(), rng);
+        m_model->applySnapshot(snap(tick * 250, parts));
+        QCOMPARE(m_model->rowCount(), int(parts.size()));
+        for (const PartitionMetrics &p : std::as_const(parts)) {
+            const int row = m_model->rowOf({p.topic, p.partition});
+            QVERIFY(row >= 0);
+            QCOMPARE(m_model->index(row, PartitionTableModel::LagColumn).data(PartitionTableModel::SortRole).toLongLong(), p.lag);
+        }
+        for (int r = 1; r < m_model->rowCount(); ++r)
+            QVERIFY(m_model->keyAt(r - 1) < m_model->keyAt(r));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestPartitionTableModel)
+#include "tst_partitiontablemodel.moc"
