@@ -304,6 +304,9 @@ void MirrorWorker::shutdown(bool graceful)
         // What a crash leaves: no commit, no leave-group.
         rd_kafka_destroy_flags(m_consumer.release(), RD_KAFKA_DESTROY_F_NO_CONSUMER_CLOSE);
     }
+    m_byRkt.clear();
+    for (auto &[name, t] : m_topics)
+        t->targetRkt.reset(); // topic handles go before their client
     m_producer.reset();
 }
 
