@@ -102,9 +102,12 @@ public:
             error(path, QStringLiteral("expected a whole number, found %1").arg(v.toDouble()));
             return false;
         }
-        if (d < double(min) || d > double(max)) {
-            error(path, QStringLiteral("%1 is out of range (%2 to %3)")
-                            .arg(QString::number(d, 'g', 17), QString::number(min), QString::number(max)));
+        if (d < double(min)) {
+            error(path, QStringLiteral("%1 is out of range: must be at least %2").arg(QString::number(d, 'g', 17), QString::number(min)));
+            return false;
+        }
+        if (d > double(max)) {
+            error(path, QStringLiteral("%1 is out of range: must be at most %2").arg(QString::number(d, 'g', 17), QString::number(max)));
             return false;
         }
         *out = qint64(d);
@@ -451,6 +454,9 @@ public:
         for (const ProfileIssue &i : p.validate()) {
             if (i.isError() && !i.keyPath.isEmpty() && hadErrorAt(i.keyPath))
                 continue;
+            // An unreadable naming policy falls back to prefix: do not then ask for prefix's alias.
+            if (i.isError() && i.keyPath == QLatin1String("source.alias") && hadErrorAt(QStringLiteral("naming")))
+                continue;
             m_issues->append(i);
         }
     }
@@ -508,11 +514,30 @@ JobProfile JobProfile::fromJson(const QByteArray &rawData, const QString &fileNa
         return p;
     }
 
+    // Qt reports a top-level scalar as an "illegal value"; say what was found instead.
+    const qsizetype first = firstNonSpace(data);
+    if (first < data.size() && data.at(first) != '{' && data.at(first) != '[') {
+        const char c = data.at(first);
+        QString found = QStringLiteral("something that is not JSON");
+        if (c == '"')
+            found = QStringLiteral("a string");
+        else if (c == '-' || (c >= '0' && c <= '9'))
+            found = QStringLiteral("a number");
+        else if (data.mid(first).startsWith("true") || data.mid(first).startsWith("false"))
+            found = QStringLiteral("a boolean");
+        else if (data.mid(first).startsWith("null"))
+            found = QStringLiteral("null");
+        parser.syntaxError(data, first,
+                           QStringLiteral("expected a JSON object ({ \"mirrordesk\": %1, ... }) at the top level, found %2")
+                               .arg(QString::number(FormatVersion), found));
+        return p;
+    }
+
     QJsonParseError err;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &err);
     if (err.error != QJsonParseError::NoError) {
         QString message = QStringLiteral("JSON syntax error: %1").arg(err.errorString());
-        if (err.offset >= data.size() - 1 || data.mid(err.offset).trimmed().isEmpty())
+        if (data.mid(err.offset).trimmed().isEmpty())
             message += QStringLiteral(" (the file ends too early: truncated?)");
         parser.syntaxError(data, err.offset, message);
         return p;
