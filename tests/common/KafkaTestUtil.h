@@ -23,7 +23,7 @@ struct TestRecord {
     std::optional<QByteArray> key;
     std::optional<QByteArray> value;
     QList<QPair<QString, std::optional<QByteArray>>> headers; // order and duplicates kept
-    qint64 timestamp = -1; // ms since the epoch; produce: -1 = now (librdkafka sets it)
+    qint64 timestamp = -1; // ms since the epoch; produce: -1 (and 0, a librdkafka limit) = now
     int partition = -1;    // produce: -1 = the default partitioner; consume: the partition read
     qint64 offset = -1;    // consume only
 
@@ -57,6 +57,13 @@ bool createTopic(const QString &bootstrap, const QString &topic, int partitions 
 // A topic that does not exist is not an error.
 bool deleteTopic(const QString &bootstrap, const QString &topic, QString *error = nullptr,
                  const ClientProperties &client = {}, int timeoutMs = 30000);
+
+// Fetches cluster metadata once: true when the broker answered. Otherwise
+// false, *error with librdkafka's reason and *errorCode the first client error
+// reported (e.g. RD_KAFKA_RESP_ERR__AUTHENTICATION for a wrong SASL password;
+// an int so this header needs no librdkafka include).
+bool probe(const QString &bootstrap, QString *error = nullptr, const ClientProperties &client = {},
+           int timeoutMs = 10000, int *errorCode = nullptr);
 
 // Number of partitions of `topic`, or -1 (and *error) when unknown.
 int partitionCount(const QString &bootstrap, const QString &topic, QString *error = nullptr,

@@ -8,7 +8,7 @@
 #   harness.sh kill NAME             kill -9, as a crash; data and ports are kept
 #   harness.sh restart NAME          start NAME again with the same ports and data
 #   harness.sh start-all             "source", "target" (PLAINTEXT) and "sasl"
-#                                    (SASL_PLAINTEXT, SCRAM-SHA-512), in parallel
+#                                    (SASL_PLAINTEXT: SCRAM-SHA-512 and PLAIN), in parallel
 #   harness.sh stop-all              stop every broker of the state dir
 #   harness.sh bootstrap NAME        print host:port of NAME's client listener
 #   harness.sh status                one line per broker
@@ -162,7 +162,11 @@ write_config() {
     sed -e "s|@CONTROLLER_PORT@|$controller_port|g" -e "s|@DATA_DIR@|$dir/data|g" \
         "$HARNESS_DIR/server.properties.in" >"$dir/server.properties"
     if [[ "$mode" == sasl ]]; then
-        # Clients authenticate with SCRAM-SHA-512 on SASL_PLAINTEXT. The broker
+        # Clients authenticate on SASL_PLAINTEXT with SCRAM-SHA-512 (credentials
+        # stored at format time) or PLAIN (same user and password, from the JAAS
+        # line): librdkafka before 2.6.1 (Debian 12 ships 2.0.2) cannot do SCRAM
+        # against Kafka 4.x, whose stricter nonce check rejects its final
+        # message, so librdkafka-based tests use PLAIN. The broker
         # talks to itself (transaction markers, ...) on a separate PLAINTEXT
         # listener, so inter-broker traffic needs no credentials of its own.
         cat >>"$dir/server.properties" <<EOF
@@ -171,9 +175,10 @@ listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal
 advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
 listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
 inter.broker.listener.name=INTERNAL
-sasl.enabled.mechanisms=SCRAM-SHA-512
-listener.name.sasl_plaintext.sasl.enabled.mechanisms=SCRAM-SHA-512
+sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN
 listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$SASL_USER="$SASL_PASSWORD";
 EOF
     else
         cat >>"$dir/server.properties" <<EOF

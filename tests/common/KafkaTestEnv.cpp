@@ -1,0 +1,191 @@
+#include "KafkaTestEnv.h"
+
+#include <QAtomicInt>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+
+namespace md::test {
+
+namespace {
+
+QString envOr(const char *name, const QString &fallback)
+{
+    const QString value = qEnvironmentVariable(name);
+    return value.isEmpty() ? fallback : value;
+}
+
+QByteArray overrideVariable(const QString &name)
+{
+    return QByteArrayLiteral("MIRRORDESK_") + name.toUpper().toUtf8() + QByteArrayLiteral("_BOOTSTRAP");
+}
+
+QString bootstrapFile(const QString &name)
+{
+    return QDir(stateDir()).filePath(name + QStringLiteral("/bootstrap"));
+}
+
+bool isOverridden(const QString &name)
+{
+    return !qEnvironmentVariable(overrideVariable(name).constData()).trimmed().isEmpty();
+}
+
+} // namespace
+
+QString saslUser()
+{
+    return envOr("MIRRORDESK_SASL_USER", QString::fromLatin1(kSaslUser));
+}
+
+QString saslPassword()
+{
+    return envOr("MIRRORDESK_SASL_PASSWORD", QString::fromLatin1(kSaslPassword));
+}
+
+QString stateDir()
+{
+    return envOr("MIRRORDESK_KAFKA_STATE", QStringLiteral(MIRRORDESK_BINARY_DIR "/kafka-state"));
+}
+
+QString harnessScript()
+{
+    return QStringLiteral(MIRRORDESK_SOURCE_DIR "/tests/kafka/harness.sh");
+}
+
+QString bootstrap(const QString &name)
+{
+    const QString overridden = qEnvironmentVariable(overrideVariable(name).constData()).trimmed();
+    if (!overridden.isEmpty())
+        return overridden;
+    QFile file(bootstrapFile(name));
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).trimmed();
+}
+
+QMap<QString, QString> clientProperties(const QString &name)
+{
+    if (name != QLatin1String("sasl"))
+        return {};
+    return {
+        {QStringLiteral("security.protocol"), QStringLiteral("SASL_PLAINTEXT")},
+        {QStringLiteral("sasl.mechanism"), QString::fromLatin1(kSaslMechanism)},
+        {QStringLiteral("sasl.username"), saslUser()},
+        {QStringLiteral("sasl.password"), saslPassword()},
+    };
+}
+
+md::ClusterConfig clusterConfig(const QString &name)
+{
+    md::ClusterConfig config;
+    config.alias = name;
+    config.bootstrap = bootstrap(name);
+    if (name == QLatin1String("sasl")) {
+        config.security = md::SecurityProtocol::SaslPlaintext;
+        config.saslMechanism = QString::fromLatin1(kSaslMechanism);
+        config.saslUsername = saslUser();
+        config.saslPassword = saslPassword();
+    }
+    return config;
+}
+
+bool brokersAvailable(const QStringList &names, QString *missing)
+{
+    QStringList absent;
+    for (const QString &name : names) {
+        if (bootstrap(name).isEmpty())
+            absent << name;
+    }
+    if (absent.isEmpty())
+        return true;
+    if (missing) {
+        QStringList where;
+        for (const QString &name : std::as_const(absent)) {
+            where << QStringLiteral("%1 (env %2 unset, %3 missing)")
+                         .arg(name, QString::fromLatin1(overrideVariable(name)), bootstrapFile(name));
+        }
+        *missing = QStringLiteral("Kafka brokers not running: %1. Start them with "
+                                  "'MIRRORDESK_KAFKA_STATE=%2 bash tests/kafka/harness.sh start-all' "
+                                  "or run the test through ctest (fixture 'kafka').")
+                       .arg(where.join(QStringLiteral("; ")), stateDir());
+    }
+    return false;
+}
+
+bool isCi()
+{
+    const QString ci = qEnvironmentVariable("CI").trimmed().toLower();
+    return ci == QLatin1String("true") || ci == QLatin1String("1");
+}
+
+bool runHarness(const QStringList &args, QString *error, int timeoutMs)
+{
+    QProcess process;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("MIRRORDESK_KAFKA_STATE"), stateDir());
+    process.setProcessEnvironment(env);
+    process.setProcessChannelMode(QProcess::MergedChannels);
+    process.start(QStringLiteral("bash"), QStringList{harnessScript()} + args);
+    const QString what = QStringLiteral("harness.sh %1").arg(args.join(QLatin1Char(' ')));
+    if (!process.waitForStarted(10000)) {
+        if (error)
+            *error = QStringLiteral("%1: could not start bash: %2").arg(what, process.errorString());
+        return false;
+    }
+    if (!process.waitForFinished(timeoutMs)) {
+        process.kill();
+        process.waitForFinished(5000);
+        if (error)
+            *error = QStringLiteral("%1: no result after %2 ms; output:\n%3")
+                         .arg(what)
+                         .arg(timeoutMs)
+                         .arg(QString::fromUtf8(process.readAll()));
+        return false;
+    }
+    if (process.exitStatus() != QProcess::NormalExit || process.exitCode() != 0) {
+        if (error)
+            *error = QStringLiteral("%1 failed (exit %2):\n%3")
+                         .arg(what)
+                         .arg(process.exitCode())
+                         .arg(QString::fromUtf8(process.readAll()));
+        return false;
+    }
+    return true;
+}
+
+bool killBroker(const QString &name, QString *error)
+{
+    if (isOverridden(name)) {
+        if (error)
+            *error = QStringLiteral("broker '%1' comes from env %2: the harness cannot kill it")
+                         .arg(name, QString::fromLatin1(overrideVariable(name)));
+        return false;
+    }
+    return runHarness({QStringLiteral("kill"), name}, error, 30000);
+}
+
+bool restartBroker(const QString &name, QString *error)
+{
+    if (isOverridden(name)) {
+        if (error)
+            *error = QStringLiteral("broker '%1' comes from env %2: the harness cannot restart it")
+                         .arg(name, QString::fromLatin1(overrideVariable(name)));
+        return false;
+    }
+    return runHarness({QStringLiteral("restart"), name}, error, 180000);
+}
+
+QString uniqueName(const QString &prefix)
+{
+    static QAtomicInt counter;
+    return QStringLiteral("%1-%2-%3-%4")
+        .arg(prefix)
+        .arg(QCoreApplication::applicationPid())
+        .arg(counter.fetchAndAddRelaxed(1))
+        .arg(QDateTime::currentMSecsSinceEpoch());
+}
+
+} // namespace md::test
