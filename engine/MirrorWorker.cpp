@@ -241,6 +241,21 @@ void MirrorWorker::run()
         refillThrottle();
         if (!m_pending.empty())
             drainPending();
+        if (m_throttled || m_backpressure) {
+            // Hold back without pausing partitions: a pause throws away what
+            // librdkafka prefetched and costs a fetch round trip per resume.
+            // A short consumer poll now and then still serves the group
+            // (rebalances, max.poll.interval.ms); what it returns waits in line.
+            rd_kafka_poll(m_producer.get(), 5);
+            if (Clock::now() - m_lastConsumerPoll > std::chrono::milliseconds(500)) {
+                m_lastConsumerPoll = Clock::now();
+                if (MessagePtr msg{rd_kafka_consumer_poll(m_consumer.get(), 0)})
+                    m_pending.push_back(std::move(msg));
+            }
+            tick();
+            continue;
+        }
+        m_lastConsumerPoll = Clock::now();
         for (int i = 0; i < 5000; ++i) {
             const int timeout = i > 0 ? 0 : (m_inFlight > 0 || !m_pending.empty() ? 1 : 10);
             MessagePtr msg(rd_kafka_consumer_poll(m_consumer.get(), timeout));
@@ -427,6 +442,10 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         return true;
     }
     const qint64 bytes = recordBytes(m);
+    if (m_throttleRate > 0 && m_tokens < 0) {
+        m_throttled = true; // wait in line until the budget refills
+        return false;
+    }
 
     // Headers move from the consumed message to the produced one (no copy).
     rd_kafka_headers_t *hdrs = nullptr;
@@ -463,10 +482,7 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         if (hdrs)
             rd_kafka_message_set_headers(m, hdrs); // not taken: back to the message
         if (code == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-            if (!m_backpressure) {
-                m_backpressure = true;
-                applyPauses();
-            }
+            m_backpressure = true;
             return false;
         }
         if (code == RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION || code == RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC) {
@@ -500,13 +516,8 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     p->lastConsumedTs = ts;
     ++m_recordsConsumed;
     m_bytesConsumed += bytes;
-    if (m_throttleRate > 0) {
+    if (m_throttleRate > 0)
         m_tokens -= double(bytes);
-        if (m_tokens < 0 && !m_throttled) {
-            m_throttled = true;
-            applyPauses();
-        }
-    }
     if (m_spec.stop == StopCondition::AfterRecords && ++p->copiedThisRun >= m_spec.stopAfterRecords) {
         p->done = true;
         applyPauses();
@@ -527,10 +538,7 @@ void MirrorWorker::drainPending()
         }
         m_pending.pop_front();
     }
-    if (m_backpressure) {
-        m_backpressure = false;
-        applyPauses();
-    }
+    m_backpressure = false;
 }
 
 void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
@@ -620,8 +628,7 @@ void MirrorWorker::applyPauses()
         for (auto &p : t->parts) {
             if (!p || !p->assigned)
                 continue;
-            const bool want = m_userPaused || m_throttled || m_backpressure || m_stopping || p->done || p->blocked
-                              || p->failedOffset >= 0;
+            const bool want = m_userPaused || m_stopping || p->done || p->blocked || p->failedOffset >= 0;
             if (want && !p->pausedActual) {
                 rd_kafka_topic_partition_list_add(pause.get(), t->nameUtf8.constData(), p->partition);
                 p->pausedActual = true;
@@ -664,20 +671,15 @@ void MirrorWorker::refillThrottle()
     m_lastRefill = now;
     if (m_throttleRate <= 0) {
         m_tokens = 0;
-        if (m_throttled) {
-            m_throttled = false;
-            applyPauses();
-        }
+        m_throttled = false;
         return;
     }
     // A burst of at most 100 ms worth of bytes keeps the rate honest over
     // any window longer than that.
     const double burst = std::max(double(m_throttleRate) * 0.1, 1024.0);
     m_tokens = std::min(m_tokens + dt * double(m_throttleRate), burst);
-    if (m_throttled && m_tokens >= 0) {
+    if (m_throttled && m_tokens >= 0)
         m_throttled = false;
-        applyPauses();
-    }
 }
 
 // ---------------------------------------------------------------- group
@@ -1173,7 +1175,7 @@ void MirrorWorker::sampleMetrics()
             pm.records = p->records;
             pm.bytes = p->bytes;
             pm.lastSourceTimestampMs = p->lastAckedTs;
-            pm.paused = p->pausedActual;
+            pm.paused = p->pausedActual || m_throttled || m_backpressure;
             pm.caughtUp = p->atEof && p->ring.isEmpty();
             if (pm.lag > 0)
                 s.totalLag += pm.lag;

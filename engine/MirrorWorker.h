@@ -177,6 +177,7 @@ private:
     Clock::time_point m_nextSample;
     Clock::time_point m_nextRefresh;
     Clock::time_point m_lastSample;
+    Clock::time_point m_lastConsumerPoll;
 
     // totals
     qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;

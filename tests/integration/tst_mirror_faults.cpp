@@ -1,0 +1,164 @@
+// The mirror engine under change and failure, on real brokers: a topic
+// created while running is picked up, a job killed without a clean stop
+// resumes without loss, a target broker killed with -9 and restarted loses
+// nothing, and the throttle bounds the rate.
+
+#include "tst_mirror_support.h"
+
+using namespace md;
+using namespace md::test;
+
+class TstMirrorFaults final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target")); }
+
+    void discoversNewTopicWhileRunning()
+    {
+        const QString base = uniqueName(QStringLiteral("disc"));
+        const QString first = base + QStringLiteral("-a");
+        const QString late = base + QStringLiteral("-late");
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), first, 1, {}, &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(base, {QRegularExpression::escape(base) + QStringLiteral("-.*")});
+        spec.stop = StopCondition::RunForever;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        job.start();
+        QTRY_COMPARE_WITH_TIMEOUT(job.state(), JobState::Running, 30000);
+        QVERIFY2(createTopic(sourceBootstrap(), late, 3, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), late, numbered(late, 30, 3), &error), qPrintable(error));
+        QElapsedTimer t;
+        t.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(consumeAll(targetBootstrap(), late).value_or(QList<TestRecord>()).size() == 30,
+                                  qPrintable(joined(events)), 30000);
+        qInfo("new topic mirrored %lld ms after its records were written", t.elapsed());
+        QCOMPARE(partitionCount(targetBootstrap(), late), 3);
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
+
+    void resumesAfterCrashWithoutLoss()
+    {
+        const QString topic = uniqueName(QStringLiteral("crash"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        const QList<TestRecord> records = numbered(topic, 1000, 2, 1000);
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.stop = StopCondition::RunForever;
+        spec.throttleBytesPerSecond = 100 * 1000; // about 100 records/s: the crash comes mid-copy
+        {
+            MirrorJob first(spec);
+            qint64 produced = 0;
+            connect(&first, &MirrorJob::metricsSampled, this,
+                    [&](const MetricsSnapshot &s) { produced = s.recordsProduced; });
+            first.start();
+            QTRY_VERIFY_WITH_TIMEOUT(produced >= 100, 60000);
+            first.abort(); // no flush, no commit, no leave-group
+            QVERIFY(first.waitForFinished(30000));
+        }
+        const auto partial = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(partial, qPrintable(error));
+        QVERIFY2(partial->size() < records.size(), "the crash came too late to test anything");
+
+        spec.throttleBytesPerSecond = 0;
+        spec.start = StartPosition::Committed;
+        spec.stop = StopCondition::CaughtUp;
+        MirrorJob second(spec);
+        const JobOutcome out = runJob(second, 120000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        const auto copied = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        const QSet<QByteArray> got = valueSet(*copied);
+        for (const TestRecord &r : records)
+            QVERIFY2(got.contains(*r.value), r.value->left(40).constData());
+        qInfo("after the crash: %lld records on the target for %lld on the source (duplicates allowed)",
+              qint64(copied->size()), qint64(records.size()));
+    }
+
+    void survivesTargetBrokerKill()
+    {
+        const QString topic = uniqueName(QStringLiteral("tkill"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 500, 2), &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.stop = StopCondition::RunForever;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        bool caughtUp = false;
+        connect(&job, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { caughtUp = s.caughtUp; });
+        job.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(caughtUp, qPrintable(joined(events)), 60000);
+
+        QVERIFY2(killBroker(QStringLiteral("target"), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 500, 2), &error), qPrintable(error));
+        QTest::qWait(4000);
+        QVERIFY(job.isRunning());
+        QVERIFY2(restartBroker(QStringLiteral("target"), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-c"), 500, 2), &error), qPrintable(error));
+
+        const QSet<QByteArray> expected = valueSet(*consumeAll(sourceBootstrap(), topic));
+        QCOMPARE(expected.size(), 1500);
+        auto allThere = [&] {
+            const auto copied = consumeAll(targetBootstrap(), topic);
+            return copied && valueSet(*copied).contains(expected);
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(allThere(), qPrintable(joined(events)), 120000);
+        QVERIFY(job.isRunning());
+        bool reported = false;
+        for (const QString &e : events)
+            reported = reported || (e.contains(QLatin1String("target kafka")) && e.contains(QLatin1String("unreachable")));
+        QVERIFY2(reported, qPrintable(joined(events)));
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
+
+    void throttleBoundsTheRate()
+    {
+        const QString topic = uniqueName(QStringLiteral("thr"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        const int n = 300, size = 10 * 1000; // 3 MB
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic, n, 2, size), &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.throttleBytesPerSecond = 1000 * 1000; // 1 MB/s: about 3 s
+        MirrorJob job(spec);
+        JobOutcome out = runJob(job, 120000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        // Time from the first to the last record acknowledged, from the snapshots.
+        qint64 firstMs = -1, lastMs = -1;
+        double peak = 0;
+        for (const MetricsSnapshot &s : out.snapshots) {
+            if (s.recordsProduced > 0 && firstMs < 0)
+                firstMs = s.elapsedMs;
+            if (s.recordsProduced < n)
+                lastMs = s.elapsedMs;
+            peak = std::max(peak, s.produceBytesPerSec);
+            QCOMPARE(s.throttleBytesPerSecond, spec.throttleBytesPerSecond);
+        }
+        const double seconds = double(lastMs - firstMs) / 1000.0;
+        qInfo("3 MB at a 1 MB/s throttle took about %.1f s (peak sample %.0f B/s)", seconds, peak);
+        QVERIFY2(seconds >= 1.8, qPrintable(QString::number(seconds)));
+
+        // Live change: remove the throttle and the rest goes at full speed.
+        const QString topic2 = uniqueName(QStringLiteral("thr2"));
+        QVERIFY2(createTopic(sourceBootstrap(), topic2, 1, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic2, numbered(topic2, n, 1, size), &error), qPrintable(error));
+        MirrorJobSpec spec2 = harnessSpec(topic2, {QRegularExpression::escape(topic2)});
+        spec2.throttleBytesPerSecond = 20 * 1000; // would take 150 s
+        MirrorJob job2(spec2);
+        QTimer::singleShot(3000, &job2, [&] { job2.setThrottle(0); });
+        out = runJob(job2, 60000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        QVERIFY2(out.elapsedMs < 40000, qPrintable(QString::number(out.elapsedMs)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstMirrorFaults)
+#include "tst_mirror_faults.moc"
