@@ -591,8 +591,16 @@ std::optional<Watermarks> watermarks(const QString &bootstrap, const QString &to
     for (int p = 0; p < partitions; ++p) {
         int64_t low = -1;
         int64_t high = -1;
-        const rd_kafka_resp_err_t err =
-            rd_kafka_query_watermark_offsets(rk.get(), name.constData(), p, &low, &high, std::max(remainingMs(deadline), 1));
+        rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+        // Retried until the deadline: right after a broker (re)start the
+        // partition may briefly have no leader or the answer may time out.
+        for (;;) {
+            err = rd_kafka_query_watermark_offsets(rk.get(), name.constData(), p, &low, &high,
+                                                   std::clamp(remainingMs(deadline), 1, 5000));
+            if (err == RD_KAFKA_RESP_ERR_NO_ERROR || deadline.hasExpired())
+                break;
+            QThread::msleep(200);
+        }
         if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
             setError(error, withClientError(QStringLiteral("watermarks of %1 [%2]: %3").arg(topic).arg(p).arg(errText(err)),
                                             state));
