@@ -548,10 +548,32 @@ JobProfile JobProfile::fromJson(const QByteArray &rawData, const QString &fileNa
                                .arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("a single value")));
         return p;
     }
+    const qsizetype firstIssue = issues->size();
     parser.parse(doc.object(), &p);
     // After a version error the other keys may mean something else: no more noise.
     if (!parser.hadErrorAt(QStringLiteral("mirrordesk")))
         parser.appendValidation(p);
+
+    // Meaning issues get the line and column of their key too, so an editor can jump there.
+    const KeyPositions positions = scanKeyPositions(data);
+    for (const auto &[path, pos] : positions.duplicates) {
+        ProfileIssue i;
+        i.severity = ProfileIssue::Severity::Warning;
+        i.file = fileName;
+        i.keyPath = path;
+        i.line = pos.line;
+        i.column = pos.column;
+        i.message = QStringLiteral("duplicate key: only its last value is used");
+        issues->append(i);
+    }
+    for (qsizetype k = firstIssue; k < issues->size(); ++k) {
+        ProfileIssue &i = (*issues)[k];
+        if (i.line > 0 || i.keyPath.isEmpty())
+            continue;
+        const TextPosition pos = positions.find(i.keyPath);
+        i.line = pos.line;
+        i.column = pos.column;
+    }
     return p;
 }
 

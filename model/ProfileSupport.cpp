@@ -2,7 +2,10 @@
 
 #include "JobProfile.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <vector>
@@ -77,6 +80,171 @@ qsizetype firstNonSpace(const QByteArray &data)
             return i;
     }
     return data.size();
+}
+
+namespace {
+
+// A small reader over JSON text that Qt accepted; it only tracks positions,
+// and stops quietly at anything it does not expect.
+class PositionScanner final
+{
+public:
+    explicit PositionScanner(const QByteArray &d) : m_d(d) {}
+
+    KeyPositions run()
+    {
+        skipSpace();
+        value(QString(), 0);
+        return std::move(m_out);
+    }
+
+private:
+    bool atEnd() const { return m_i >= m_d.size(); }
+    char peek() const { return atEnd() ? '\0' : m_d.at(m_i); }
+    void advance()
+    {
+        const uchar c = uchar(m_d.at(m_i++));
+        if (c == '\n') {
+            ++m_pos.line;
+            m_pos.column = 1;
+        } else if ((c & 0xC0) != 0x80) {
+            ++m_pos.column;
+        }
+    }
+    void skipSpace()
+    {
+        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\r' || peek() == '\n'))
+            advance();
+    }
+    bool string(QString *out)
+    {
+        if (peek() != '"')
+            return false;
+        const qsizetype start = m_i;
+        advance();
+        while (!atEnd() && peek() != '"') {
+            if (peek() == '\\')
+                advance();
+            if (!atEnd())
+                advance();
+        }
+        if (atEnd())
+            return false;
+        advance();
+        if (out) {
+            // Let Qt decode the escapes of the key.
+            const QByteArray raw = "[" + m_d.mid(start, m_i - start) + "]";
+            *out = QJsonDocument::fromJson(raw).array().at(0).toString();
+        }
+        return true;
+    }
+    bool value(const QString &path, int depth)
+    {
+        if (depth > 200 || atEnd())
+            return false;
+        m_out.values.insert(path, m_pos); // "" is the top-level object
+        const char c = peek();
+        if (c == '{') {
+            advance();
+            QSet<QString> seen;
+            skipSpace();
+            if (peek() == '}') {
+                advance();
+                return true;
+            }
+            while (!atEnd()) {
+                skipSpace();
+                const TextPosition keyPos = m_pos;
+                QString key;
+                if (!string(&key))
+                    return false;
+                const QString child = path.isEmpty() ? key : path + QLatin1Char('.') + key;
+                if (seen.contains(key))
+                    m_out.duplicates.append({child, keyPos});
+                seen.insert(key);
+                skipSpace();
+                if (peek() != ':')
+                    return false;
+                advance();
+                skipSpace();
+                // A repeated key overwrites the position, as Qt keeps the last value.
+                if (!value(child, depth + 1))
+                    return false;
+                skipSpace();
+                if (peek() == ',') {
+                    advance();
+                    continue;
+                }
+                if (peek() == '}') {
+                    advance();
+                    return true;
+                }
+                return false;
+            }
+            return false;
+        }
+        if (c == '[') {
+            advance();
+            skipSpace();
+            if (peek() == ']') {
+                advance();
+                return true;
+            }
+            for (qsizetype index = 0; !atEnd(); ++index) {
+                skipSpace();
+                if (!value(path + QLatin1Char('[') + QString::number(index) + QLatin1Char(']'), depth + 1))
+                    return false;
+                skipSpace();
+                if (peek() == ',') {
+                    advance();
+                    continue;
+                }
+                if (peek() == ']') {
+                    advance();
+                    return true;
+                }
+                return false;
+            }
+            return false;
+        }
+        if (c == '"')
+            return string(nullptr);
+        // A number, true, false or null: up to the next delimiter.
+        while (!atEnd() && peek() != ',' && peek() != '}' && peek() != ']' && peek() != ' ' && peek() != '\n'
+               && peek() != '\r' && peek() != '\t')
+            advance();
+        return true;
+    }
+
+    const QByteArray &m_d;
+    qsizetype m_i = 0;
+    TextPosition m_pos;
+    KeyPositions m_out;
+};
+
+} // namespace
+
+KeyPositions scanKeyPositions(const QByteArray &utf8)
+{
+    return PositionScanner(utf8).run();
+}
+
+TextPosition KeyPositions::find(const QString &issuePath) const
+{
+    // path["client.rack"] -> path.client.rack
+    static const QRegularExpression mapKey(QStringLiteral("\\[\"((?:[^\"\\\\]|\\\\.)*)\"\\]"));
+    QString path = issuePath;
+    path.replace(mapKey, QStringLiteral(".\\1"));
+    while (!path.isEmpty()) {
+        const auto it = values.constFind(path);
+        if (it != values.constEnd())
+            return *it;
+        const qsizetype cut = std::max(path.lastIndexOf(QLatin1Char('.')), path.lastIndexOf(QLatin1Char('[')));
+        if (cut <= 0)
+            break;
+        path.truncate(cut);
+    }
+    return values.value(QString(), TextPosition{0, 0});
 }
 
 QString jsonTypeName(const QJsonValue &v)

@@ -6,15 +6,20 @@
 
 #include <QByteArray>
 #include <QDateTime>
+#include <QHash>
+#include <QList>
 #include <QJsonValue>
 #include <QString>
 #include <QStringList>
+
+#include <utility>
 
 namespace md::profile_detail {
 
 struct TextPosition {
     int line = 1;
     int column = 1; // in characters (code points), 1-based
+    bool operator==(const TextPosition &) const = default;
 };
 
 // Line and column of a byte offset in UTF-8 text; an offset past the end gives
@@ -24,6 +29,19 @@ TextPosition textPosition(const QByteArray &utf8, qsizetype offset);
 // surrogates and values past U+10FFFF included), or -1.
 qsizetype invalidUtf8Offset(const QByteArray &data);
 qsizetype firstNonSpace(const QByteArray &data);
+
+// Where each key path's value starts in a JSON text that Qt already parsed,
+// so meaning issues can carry a line and column too. Paths use dots for object
+// keys and [i] for array elements; map entries (path["k"]) are looked up as path.k.
+struct KeyPositions {
+    QHash<QString, TextPosition> values;
+    QList<std::pair<QString, TextPosition>> duplicates; // a key given twice in one object
+    // The position of `path`, or of its nearest enclosing key that has one (a
+    // missing key points at its parent object, a missing top-level key at the
+    // top-level object); line 0 when the text could not be scanned.
+    TextPosition find(const QString &path) const;
+};
+KeyPositions scanKeyPositions(const QByteArray &utf8);
 
 QString jsonTypeName(const QJsonValue &v); // "a number", "an array", "null", ...
 QString joinPath(const QString &path, const QString &key);

@@ -7,6 +7,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -409,7 +410,11 @@ private Q_SLOTS:
         QVERIFY2(match != errors.end(), qPrintable(QStringLiteral("no error at %1 in:\n%2").arg(keyPath, describe(issues))));
         QVERIFY2(match->message.contains(message), qPrintable(match->toString()));
         QCOMPARE(match->file, QStringLiteral("job.mirrorjob"));
-        QVERIFY2(match->toString().startsWith(QStringLiteral("job.mirrorjob: error: %1: ").arg(keyPath)), qPrintable(match->toString()));
+        // Meaning errors also point into the file: at the key's value, or at the object missing it.
+        const QRegularExpression shape(QStringLiteral("^job\\.mirrorjob(:\\d+:\\d+)?: error: ") + QRegularExpression::escape(keyPath)
+                                       + QStringLiteral(": "));
+        QVERIFY2(shape.match(match->toString()).hasMatch(), qPrintable(match->toString()));
+        QVERIFY2(match->line > 0 && match->column > 0, qPrintable(match->toString()));
         // One problem, one error: a wrong type is not reported again as "missing".
         QVERIFY2(std::count_if(errors.begin(), errors.end(), [&](const ProfileIssue &i) { return i.keyPath == keyPath; }) == 1,
                  qPrintable(describe(issues)));
@@ -587,7 +592,9 @@ private Q_SLOTS:
         QCOMPARE(warnings.size(), 1);
         QCOMPARE(warnings.first().keyPath, keyPath);
         QVERIFY2(warnings.first().message.contains(message), qPrintable(warnings.first().toString()));
-        QVERIFY(warnings.first().toString().startsWith(QStringLiteral("w.mirrorjob: warning: ") + keyPath));
+        QVERIFY2(warnings.first().toString().contains(QStringLiteral(": warning: ") + keyPath + QStringLiteral(": ")),
+                 qPrintable(warnings.first().toString()));
+        QVERIFY(warnings.first().line > 0);
     }
 
     void unknownTopLevelKeysSurviveASave()
@@ -977,6 +984,48 @@ private Q_SLOTS:
         QVERIFY2(paths.contains(QStringLiteral("source.bootstrap")), qPrintable(describe(issues)));
         QVERIFY(paths.contains(QStringLiteral("target.bootstrap")));
         QVERIFY(paths.contains(QStringLiteral("topics.include")));
+    }
+
+    void meaningIssuesCarryPositions_data()
+    {
+        QTest::addColumn<QByteArray>("data");
+        QTest::addColumn<QString>("keyPath");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        const QByteArray good = "{\n"
+                                "  \"mirrordesk\": 1,\n"
+                                "  \"name\": \"ünïcödé\", \"source\": {\"alias\": 5, \"bootstrap\": \"a:1\",\n"
+                                "     \"properties\": {\"client.rack\": []}},\n"
+                                "  \"target\": {\"bootstrap\": \"b:1\"},\n"
+                                "  \"topics\": {\"include\": [\"ok\", \"bad(\"]},\n"
+                                "  \"naming\": {\"policy\": \"x\"}\n"
+                                "}\n";
+        QTest::newRow("regex in array") << good << "topics.include[1]" << 6 << 32;
+        QTest::newRow("after UTF-8 text") << good << "source.alias" << 3 << 42;
+        QTest::newRow("property map entry") << good << "source.properties[\"client.rack\"]" << 4 << 36;
+        QTest::newRow("naming policy") << good << "naming.policy" << 7 << 24;
+        const QByteArray missing = "{\"mirrordesk\": 1,\n\"source\": {\"alias\": \"eu\"},\n\"target\": {\"bootstrap\": \"b:1\"},\n"
+                                   "\"topics\": {\"include\": [\".*\"]}}";
+        QTest::newRow("missing key points at its object") << missing << "source.bootstrap" << 2 << 11;
+        const QByteArray twice = "{\"mirrordesk\": 1, \"source\": {\"bootstrap\": \"a:1\", \"alias\": \"eu\"},\n"
+                                 "\"target\": {\"bootstrap\": \"b:1\", \"bootstrap\": \"c:1\"},\n"
+                                 "\"topics\": {\"include\": [\".*\"]}}";
+        QTest::newRow("duplicate key") << twice << "target.bootstrap" << 2 << 32;
+    }
+
+    void meaningIssuesCarryPositions()
+    {
+        QFETCH(QByteArray, data);
+        QFETCH(QString, keyPath);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        QList<ProfileIssue> issues;
+        JobProfile::fromJson(data, QStringLiteral("pos.mirrorjob"), &issues);
+        const auto it = std::find_if(issues.begin(), issues.end(), [&](const ProfileIssue &i) { return i.keyPath == keyPath; });
+        QVERIFY2(it != issues.end(), qPrintable(describe(issues)));
+        QCOMPARE(it->line, line);
+        QCOMPARE(it->column, column);
+        QVERIFY(it->toString().startsWith(QStringLiteral("pos.mirrorjob:%1:%2: ").arg(line).arg(column)));
     }
 
     void groupIdForName_data()
