@@ -27,8 +27,8 @@ namespace md {
 // Measured (tests/bench/bench_metricstore, 24 h of 250 ms snapshots = 345,600, default config):
 //   12 partitions:  memoryBytes() 1.46 MiB, heap actually grown 1.50 MiB
 //   100 partitions: memoryBytes() 6.34 MiB, heap actually grown 6.42 MiB
-// i.e. about 0.83 MiB per job plus 57 KiB per partition; flat from the first 15 minutes on
-// (the rings are allocated up front). addSnapshot costs ~18 us (12 partitions) to ~140 us
+// i.e. about 0.83 MiB per job plus 57 KiB per partition. The rings are allocated up front, so
+// the figure is reached with the first snapshot and never grows (the bench checks it). addSnapshot costs ~18 us (12 partitions) to ~140 us
 // (100 partitions) per tick.
 //
 // Not thread-safe: it lives on the thread that receives the snapshots (the UI thread).
@@ -107,6 +107,8 @@ public:
     const MetricsSnapshot &latest() const { return m_latest; }
     QList<PartitionRow> partitionTable() const; // latest snapshot's partitions, sorted
     const LagStatusTracker &lagStatus() const { return m_lag; }
+    // As of the latest snapshot. A job that stopped reporting is only seen as STOP when asked
+    // with the wall clock: lagStatus().jobStatus(QDateTime::currentMSecsSinceEpoch()).
     JobLagStatus jobStatus() const { return m_lag.jobStatus(m_lastTimeMs); }
 
     // Estimate of the heap held (rings dominate; containers and strings approximated).
