@@ -1,6 +1,64 @@
+#include "AppCommands.h"
+#include "Commands.h"
+
 #include <QCoreApplication>
+
+#include <cstdio>
+
+namespace {
+
+const char kUsage[] =
+    "usage:\n"
+    "  mirrordesk [FILE.mirrorjob ...]        open the GUI with these profiles\n"
+    "  mirrordesk --sandbox                   the GUI on two embedded clusters with a demo job\n"
+    "  mirrordesk run FILE [--until-caught-up] [--sandbox] [--metrics-port N]\n"
+    "                                         run a job headless\n"
+    "  mirrordesk verify FILE [--topic REGEX] compare source and target partition by partition\n"
+    "  mirrordesk check FILE                  validate a profile and contact both clusters\n"
+    "  mirrordesk --help | --version\n";
+
+} // namespace
+
 int main(int argc, char **argv)
 {
-    QCoreApplication app(argc, argv);
-    return 0;
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args.append(QString::fromLocal8Bit(argv[i]));
+    const QString command = args.value(0);
+
+    if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (command == QLatin1String("--version")) {
+        std::printf("mirrordesk %s\n", MIRRORDESK_VERSION);
+        return 0;
+    }
+    using Command = int (*)(const QStringList &, QTextStream &, QTextStream &);
+    const std::pair<const char *, Command> headless[] = {
+        {"run", &md::runRunCommand}, {"verify", &md::runVerifyCommand}, {"check", &md::runCheckCommand}};
+    for (const auto &[name, fn] : headless) {
+        if (command == QLatin1String(name)) {
+            QCoreApplication app(argc, argv);
+            QCoreApplication::setApplicationName(QStringLiteral("MirrorDesk"));
+            QCoreApplication::setApplicationVersion(QStringLiteral(MIRRORDESK_VERSION));
+            QTextStream out(stdout);
+            QTextStream err(stderr);
+            return fn(args.mid(1), out, err);
+        }
+    }
+
+    QStringList files;
+    bool sandbox = false;
+    for (const QString &a : std::as_const(args)) {
+        if (a == QLatin1String("--sandbox")) {
+            sandbox = true;
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            std::fprintf(stderr, "mirrordesk: unknown option %s\n%s", qPrintable(a), kUsage);
+            return 2;
+        } else {
+            files.append(a);
+        }
+    }
+    return md::runGui(argc, argv, files, sandbox);
 }

@@ -149,6 +149,8 @@ std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, QS
     }
     rd_kafka_conf_set_opaque(conf.conf.get(), probe.get());
     rd_kafka_conf_set_error_cb(conf.conf.get(), &ProbeClient::errorCallback);
+    // The error callback keeps what matters; librdkafka's own stderr log would only repeat it.
+    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
     char errstr[512];
     probe->m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
     if (!probe->m_rk) {

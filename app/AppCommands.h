@@ -1,0 +1,14 @@
+#pragma once
+
+#include <QStringList>
+#include <QTextStream>
+
+namespace md {
+
+// `mirrordesk run FILE [--until-caught-up] [--sandbox] [--metrics-port N]`
+int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
+// The GUI: `mirrordesk [FILE...]` and `mirrordesk --sandbox`.
+int runGui(int argc, char **argv, const QStringList &files, bool sandbox);
+
+} // namespace md

@@ -1,0 +1,192 @@
+#include "AppCommands.h"
+
+#include "JobListModel.h"
+#include "LagStatus.h"
+#include "MirrorJob.h"
+#include "ProfileLoader.h"
+#include "PrometheusExporter.h"
+#include "Sandbox.h"
+
+#include <QCoreApplication>
+#include <QElapsedTimer>
+#include <QSocketNotifier>
+#include <QTimer>
+
+#include <csignal>
+#include <sys/socket.h>
+#include <unistd.h>
+
+namespace md {
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+void onSignal(int sig)
+{
+    const char c = char(sig);
+    [[maybe_unused]] ssize_t n = ::write(g_signalPipe[1], &c, 1);
+}
+
+// SIGINT/SIGTERM become a queued call on the event loop (the handler only writes
+// a byte): the first asks for a graceful stop, the second gives up at once.
+class SignalBridge final : public QObject {
+public:
+    explicit SignalBridge(std::function<void(int)> handler) : m_handler(std::move(handler))
+    {
+        if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
+            return;
+        m_notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, this);
+        connect(m_notifier, &QSocketNotifier::activated, this, [this] {
+            char c = 0;
+            if (::read(g_signalPipe[0], &c, 1) == 1)
+                m_handler(int(c));
+        });
+        struct sigaction sa = {};
+        sa.sa_handler = onSignal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGINT, &sa, nullptr);
+        sigaction(SIGTERM, &sa, nullptr);
+    }
+
+private:
+    std::function<void(int)> m_handler;
+    QSocketNotifier *m_notifier = nullptr;
+};
+
+QString progressLine(const MetricsSnapshot &s)
+{
+    QString line = QStringLiteral("[%1] %2 copied %3 (%4/s, %5/s) lag %6")
+                       .arg(QString::number(double(s.elapsedMs) / 1000.0, 'f', 0).rightJustified(6),
+                            jobStateName(s.state), formatCount(double(s.recordsProduced)),
+                            formatCount(s.produceRecordsPerSec), formatBytes(s.produceBytesPerSec),
+                            formatCount(double(s.totalLag)));
+    if (s.latency.samples > 0)
+        line += QStringLiteral(" latency p50 %1 ms p99 %2 ms")
+                    .arg(QString::number(s.latency.p50Ms, 'f', 0), QString::number(s.latency.p99Ms, 'f', 0));
+    line += QStringLiteral(" partitions %1").arg(s.partitions.size());
+    if (s.caughtUp)
+        line += QStringLiteral(" caught-up");
+    return line;
+}
+
+} // namespace
+
+int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QString file;
+    bool untilCaughtUp = false;
+    bool sandboxMode = false;
+    int metricsPort = 0;
+    for (qsizetype i = 0; i < args.size(); ++i) {
+        const QString &a = args[i];
+        if (a == QLatin1String("--until-caught-up")) {
+            untilCaughtUp = true;
+        } else if (a == QLatin1String("--sandbox")) {
+            sandboxMode = true;
+        } else if (a == QLatin1String("--metrics-port")) {
+            bool ok = false;
+            metricsPort = i + 1 < args.size() ? args[++i].toInt(&ok) : 0;
+            if (!ok || metricsPort <= 0 || metricsPort > 65535) {
+                err << "mirrordesk run: --metrics-port needs a port number from 1 to 65535" << Qt::endl;
+                return 2;
+            }
+        } else if (a.startsWith(QLatin1Char('-'))) {
+            err << "mirrordesk run: unknown option " << a << Qt::endl;
+            return 2;
+        } else if (file.isEmpty()) {
+            file = a;
+        } else {
+            err << "mirrordesk run: one profile at a time (got " << file << " and " << a << ")" << Qt::endl;
+            return 2;
+        }
+    }
+    if (file.isEmpty()) {
+        err << "usage: mirrordesk run FILE.mirrorjob [--until-caught-up] [--sandbox] [--metrics-port N]" << Qt::endl;
+        return 2;
+    }
+
+    std::unique_ptr<SandboxClusters> sandbox;
+    if (sandboxMode) {
+        QString error;
+        sandbox = SandboxClusters::start(&error);
+        if (!sandbox) {
+            err << "mirrordesk run: " << error << Qt::endl;
+            return 1;
+        }
+    }
+    std::optional<MirrorJobSpec> spec = loadJobSpec(file, sandbox.get(), err);
+    if (!spec)
+        return 2;
+    if (untilCaughtUp)
+        spec->stop = StopCondition::CaughtUp;
+    if (sandbox)
+        sandbox->prepareTarget(*spec);
+
+    std::unique_ptr<PrometheusExporter> metrics;
+    if (metricsPort > 0) {
+        QString error;
+        metrics = std::make_unique<PrometheusExporter>();
+        if (!metrics->listen(quint16(metricsPort), &error)) {
+            err << "mirrordesk run: " << error << Qt::endl;
+            return 1;
+        }
+        out << "serving Prometheus metrics on http://127.0.0.1:" << metricsPort << "/metrics" << Qt::endl;
+    }
+
+    MirrorJob job(*spec);
+    LagStatusTracker lagStatus;
+    MetricsSnapshot latest;
+    bool haveMetrics = false;
+    int exitCode = 0;
+    QObject::connect(&job, &MirrorJob::metricsSampled, &job, [&](const MetricsSnapshot &s) {
+        latest = s;
+        haveMetrics = true;
+        lagStatus.addSnapshot(s);
+        if (metrics)
+            metrics->update(s, jobLagStatusName(lagStatus.jobStatus(s.time.toMSecsSinceEpoch())));
+    });
+    QObject::connect(&job, &MirrorJob::eventRaised, &job, [&](const JobEvent &e) {
+        const char *level = e.severity == JobEvent::Severity::Error     ? "error"
+                            : e.severity == JobEvent::Severity::Warning ? "warning"
+                                                                        : "info";
+        err << level << ": " << e.text << Qt::endl;
+    });
+    QObject::connect(&job, &MirrorJob::finished, &job, [&](bool ok, const QString &error) {
+        if (haveMetrics)
+            out << progressLine(latest) << Qt::endl;
+        if (ok) {
+            out << "stopped cleanly: " << latest.recordsProduced << " records copied" << Qt::endl;
+        } else {
+            err << "mirrordesk run: job failed: " << error << Qt::endl;
+            exitCode = 1;
+        }
+        QCoreApplication::exit(exitCode);
+    });
+
+    QTimer progress;
+    QObject::connect(&progress, &QTimer::timeout, &job, [&] {
+        if (haveMetrics)
+            out << progressLine(latest) << Qt::endl;
+    });
+    progress.start(1000);
+
+    int signals = 0;
+    SignalBridge bridge([&](int) {
+        if (++signals == 1) {
+            err << "stopping: flushing and committing (signal again to abort)" << Qt::endl;
+            job.stop();
+        } else {
+            err << "aborted before a clean stop; the next run resumes from the last commit" << Qt::endl;
+            std::_Exit(130);
+        }
+    });
+
+    out << "mirroring " << spec->name << ": " << spec->source.bootstrap << " -> " << spec->target.bootstrap
+        << Qt::endl;
+    job.start();
+    return QCoreApplication::exec() == 0 ? exitCode : 1;
+}
+
+} // namespace md

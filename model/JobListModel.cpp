@@ -1,0 +1,156 @@
+#include "JobListModel.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace md {
+
+JobListModel::JobListModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+int JobListModel::addJob(const QString &name)
+{
+    const int row = int(m_jobs.size());
+    beginInsertRows({}, row, row);
+    m_jobs.append({name, JobState::Starting, {}, {}, {}});
+    endInsertRows();
+    return row;
+}
+
+void JobListModel::removeJob(int row)
+{
+    if (row < 0 || row >= m_jobs.size())
+        return;
+    beginRemoveRows({}, row, row);
+    m_jobs.removeAt(row);
+    endRemoveRows();
+}
+
+void JobListModel::rowChanged(int row)
+{
+    Q_EMIT dataChanged(index(row, 0), index(row, ColumnCount - 1));
+}
+
+void JobListModel::setState(int row, JobState state)
+{
+    if (row < 0 || row >= m_jobs.size() || m_jobs[row].state == state)
+        return;
+    m_jobs[row].state = state;
+    rowChanged(row);
+}
+
+void JobListModel::setMetrics(int row, const MetricsSnapshot &snapshot)
+{
+    if (row < 0 || row >= m_jobs.size())
+        return;
+    m_jobs[row].metrics = snapshot;
+    m_jobs[row].state = snapshot.state;
+    rowChanged(row);
+}
+
+void JobListModel::setStatus(int row, const QString &status)
+{
+    if (row < 0 || row >= m_jobs.size() || m_jobs[row].status == status)
+        return;
+    m_jobs[row].status = status;
+    rowChanged(row);
+}
+
+void JobListModel::setLastEvent(int row, const JobEvent &event)
+{
+    if (row < 0 || row >= m_jobs.size())
+        return;
+    m_jobs[row].lastEvent = event;
+    rowChanged(row);
+}
+
+int JobListModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_jobs.size());
+}
+
+int JobListModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant JobListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Job &j = m_jobs[index.row()];
+    const MetricsSnapshot &m = j.metrics;
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+        case Name: return j.name;
+        case State: return jobStateName(j.state);
+        case Records: return formatCount(double(m.recordsProduced));
+        case Rate: return QString(formatCount(m.produceRecordsPerSec) + tr("/s"));
+        case Lag: return formatCount(double(m.totalLag));
+        case Status: return j.status;
+        case LastEvent: return j.lastEvent.text;
+        }
+    } else if (role == SortRole) {
+        switch (index.column()) {
+        case Name: return j.name;
+        case State: return int(j.state);
+        case Records: return m.recordsProduced;
+        case Rate: return m.produceRecordsPerSec;
+        case Lag: return m.totalLag;
+        case Status: return j.status;
+        case LastEvent: return j.lastEvent.time;
+        }
+    } else if (role == Qt::ForegroundRole) {
+        if (index.column() == State && j.state == JobState::Failed)
+            return QBrush(QColor(0xc0, 0x1c, 0x28));
+        if (index.column() == LastEvent && j.lastEvent.severity != JobEvent::Severity::Info)
+            return QBrush(j.lastEvent.severity == JobEvent::Severity::Error ? QColor(0xc0, 0x1c, 0x28)
+                                                                          : QColor(0xb5, 0x83, 0x5a));
+    } else if (role == Qt::ToolTipRole && index.column() == LastEvent && !j.lastEvent.text.isEmpty()) {
+        return QString(j.lastEvent.time.toLocalTime().toString(Qt::ISODate) + QLatin1Char(' ') + j.lastEvent.text);
+    } else if (role == Qt::TextAlignmentRole && index.column() >= Records && index.column() <= Lag) {
+        return QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    }
+    return {};
+}
+
+QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case Name: return tr("Job");
+    case State: return tr("State");
+    case Records: return tr("Copied");
+    case Rate: return tr("Rate");
+    case Lag: return tr("Lag");
+    case Status: return tr("Status");
+    case LastEvent: return tr("Last event");
+    }
+    return {};
+}
+
+QString formatCount(double value)
+{
+    const double a = value < 0 ? -value : value;
+    if (a >= 1e9)
+        return QString::number(value / 1e9, 'f', 2) + QStringLiteral(" G");
+    if (a >= 1e6)
+        return QString::number(value / 1e6, 'f', 2) + QStringLiteral(" M");
+    if (a >= 1e4)
+        return QString::number(value / 1e3, 'f', 1) + QStringLiteral(" k");
+    return QString::number(qint64(value));
+}
+
+QString formatBytes(double bytes)
+{
+    const double a = bytes < 0 ? -bytes : bytes;
+    if (a >= 1024.0 * 1024 * 1024)
+        return QString::number(bytes / (1024.0 * 1024 * 1024), 'f', 2) + QStringLiteral(" GiB");
+    if (a >= 1024.0 * 1024)
+        return QString::number(bytes / (1024.0 * 1024), 'f', 1) + QStringLiteral(" MiB");
+    if (a >= 1024.0)
+        return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
+    return QString::number(qint64(bytes)) + QStringLiteral(" B");
+}
+
+} // namespace md

@@ -1,0 +1,51 @@
+#pragma once
+
+#include "MetricsSnapshot.h"
+
+#include <QAbstractTableModel>
+
+namespace md {
+
+// The jobs of a window, one row each, with the figures of their latest
+// metrics snapshot. One dataChanged per snapshot per job.
+class JobListModel final : public QAbstractTableModel {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(JobListModel)
+public:
+    enum Column { Name, State, Records, Rate, Lag, Status, LastEvent, ColumnCount };
+    static constexpr int SortRole = Qt::UserRole + 1;
+
+    explicit JobListModel(QObject *parent = nullptr);
+
+    int addJob(const QString &name); // returns its row
+    void removeJob(int row);
+    void setState(int row, JobState state);
+    void setMetrics(int row, const MetricsSnapshot &snapshot);
+    void setStatus(int row, const QString &status); // lag status rollup: OK, WARN, ERR
+    void setLastEvent(int row, const JobEvent &event);
+    const MetricsSnapshot &metrics(int row) const { return m_jobs[row].metrics; }
+    JobState state(int row) const { return m_jobs[row].state; }
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    struct Job {
+        QString name;
+        JobState state = JobState::Starting;
+        MetricsSnapshot metrics;
+        QString status;
+        JobEvent lastEvent;
+    };
+    void rowChanged(int row);
+
+    QList<Job> m_jobs;
+};
+
+// "12.3 k", "1.2 M": compact counts for tables and progress lines.
+QString formatCount(double value);
+QString formatBytes(double bytes);
+
+} // namespace md

@@ -1,0 +1,111 @@
+// The main window on the sandbox: both panes connect on their admin threads,
+// the source pane lists the demo topics with their partition counts, the
+// target pane the topics the sandbox prepared, and the demo job runs.
+#include "ClusterPane.h"
+#include "JobListModel.h"
+#include "MainWindow.h"
+#include "MirrorJob.h"
+#include "Sandbox.h"
+#include "TopicNaming.h"
+#include "TopicTableModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QElapsedTimer>
+#include <QTableView>
+#include <QTcpServer>
+#include <QTest>
+
+using namespace md;
+
+namespace {
+int rowOf(const TopicTableModel *m, const QString &name)
+{
+    for (int r = 0; r < m->rowCount(); ++r) {
+        if (m->index(r, TopicTableModel::Name).data().toString() == name)
+            return r;
+    }
+    return -1;
+}
+} // namespace
+
+class TestMainWindow final : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void sandboxShowsBothClustersAndRunsTheDemoJob()
+    {
+        QString error;
+        auto sandbox = SandboxClusters::start(&error);
+        QVERIFY2(sandbox, qPrintable(error));
+
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("sandbox demo");
+        spec.source.alias = QStringLiteral("src");
+        spec.source.bootstrap = sandbox->sourceBootstrap();
+        spec.target.alias = QStringLiteral("dst");
+        spec.target.bootstrap = sandbox->targetBootstrap();
+        spec.include = {QStringLiteral("demo\\..*")};
+        spec.start = StartPosition::Earliest;
+        spec.syncTopicConfigs = false;
+        const QStringList prepared = sandbox->prepareTarget(spec);
+        QCOMPARE(prepared.size(), SandboxClusters::demoTopics().size());
+
+        MainWindow window;
+        QAbstractItemModelTester sourceTester(window.sourcePane()->topicModel(),
+                                              QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester jobTester(window.jobModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        window.showClusters(spec.source, spec.target);
+        auto *job = new MirrorJob(spec);
+        window.addJob(job);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        job->start();
+
+        const TopicTableModel *source = window.sourcePane()->topicModel();
+        for (const SandboxClusters::DemoTopic &t : SandboxClusters::demoTopics()) {
+            QTRY_VERIFY_WITH_TIMEOUT(rowOf(source, t.name) >= 0, 15000);
+            QCOMPARE(source->index(rowOf(source, t.name), TopicTableModel::Partitions).data().toInt(), t.partitions);
+            // The view shows it too (through the sort/filter proxy).
+        }
+        QVERIFY(window.sourcePane()->topicView()->model()->rowCount() >= SandboxClusters::demoTopics().size());
+        const TopicTableModel *target = window.targetPane()->topicModel();
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(target, targetTopicName(spec, QStringLiteral("demo.orders"))) >= 0, 15000);
+
+        // The demo job copies records and the job list shows it.
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
+        QCOMPARE(window.jobModel()->index(0, JobListModel::State).data().toString(), QStringLiteral("running"));
+        window.close();
+    }
+
+    void unreachableClusterShowsAnErrorAndTheWindowStaysResponsive()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        const quint16 port = server.serverPort();
+        server.close();
+        ClusterConfig dead;
+        dead.bootstrap = QStringLiteral("127.0.0.1:%1").arg(port);
+
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QElapsedTimer timer;
+        timer.start();
+        window.showClusters(dead, dead);
+        // The event loop keeps turning while the admin thread waits on Kafka.
+        qint64 longestGap = 0;
+        qint64 last = timer.elapsed();
+        while (!window.sourcePane()->statusText().startsWith(QLatin1String("Unreachable")) && timer.elapsed() < 12000) {
+            QTest::qWait(20);
+            longestGap = std::max(longestGap, timer.elapsed() - last);
+            last = timer.elapsed();
+        }
+        QVERIFY2(window.sourcePane()->statusText().startsWith(QLatin1String("Unreachable")),
+                 qPrintable(window.sourcePane()->statusText()));
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(window.sourcePane()->statusText().contains(dead.bootstrap));
+        QVERIFY2(longestGap < 1000, qPrintable(QString::number(longestGap)));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

@@ -1,0 +1,168 @@
+#include "MainWindow.h"
+
+#include "ClusterPane.h"
+#include "JobListModel.h"
+#include "MirrorJob.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace md {
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent), m_source(new ClusterPane(tr("Source"), this)), m_target(new ClusterPane(tr("Target"), this)),
+      m_jobModel(new JobListModel(this)), m_jobView(new QTableView(this)), m_pause(new QToolButton(this)),
+      m_resume(new QToolButton(this)), m_stop(new QToolButton(this))
+{
+    setWindowTitle(QStringLiteral("MirrorDesk"));
+    resize(1280, 800);
+
+    auto *clusters = new QSplitter(Qt::Horizontal, this);
+    clusters->addWidget(m_source);
+    clusters->addWidget(m_target);
+    clusters->setChildrenCollapsible(false);
+
+    m_jobView->setObjectName(QStringLiteral("jobs"));
+    m_jobView->setModel(m_jobModel);
+    m_jobView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_jobView->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_jobView->verticalHeader()->hide();
+    m_jobView->horizontalHeader()->setStretchLastSection(true);
+    connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateJobButtons);
+    connect(m_jobModel, &QAbstractItemModel::dataChanged, this, &MainWindow::updateJobButtons);
+
+    m_pause->setText(tr("Pause"));
+    m_resume->setText(tr("Resume"));
+    m_stop->setText(tr("Stop"));
+    connect(m_pause, &QToolButton::clicked, this, [this] {
+        if (MirrorJob *job = selectedJob())
+            job->pause();
+    });
+    connect(m_resume, &QToolButton::clicked, this, [this] {
+        if (MirrorJob *job = selectedJob())
+            job->resume();
+    });
+    connect(m_stop, &QToolButton::clicked, this, [this] {
+        if (MirrorJob *job = selectedJob())
+            job->stop();
+    });
+
+    auto *jobsPanel = new QWidget(this);
+    auto *jobsLayout = new QVBoxLayout(jobsPanel);
+    jobsLayout->setContentsMargins(4, 4, 4, 4);
+    auto *jobsHeader = new QHBoxLayout;
+    auto *jobsTitle = new QLabel(tr("Mirror jobs"), jobsPanel);
+    QFont bold = jobsTitle->font();
+    bold.setBold(true);
+    jobsTitle->setFont(bold);
+    jobsHeader->addWidget(jobsTitle, 1);
+    jobsHeader->addWidget(m_pause);
+    jobsHeader->addWidget(m_resume);
+    jobsHeader->addWidget(m_stop);
+    jobsLayout->addLayout(jobsHeader);
+    jobsLayout->addWidget(m_jobView);
+
+    auto *main = new QSplitter(Qt::Vertical, this);
+    main->addWidget(clusters);
+    main->addWidget(jobsPanel);
+    main->setStretchFactor(0, 3);
+    main->setStretchFactor(1, 1);
+    setCentralWidget(main);
+
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(tr("&Open Profile\u2026"), this, &MainWindow::openProfile);
+    open->setShortcut(QKeySequence::Open);
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About MirrorDesk"), this, [this] {
+        QMessageBox::about(this, tr("About MirrorDesk"),
+                           tr("MirrorDesk %1\nBrowse two Kafka clusters side by side and mirror topics between them.")
+                               .arg(QApplication::applicationVersion()));
+    });
+    statusBar()->showMessage(tr("Ready"));
+    updateJobButtons();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::showClusters(const ClusterConfig &source, const ClusterConfig &target)
+{
+    m_source->connectTo(source);
+    m_target->connectTo(target);
+}
+
+void MainWindow::addJob(MirrorJob *job)
+{
+    job->setParent(this);
+    const int row = m_jobModel->addJob(job->spec().name);
+    m_jobs.append(job);
+    connect(job, &MirrorJob::metricsSampled, this, [this, job](const MetricsSnapshot &s) {
+        m_jobModel->setMetrics(int(m_jobs.indexOf(job)), s);
+    });
+    connect(job, &MirrorJob::stateChanged, this, [this, job](JobState state) {
+        m_jobModel->setState(int(m_jobs.indexOf(job)), state);
+    });
+    connect(job, &MirrorJob::eventRaised, this, [this, job](const JobEvent &e) {
+        m_jobModel->setLastEvent(int(m_jobs.indexOf(job)), e);
+        statusBar()->showMessage(job->spec().name + QStringLiteral(": ") + e.text, 10000);
+    });
+    connect(job, &MirrorJob::finished, this, [this, job](bool ok, const QString &error) {
+        m_jobModel->setState(int(m_jobs.indexOf(job)), ok ? JobState::Stopped : JobState::Failed);
+        if (!ok)
+            statusBar()->showMessage(job->spec().name + QStringLiteral(" failed: ") + error);
+    });
+    if (m_jobView->selectionModel()->selectedRows().isEmpty())
+        m_jobView->selectRow(row);
+    updateJobButtons();
+}
+
+MirrorJob *MainWindow::selectedJob() const
+{
+    const QModelIndexList rows = m_jobView->selectionModel()->selectedRows();
+    if (rows.isEmpty())
+        return nullptr;
+    return m_jobs.value(rows.first().row());
+}
+
+void MainWindow::updateJobButtons()
+{
+    MirrorJob *job = selectedJob();
+    const JobState state = job ? job->state() : JobState::Stopped;
+    m_pause->setEnabled(job && state == JobState::Running);
+    m_resume->setEnabled(job && state == JobState::Paused);
+    m_stop->setEnabled(job && (state == JobState::Running || state == JobState::Paused || state == JobState::Starting));
+}
+
+void MainWindow::openProfile()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Mirror Job Profile"), {},
+                                                      tr("Mirror job profiles (*.mirrorjob);;All files (*)"));
+    if (!path.isEmpty())
+        Q_EMIT openProfileRequested(path);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    // Graceful stops flush and commit; they run in parallel on the engine threads.
+    for (MirrorJob *job : std::as_const(m_jobs))
+        job->stop();
+    for (MirrorJob *job : std::as_const(m_jobs))
+        job->waitForFinished(15000);
+    event->accept();
+}
+
+} // namespace md

@@ -1,2 +1,0 @@
-// Removed once ui/ has its first real source.
-namespace md { int uiPlaceholder() { return 0; } }
