@@ -26,6 +26,7 @@ TEST_PACKAGES=(
     xvfb xauth
     dbus gnome-keyring libsecret-tools
     desktop-file-utils xdg-utils appstream dpkg-dev file
+    shared-mime-info libfile-mimeinfo-perl
 )
 
 mode=all
