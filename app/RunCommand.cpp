@@ -55,6 +55,18 @@ private:
     QSocketNotifier *m_notifier = nullptr;
 };
 
+// `s` with its rates taken over the time since `previous` (one progress line,
+// about a second) rather than over one sampling interval, which is jumpy.
+MetricsSnapshot overSecond(MetricsSnapshot s, const MetricsSnapshot &previous)
+{
+    const double dt = double(s.elapsedMs - previous.elapsedMs) / 1000.0;
+    if (dt > 0.1) {
+        s.produceRecordsPerSec = double(s.recordsProduced - previous.recordsProduced) / dt;
+        s.produceBytesPerSec = double(s.bytesProduced - previous.bytesProduced) / dt;
+    }
+    return s;
+}
+
 QString progressLine(const MetricsSnapshot &s)
 {
     QString line = QStringLiteral("[%1] %2 copied %3 (%4/s, %5/s) lag %6")
@@ -138,6 +150,7 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     MirrorJob job(*spec);
     LagStatusTracker lagStatus;
     MetricsSnapshot latest;
+    MetricsSnapshot lastPrinted;
     bool haveMetrics = false;
     int exitCode = 0;
     QObject::connect(&job, &MirrorJob::metricsSampled, &job, [&](const MetricsSnapshot &s) {
@@ -155,7 +168,7 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     });
     QObject::connect(&job, &MirrorJob::finished, &job, [&](bool ok, const QString &error) {
         if (haveMetrics)
-            out << progressLine(latest) << Qt::endl;
+            out << progressLine(overSecond(latest, lastPrinted)) << Qt::endl;
         if (ok) {
             out << "stopped cleanly: " << latest.recordsProduced << " records copied" << Qt::endl;
         } else {
@@ -167,8 +180,10 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 
     QTimer progress;
     QObject::connect(&progress, &QTimer::timeout, &job, [&] {
-        if (haveMetrics)
-            out << progressLine(latest) << Qt::endl;
+        if (!haveMetrics)
+            return;
+        out << progressLine(overSecond(latest, lastPrinted)) << Qt::endl;
+        lastPrinted = latest;
     });
     progress.start(1000);
 

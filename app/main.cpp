@@ -1,5 +1,6 @@
 #include "AppCommands.h"
 #include "Commands.h"
+#include "Mm2Commands.h"
 
 #include <QCoreApplication>
 
@@ -15,6 +16,8 @@ const char kUsage[] =
     "                                         run a job headless\n"
     "  mirrordesk verify FILE [--topic REGEX] compare source and target partition by partition\n"
     "  mirrordesk check FILE                  validate a profile and contact both clusters\n"
+    "  mirrordesk import-mm2 FILE --output DIR  one profile per enabled flow of an mm2.properties\n"
+    "  mirrordesk export-mm2 FILE [--connect] [--output FILE]  an equivalent MM2 configuration\n"
     "  mirrordesk --help | --version\n";
 
 } // namespace
@@ -36,7 +39,11 @@ int main(int argc, char **argv)
     }
     using Command = int (*)(const QStringList &, QTextStream &, QTextStream &);
     const std::pair<const char *, Command> headless[] = {
-        {"run", &md::runRunCommand}, {"verify", &md::runVerifyCommand}, {"check", &md::runCheckCommand}};
+        {"run", &md::runRunCommand},
+        {"verify", &md::runVerifyCommand},
+        {"check", &md::runCheckCommand},
+        {"import-mm2", &md::runImportMm2Command},
+        {"export-mm2", &md::runExportMm2Command}};
     for (const auto &[name, fn] : headless) {
         if (command == QLatin1String(name)) {
             QCoreApplication app(argc, argv);
