@@ -750,15 +750,16 @@ private:
             }
             if (role == QLatin1String("consumer.")) {
                 if (!isSource) {
-                    unmapped(it.key(), QStringLiteral("MirrorDesk consumes from the source only (MM2 uses this consumer for "
-                                                      "offset syncs and checkpoints)"));
+                    // Listed at the end unless the cluster is a source in another flow.
+                    m_roleReason.insert(it.key(), QStringLiteral("MirrorDesk consumes from the source only (MM2 uses this "
+                                                                 "consumer for offset syncs and checkpoints)"));
                     continue;
                 }
                 target = &s->consumerProperties;
             } else if (role == QLatin1String("producer.")) {
                 if (isSource) {
-                    unmapped(it.key(), QStringLiteral("MirrorDesk produces to the target only (MM2 uses this producer for "
-                                                      "offset syncs)"));
+                    m_roleReason.insert(it.key(), QStringLiteral("MirrorDesk produces to the target only (MM2 uses this "
+                                                                 "producer for offset syncs)"));
                     continue;
                 }
                 target = &s->producerProperties;
@@ -934,6 +935,10 @@ private:
             const QString &key = it.key();
             if (m_used.contains(key))
                 continue;
+            if (m_roleReason.contains(key)) {
+                unmapped(key, m_roleReason.value(key));
+                continue;
+            }
             if (const QRegularExpressionMatch m = flowKeyRe.match(key); m.hasMatch()) {
                 const QString a = m.captured(1), b = m.captured(2), rest = m.captured(3);
                 if (!m_clusters.contains(a) || !m_clusters.contains(b)) {
@@ -988,6 +993,7 @@ private:
     QHash<QString, Entry> m_entries;
     QSet<QString> m_used;
     QSet<QString> m_explained;
+    QHash<QString, QString> m_roleReason; // client overrides for the side MirrorDesk does not run
     QStringList m_clusters;
     QList<QPair<QString, QString>> m_flows;
     Mm2ImportResult m_result;
@@ -1123,6 +1129,9 @@ void sideLines(ExportContext &c, const ProfileSide &s, const QString &what, cons
                                          ? envName(s.alias, QString(key).toUpper().replace(QLatin1Char('.'), QLatin1Char('_')))
                                          : QString();
             out->append({prefix + key, c.value(v, QStringLiteral("%1[\"%2\"]").arg(path, key), variable)});
+            // librdkafka's keystore is PKCS#12; Java assumes JKS unless told.
+            if (key == QLatin1String("ssl.keystore.location") && !m.contains(QStringLiteral("ssl.keystore.type")))
+                out->append({prefix + QStringLiteral("ssl.keystore.type"), QStringLiteral("PKCS12")});
         }
     };
     freeProps(s.properties, clusterPrefix, what + QStringLiteral(".properties"));

@@ -476,6 +476,25 @@ private Q_SLOTS:
         QCOMPARE(p.target.adminProperties.value(QStringLiteral("request.timeout.ms")), QStringLiteral("30000"));
     }
 
+    void importClusterInTwoRoles()
+    {
+        // b is the target of a->b and the source of b->c: its consumer settings
+        // count for b->c and are not listed; c's consumer settings are.
+        const QByteArray text = "clusters = a, b, c\n"
+                                "a.bootstrap.servers = a:1\n"
+                                "b.bootstrap.servers = b:1\n"
+                                "c.bootstrap.servers = c:1\n"
+                                "b.consumer.fetch.max.bytes = 1000\n"
+                                "c.consumer.fetch.max.bytes = 2000\n"
+                                "a->b.enabled = true\n"
+                                "b->c.enabled = true\n";
+        const Mm2ImportResult r = importMm2Properties(text);
+        QCOMPARE(r.flows.size(), 2);
+        QVERIFY(r.flows.at(0).profile.target.consumerProperties.isEmpty());
+        QCOMPARE(r.flows.at(1).profile.source.consumerProperties.value(QStringLiteral("fetch.max.bytes")), QStringLiteral("1000"));
+        QCOMPARE(unmappedKeys(r), QStringList{QStringLiteral("c.consumer.fetch.max.bytes")});
+    }
+
     void importSyncOptionsAndUnmapped()
     {
         const QByteArray text = "clusters = eu, dr\n"                                  // 1
@@ -753,6 +772,11 @@ private Q_SLOTS:
         t.source.sslKeyPassword = QStringLiteral("${env:KEY_PW}");
         t.separator = QStringLiteral("_");
         QTest::newRow("ssl client certificate, separator") << t;
+        JobProfile k = baseProfile();
+        k.source.security = SecurityProtocol::Ssl;
+        k.source.properties.insert(QStringLiteral("ssl.keystore.location"), QStringLiteral("/etc/client.p12"));
+        k.source.properties.insert(QStringLiteral("ssl.keystore.password"), QStringLiteral("${env:KS_PW}"));
+        QTest::newRow("pkcs12 keystore") << k;
     }
     void roundTrip()
     {
