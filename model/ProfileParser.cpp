@@ -37,10 +37,16 @@ public:
     void warn(const QString &path, const QString &message) { add(ProfileIssue::Severity::Warning, path, message); }
     bool hadErrorAt(const QString &path) const
     {
-        // An error at "source" also covers "source.bootstrap".
-        for (const QString &p : m_errorPaths) {
-            if (path == p || path.startsWith(p + QLatin1Char('.')) || path.startsWith(p + QLatin1Char('[')))
+        // An error at "source" also covers "source.bootstrap": look up every
+        // enclosing path (a set lookup each, so thousands of issues stay fast).
+        QString p = path;
+        while (!p.isEmpty()) {
+            if (m_errorPaths.contains(p))
                 return true;
+            const qsizetype cut = std::max(p.lastIndexOf(QLatin1Char('.')), p.lastIndexOf(QLatin1Char('[')));
+            if (cut <= 0)
+                break;
+            p.truncate(cut);
         }
         return false;
     }
@@ -146,6 +152,7 @@ public:
             for (qsizetype i = 0; i < a.size(); ++i) {
                 if (!a.at(i).isString()) {
                     error(indexPath(path, i), QStringLiteral("expected a string, found %1").arg(jsonTypeName(a.at(i))));
+                    list.append(QString()); // keeps later indexes in validate()'s key paths right
                     continue;
                 }
                 list.append(a.at(i).toString());
@@ -573,6 +580,19 @@ JobProfile JobProfile::fromJson(const QByteArray &rawData, const QString &fileNa
         const TextPosition pos = positions.find(i.keyPath);
         i.line = pos.line;
         i.column = pos.column;
+    }
+
+    // A hostile or generated file can hold a problem per element; nobody reads 100,000 lines.
+    constexpr qsizetype maxIssues = 200;
+    if (issues->size() - firstIssue > maxIssues) {
+        const qsizetype dropped = issues->size() - firstIssue - maxIssues;
+        const bool anyError = hasErrors(*issues);
+        issues->resize(firstIssue + maxIssues);
+        ProfileIssue more;
+        more.severity = anyError ? ProfileIssue::Severity::Error : ProfileIssue::Severity::Warning;
+        more.file = fileName;
+        more.message = QStringLiteral("%1 more problems not shown").arg(dropped);
+        issues->append(more);
     }
     return p;
 }

@@ -309,6 +309,8 @@ private Q_SLOTS:
                                             << "expected an array of strings, found a number";
         QTest::newRow("include element number") << profileWith(QStringLiteral("topics.include"), parse("[\"a\", 3]"))
                                                 << "topics.include[1]" << "expected a string, found a number";
+        QTest::newRow("regex after a wrong element") << profileWith(QStringLiteral("topics.include"), parse("[\"a\", 3, \"(b\"]"))
+                                                     << "topics.include[2]" << "invalid regular expression";
         QTest::newRow("invalid include regex") << profileWith(QStringLiteral("topics.include"), parse("[\"orders(\", \"x\"]"))
                                                << "topics.include[0]"
                                                << "invalid regular expression: missing closing parenthesis at offset 7";
@@ -538,6 +540,18 @@ private Q_SLOTS:
         JobProfile::fromJson(pad, QStringLiteral("huge"), &issues);
         QVERIFY(hasErrors(issues));
         QVERIFY(issues.first().message.contains(QLatin1String("too large")));
+    }
+
+    void manyProblemsAreCapped()
+    {
+        QJsonArray include;
+        for (int i = 0; i < 5000; ++i)
+            include.append(i % 2 ? QJsonValue(i) : QJsonValue(QStringLiteral("(bad")));
+        QList<ProfileIssue> issues;
+        JobProfile::fromJson(profileWith(QStringLiteral("topics.include"), include), QStringLiteral("many"), &issues);
+        QCOMPARE(issues.size(), 201);
+        QCOMPARE(issues.last().message, QStringLiteral("4800 more problems not shown"));
+        QVERIFY(issues.last().isError());
     }
 
     void missingAndDirectoryPaths()
