@@ -59,6 +59,8 @@ ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs)
     ProbeErrors errors;
     rd_kafka_conf_set_opaque(conf.conf.get(), &errors);
     rd_kafka_conf_set_error_cb(conf.conf.get(), &onError);
+    // The reason reaches the caller through the result; nothing goes to stderr.
+    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
     char errstr[512];
     // A producer handle needs no group and sends nothing until asked.
     KafkaPtr rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf.conf.get(), errstr, sizeof errstr));

@@ -21,6 +21,9 @@ namespace md {
 namespace {
 
 constexpr int kPollSliceMs = 200;
+// How far ahead in the source a differing target record is looked for, to tell
+// "records missing on the target" from "this record differs".
+constexpr qint64 kMissingLookahead = 1000;
 constexpr quint64 kNullMarker = 0x6e756c6c2d6d6172ULL; // a null key/value/header value, distinct from empty
 
 quint64 mix(quint64 h, quint64 v)
@@ -191,6 +194,8 @@ public:
             return m_where + QStringLiteral(": invalid client setting ") + conf.error;
         rd_kafka_conf_set_opaque(conf.conf.get(), &m_errors);
         rd_kafka_conf_set_error_cb(conf.conf.get(), &onClientError);
+        // Errors reach the report through onClientError; nothing goes to stderr.
+        rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
         char errstr[512];
         m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
         if (!m_rk)
@@ -498,7 +503,10 @@ public:
             bool failed = false;
             if (expected == window.size() && !readSource(&failed) && failed)
                 return std::nullopt;
-            const auto *want = window.at(expected);
+            // A copy: reading further source records may evict the window's oldest entries.
+            std::optional<std::pair<qint64, Fingerprint>> want;
+            if (const auto *entry = window.at(expected))
+                want = *entry;
             qint64 matched = -1;
             if (want && want->second == fp) {
                 matched = expected;
@@ -520,6 +528,25 @@ public:
                 if (want) {
                     v.sourceOffset = want->first;
                     v.difference = describeDifference(want->second, fp);
+                    // A record the target lacks shows up as the target holding a later source record.
+                    const qint64 limit = expected + std::min<qint64>(kMissingLookahead, m_options.replayWindow - 1);
+                    for (qint64 k = expected + 1; k <= limit; ++k) {
+                        if (k == window.size() && !readSource(&failed)) {
+                            if (failed)
+                                return std::nullopt;
+                            break;
+                        }
+                        const auto *entry = window.at(k);
+                        if (entry && entry->second == fp) {
+                            const auto *last = window.at(k - 1);
+                            v.difference = QStringLiteral("missing on the target: %1 source record%2 (offsets %3 to %4)")
+                                               .arg(k - expected)
+                                               .arg(k - expected == 1 ? QString() : QStringLiteral("s"))
+                                               .arg(want->first)
+                                               .arg(last ? last->first : -1);
+                            break;
+                        }
+                    }
                 } else {
                     v.difference = QStringLiteral("extra record on the target (the source range has %1 records)")
                                        .arg(window.size());

@@ -53,6 +53,8 @@ struct PartitionVerdict {
     bool matches() const { return status != Status::Different; }
     QString location() const; // "orders[2] -> eu.orders[2]"
     QString toString() const; // one line for the command's output
+
+    bool operator==(const PartitionVerdict &) const = default;
 };
 
 struct VerifyReport {

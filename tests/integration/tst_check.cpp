@@ -1,0 +1,297 @@
+// `mirrordesk check` against the real brokers: the bounded cluster probe, the
+// topic plan under each naming policy, and the executable's output and exit codes.
+
+#include "ClusterProbe.h"
+#include "KafkaTestEnv.h"
+#include "KafkaTestUtil.h"
+#include "MirrorPlan.h"
+#include "TopicNaming.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QProcess>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+using namespace md;
+
+namespace {
+
+int closedPort()
+{
+    QTcpServer server;
+    server.listen(QHostAddress::LocalHost, 0);
+    return server.serverPort(); // closed again when `server` goes
+}
+
+const QString kExe = QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
+
+struct Run {
+    int exitCode = -1;
+    QString out;
+    QString err;
+    qint64 elapsedMs = 0;
+};
+
+Run runCheck(const QString &profilePath)
+{
+    Run r;
+    QElapsedTimer timer;
+    timer.start();
+    QProcess p;
+    p.start(kExe, {QStringLiteral("check"), profilePath});
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+    } else if (p.exitStatus() == QProcess::NormalExit) {
+        r.exitCode = p.exitCode();
+    }
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    r.elapsedMs = timer.elapsed();
+    return r;
+}
+
+} // namespace
+
+class TestCheck final : public QObject
+{
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    QString m_base; // unique prefix of this run's topics
+    QString m_orders;
+    QString m_payments;
+    QString m_internal;
+
+    QString writeProfile(const QString &name, const QByteArray &json)
+    {
+        const QString path = m_dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(json);
+        return path;
+    }
+
+    QByteArray profileJson(const QString &naming, const QString &targetBootstrap, bool createTopics = true)
+    {
+        return QStringLiteral(R"({"mirrordesk": 1, "name": "check test",
+            "source": {"alias": "eu", "bootstrap": "%1"},
+            "target": {"alias": "dr", "bootstrap": "%2"},
+            "topics": {"include": ["%3\\..*"], "exclude": [".*\\.internal"]},
+            "naming": %4, "start": "earliest", "createTopics": %5})")
+            .arg(test::sourceBootstrap(), targetBootstrap, m_base, naming,
+                 createTopics ? QStringLiteral("true") : QStringLiteral("false"))
+            .toUtf8();
+    }
+
+    MirrorJobSpec spec(NamingPolicy naming) const
+    {
+        MirrorJobSpec s;
+        s.source = test::clusterConfig(QStringLiteral("source"));
+        s.source.alias = QStringLiteral("eu");
+        s.target = test::clusterConfig(QStringLiteral("target"));
+        s.target.alias = QStringLiteral("dr");
+        s.include = {QRegularExpression::escape(m_base) + QStringLiteral("\\..*")};
+        s.exclude = {QStringLiteral(".*\\.internal")};
+        s.naming = naming;
+        s.nameTemplate = QStringLiteral("copy-${topic}");
+        return s;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"));
+        QVERIFY(m_dir.isValid());
+        // Topic names made of [a-z0-9-] only, so they sit in a regex unescaped.
+        m_base = test::uniqueName(QStringLiteral("check"));
+        m_orders = m_base + QStringLiteral(".orders");
+        m_payments = m_base + QStringLiteral(".payments");
+        m_internal = m_base + QStringLiteral(".audit.internal");
+        QString error;
+        QVERIFY2(test::createTopic(test::sourceBootstrap(), m_orders, 3, {}, &error), qPrintable(error));
+        QVERIFY2(test::createTopic(test::sourceBootstrap(), m_payments, 2, {}, &error), qPrintable(error));
+        QVERIFY2(test::createTopic(test::sourceBootstrap(), m_internal, 1, {}, &error), qPrintable(error));
+        // On the target: eu.<orders> exists with all 3 partitions, eu.<payments> with too few.
+        QVERIFY2(test::createTopic(test::targetBootstrap(), QStringLiteral("eu.") + m_orders, 3, {}, &error),
+                 qPrintable(error));
+        QVERIFY2(test::createTopic(test::targetBootstrap(), QStringLiteral("eu.") + m_payments, 1, {}, &error),
+                 qPrintable(error));
+    }
+
+    void probeListsTopicsWithPartitions()
+    {
+        const ClusterProbeResult r = probeCluster(test::clusterConfig(QStringLiteral("source")), 10000);
+        QVERIFY2(r.reachable, qPrintable(r.error));
+        QVERIFY(r.error.isEmpty());
+        QCOMPARE(r.brokerCount, 1);
+        QVERIFY(r.topic(m_orders));
+        QCOMPARE(r.topic(m_orders)->partitions, 3);
+        QCOMPARE(r.topic(m_payments)->partitions, 2);
+        QVERIFY(!r.topic(m_base + QStringLiteral(".none")));
+    }
+
+    void probeOfAClosedPortFailsFastNamingTheAddress()
+    {
+        ClusterConfig c;
+        c.bootstrap = QStringLiteral("127.0.0.1:%1").arg(closedPort());
+        const ClusterProbeResult r = probeCluster(c, 15000);
+        QVERIFY(!r.reachable);
+        QVERIFY2(r.error.startsWith(c.bootstrap + QStringLiteral(": cannot reach the cluster")), qPrintable(r.error));
+        QVERIFY2(r.error.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(r.error));
+        QVERIFY2(r.elapsedMs < 8000, qPrintable(QString::number(r.elapsedMs))); // fails on the refusal, not the timeout
+    }
+
+    void probeWithAWrongPasswordFailsNamingTheReason()
+    {
+        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("sasl"));
+        ClusterConfig c = test::clusterConfig(QStringLiteral("sasl"));
+        const ClusterProbeResult good = probeCluster(c, 15000);
+        QVERIFY2(good.reachable, qPrintable(good.error));
+        c.saslPassword = QStringLiteral("wrong");
+        const ClusterProbeResult r = probeCluster(c, 15000);
+        QVERIFY(!r.reachable);
+        QVERIFY2(r.error.contains(QStringLiteral("uthentication")), qPrintable(r.error));
+        QVERIFY2(r.elapsedMs < 15000, qPrintable(QString::number(r.elapsedMs)));
+    }
+
+    void planFollowsTheNamingPolicy_data()
+    {
+        QTest::addColumn<int>("policy");
+        QTest::addColumn<QString>("prefix"); // the target name of topic T is prefix + T
+        QTest::newRow("identity") << int(NamingPolicy::Identity) << QString();
+        QTest::newRow("prefix") << int(NamingPolicy::Prefix) << QStringLiteral("eu.");
+        QTest::newRow("template") << int(NamingPolicy::Template) << QStringLiteral("copy-");
+    }
+
+    void planFollowsTheNamingPolicy()
+    {
+        QFETCH(int, policy);
+        QFETCH(QString, prefix);
+        const MirrorJobSpec s = spec(NamingPolicy(policy));
+        const ClusterProbeResult source = probeCluster(s.source, 10000);
+        const ClusterProbeResult target = probeCluster(s.target, 10000);
+        QVERIFY2(source.reachable && target.reachable, qPrintable(source.error + target.error));
+        const MirrorPlan plan = planMirror(s, source.topics, target.topics);
+        QCOMPARE(plan.topics.size(), 2); // orders and payments; the .internal one is excluded
+        QCOMPARE(plan.topics[0].sourceTopic, m_orders);
+        QCOMPARE(plan.topics[0].sourcePartitions, 3);
+        QCOMPARE(plan.topics[0].targetTopic, prefix + m_orders);
+        QCOMPARE(plan.topics[1].targetTopic, prefix + m_payments);
+        QCOMPARE(plan.excluded.size(), 1);
+        QCOMPARE(plan.excluded[0].topic, m_internal);
+        if (NamingPolicy(policy) == NamingPolicy::Prefix) {
+            QCOMPARE(plan.topics[0].action, TopicPlanEntry::Action::Mirror);
+            QCOMPARE(plan.topics[0].targetPartitions, 3);
+            QCOMPARE(plan.topics[1].action, TopicPlanEntry::Action::Error);
+            QCOMPARE(plan.topics[1].targetPartitions, 1);
+            QVERIFY(plan.topics[1].note.contains(QStringLiteral("fewer than the source's 2")));
+            QVERIFY(plan.hasErrors());
+        } else {
+            for (const TopicPlanEntry &e : plan.topics) {
+                QCOMPARE(e.action, TopicPlanEntry::Action::Create);
+                QCOMPARE(e.targetPartitions, -1);
+                QVERIFY(e.note.contains(QStringLiteral("will be created with %1 partitions").arg(e.sourcePartitions)));
+            }
+            QVERIFY(!plan.hasErrors());
+            MirrorJobSpec noCreate = s;
+            noCreate.createTopics = false;
+            const MirrorPlan strict = planMirror(noCreate, source.topics, target.topics);
+            QCOMPARE(strict.topics[0].action, TopicPlanEntry::Action::Error);
+            QVERIFY(strict.topics[0].note.contains(QStringLiteral("createTopics is off")));
+        }
+    }
+
+    void commandListsTopicsAndTargetNames_data()
+    {
+        QTest::addColumn<QString>("naming");
+        QTest::addColumn<QString>("prefix");
+        QTest::addColumn<int>("exitCode");
+        QTest::newRow("identity") << QStringLiteral(R"({"policy": "identity"})") << QString() << 0;
+        QTest::newRow("prefix") << QStringLiteral(R"({"policy": "prefix", "separator": "."})") << QStringLiteral("eu.") << 1;
+        QTest::newRow("template") << QStringLiteral(R"({"policy": "template", "template": "dr-${topic}"})")
+                                  << QStringLiteral("dr-") << 0;
+    }
+
+    void commandListsTopicsAndTargetNames()
+    {
+        QFETCH(QString, naming);
+        QFETCH(QString, prefix);
+        QFETCH(int, exitCode);
+        QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
+        const QString path = writeProfile(QStringLiteral("naming.mirrorjob"), profileJson(naming, test::targetBootstrap()));
+        const Run r = runCheck(path);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(r.out.contains(QStringLiteral("profile is valid")), qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("source eu (") + test::sourceBootstrap() + QStringLiteral("): reachable")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("target dr (") + test::targetBootstrap() + QStringLiteral("): reachable")),
+                 qPrintable(r.out));
+        const QString orders = QStringLiteral("  ") + m_orders + QStringLiteral(" (3 partitions) -> ") + prefix + m_orders;
+        const QString payments = QStringLiteral("  ") + m_payments + QStringLiteral(" (2 partitions) -> ") + prefix + m_payments;
+        QVERIFY2(r.out.contains(orders), qPrintable(r.out));
+        QVERIFY2(r.out.contains(payments), qPrintable(r.out));
+        QVERIFY2(r.out.contains(m_internal + QStringLiteral(": ")), qPrintable(r.out)); // listed as not mirrored
+        if (exitCode == 0) {
+            QVERIFY2(r.out.contains(orders + QStringLiteral(": missing, will be created with 3 partitions")), qPrintable(r.out));
+        } else {
+            QVERIFY2(r.out.contains(orders + QStringLiteral(": exists, 3 partitions")), qPrintable(r.out));
+            QVERIFY2(r.out.contains(payments + QStringLiteral(": ERROR: exists with 1 partitions, fewer than the source's 2")),
+                     qPrintable(r.out));
+        }
+    }
+
+    void unreachableClusterIsNamedWithin20Seconds()
+    {
+        QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
+        const QString closed = QStringLiteral("127.0.0.1:%1").arg(closedPort());
+        const QString path = writeProfile(QStringLiteral("unreachable.mirrorjob"),
+                                          profileJson(QStringLiteral(R"({"policy": "prefix"})"), closed));
+        const Run r = runCheck(path);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.elapsedMs < 20000, qPrintable(QString::number(r.elapsedMs)));
+        QVERIFY2(r.err.contains(QStringLiteral("target cluster unreachable: ") + closed), qPrintable(r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("source eu (") + test::sourceBootstrap() + QStringLiteral("): reachable")),
+                 qPrintable(r.out));
+    }
+
+    void badProfileIsRejectedWithItsMessages()
+    {
+        QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
+        // A meaning error (key path) and a syntax error (line and column).
+        const QString bad = writeProfile(QStringLiteral("bad.mirrorjob"), QByteArray("{\"mirrordesk\": 1, \"name\": \"x\",\n"
+                     "  \"source\": {\"bootstrap\": \"a:1\"}, \"target\": {\"bootstrap\": \"b:1\"},\n"
+                     // moc misreads a raw string holding an unbalanced parenthesis: an escaped literal
+                     "  \"topics\": {\"include\": [\"(\"]}, \"naming\": {\"policy\": \"sideways\"}}"));
+        Run r = runCheck(bad);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("topics.include[0]")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("naming.policy")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("bad.mirrorjob")), qPrintable(r.err));
+        QVERIFY(r.elapsedMs < 10000); // no cluster is contacted
+
+        const QString broken = writeProfile(QStringLiteral("broken.mirrorjob"), QByteArray("{\n  \"mirrordesk\": 1,\n  oops\n}"));
+        r = runCheck(broken);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("broken.mirrorjob:3:")), qPrintable(r.err));
+
+        r = runCheck(m_dir.filePath(QStringLiteral("missing.mirrorjob")));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("missing.mirrorjob")), qPrintable(r.err));
+
+        // An unset ${env:...} secret is a profile error naming the variable, never a value.
+        const QString env = writeProfile(QStringLiteral("env.mirrorjob"), QStringLiteral(R"({"mirrordesk": 1, "name": "x",
+  "source": {"alias": "eu", "bootstrap": "%1", "security": "sasl_plaintext",
+             "sasl": {"mechanism": "SCRAM-SHA-512", "username": "u", "password": "${env:MD_CHECK_UNSET_SECRET}"}},
+  "target": {"bootstrap": "%1"}, "topics": {"include": ["x"]}})").arg(test::sourceBootstrap()).toUtf8());
+        r = runCheck(env);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("MD_CHECK_UNSET_SECRET")), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCheck)
+#include "tst_check.moc"
