@@ -12,6 +12,10 @@ namespace md {
 
 namespace {
 
+// A target topic that could not be created or grown is tried again after
+// this long: each attempt can block the engine thread for an admin timeout.
+constexpr std::chrono::seconds kSyncRetry(30);
+
 qint64 nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
@@ -732,13 +736,17 @@ bool MirrorWorker::ensureTargetPartitions(TopicState *t, int32_t partition)
 {
     if (t->targetReady && partition < t->targetPartitions)
         return true;
+    // One attempt per refresh interval: a target that cannot grow must not
+    // stall every rebalance with admin timeouts.
+    if (Clock::now() < t->nextSyncAttempt)
+        return false;
     // The source grew before our periodic refresh saw it: catch up now.
     const ClusterTopics src = readClusterTopics(m_consumer.get(), 5000);
     const ClusterTopics tgt = readClusterTopics(m_producer.get(), 5000);
     if (!src.ok || !tgt.ok || !src.topics.contains(t->name))
         return false;
     const TopicSyncResult r =
-        syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, src.topics.value(t->name), t->targetName, tgt, 10000);
+        syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, src.topics.value(t->name), t->targetName, tgt, 5000);
     for (const QString &s : r.infos)
         event(JobEvent::Severity::Info, s);
     for (const QString &s : r.warnings)
@@ -750,8 +758,11 @@ bool MirrorWorker::ensureTargetPartitions(TopicState *t, int32_t partition)
         if (rd_kafka_metadata(m_producer.get(), 0, t->targetRkt.get(), &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
             MetadataPtr(raw).reset();
     }
-    if (!r.error.isEmpty() && r.error != t->lastError) {
-        event(JobEvent::Severity::Error, r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions));
+    if (!r.error.isEmpty()) {
+        t->nextSyncAttempt = Clock::now() + kSyncRetry;
+        if (r.error != t->lastError)
+            event(JobEvent::Severity::Error,
+                  r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions));
         t->lastError = r.error;
     }
     return t->targetReady && partition < t->targetPartitions;
@@ -982,8 +993,8 @@ void MirrorWorker::refreshTopics()
                                        .arg(m_spec.target.bootstrap, tgt.error));
                 }
             }
-            if (tgt.ok) {
-                const TopicSyncResult r = syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 10000);
+            if (tgt.ok && Clock::now() >= t->nextSyncAttempt) {
+                const TopicSyncResult r = syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 5000);
                 for (const QString &s : r.infos)
                     event(JobEvent::Severity::Info, s);
                 for (const QString &s : r.warnings)
@@ -1000,6 +1011,7 @@ void MirrorWorker::refreshTopics()
                         MetadataPtr(raw).reset();
                 }
                 if (!r.error.isEmpty()) {
+                    t->nextSyncAttempt = Clock::now() + kSyncRetry;
                     if (r.error != t->lastError)
                         event(JobEvent::Severity::Error,
                               t->targetReady ? r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions)

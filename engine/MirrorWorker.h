@@ -94,6 +94,7 @@ private:
         int targetPartitions = -1;
         bool targetReady = false;
         QString lastError;
+        std::chrono::steady_clock::time_point nextSyncAttempt; // after a failed create/grow
         std::vector<std::unique_ptr<PartState>> parts;
     };
     enum class Command { Pause, Resume, Stop, Abort };

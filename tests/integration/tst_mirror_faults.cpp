@@ -119,6 +119,37 @@ private Q_SLOTS:
         QVERIFY(job.waitForFinished(60000));
     }
 
+    void throughput()
+    {
+        // Not a benchmark (2 shared cores, brokers on the same machine): a
+        // sanity figure for the report and a check that a larger copy is whole.
+        const QString topic = uniqueName(QStringLiteral("tput"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 3, {}, &error), qPrintable(error));
+        const int n = 200000;
+        ProduceOptions po;
+        po.compression = QStringLiteral("lz4");
+        po.timeoutMs = 120000;
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic, n, 3, 100), &error, po), qPrintable(error));
+        MirrorJob job(harnessSpec(topic, {QRegularExpression::escape(topic)}));
+        const JobOutcome out = runJob(job, 300000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        qint64 firstMs = -1, lastMs = -1;
+        for (const MetricsSnapshot &s : out.snapshots) {
+            if (s.recordsProduced > 0 && firstMs < 0)
+                firstMs = s.elapsedMs;
+            if (s.recordsProduced < n)
+                lastMs = s.elapsedMs;
+        }
+        QCOMPARE(out.snapshots.last().recordsProduced, qint64(n));
+        const double seconds = std::max(0.25, double(lastMs - firstMs + 250) / 1000.0);
+        qInfo("mirrored %d records of ~100 B in %.2f s: %.0f records/s (job total %lld ms incl. group join)", n, seconds,
+              n / seconds, out.elapsedMs);
+        const auto marks = watermarks(targetBootstrap(), topic, &error);
+        QVERIFY2(marks, qPrintable(error));
+        QCOMPARE(totalMessages(*marks), qint64(n));
+    }
+
     void throttleBoundsTheRate()
     {
         const QString topic = uniqueName(QStringLiteral("thr"));
