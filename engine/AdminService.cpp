@@ -1,0 +1,1022 @@
+#include "AdminService.h"
+
+#include <QElapsedTimer>
+#include <QSet>
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+namespace md {
+
+namespace {
+
+QString utf8(const char *s)
+{
+    return s ? QString::fromUtf8(s) : QString();
+}
+
+QString errorText(const rd_kafka_error_t *e)
+{
+    return e ? utf8(rd_kafka_error_string(e)) : QString();
+}
+
+ConfigSource mapSource(rd_kafka_ConfigSource_t s)
+{
+    switch (s) {
+    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG:
+        return ConfigSource::Dynamic;
+    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG:
+    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG:
+        return ConfigSource::DynamicBroker;
+    case RD_KAFKA_CONFIG_SOURCE_STATIC_BROKER_CONFIG:
+        return ConfigSource::Static;
+    case RD_KAFKA_CONFIG_SOURCE_DEFAULT_CONFIG:
+        return ConfigSource::Default;
+    default:
+        return ConfigSource::Unknown;
+    }
+}
+
+GroupState mapState(rd_kafka_consumer_group_state_t s)
+{
+    switch (s) {
+    case RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE:
+        return GroupState::PreparingRebalance;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE:
+        return GroupState::CompletingRebalance;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_STABLE:
+        return GroupState::Stable;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_DEAD:
+        return GroupState::Dead;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY:
+        return GroupState::Empty;
+    default:
+        return GroupState::Unknown;
+    }
+}
+
+// The first per-topic error of a topic result list, or empty.
+QString topicResultsError(const rd_kafka_topic_result_t **results, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (rd_kafka_topic_result_error(results[i])) {
+            QString msg = utf8(rd_kafka_topic_result_error_string(results[i]));
+            if (msg.isEmpty())
+                msg = kafkaErrorText(rd_kafka_topic_result_error(results[i]));
+            return msg;
+        }
+    }
+    return {};
+}
+
+QString groupResultsError(const rd_kafka_group_result_t **results, size_t count)
+{
+    for (size_t i = 0; i < count; ++i) {
+        if (const rd_kafka_error_t *e = rd_kafka_group_result_error(results[i]))
+            return errorText(e);
+        if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(results[i])) {
+            for (int p = 0; p < parts->cnt; ++p) {
+                if (parts->elems[p].err)
+                    return utf8(parts->elems[p].topic) + QStringLiteral("[") + QString::number(parts->elems[p].partition)
+                        + QStringLiteral("]: ") + kafkaErrorText(parts->elems[p].err);
+            }
+        }
+    }
+    return {};
+}
+
+std::optional<QByteArray> bytes(const void *data, size_t size)
+{
+    if (!data)
+        return std::nullopt;
+    return QByteArray(static_cast<const char *>(data), qsizetype(size));
+}
+
+} // namespace
+
+QString configSourceName(ConfigSource source)
+{
+    switch (source) {
+    case ConfigSource::Default:
+        return QStringLiteral("default");
+    case ConfigSource::Dynamic:
+        return QStringLiteral("dynamic");
+    case ConfigSource::DynamicBroker:
+        return QStringLiteral("dynamic broker");
+    case ConfigSource::Static:
+        return QStringLiteral("static");
+    case ConfigSource::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+QString groupStateName(GroupState state)
+{
+    switch (state) {
+    case GroupState::PreparingRebalance:
+        return QStringLiteral("PreparingRebalance");
+    case GroupState::CompletingRebalance:
+        return QStringLiteral("CompletingRebalance");
+    case GroupState::Stable:
+        return QStringLiteral("Stable");
+    case GroupState::Dead:
+        return QStringLiteral("Dead");
+    case GroupState::Empty:
+        return QStringLiteral("Empty");
+    case GroupState::Unknown:
+        break;
+    }
+    return QStringLiteral("Unknown");
+}
+
+// --- lifecycle ------------------------------------------------------------------
+
+std::unique_ptr<AdminService> AdminService::create(const ClusterConfig &config, QString *error, int timeoutMs)
+{
+    std::unique_ptr<AdminService> self(new AdminService);
+    self->m_config = config;
+    self->m_timeoutMs = qMax(1000, timeoutMs);
+    if (config.bootstrap.trimmed().isEmpty()) {
+        *error = QStringLiteral("no bootstrap servers given");
+        return nullptr;
+    }
+    // A consumer-type handle without a group: it serves admin requests and
+    // ListOffsets (offsets_for_times) alike.
+    ConfResult conf = makeKafkaConf(config, ClientRole::Admin,
+                                    {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                                     {QStringLiteral("socket.connection.setup.timeout.ms"),
+                                      QString::number(qMin(self->m_timeoutMs, 10000))}});
+    if (!conf.conf) {
+        *error = config.bootstrap + QStringLiteral(": invalid client setting ") + conf.error;
+        return nullptr;
+    }
+    rd_kafka_conf_set_opaque(conf.conf.get(), self.get());
+    rd_kafka_conf_set_error_cb(conf.conf.get(), &AdminService::errorCallback);
+    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
+    char errstr[512];
+    self->m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
+    if (!self->m_rk) {
+        *error = config.bootstrap + QStringLiteral(": ") + QString::fromUtf8(errstr);
+        return nullptr;
+    }
+    conf.conf.release(); // rd_kafka_new took ownership
+    return self;
+}
+
+AdminService::~AdminService() = default;
+
+void AdminService::errorCallback(rd_kafka_t *, int err, const char *reason, void *opaque)
+{
+    auto *self = static_cast<AdminService *>(opaque);
+    QMutexLocker lock(&self->m_mutex);
+    // "all brokers down" repeats the cause less precisely than the error before it.
+    if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->m_lastError.isEmpty())
+        return;
+    self->m_lastError = utf8(reason);
+    self->m_lastErrorCode = err;
+}
+
+QString AdminService::lastConnectionError() const
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_lastErrorCode == RD_KAFKA_RESP_ERR__AUTHENTICATION)
+        return QStringLiteral("authentication failed: ") + m_lastError;
+    return m_lastError;
+}
+
+QString AdminService::describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail) const
+{
+    rd_kafka_poll(m_rk.get(), 0); // serve the error callback so its reason is recorded
+    QString text = m_config.bootstrap + QStringLiteral(": ") + what + QStringLiteral(": ");
+    text += detail.isEmpty() ? kafkaErrorText(err) : detail;
+    // A timeout alone says nothing; the connection error before it usually does.
+    if (err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT
+        || err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__AUTHENTICATION) {
+        if (const QString cause = lastConnectionError(); !cause.isEmpty())
+            text += QStringLiteral(" (") + cause + QLatin1Char(')');
+    }
+    return text;
+}
+
+EventPtr AdminService::runAdmin(rd_kafka_admin_op_t op, const QString &what,
+                                const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
+                                QString *error)
+{
+    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_rk.get(), op));
+    char errstr[256];
+    rd_kafka_AdminOptions_set_request_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
+    // Topic operations: let the controller finish before it answers, within our bound.
+    if (op == RD_KAFKA_ADMIN_OP_CREATETOPICS || op == RD_KAFKA_ADMIN_OP_DELETETOPICS
+        || op == RD_KAFKA_ADMIN_OP_CREATEPARTITIONS)
+        rd_kafka_AdminOptions_set_operation_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
+    QueuePtr queue(rd_kafka_queue_new(m_rk.get()));
+    call(options.get(), queue.get());
+    // The request timeout bounds librdkafka; the margin covers its own bookkeeping.
+    EventPtr event(rd_kafka_queue_poll(queue.get(), m_timeoutMs + 2000));
+    if (!event) {
+        *error = describeFailure(what, RD_KAFKA_RESP_ERR__TIMED_OUT,
+                                 QStringLiteral("no answer within %1 s").arg(m_timeoutMs / 1000.0));
+        return nullptr;
+    }
+    if (rd_kafka_resp_err_t err = rd_kafka_event_error(event.get())) {
+        *error = describeFailure(what, err, utf8(rd_kafka_event_error_string(event.get())));
+        return nullptr;
+    }
+    return event;
+}
+
+// --- cluster and topics ------------------------------------------------------------
+
+AdminResult<ClusterMetadata> AdminService::metadata()
+{
+    const rd_kafka_metadata_t *raw = nullptr;
+    rd_kafka_resp_err_t err = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, m_timeoutMs);
+    MetadataPtr meta(raw);
+    if (err)
+        return AdminResult<ClusterMetadata>::failure(describeFailure(QStringLiteral("cannot fetch metadata"), err));
+    ClusterMetadata result;
+    result.bootstrap = m_config.bootstrap;
+    result.fetchedAt = QDateTime::currentDateTimeUtc();
+    result.controllerId = rd_kafka_controllerid(m_rk.get(), 0);
+    for (int i = 0; i < meta->broker_cnt; ++i) {
+        const auto &b = meta->brokers[i];
+        result.brokers.append({b.id, utf8(b.host), b.port, {}, b.id == result.controllerId});
+    }
+    std::sort(result.brokers.begin(), result.brokers.end(),
+              [](const BrokerInfo &a, const BrokerInfo &b) { return a.id < b.id; });
+    for (int i = 0; i < meta->topic_cnt; ++i) {
+        const auto &t = meta->topics[i];
+        TopicInfo topic;
+        topic.name = utf8(t.topic);
+        topic.internal = topic.name.startsWith(QLatin1String("__"));
+        if (t.err)
+            topic.error = kafkaErrorText(t.err);
+        for (int p = 0; p < t.partition_cnt; ++p) {
+            const auto &mp = t.partitions[p];
+            PartitionInfo part;
+            part.id = mp.id;
+            part.leader = mp.leader;
+            part.replicas = QList<int>(mp.replicas, mp.replicas + mp.replica_cnt);
+            part.isr = QList<int>(mp.isrs, mp.isrs + mp.isr_cnt);
+            topic.partitions.append(std::move(part));
+        }
+        std::sort(topic.partitions.begin(), topic.partitions.end(),
+                  [](const PartitionInfo &a, const PartitionInfo &b) { return a.id < b.id; });
+        result.topics.append(std::move(topic));
+    }
+    std::sort(result.topics.begin(), result.topics.end(),
+              [](const TopicInfo &a, const TopicInfo &b) { return a.name < b.name; });
+    return {result, {}};
+}
+
+AdminResult<QList<ConfigEntry>> AdminService::describeTopicConfigs(const QString &topic)
+{
+    using R = AdminResult<QList<ConfigEntry>>;
+    if (topic.isEmpty())
+        return R::failure(QStringLiteral("describe configs: no topic name given"));
+    const QString what = QStringLiteral("cannot describe the configs of topic \"%1\"").arg(topic);
+    const QByteArray name = topic.toUtf8();
+    ConfigResourcePtr res(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, name.constData()));
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_ConfigResource_t *arr[] = {res.get()};
+                               rd_kafka_DescribeConfigs(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t count = 0;
+    const rd_kafka_ConfigResource_t **resources =
+        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &count);
+    if (count < 1)
+        return R::failure(describeFailure(what, RD_KAFKA_RESP_ERR__FAIL, QStringLiteral("empty answer")));
+    if (rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(resources[0]))
+        return R::failure(describeFailure(what, err, utf8(rd_kafka_ConfigResource_error_string(resources[0]))));
+    size_t n = 0;
+    const rd_kafka_ConfigEntry_t **entries = rd_kafka_ConfigResource_configs(resources[0], &n);
+    QList<ConfigEntry> out;
+    out.reserve(qsizetype(n));
+    for (size_t i = 0; i < n; ++i) {
+        ConfigEntry e;
+        e.name = utf8(rd_kafka_ConfigEntry_name(entries[i]));
+        if (const char *v = rd_kafka_ConfigEntry_value(entries[i]))
+            e.value = QString::fromUtf8(v);
+        e.source = mapSource(rd_kafka_ConfigEntry_source(entries[i]));
+        e.readOnly = rd_kafka_ConfigEntry_is_read_only(entries[i]);
+        e.sensitive = rd_kafka_ConfigEntry_is_sensitive(entries[i]);
+        e.isDefault = rd_kafka_ConfigEntry_is_default(entries[i]);
+        out.append(std::move(e));
+    }
+    std::sort(out.begin(), out.end(), [](const ConfigEntry &a, const ConfigEntry &b) { return a.name < b.name; });
+    return {out, {}};
+}
+
+AdminResult<Done> AdminService::createTopic(const NewTopicSpec &spec)
+{
+    using R = AdminResult<Done>;
+    if (spec.name.isEmpty())
+        return R::failure(QStringLiteral("create topic: no topic name given"));
+    if (spec.partitions < 1)
+        return R::failure(QStringLiteral("create topic \"%1\": partitions must be at least 1, not %2")
+                              .arg(spec.name).arg(spec.partitions));
+    if (spec.replicationFactor < 1 && spec.replicationFactor != -1)
+        return R::failure(QStringLiteral("create topic \"%1\": replication factor must be at least 1, not %2")
+                              .arg(spec.name).arg(spec.replicationFactor));
+    const QString what = QStringLiteral("cannot create topic \"%1\"").arg(spec.name);
+    char errstr[512];
+    NewTopicPtr nt(rd_kafka_NewTopic_new(spec.name.toUtf8().constData(), spec.partitions, spec.replicationFactor,
+                                         errstr, sizeof errstr));
+    if (!nt)
+        return R::failure(what + QStringLiteral(": ") + utf8(errstr));
+    for (auto it = spec.configs.cbegin(); it != spec.configs.cend(); ++it) {
+        if (rd_kafka_NewTopic_set_config(nt.get(), it.key().toUtf8().constData(), it.value().toUtf8().constData()))
+            return R::failure(what + QStringLiteral(": invalid config ") + it.key());
+    }
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_CREATETOPICS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_NewTopic_t *arr[] = {nt.get()};
+                               rd_kafka_CreateTopics(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const auto **results = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &n);
+    if (QString e = topicResultsError(results, n); !e.isEmpty())
+        return R::failure(what + QStringLiteral(": ") + e);
+    return {};
+}
+
+AdminResult<Done> AdminService::deleteTopic(const QString &topic)
+{
+    using R = AdminResult<Done>;
+    if (topic.isEmpty())
+        return R::failure(QStringLiteral("delete topic: no topic name given"));
+    const QString what = QStringLiteral("cannot delete topic \"%1\"").arg(topic);
+    DeleteTopicPtr dt(rd_kafka_DeleteTopic_new(topic.toUtf8().constData()));
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DELETETOPICS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_DeleteTopic_t *arr[] = {dt.get()};
+                               rd_kafka_DeleteTopics(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const auto **results = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev.get()), &n);
+    if (QString e = topicResultsError(results, n); !e.isEmpty())
+        return R::failure(what + QStringLiteral(": ") + e);
+    return {};
+}
+
+AdminResult<Done> AdminService::addPartitions(const QString &topic, int newTotal)
+{
+    using R = AdminResult<Done>;
+    const QString what = QStringLiteral("cannot add partitions to topic \"%1\"").arg(topic);
+    if (topic.isEmpty() || newTotal < 1)
+        return R::failure(what + QStringLiteral(": a topic name and a new total of at least 1 are needed"));
+    char errstr[512];
+    NewPartitionsPtr np(rd_kafka_NewPartitions_new(topic.toUtf8().constData(), size_t(newTotal), errstr, sizeof errstr));
+    if (!np)
+        return R::failure(what + QStringLiteral(": ") + utf8(errstr));
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_NewPartitions_t *arr[] = {np.get()};
+                               rd_kafka_CreatePartitions(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const auto **results =
+        rd_kafka_CreatePartitions_result_topics(rd_kafka_event_CreatePartitions_result(ev.get()), &n);
+    if (QString e = topicResultsError(results, n); !e.isEmpty())
+        return R::failure(what + QStringLiteral(": ") + e);
+    return {};
+}
+
+AdminResult<Done> AdminService::alterTopicConfigs(const QString &topic,
+                                                  const QMap<QString, std::optional<QString>> &changes)
+{
+    using R = AdminResult<Done>;
+    const QString what = QStringLiteral("cannot change the configs of topic \"%1\"").arg(topic);
+    // librdkafka 2.0.2 has AlterConfigs but not IncrementalAlterConfigs, and
+    // AlterConfigs REPLACES the topic's whole set of dynamic configs: anything
+    // not sent goes back to its default. So read the current dynamic configs
+    // first and send them merged with the changes. (Not atomic: a change made by
+    // someone else between the read and the write is lost.)
+    AdminResult<QList<ConfigEntry>> current = describeTopicConfigs(topic);
+    if (!current.ok())
+        return R::failure(current.error);
+    QMap<QString, QString> merged;
+    for (const ConfigEntry &e : current.value) {
+        if (e.source != ConfigSource::Dynamic)
+            continue;
+        if (e.sensitive || !e.value) {
+            // Its value is hidden from us, so sending the set would erase it.
+            if (!changes.contains(e.name))
+                return R::failure(what + QStringLiteral(": its dynamic config %1 is sensitive and cannot be kept "
+                                                        "by this Kafka client (no incremental update)")
+                                             .arg(e.name));
+            continue;
+        }
+        merged.insert(e.name, *e.value);
+    }
+    for (auto it = changes.cbegin(); it != changes.cend(); ++it) {
+        if (it.key().isEmpty())
+            return R::failure(what + QStringLiteral(": empty config name"));
+        if (it.value())
+            merged.insert(it.key(), *it.value());
+        else
+            merged.remove(it.key());
+    }
+    ConfigResourcePtr res(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData()));
+    for (auto it = merged.cbegin(); it != merged.cend(); ++it) {
+        if (rd_kafka_resp_err_t err = rd_kafka_ConfigResource_set_config(res.get(), it.key().toUtf8().constData(),
+                                                                         it.value().toUtf8().constData()))
+            return R::failure(what + QStringLiteral(": ") + it.key() + QStringLiteral(": ") + kafkaErrorText(err));
+    }
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_ALTERCONFIGS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_ConfigResource_t *arr[] = {res.get()};
+                               rd_kafka_AlterConfigs(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const rd_kafka_ConfigResource_t **resources =
+        rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev.get()), &n);
+    for (size_t i = 0; i < n; ++i) {
+        if (rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(resources[i]))
+            return R::failure(describeFailure(what, err, utf8(rd_kafka_ConfigResource_error_string(resources[i]))));
+    }
+    return {};
+}
+
+// --- consumer groups -----------------------------------------------------------
+
+AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
+{
+    using R = AdminResult<QList<ConsumerGroupInfo>>;
+    const QString what = QStringLiteral("cannot list consumer groups");
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_ListConsumerGroups(m_rk.get(), o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    const auto *listed = rd_kafka_event_ListConsumerGroups_result(ev.get());
+    size_t errCount = 0;
+    const rd_kafka_error_t **errors = rd_kafka_ListConsumerGroups_result_errors(listed, &errCount);
+    size_t n = 0;
+    const rd_kafka_ConsumerGroupListing_t **groups = rd_kafka_ListConsumerGroups_result_valid(listed, &n);
+    if (n == 0 && errCount > 0)
+        return R::failure(what + QStringLiteral(": ") + errorText(errors[0]));
+    QList<QByteArray> ids;
+    for (size_t i = 0; i < n; ++i)
+        ids.append(QByteArray(rd_kafka_ConsumerGroupListing_group_id(groups[i])));
+    ev.reset();
+    QList<ConsumerGroupInfo> out;
+    if (ids.isEmpty())
+        return {out, {}};
+    std::vector<const char *> raw;
+    for (const QByteArray &id : ids)
+        raw.push_back(id.constData());
+    EventPtr dev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, QStringLiteral("cannot describe consumer groups"),
+                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                                rd_kafka_DescribeConsumerGroups(m_rk.get(), raw.data(), raw.size(), o, q);
+                            },
+                            &error);
+    if (!dev)
+        return R::failure(error);
+    size_t dn = 0;
+    const rd_kafka_ConsumerGroupDescription_t **descs =
+        rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(dev.get()), &dn);
+    for (size_t i = 0; i < dn; ++i) {
+        const rd_kafka_ConsumerGroupDescription_t *d = descs[i];
+        ConsumerGroupInfo g;
+        g.groupId = utf8(rd_kafka_ConsumerGroupDescription_group_id(d));
+        if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d))
+            g.error = errorText(e);
+        g.state = mapState(rd_kafka_ConsumerGroupDescription_state(d));
+        g.protocol = utf8(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
+        g.simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
+        if (const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d))
+            g.coordinator = rd_kafka_Node_id(node);
+        const size_t members = rd_kafka_ConsumerGroupDescription_member_count(d);
+        for (size_t m = 0; m < members; ++m) {
+            const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
+            GroupMember member;
+            member.memberId = utf8(rd_kafka_MemberDescription_consumer_id(md));
+            member.clientId = utf8(rd_kafka_MemberDescription_client_id(md));
+            member.host = utf8(rd_kafka_MemberDescription_host(md));
+            member.groupInstanceId = utf8(rd_kafka_MemberDescription_group_instance_id(md));
+            if (const rd_kafka_MemberAssignment_t *a = rd_kafka_MemberDescription_assignment(md)) {
+                if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_MemberAssignment_partitions(a)) {
+                    for (int p = 0; p < parts->cnt; ++p)
+                        member.assignment.append({utf8(parts->elems[p].topic), parts->elems[p].partition});
+                }
+            }
+            std::sort(member.assignment.begin(), member.assignment.end());
+            g.members.append(std::move(member));
+        }
+        std::sort(g.members.begin(), g.members.end(),
+                  [](const GroupMember &a, const GroupMember &b) { return a.memberId < b.memberId; });
+        out.append(std::move(g));
+    }
+    std::sort(out.begin(), out.end(),
+              [](const ConsumerGroupInfo &a, const ConsumerGroupInfo &b) { return a.groupId < b.groupId; });
+    return {out, {}};
+}
+
+AdminResult<ConsumerGroupInfo> AdminService::describeGroup(const QString &groupId)
+{
+    using R = AdminResult<ConsumerGroupInfo>;
+    const QString what = QStringLiteral("cannot describe consumer group \"%1\"").arg(groupId);
+    if (groupId.isEmpty())
+        return R::failure(QStringLiteral("describe group: no group id given"));
+    const QByteArray id = groupId.toUtf8();
+    const char *ids[] = {id.constData()};
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_DescribeConsumerGroups(m_rk.get(), ids, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const rd_kafka_ConsumerGroupDescription_t **descs =
+        rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev.get()), &n);
+    if (n < 1)
+        return R::failure(what + QStringLiteral(": empty answer"));
+    const rd_kafka_ConsumerGroupDescription_t *d = descs[0];
+    if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d))
+        return R::failure(what + QStringLiteral(": ") + errorText(e));
+    ConsumerGroupInfo g;
+    g.groupId = groupId;
+    g.state = mapState(rd_kafka_ConsumerGroupDescription_state(d));
+    g.protocol = utf8(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
+    g.simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
+    if (const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d))
+        g.coordinator = rd_kafka_Node_id(node);
+    const size_t members = rd_kafka_ConsumerGroupDescription_member_count(d);
+    for (size_t m = 0; m < members; ++m) {
+        const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
+        GroupMember member;
+        member.memberId = utf8(rd_kafka_MemberDescription_consumer_id(md));
+        member.clientId = utf8(rd_kafka_MemberDescription_client_id(md));
+        member.host = utf8(rd_kafka_MemberDescription_host(md));
+        member.groupInstanceId = utf8(rd_kafka_MemberDescription_group_instance_id(md));
+        if (const rd_kafka_MemberAssignment_t *a = rd_kafka_MemberDescription_assignment(md)) {
+            if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_MemberAssignment_partitions(a)) {
+                for (int p = 0; p < parts->cnt; ++p)
+                    member.assignment.append({utf8(parts->elems[p].topic), parts->elems[p].partition});
+            }
+        }
+        std::sort(member.assignment.begin(), member.assignment.end());
+        g.members.append(std::move(member));
+    }
+    std::sort(g.members.begin(), g.members.end(),
+              [](const GroupMember &a, const GroupMember &b) { return a.memberId < b.memberId; });
+    return {g, {}};
+}
+
+bool AdminService::partitionsOf(const QStringList &topics, QMap<QString, QList<int>> *out, QString *error)
+{
+    if (topics.isEmpty())
+        return true;
+    AdminResult<ClusterMetadata> md = metadata();
+    if (!md.ok()) {
+        *error = md.error;
+        return false;
+    }
+    for (const QString &t : topics) {
+        if (const TopicInfo *info = md.value.topic(t)) {
+            QList<int> ids;
+            for (const PartitionInfo &p : info->partitions)
+                ids.append(p.id);
+            out->insert(t, ids);
+        }
+    }
+    return true;
+}
+
+bool AdminService::offsetsAt(const QList<TopicPartitionRef> &parts, qint64 sentinelOrTimestamp,
+                             QMap<TopicPartitionRef, qint64> *out, QString *error)
+{
+    if (parts.isEmpty())
+        return true;
+    PartitionListPtr list(rd_kafka_topic_partition_list_new(int(parts.size())));
+    for (const TopicPartitionRef &p : parts)
+        rd_kafka_topic_partition_list_add(list.get(), p.topic.toUtf8().constData(), p.partition)->offset =
+            sentinelOrTimestamp;
+    // ListOffsets: -2 is the earliest offset, -1 the latest, otherwise the first
+    // record at or after the timestamp (-1 when there is none).
+    if (rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(m_rk.get(), list.get(), m_timeoutMs)) {
+        *error = describeFailure(QStringLiteral("cannot read partition offsets"), err);
+        return false;
+    }
+    for (int i = 0; i < list->cnt; ++i) {
+        const rd_kafka_topic_partition_t &e = list->elems[i];
+        if (e.err) {
+            *error = describeFailure(QStringLiteral("cannot read the offsets of %1[%2]").arg(utf8(e.topic)).arg(e.partition),
+                                     e.err);
+            return false;
+        }
+        out->insert({utf8(e.topic), e.partition}, e.offset);
+    }
+    return true;
+}
+
+AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QString &groupId)
+{
+    using R = AdminResult<QList<GroupPartitionOffset>>;
+    const QString what = QStringLiteral("cannot read the committed offsets of group \"%1\"").arg(groupId);
+    if (groupId.isEmpty())
+        return R::failure(QStringLiteral("group offsets: no group id given"));
+    const QByteArray id = groupId.toUtf8();
+    // No partition list: the broker answers every partition the group committed.
+    std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
+        rd_kafka_ListConsumerGroupOffsets_new(id.constData(), nullptr));
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
+                               rd_kafka_ListConsumerGroupOffsets(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const rd_kafka_group_result_t **groups =
+        rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev.get()), &n);
+    QMap<TopicPartitionRef, GroupPartitionOffset> rows;
+    QSet<QString> topics;
+    for (size_t g = 0; g < n; ++g) {
+        if (const rd_kafka_error_t *e = rd_kafka_group_result_error(groups[g]))
+            return R::failure(what + QStringLiteral(": ") + errorText(e));
+        const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(groups[g]);
+        for (int i = 0; parts && i < parts->cnt; ++i) {
+            const rd_kafka_topic_partition_t &e = parts->elems[i];
+            GroupPartitionOffset row;
+            row.topic = utf8(e.topic);
+            row.partition = e.partition;
+            row.committed = e.err || e.offset < 0 ? -1 : e.offset;
+            if (e.metadata && e.metadata_size > 0)
+                row.metadata = QString::fromUtf8(static_cast<const char *>(e.metadata), qsizetype(e.metadata_size));
+            topics.insert(row.topic);
+            rows.insert({row.topic, row.partition}, row);
+        }
+    }
+    // Partitions assigned to members count too, committed or not.
+    AdminResult<ConsumerGroupInfo> desc = describeGroup(groupId);
+    if (desc.ok()) {
+        for (const GroupMember &m : desc.value.members) {
+            for (const TopicPartitionRef &tp : m.assignment)
+                topics.insert(tp.topic);
+        }
+    }
+    // Every partition of those topics, so one without a commit shows as "none".
+    QMap<QString, QList<int>> partitions;
+    if (!partitionsOf(QStringList(topics.cbegin(), topics.cend()), &partitions, &error))
+        return R::failure(what + QStringLiteral(": ") + error);
+    for (auto it = partitions.cbegin(); it != partitions.cend(); ++it) {
+        for (int p : it.value()) {
+            const TopicPartitionRef key{it.key(), p};
+            if (!rows.contains(key))
+                rows.insert(key, GroupPartitionOffset{it.key(), p, -1, -1, {}});
+        }
+    }
+    QMap<TopicPartitionRef, qint64> ends;
+    // End offsets are a nicety: committed offsets without them are still an answer.
+    QString endError;
+    if (offsetsAt(rows.keys(), -1, &ends, &endError)) {
+        for (auto it = rows.begin(); it != rows.end(); ++it)
+            it->endOffset = ends.value(it.key(), -1);
+    }
+    return {rows.values(), {}};
+}
+
+AdminResult<QList<GroupPartitionOffset>> AdminService::resetGroupOffsets(const QString &groupId,
+                                                                         const OffsetReset &reset)
+{
+    using R = AdminResult<QList<GroupPartitionOffset>>;
+    const QString what = QStringLiteral("cannot reset the offsets of group \"%1\"").arg(groupId);
+    AdminResult<ConsumerGroupInfo> desc = describeGroup(groupId);
+    if (!desc.ok())
+        return R::failure(desc.error);
+    const GroupState state = desc.value.state;
+    if (state != GroupState::Empty && state != GroupState::Dead) {
+        return R::failure(what + QStringLiteral(": the group is %1 with %2 active member(s); offsets can only be "
+                                                "reset while it has no members: stop its consumers first")
+                                     .arg(groupStateName(state))
+                                     .arg(desc.value.members.size()));
+    }
+    QList<TopicPartitionRef> targets = reset.partitions;
+    if (targets.isEmpty() && reset.mode == OffsetReset::Mode::Explicit)
+        targets = reset.explicitOffsets.keys();
+    if (targets.isEmpty()) {
+        AdminResult<QList<GroupPartitionOffset>> current = groupOffsets(groupId);
+        if (!current.ok())
+            return R::failure(current.error);
+        for (const GroupPartitionOffset &o : current.value)
+            targets.append({o.topic, o.partition});
+    }
+    if (targets.isEmpty())
+        return R::failure(what + QStringLiteral(": the group has no committed offsets and no partitions were given"));
+    std::sort(targets.begin(), targets.end());
+    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+
+    QString error;
+    QMap<TopicPartitionRef, qint64> low, high, wanted;
+    if (!offsetsAt(targets, -2, &low, &error) || !offsetsAt(targets, -1, &high, &error))
+        return R::failure(what + QStringLiteral(": ") + error);
+    switch (reset.mode) {
+    case OffsetReset::Mode::Earliest:
+        wanted = low;
+        break;
+    case OffsetReset::Mode::Latest:
+        wanted = high;
+        break;
+    case OffsetReset::Mode::Timestamp:
+        if (reset.timestampMs < 0)
+            return R::failure(what + QStringLiteral(": no timestamp given"));
+        if (!offsetsAt(targets, reset.timestampMs, &wanted, &error))
+            return R::failure(what + QStringLiteral(": ") + error);
+        for (auto it = wanted.begin(); it != wanted.end(); ++it) {
+            if (*it < 0) // nothing at or after the time: the end of the partition
+                *it = high.value(it.key());
+        }
+        break;
+    case OffsetReset::Mode::Explicit:
+        for (const TopicPartitionRef &tp : targets) {
+            if (!reset.explicitOffsets.contains(tp))
+                return R::failure(what + QStringLiteral(": no offset given for %1[%2]").arg(tp.topic).arg(tp.partition));
+            const qint64 o = reset.explicitOffsets.value(tp);
+            if (o < low.value(tp) || o > high.value(tp))
+                return R::failure(what + QStringLiteral(": offset %1 for %2[%3] is outside the partition's range %4..%5")
+                                             .arg(o)
+                                             .arg(tp.topic)
+                                             .arg(tp.partition)
+                                             .arg(low.value(tp))
+                                             .arg(high.value(tp)));
+            wanted.insert(tp, o);
+        }
+        break;
+    }
+
+    PartitionListPtr list(rd_kafka_topic_partition_list_new(int(targets.size())));
+    for (const TopicPartitionRef &tp : targets)
+        rd_kafka_topic_partition_list_add(list.get(), tp.topic.toUtf8().constData(), tp.partition)->offset =
+            wanted.value(tp);
+    const QByteArray id = groupId.toUtf8();
+    std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
+        rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), list.get()));
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
+                               rd_kafka_AlterConsumerGroupOffsets(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const rd_kafka_group_result_t **groups = rd_kafka_AlterConsumerGroupOffsets_result_groups(
+        rd_kafka_event_AlterConsumerGroupOffsets_result(ev.get()), &n);
+    if (QString e = groupResultsError(groups, n); !e.isEmpty())
+        return R::failure(what + QStringLiteral(": ") + e);
+    QList<GroupPartitionOffset> out;
+    for (const TopicPartitionRef &tp : targets)
+        out.append({tp.topic, tp.partition, wanted.value(tp), high.value(tp, -1), {}});
+    return {out, {}};
+}
+
+AdminResult<Done> AdminService::deleteGroup(const QString &groupId)
+{
+    using R = AdminResult<Done>;
+    const QString what = QStringLiteral("cannot delete consumer group \"%1\"").arg(groupId);
+    if (groupId.isEmpty())
+        return R::failure(QStringLiteral("delete group: no group id given"));
+    DeleteGroupPtr dg(rd_kafka_DeleteGroup_new(groupId.toUtf8().constData()));
+    QString error;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DELETEGROUPS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_DeleteGroup_t *arr[] = {dg.get()};
+                               rd_kafka_DeleteGroups(m_rk.get(), arr, 1, o, q);
+                           },
+                           &error);
+    if (!ev)
+        return R::failure(error);
+    size_t n = 0;
+    const rd_kafka_group_result_t **groups =
+        rd_kafka_DeleteGroups_result_groups(rd_kafka_event_DeleteGroups_result(ev.get()), &n);
+    if (QString e = groupResultsError(groups, n); !e.isEmpty())
+        return R::failure(what + QStringLiteral(": ") + e);
+    return {};
+}
+
+// --- ACLs ------------------------------------------------------------------------
+
+AdminResult<QList<AclEntry>> AdminService::listAcls()
+{
+    using R = AdminResult<QList<AclEntry>>;
+    const QString what = QStringLiteral("cannot list ACLs");
+    char errstr[512];
+    std::unique_ptr<rd_kafka_AclBindingFilter_t, KafkaDeleter> filter(rd_kafka_AclBindingFilter_new(
+        RD_KAFKA_RESOURCE_ANY, nullptr, RD_KAFKA_RESOURCE_PATTERN_ANY, nullptr, nullptr, RD_KAFKA_ACL_OPERATION_ANY,
+        RD_KAFKA_ACL_PERMISSION_TYPE_ANY, errstr, sizeof errstr));
+    if (!filter)
+        return R::failure(what + QStringLiteral(": ") + utf8(errstr));
+    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_rk.get(), RD_KAFKA_ADMIN_OP_DESCRIBEACLS));
+    rd_kafka_AdminOptions_set_request_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
+    QueuePtr queue(rd_kafka_queue_new(m_rk.get()));
+    rd_kafka_DescribeAcls(m_rk.get(), filter.get(), options.get(), queue.get());
+    EventPtr ev(rd_kafka_queue_poll(queue.get(), m_timeoutMs + 2000));
+    if (!ev)
+        return R::failure(describeFailure(what, RD_KAFKA_RESP_ERR__TIMED_OUT,
+                                          QStringLiteral("no answer within %1 s").arg(m_timeoutMs / 1000.0)));
+    if (rd_kafka_resp_err_t err = rd_kafka_event_error(ev.get())) {
+        // A broker without an authorizer answers SECURITY_DISABLED: not a fault, a fact.
+        if (err == RD_KAFKA_RESP_ERR_SECURITY_DISABLED)
+            return R::failure(QStringLiteral("ACLs are not available: security is disabled on this cluster "
+                                             "(no authorizer is configured on the brokers)"));
+        return R::failure(describeFailure(what, err, utf8(rd_kafka_event_error_string(ev.get()))));
+    }
+    size_t n = 0;
+    const rd_kafka_AclBinding_t **acls = rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev.get()), &n);
+    QList<AclEntry> out;
+    for (size_t i = 0; i < n; ++i) {
+        const rd_kafka_AclBinding_t *a = acls[i];
+        out.append({utf8(rd_kafka_ResourceType_name(rd_kafka_AclBinding_restype(a))), utf8(rd_kafka_AclBinding_name(a)),
+                    utf8(rd_kafka_ResourcePatternType_name(rd_kafka_AclBinding_resource_pattern_type(a))),
+                    utf8(rd_kafka_AclBinding_principal(a)), utf8(rd_kafka_AclBinding_host(a)),
+                    utf8(rd_kafka_AclOperation_name(rd_kafka_AclBinding_operation(a))),
+                    utf8(rd_kafka_AclPermissionType_name(rd_kafka_AclBinding_permission_type(a)))});
+    }
+    return {out, {}};
+}
+
+// --- messages ----------------------------------------------------------------------
+
+AdminResult<QList<KafkaMessage>> AdminService::readMessages(const MessageQuery &query)
+{
+    using R = AdminResult<QList<KafkaMessage>>;
+    const QString what = QStringLiteral("cannot read messages of topic \"%1\"").arg(query.topic);
+    if (query.topic.isEmpty())
+        return R::failure(QStringLiteral("read messages: no topic name given"));
+    if (query.maxMessages < 1)
+        return R::failure(what + QStringLiteral(": the message count must be at least 1"));
+    QElapsedTimer clock;
+    clock.start();
+    const int budgetMs = qMax(1000, query.timeoutMs);
+
+    QString error;
+    QMap<QString, QList<int>> partitions;
+    if (!partitionsOf({query.topic}, &partitions, &error))
+        return R::failure(what + QStringLiteral(": ") + error);
+    if (!partitions.contains(query.topic))
+        return R::failure(what + QStringLiteral(": the topic does not exist"));
+    QList<TopicPartitionRef> parts;
+    for (int p : partitions.value(query.topic)) {
+        if (query.partition < 0 || p == query.partition)
+            parts.append({query.topic, p});
+    }
+    if (parts.isEmpty())
+        return R::failure(what + QStringLiteral(": the topic has no partition %1").arg(query.partition));
+
+    QMap<TopicPartitionRef, qint64> low, high, start;
+    if (!offsetsAt(parts, -2, &low, &error) || !offsetsAt(parts, -1, &high, &error))
+        return R::failure(what + QStringLiteral(": ") + error);
+    switch (query.mode) {
+    case MessageQuery::Mode::FromOffset:
+        for (const TopicPartitionRef &tp : parts)
+            start.insert(tp, qBound(low.value(tp), query.offset, high.value(tp)));
+        break;
+    case MessageQuery::Mode::FromTimestamp:
+        if (!offsetsAt(parts, query.timestampMs, &start, &error))
+            return R::failure(what + QStringLiteral(": ") + error);
+        for (auto it = start.begin(); it != start.end(); ++it) {
+            if (*it < 0)
+                *it = high.value(it.key());
+        }
+        break;
+    case MessageQuery::Mode::LatestN:
+        // The newest N overall are among the newest N of each partition.
+        for (const TopicPartitionRef &tp : parts)
+            start.insert(tp, qMax(low.value(tp), high.value(tp) - query.maxMessages));
+        break;
+    }
+
+    // The range to read per partition: [start, end of the partition at the start of the read).
+    PartitionListPtr assignment(rd_kafka_topic_partition_list_new(int(parts.size())));
+    QMap<int, qint64> endOf;
+    for (const TopicPartitionRef &tp : parts) {
+        if (start.value(tp) >= high.value(tp))
+            continue;
+        rd_kafka_topic_partition_list_add(assignment.get(), tp.topic.toUtf8().constData(), tp.partition)->offset =
+            start.value(tp);
+        endOf.insert(tp.partition, high.value(tp));
+    }
+    QList<KafkaMessage> out;
+    if (endOf.isEmpty())
+        return {out, {}};
+
+    ConfResult conf = makeKafkaConf(m_config, ClientRole::Consumer,
+                                    {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-browser")},
+                                     {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                                     {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
+                                     {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+                                     {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
+                                     {QStringLiteral("isolation.level"), QStringLiteral("read_uncommitted")}});
+    if (!conf.conf)
+        return R::failure(what + QStringLiteral(": invalid client setting ") + conf.error);
+    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
+    char errstr[512];
+    KafkaPtr consumer(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
+    if (!consumer)
+        return R::failure(what + QStringLiteral(": ") + utf8(errstr));
+    conf.conf.release();
+    // assign() only: the group id above is never joined and nothing is committed,
+    // so browsing leaves no trace in the cluster.
+    rd_kafka_poll_set_consumer(consumer.get());
+    if (rd_kafka_resp_err_t err = rd_kafka_assign(consumer.get(), assignment.get()))
+        return R::failure(what + QStringLiteral(": ") + kafkaErrorText(err));
+
+    // Offset/timestamp reads stop at maxMessages per partition (the overall first
+    // N are among them); LatestN ranges are already bounded.
+    QMap<int, int> taken;
+    while (!endOf.isEmpty()) {
+        const qint64 left = budgetMs - clock.elapsed();
+        if (left <= 0)
+            break;
+        MessagePtr msg(rd_kafka_consumer_poll(consumer.get(), int(qMin<qint64>(left, 200))));
+        if (!msg)
+            continue;
+        if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+            endOf.remove(msg->partition);
+            continue;
+        }
+        if (msg->err) {
+            if (msg->err == RD_KAFKA_RESP_ERR__TRANSPORT || msg->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
+                continue; // retried by librdkafka within our budget
+            rd_kafka_assign(consumer.get(), nullptr);
+            return R::failure(what + QStringLiteral(": ") + utf8(rd_kafka_message_errstr(msg.get())));
+        }
+        if (!endOf.contains(msg->partition))
+            continue;
+        KafkaMessage m;
+        m.topic = query.topic;
+        m.partition = msg->partition;
+        m.offset = msg->offset;
+        rd_kafka_timestamp_type_t tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+        m.timestampMs = rd_kafka_message_timestamp(msg.get(), &tstype);
+        m.logAppendTime = tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME;
+        m.key = bytes(msg->key, msg->key_len);
+        m.value = bytes(msg->payload, msg->len);
+        rd_kafka_headers_t *hdrs = nullptr; // owned by the message
+        if (rd_kafka_message_headers(msg.get(), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR && hdrs) {
+            const char *name = nullptr;
+            const void *value = nullptr;
+            size_t size = 0;
+            for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
+                m.headers.append({utf8(name), bytes(value, size)});
+        }
+        out.append(std::move(m));
+        const int count = ++taken[msg->partition];
+        if (msg->offset + 1 >= endOf.value(msg->partition)
+            || (query.mode != MessageQuery::Mode::LatestN && count >= query.maxMessages))
+            endOf.remove(msg->partition);
+    }
+    rd_kafka_assign(consumer.get(), nullptr);
+    const bool complete = endOf.isEmpty();
+
+    // One partition reads in offset order; several interleave by time.
+    const bool byOffset = parts.size() == 1;
+    std::stable_sort(out.begin(), out.end(), [byOffset](const KafkaMessage &a, const KafkaMessage &b) {
+        if (byOffset)
+            return a.offset < b.offset;
+        return std::tie(a.timestampMs, a.partition, a.offset) < std::tie(b.timestampMs, b.partition, b.offset);
+    });
+    if (out.size() > query.maxMessages) {
+        if (query.mode == MessageQuery::Mode::LatestN)
+            out.remove(0, out.size() - query.maxMessages);
+        else
+            out.resize(query.maxMessages);
+    }
+    if (!complete && out.isEmpty())
+        return R::failure(what + QStringLiteral(": no message arrived within %1 s").arg(budgetMs / 1000.0));
+    return {out, {}};
+}
+
+} // namespace md

@@ -1,0 +1,233 @@
+#pragma once
+
+// Blocking browse and administration calls for one cluster, for the cluster's
+// admin thread (AdminClient runs them there) and headless commands; never the
+// UI thread. Every call is bounded by the service's timeout and returns a
+// value or an error in plain words naming what failed and why.
+
+#include "ClusterConfig.h"
+#include "ClusterMetadata.h"
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QList>
+#include <QMap>
+#include <QMetaType>
+#include <QMutex>
+#include <QPair>
+#include <QString>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace md {
+
+// A value or the reason there is none.
+template<typename T>
+struct AdminResult {
+    T value{};
+    QString error; // empty on success
+
+    bool ok() const { return error.isEmpty(); }
+    static AdminResult failure(const QString &message)
+    {
+        AdminResult r;
+        r.error = message.isEmpty() ? QStringLiteral("unknown error") : message;
+        return r;
+    }
+};
+struct Done {
+    bool operator==(const Done &) const = default;
+};
+
+// Where a topic config's value comes from, as Kafka reports it.
+enum class ConfigSource {
+    Unknown,
+    Default,       // the broker's built-in default
+    Dynamic,       // set on this topic (kafka-configs / AlterConfigs)
+    DynamicBroker, // a dynamic broker-wide or cluster-wide default
+    Static,        // server.properties of the broker
+};
+QString configSourceName(ConfigSource source); // "default", "dynamic", "dynamic broker", "static"
+
+struct ConfigEntry {
+    QString name;
+    std::optional<QString> value; // nullopt for sensitive or unset values
+    ConfigSource source = ConfigSource::Unknown;
+    bool readOnly = false;
+    bool sensitive = false;
+    bool isDefault = false;
+
+    bool operator==(const ConfigEntry &) const = default;
+};
+
+struct NewTopicSpec {
+    QString name;
+    int partitions = 1;
+    int replicationFactor = 1; // -1 = the broker's default.replication.factor
+    QMap<QString, QString> configs;
+};
+
+struct TopicPartitionRef {
+    QString topic;
+    int partition = -1;
+
+    bool operator==(const TopicPartitionRef &) const = default;
+    bool operator<(const TopicPartitionRef &o) const { return topic < o.topic || (topic == o.topic && partition < o.partition); }
+};
+
+struct GroupMember {
+    QString memberId;
+    QString clientId;
+    QString host;
+    QString groupInstanceId;
+    QList<TopicPartitionRef> assignment; // sorted
+
+    bool operator==(const GroupMember &) const = default;
+};
+
+enum class GroupState { Unknown, PreparingRebalance, CompletingRebalance, Stable, Dead, Empty };
+QString groupStateName(GroupState state); // "Stable", "Empty", ...
+
+struct ConsumerGroupInfo {
+    QString groupId;
+    GroupState state = GroupState::Unknown;
+    QString protocol; // the partition assignor ("range", "cooperative-sticky"); empty when no members
+    bool simple = false; // a group that only commits offsets (no membership protocol)
+    int coordinator = -1;
+    QList<GroupMember> members; // sorted by member id
+    QString error;              // a per-group describe error, or empty
+
+    bool operator==(const ConsumerGroupInfo &) const = default;
+};
+
+// One partition's committed position. committed == -1 means the group has no
+// committed offset for it ("none"); lag is then -1 too, never 0.
+struct GroupPartitionOffset {
+    QString topic;
+    int partition = -1;
+    qint64 committed = -1;
+    qint64 endOffset = -1; // high watermark, -1 when unknown
+    QString metadata;      // commit metadata string
+
+    qint64 lag() const { return committed >= 0 && endOffset >= 0 ? qMax<qint64>(0, endOffset - committed) : -1; }
+    bool operator==(const GroupPartitionOffset &) const = default;
+};
+
+struct OffsetReset {
+    enum class Mode { Earliest, Latest, Timestamp, Explicit };
+    Mode mode = Mode::Earliest;
+    qint64 timestampMs = -1;                        // Timestamp: first record at or after it (end if none)
+    QMap<TopicPartitionRef, qint64> explicitOffsets; // Explicit: the exact offsets, within [low, high]
+    // Partitions to reset. Empty: every partition of every topic the group has
+    // committed offsets for (Explicit: the keys of explicitOffsets).
+    QList<TopicPartitionRef> partitions;
+};
+
+struct AclEntry {
+    QString resourceType; // "TOPIC", "GROUP", ...
+    QString resourceName;
+    QString patternType; // "LITERAL", "PREFIXED"
+    QString principal;
+    QString host;
+    QString operation;  // "READ", "ALL", ...
+    QString permission; // "ALLOW", "DENY"
+
+    bool operator==(const AclEntry &) const = default;
+};
+
+using RecordHeader = QPair<QString, std::optional<QByteArray>>;
+
+// One record as read; null key/value/header values stay distinct from empty ones.
+struct KafkaMessage {
+    QString topic;
+    int partition = -1;
+    qint64 offset = -1;
+    qint64 timestampMs = -1;
+    bool logAppendTime = false; // the timestamp is the broker's, not the producer's
+    std::optional<QByteArray> key;
+    std::optional<QByteArray> value;
+    QList<RecordHeader> headers; // order and duplicates kept
+
+    bool operator==(const KafkaMessage &) const = default;
+};
+
+struct MessageQuery {
+    enum class Mode { FromOffset, FromTimestamp, LatestN };
+    QString topic;
+    int partition = -1; // -1: every partition of the topic
+    Mode mode = Mode::LatestN;
+    qint64 offset = 0;       // FromOffset (clamped into [low, high] per partition)
+    qint64 timestampMs = 0;  // FromTimestamp
+    int maxMessages = 100;   // at most this many overall (LatestN: the newest N)
+    int timeoutMs = 10000;   // overall bound of the read
+};
+
+class AdminService final {
+    Q_DISABLE_COPY_MOVE(AdminService)
+public:
+    // Creates the client (does not connect yet). Null with *error on a bad setting.
+    static std::unique_ptr<AdminService> create(const ClusterConfig &config, QString *error,
+                                                int timeoutMs = 10000);
+    ~AdminService();
+
+    int timeoutMs() const { return m_timeoutMs; }
+    const ClusterConfig &config() const { return m_config; }
+
+    // Brokers and topics (no watermarks): also the "test connection" answer.
+    AdminResult<ClusterMetadata> metadata();
+
+    AdminResult<QList<ConfigEntry>> describeTopicConfigs(const QString &topic);
+    AdminResult<Done> createTopic(const NewTopicSpec &spec);
+    AdminResult<Done> deleteTopic(const QString &topic);
+    AdminResult<Done> addPartitions(const QString &topic, int newTotal);
+    // Sets (value) or removes (nullopt: back to the default) topic configs,
+    // keeping every other dynamic config of the topic.
+    AdminResult<Done> alterTopicConfigs(const QString &topic, const QMap<QString, std::optional<QString>> &changes);
+
+    // Every group, described (state, protocol, members and assignments), sorted by id.
+    AdminResult<QList<ConsumerGroupInfo>> consumerGroups();
+    AdminResult<ConsumerGroupInfo> describeGroup(const QString &groupId);
+    // Committed offsets with end offsets, for every partition of every topic the
+    // group has committed to or is assigned; sorted by topic and partition.
+    AdminResult<QList<GroupPartitionOffset>> groupOffsets(const QString &groupId);
+    // Refused unless the group is Empty (or unknown to the broker): Kafka would
+    // overwrite the new offsets with the active members' next commit.
+    AdminResult<QList<GroupPartitionOffset>> resetGroupOffsets(const QString &groupId, const OffsetReset &reset);
+    AdminResult<Done> deleteGroup(const QString &groupId);
+
+    AdminResult<QList<AclEntry>> listAcls();
+
+    AdminResult<QList<KafkaMessage>> readMessages(const MessageQuery &query);
+
+private:
+    AdminService() = default;
+    static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
+    QString lastConnectionError() const;
+    QString describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail = {}) const;
+    // Runs one admin request and waits for its result event (bounded).
+    EventPtr runAdmin(rd_kafka_admin_op_t op, const QString &what,
+                      const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
+                      QString *error);
+    // Partition ids per topic from metadata (topics missing from the cluster are left out).
+    bool partitionsOf(const QStringList &topics, QMap<QString, QList<int>> *out, QString *error);
+    // Offsets for the given partitions at `sentinelOrTimestamp` (-2 earliest, -1 latest, or a time).
+    bool offsetsAt(const QList<TopicPartitionRef> &parts, qint64 sentinelOrTimestamp,
+                   QMap<TopicPartitionRef, qint64> *out, QString *error);
+
+    ClusterConfig m_config;
+    int m_timeoutMs = 10000;
+    KafkaPtr m_rk;
+    mutable QMutex m_mutex;
+    QString m_lastError;
+    int m_lastErrorCode = 0;
+};
+
+} // namespace md
+
+Q_DECLARE_METATYPE(md::ConfigEntry)
+Q_DECLARE_METATYPE(md::ConsumerGroupInfo)
+Q_DECLARE_METATYPE(md::GroupPartitionOffset)
+Q_DECLARE_METATYPE(md::AclEntry)
+Q_DECLARE_METATYPE(md::KafkaMessage)
