@@ -848,10 +848,13 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
                                           QStringLiteral("no answer within %1 s").arg(m_timeoutMs / 1000.0)));
     if (rd_kafka_resp_err_t err = rd_kafka_event_error(ev.get())) {
         // A broker without an authorizer answers SECURITY_DISABLED: not a fault, a fact.
-        if (err == RD_KAFKA_RESP_ERR_SECURITY_DISABLED)
+        const QString detail = utf8(rd_kafka_event_error_string(ev.get()));
+        if (err == RD_KAFKA_RESP_ERR_SECURITY_DISABLED || detail.contains(QLatin1String("SECURITY_DISABLED"))
+            || detail.contains(QLatin1String("Security features are disabled"), Qt::CaseInsensitive)
+            || detail.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive))
             return R::failure(QStringLiteral("ACLs are not available: security is disabled on this cluster "
                                              "(no authorizer is configured on the brokers)"));
-        return R::failure(describeFailure(what, err, utf8(rd_kafka_event_error_string(ev.get()))));
+        return R::failure(describeFailure(what, err, detail));
     }
     size_t n = 0;
     const rd_kafka_AclBinding_t **acls = rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev.get()), &n);
@@ -863,6 +866,44 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
                     utf8(rd_kafka_AclBinding_principal(a)), utf8(rd_kafka_AclBinding_host(a)),
                     utf8(rd_kafka_AclOperation_name(rd_kafka_AclBinding_operation(a))),
                     utf8(rd_kafka_AclPermissionType_name(rd_kafka_AclBinding_permission_type(a)))});
+    }
+    ev.reset();
+    // librdkafka (2.0.2, and later releases too) drops DescribeAcls' top-level
+    // error code: a broker without an authorizer (SECURITY_DISABLED) answers
+    // like a cluster with no ACLs. Tell them apart by the broker's own
+    // authorizer.class.name, read with DescribeConfigs (which reports errors).
+    if (out.isEmpty()) {
+        AdminResult<ClusterMetadata> md = metadata();
+        if (md.ok() && !md.value.brokers.isEmpty()) {
+            const int brokerId = md.value.controllerId >= 0 ? md.value.controllerId : md.value.brokers.first().id;
+            ConfigResourcePtr res(
+                rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, QByteArray::number(brokerId).constData()));
+            QString error;
+            EventPtr cev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, what,
+                                    [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                                        rd_kafka_ConfigResource_t *arr[] = {res.get()};
+                                        rd_kafka_DescribeConfigs(m_rk.get(), arr, 1, o, q);
+                                    },
+                                    &error);
+            size_t rn = 0;
+            const rd_kafka_ConfigResource_t **resources =
+                cev ? rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(cev.get()), &rn)
+                    : nullptr;
+            if (rn > 0 && !rd_kafka_ConfigResource_error(resources[0])) {
+                size_t cn = 0;
+                const rd_kafka_ConfigEntry_t **entries = rd_kafka_ConfigResource_configs(resources[0], &cn);
+                bool authorizer = false;
+                for (size_t i = 0; i < cn; ++i) {
+                    if (qstrcmp(rd_kafka_ConfigEntry_name(entries[i]), "authorizer.class.name") == 0) {
+                        const char *v = rd_kafka_ConfigEntry_value(entries[i]);
+                        authorizer = v && *v;
+                    }
+                }
+                if (!authorizer)
+                    return R::failure(QStringLiteral("ACLs are not available: security is disabled on this cluster "
+                                                     "(no authorizer is configured on the brokers)"));
+            }
+        }
     }
     return {out, {}};
 }
