@@ -2,6 +2,7 @@
 
 #include "ClusterPane.h"
 #include "JobListModel.h"
+#include "JobMonitor.h"
 #include "MirrorJob.h"
 
 #include <QAction>
@@ -14,6 +15,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QStackedWidget>
+#include <QStyle>
+#include <QSystemTrayIcon>
 #include <QStatusBar>
 #include <QTableView>
 #include <QToolButton>
@@ -72,12 +76,23 @@ MainWindow::MainWindow(QWidget *parent)
     jobsHeader->addWidget(m_resume);
     jobsHeader->addWidget(m_stop);
     jobsLayout->addLayout(jobsHeader);
-    jobsLayout->addWidget(m_jobView);
+    // The selected job's monitor beside the job list; hidden monitors skip all drawing.
+    m_monitorStack = new QStackedWidget(jobsPanel);
+    m_monitorStack->setObjectName(QStringLiteral("monitors"));
+    m_monitorStack->addWidget(new QLabel(tr("Start or select a job to see it live."), m_monitorStack));
+    auto *jobsSplit = new QSplitter(Qt::Horizontal, jobsPanel);
+    jobsSplit->addWidget(m_jobView);
+    jobsSplit->addWidget(m_monitorStack);
+    jobsSplit->setStretchFactor(0, 1);
+    jobsSplit->setStretchFactor(1, 2);
+    jobsLayout->addWidget(jobsSplit);
+    connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &MainWindow::showSelectedMonitor);
 
     auto *main = new QSplitter(Qt::Vertical, this);
     main->addWidget(clusters);
     main->addWidget(jobsPanel);
-    main->setStretchFactor(0, 3);
+    main->setStretchFactor(0, 1);
     main->setStretchFactor(1, 1);
     setCentralWidget(main);
 
@@ -125,8 +140,18 @@ void MainWindow::addJob(MirrorJob *job)
         if (!ok)
             statusBar()->showMessage(job->spec().name + QStringLiteral(" failed: ") + error);
     });
+    auto *monitor = new JobMonitor(m_monitorStack);
+    monitor->setJob(job);
+    m_monitors.append(monitor);
+    m_monitorStack->addWidget(monitor);
+    connect(monitor, &JobMonitor::statusChanged, this, [this, job](JobLagStatus status) {
+        m_jobModel->setStatus(int(m_jobs.indexOf(job)), jobLagStatusName(status));
+        notifyStatus(job, int(status));
+    });
+    m_jobModel->setStatus(row, jobLagStatusName(monitor->status()));
     if (m_jobView->selectionModel()->selectedRows().isEmpty())
         m_jobView->selectRow(row);
+    showSelectedMonitor();
     updateJobButtons();
 }
 
@@ -136,6 +161,33 @@ MirrorJob *MainWindow::selectedJob() const
     if (rows.isEmpty())
         return nullptr;
     return m_jobs.value(rows.first().row());
+}
+
+void MainWindow::showSelectedMonitor()
+{
+    const QModelIndexList rows = m_jobView->selectionModel()->selectedRows();
+    JobMonitor *monitor = rows.isEmpty() ? nullptr : m_monitors.value(rows.first().row());
+    m_monitorStack->setCurrentIndex(monitor ? m_monitorStack->indexOf(monitor) : 0);
+}
+
+void MainWindow::notifyStatus(MirrorJob *job, int status)
+{
+    // Only the turns for the worse are worth interrupting the operator for.
+    if (JobLagStatus(status) == JobLagStatus::Ok || !QSystemTrayIcon::isSystemTrayAvailable())
+        return;
+    if (!m_tray) {
+        m_tray = new QSystemTrayIcon(this);
+        QIcon icon = windowIcon();
+        if (icon.isNull())
+            icon = style()->standardIcon(QStyle::SP_ComputerIcon);
+        m_tray->setIcon(icon);
+        m_tray->setToolTip(QStringLiteral("MirrorDesk"));
+        m_tray->show();
+    }
+    const bool err = JobLagStatus(status) == JobLagStatus::Err;
+    m_tray->showMessage(err ? tr("Mirror job in error") : tr("Mirror job falling behind"),
+                        tr("%1: lag status %2").arg(job->spec().name, jobLagStatusName(JobLagStatus(status))),
+                        err ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning, 10000);
 }
 
 void MainWindow::updateJobButtons()

@@ -5,6 +5,8 @@
 #include <QMainWindow>
 
 class QLabel;
+class QStackedWidget;
+class QSystemTrayIcon;
 class QTableView;
 class QToolButton;
 
@@ -12,6 +14,7 @@ namespace md {
 
 class ClusterPane;
 class JobListModel;
+class JobMonitor;
 class MirrorJob;
 
 // Assembles the panes: source and target side by side, the job list below.
@@ -30,6 +33,8 @@ public:
     ClusterPane *sourcePane() const { return m_source; }
     ClusterPane *targetPane() const { return m_target; }
     JobListModel *jobModel() const { return m_jobModel; }
+    // The live monitor of the job in row (one per job; the selected job's is shown).
+    JobMonitor *jobMonitor(int row) const { return m_monitors.value(row); }
 
 Q_SIGNALS:
     void openProfileRequested(const QString &path);
@@ -41,6 +46,8 @@ private:
     MirrorJob *selectedJob() const;
     void updateJobButtons();
     void openProfile();
+    void showSelectedMonitor();
+    void notifyStatus(MirrorJob *job, int status);
 
     ClusterPane *m_source;
     ClusterPane *m_target;
@@ -50,6 +57,9 @@ private:
     QToolButton *m_resume;
     QToolButton *m_stop;
     QList<MirrorJob *> m_jobs; // row order of m_jobModel
+    QList<JobMonitor *> m_monitors; // row order of m_jobModel
+    QStackedWidget *m_monitorStack = nullptr;
+    QSystemTrayIcon *m_tray = nullptr; // only where a tray exists
 };
 
 } // namespace md
