@@ -381,7 +381,7 @@ private Q_SLOTS:
         dark.setColor(QPalette::Text, QColor(230, 230, 230));
         m.monitor.setPalette(dark);
         QCustomPlot *tp = m.monitor.plot(JobMonitor::Throughput);
-        QCOMPARE(tp->background().color(), QColor(30, 30, 30));
+        QCOMPARE(tp->legend->brush().color(), QColor(30, 30, 30));
         QCOMPARE(tp->xAxis->tickLabelColor(), QColor(230, 230, 230));
         QCOMPARE(tp->legend->textColor(), QColor(230, 230, 230));
         // Series get lighter on a dark background.
