@@ -38,8 +38,17 @@ cleanup() {
     fi
     exit "$rc"
 }
+CTEST_PID=""
+on_signal() {
+    echo "run-all: interrupted" >&2
+    if [[ -n "$CTEST_PID" ]]; then
+        kill -TERM "$CTEST_PID" 2>/dev/null || true
+        wait "$CTEST_PID" 2>/dev/null || true
+    fi
+    exit 130
+}
 trap cleanup EXIT
-trap 'echo "run-all: interrupted" >&2; exit 130' INT TERM
+trap on_signal INT TERM
 
 t=$SECONDS
 phase "system packages (installer/deps.sh)"
@@ -74,10 +83,16 @@ phase "tests (ctest -j2)"
 # No broker may be left from an earlier, killed run of this tree.
 MIRRORDESK_KAFKA_STATE="$(kafka_state)" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
 ctest_rc=0
+# In the background and waited for, so that INT/TERM reach this script at once
+# (bash defers traps while a foreground command runs). timeout puts ctest in
+# its own process group; signalling timeout takes down ctest and its tests.
 # shellcheck disable=SC2086  # extra args are words on purpose
 timeout --signal=TERM --kill-after=60 "${MIRRORDESK_CTEST_TIMEOUT:-3600}" \
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 --timeout 600 ${MIRRORDESK_CTEST_ARGS:-} \
-    2>&1 | tee "$BUILD_DIR/ctest.log" || ctest_rc=${PIPESTATUS[0]}
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 --timeout 600 \
+    --output-log "$BUILD_DIR/ctest.log" ${MIRRORDESK_CTEST_ARGS:-} &
+CTEST_PID=$!
+wait "$CTEST_PID" || ctest_rc=$?
+CTEST_PID=""
 echo "tests ran ($(elapsed $t))"
 
 summary="$(grep -E '^[0-9]+% tests passed, [0-9]+ tests? failed out of [0-9]+' "$BUILD_DIR/ctest.log" | tail -1 || true)"
