@@ -247,18 +247,39 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
 
 bool ProbeClient::fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QString *error)
 {
+    // One batched ListOffsets per side for everything; when the batch fails as a
+    // whole (a topic being deleted or without a leader fails the request), each
+    // topic is asked on its own so one bad topic does not blank the others.
+    QList<TopicInfo *> all;
+    for (TopicInfo &t : topics)
+        all.append(&t);
+    if (queryWatermarks(all, timeoutMs, error))
+        return true;
+    bool allOk = true;
+    for (TopicInfo *t : std::as_const(all)) {
+        QString topicError;
+        if (!queryWatermarks({t}, timeoutMs, &topicError)) {
+            allOk = false;
+            *error = topicError;
+        }
+    }
+    return allOk;
+}
+
+bool ProbeClient::queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error)
+{
     int count = 0;
-    for (const TopicInfo &t : topics)
-        count += int(t.partitions.size());
+    for (const TopicInfo *t : topics)
+        count += int(t->partitions.size());
     if (count == 0)
         return true;
     // ListOffsets with timestamp -2 answers the earliest offset, -1 the latest:
     // one batched request per leader instead of one round trip per partition.
     for (const qint64 sentinel : {qint64(-2), qint64(-1)}) {
         PartitionListPtr list(rd_kafka_topic_partition_list_new(count));
-        for (const TopicInfo &t : topics) {
-            const QByteArray name = t.name.toUtf8();
-            for (const PartitionInfo &p : t.partitions)
+        for (const TopicInfo *t : topics) {
+            const QByteArray name = t->name.toUtf8();
+            for (const PartitionInfo &p : t->partitions)
                 rd_kafka_topic_partition_list_add(list.get(), name.constData(), p.id)->offset = sentinel;
         }
         if (rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(m_rk.get(), list.get(), timeoutMs)) {
@@ -266,8 +287,8 @@ bool ProbeClient::fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QStri
             return false;
         }
         int i = 0;
-        for (TopicInfo &t : topics) {
-            for (PartitionInfo &p : t.partitions) {
+        for (TopicInfo *t : topics) {
+            for (PartitionInfo &p : t->partitions) {
                 const rd_kafka_topic_partition_t &e = list->elems[i++];
                 const qint64 value = e.err ? -1 : e.offset;
                 (sentinel == -2 ? p.lowWatermark : p.highWatermark) = value;

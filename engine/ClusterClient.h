@@ -77,6 +77,7 @@ public:
 
 private:
     ProbeClient() = default;
+    bool queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error);
     static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
     QString failure(const QString &what, rd_kafka_resp_err_t err) const;
 

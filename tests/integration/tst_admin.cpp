@@ -9,6 +9,8 @@
 #include "KafkaTestUtil.h"
 
 #include <QDateTime>
+
+#include <functional>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
@@ -156,7 +158,22 @@ private Q_SLOTS:
         // Altering one config keeps the other dynamic one (AlterConfigs replaces the set).
         auto altered = admin->alterTopicConfigs(topic, {{QStringLiteral("max.message.bytes"), QStringLiteral("200000")}});
         QVERIFY2(altered.ok(), qPrintable(altered.error));
-        configs = admin->describeTopicConfigs(topic);
+        // A KRaft broker answers DescribeConfigs from its metadata image, which
+        // trails the accepted AlterConfigs by a moment: wait for it to show.
+        const auto describeWhen = [&](const std::function<bool(const QList<ConfigEntry> &)> &ready) {
+            QElapsedTimer waited;
+            waited.start();
+            auto result = admin->describeTopicConfigs(topic);
+            while (result.ok() && !ready(result.value) && waited.elapsed() < 15000) {
+                QTest::qWait(200);
+                result = admin->describeTopicConfigs(topic);
+            }
+            return result;
+        };
+        configs = describeWhen([](const QList<ConfigEntry> &list) {
+            const ConfigEntry *e = findConfig(list, QStringLiteral("max.message.bytes"));
+            return e && e->value == QStringLiteral("200000");
+        });
         QVERIFY2(configs.ok(), qPrintable(configs.error));
         QCOMPARE(findConfig(configs.value, QStringLiteral("max.message.bytes"))->value.value_or(QString()),
                  QStringLiteral("200000"));
@@ -166,7 +183,10 @@ private Q_SLOTS:
         // Removing one returns it to its default.
         altered = admin->alterTopicConfigs(topic, {{QStringLiteral("retention.ms"), std::nullopt}});
         QVERIFY2(altered.ok(), qPrintable(altered.error));
-        configs = admin->describeTopicConfigs(topic);
+        configs = describeWhen([](const QList<ConfigEntry> &list) {
+            const ConfigEntry *e = findConfig(list, QStringLiteral("retention.ms"));
+            return e && e->source != ConfigSource::Dynamic;
+        });
         QVERIFY(configs.ok());
         QVERIFY(findConfig(configs.value, QStringLiteral("retention.ms"))->source != ConfigSource::Dynamic);
         QCOMPARE(findConfig(configs.value, QStringLiteral("max.message.bytes"))->source, ConfigSource::Dynamic);
