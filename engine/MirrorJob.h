@@ -36,7 +36,8 @@ public:
     void abort(); // at once, without flushing or committing: what a crash leaves (tests, emergencies)
     void setThrottle(qint64 bytesPerSecond); // live; 0 removes the throttle
     JobState state() const { return m_state.load(); }
-    bool isRunning() const; // started and the engine thread has not ended
+    bool isRunning() const;                       // started and the engine thread has not ended
+    bool hasStarted() const { return m_started; } // start() was called (a job runs once)
 
     // Blocks until the engine thread has ended (headless runs and tests).
     // The finished() signal is still delivered through the event loop.

@@ -27,8 +27,7 @@ namespace md {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_source(new ClusterPane(tr("Source"), this)), m_target(new ClusterPane(tr("Target"), this)),
-      m_jobModel(new JobListModel(this)), m_jobView(new QTableView(this)), m_pause(new QToolButton(this)),
-      m_resume(new QToolButton(this)), m_stop(new QToolButton(this))
+      m_jobModel(new JobListModel(this)), m_jobView(new QTableView(this)), m_start(new QToolButton(this))
 {
     setWindowTitle(QStringLiteral("MirrorDesk"));
     resize(1280, 800);
@@ -47,20 +46,14 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateJobButtons);
     connect(m_jobModel, &QAbstractItemModel::dataChanged, this, &MainWindow::updateJobButtons);
 
-    m_pause->setText(tr("Pause"));
-    m_resume->setText(tr("Resume"));
-    m_stop->setText(tr("Stop"));
-    connect(m_pause, &QToolButton::clicked, this, [this] {
+    // A profile opened from a file waits for the user; pause, resume, stop and
+    // the throttle sit beside each job's charts.
+    m_start->setText(tr("Start"));
+    m_start->setObjectName(QStringLiteral("startJob"));
+    connect(m_start, &QToolButton::clicked, this, [this] {
         if (MirrorJob *job = selectedJob())
-            job->pause();
-    });
-    connect(m_resume, &QToolButton::clicked, this, [this] {
-        if (MirrorJob *job = selectedJob())
-            job->resume();
-    });
-    connect(m_stop, &QToolButton::clicked, this, [this] {
-        if (MirrorJob *job = selectedJob())
-            job->stop();
+            job->start();
+        updateJobButtons();
     });
 
     auto *jobsPanel = new QWidget(this);
@@ -72,9 +65,7 @@ MainWindow::MainWindow(QWidget *parent)
     bold.setBold(true);
     jobsTitle->setFont(bold);
     jobsHeader->addWidget(jobsTitle, 1);
-    jobsHeader->addWidget(m_pause);
-    jobsHeader->addWidget(m_resume);
-    jobsHeader->addWidget(m_stop);
+    jobsHeader->addWidget(m_start);
     jobsLayout->addLayout(jobsHeader);
     // The selected job's monitor beside the job list; hidden monitors skip all drawing.
     m_monitorStack = new QStackedWidget(jobsPanel);
@@ -193,10 +184,7 @@ void MainWindow::notifyStatus(MirrorJob *job, int status)
 void MainWindow::updateJobButtons()
 {
     MirrorJob *job = selectedJob();
-    const JobState state = job ? job->state() : JobState::Stopped;
-    m_pause->setEnabled(job && state == JobState::Running);
-    m_resume->setEnabled(job && state == JobState::Paused);
-    m_stop->setEnabled(job && (state == JobState::Running || state == JobState::Paused || state == JobState::Starting));
+    m_start->setEnabled(job && !job->hasStarted());
 }
 
 void MainWindow::openProfile()

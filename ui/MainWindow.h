@@ -53,9 +53,7 @@ private:
     ClusterPane *m_target;
     JobListModel *m_jobModel;
     QTableView *m_jobView;
-    QToolButton *m_pause;
-    QToolButton *m_resume;
-    QToolButton *m_stop;
+    QToolButton *m_start;
     QList<MirrorJob *> m_jobs; // row order of m_jobModel
     QList<JobMonitor *> m_monitors; // row order of m_jobModel
     QStackedWidget *m_monitorStack = nullptr;

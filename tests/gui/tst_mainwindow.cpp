@@ -12,6 +12,7 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QTableView>
+#include <QToolButton>
 #include <QTcpServer>
 #include <QTest>
 
@@ -73,6 +74,38 @@ private Q_SLOTS:
         // The demo job copies records and the job list shows it.
         QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
         QCOMPARE(window.jobModel()->index(0, JobListModel::State).data().toString(), QStringLiteral("running"));
+        window.close();
+    }
+
+    void anOpenedJobWaitsForStart()
+    {
+        QString error;
+        auto sandbox = SandboxClusters::start(&error);
+        QVERIFY2(sandbox, qPrintable(error));
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("opened");
+        spec.source.bootstrap = sandbox->sourceBootstrap();
+        spec.target.bootstrap = sandbox->targetBootstrap();
+        spec.include = {QStringLiteral("demo\\.orders")};
+        spec.naming = NamingPolicy::Identity;
+        spec.start = StartPosition::Earliest;
+        spec.syncTopicConfigs = false;
+        sandbox->prepareTarget(spec);
+
+        MainWindow window;
+        auto *job = new MirrorJob(spec);
+        window.addJob(job);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *start = window.findChild<QToolButton *>(QStringLiteral("startJob"));
+        QVERIFY(start);
+        QVERIFY(start->isEnabled());
+        QTest::qWait(500);
+        QVERIFY(!job->isRunning()); // nothing runs until the user says so
+        QTest::mouseClick(start, Qt::LeftButton);
+        QVERIFY(job->isRunning());
+        QVERIFY(!start->isEnabled());
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
         window.close();
     }
 
