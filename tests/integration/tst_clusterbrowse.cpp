@@ -45,6 +45,22 @@ private Q_SLOTS:
         client.connectTo(test::clusterConfig(QStringLiteral("source")));
         QVERIFY(ready.wait(15000));
         QCOMPARE(client.state(), ClusterClient::State::Connected);
+        // A topic created a moment ago may not answer ListOffsets yet (its count
+        // shows as unknown, never as a wrong number); the next refresh has it.
+        {
+            QElapsedTimer waited;
+            waited.start();
+            const auto known = [&] {
+                const TopicInfo *x = client.metadata().topic(a);
+                const TopicInfo *y = client.metadata().topic(b);
+                return x && y && x->messageCount() >= 0 && y->messageCount() >= 0;
+            };
+            while (!known() && waited.elapsed() < 30000) {
+                QSignalSpy again(&client, &ClusterClient::metadataReady);
+                client.refresh();
+                QVERIFY(again.wait(15000));
+            }
+        }
 
         const ClusterMetadata &md = client.metadata();
         QVERIFY(!md.brokers.isEmpty());
