@@ -32,7 +32,7 @@ QTableView *makeTable(QWidget *parent)
 } // namespace
 
 ClusterPane::ClusterPane(const QString &role, QWidget *parent)
-    : QWidget(parent), m_role(role), m_client(new ClusterClient(this)), m_topics(new TopicTableModel(this)),
+    : QWidget(parent), m_role(role), m_client(new ClusterClient(this)), m_admin(new AdminClient(this)), m_topics(new TopicTableModel(this)),
       m_brokers(new BrokerTableModel(this)), m_topicProxy(new QSortFilterProxyModel(this)),
       m_title(new QLabel(this)), m_status(new QLabel(this)), m_filter(new QLineEdit(this)),
       m_topicView(makeTable(this)), m_brokerView(makeTable(this)), m_tabs(new QTabWidget(this)),
@@ -103,6 +103,12 @@ void ClusterPane::connectTo(const ClusterConfig &config)
     m_title->setToolTip(config.bootstrap);
     m_client->connectTo(config);
     m_client->setAutoRefreshInterval(kAutoRefreshMs);
+    m_admin->connectTo(config);
+}
+
+void ClusterPane::addTab(QWidget *page, const QString &title)
+{
+    m_tabs->addTab(page, title);
 }
 
 QString ClusterPane::statusText() const

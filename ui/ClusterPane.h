@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AdminClient.h"
 #include "ClusterClient.h"
 
 #include <QWidget>
@@ -27,6 +28,11 @@ public:
 
     void connectTo(const ClusterConfig &config);
     ClusterClient *client() const { return m_client; }
+    // Browse/admin calls for this cluster on their own admin thread; connected
+    // by connectTo() alongside the ClusterClient.
+    AdminClient *admin() const { return m_admin; }
+    // Adds a page after the built-in tabs (Consumer groups, ...).
+    void addTab(QWidget *page, const QString &title);
     TopicTableModel *topicModel() const { return m_topics; }
     QTableView *topicView() const { return m_topicView; }
     QString statusText() const;
@@ -38,6 +44,7 @@ private:
 
     QString m_role;
     ClusterClient *m_client;
+    AdminClient *m_admin;
     TopicTableModel *m_topics;
     BrokerTableModel *m_brokers;
     QSortFilterProxyModel *m_topicProxy;
