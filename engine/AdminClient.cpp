@@ -11,6 +11,7 @@ class AdminWorker final : public QObject {
 public:
     AdminWorker() = default;
     std::unique_ptr<AdminService> service;
+    QString createError; // why the last connectTo could not create the service
 };
 
 namespace {
@@ -46,145 +47,131 @@ AdminClient::~AdminClient()
     m_thread.wait();
 }
 
-// Runs fn(service) on the admin thread; fn returns a callable that is then run
-// on this object's thread to emit the answer (dropped if this object is gone).
-template<typename Fn>
-quint64 AdminClient::post(Fn fn)
+template<typename Call, typename Emit>
+quint64 AdminClient::request(Operation op, Call call, Emit emit)
 {
     const quint64 id = ++m_nextId;
     QMetaObject::invokeMethod(
         m_worker,
-        [this, w = m_worker, id, fn] {
-            auto answer = fn(w, id);
+        [this, w = m_worker, id, op, call, emit] {
+            std::function<void()> answer;
+            if (!w->service) {
+                const QString reason = w->createError.isEmpty()
+                    ? QStringLiteral("not connected: call connectTo() first")
+                    : w->createError;
+                answer = [this, id, op, reason] { Q_EMIT requestFailed(id, op, reason); };
+            } else if (auto r = call(*w->service); !r.ok()) {
+                answer = [this, id, op, e = r.error] { Q_EMIT requestFailed(id, op, e); };
+            } else {
+                answer = [id, emit, v = std::move(r.value)] { emit(id, v); };
+            }
+            // Queued to this object: dropped if it is gone by then.
             QMetaObject::invokeMethod(this, std::move(answer), Qt::QueuedConnection);
         },
         Qt::QueuedConnection);
     return id;
 }
 
-#define MD_NEED_SERVICE(op)                                                                              \
-    if (!w->service)                                                                                     \
-        return std::function<void()>([this, id] {                                                        \
-            Q_EMIT requestFailed(id, op, QStringLiteral("not connected: call connectTo() first"));        \
-        });
-
 quint64 AdminClient::connectTo(const ClusterConfig &config, int timeoutMs)
 {
-    return post([this, config, timeoutMs](AdminWorker *w, quint64 id) -> std::function<void()> {
-        QString error;
-        w->service = AdminService::create(config, &error, timeoutMs);
-        if (!w->service)
-            return [this, id, error] { Q_EMIT requestFailed(id, Operation::Connect, error); };
-        AdminResult<ClusterMetadata> r = w->service->metadata();
-        if (!r.ok())
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, Operation::Connect, e); };
-        return [this, id, md = r.value] { Q_EMIT connected(id, md); };
-    });
+    // Replaces the service first (on the admin thread, in request order).
+    QMetaObject::invokeMethod(
+        m_worker,
+        [w = m_worker, config, timeoutMs] {
+            QString error;
+            w->service = AdminService::create(config, &error, timeoutMs);
+            w->createError = error;
+        },
+        Qt::QueuedConnection);
+    return request(
+        Operation::Connect,
+        [](AdminService &s) { return s.metadata(); },
+        [this](quint64 id, const ClusterMetadata &md) { Q_EMIT connected(id, md); });
 }
 
-// Operations whose success carries no value.
-#define MD_DONE_OP(op, call)                                                                              \
-    post([=, this](AdminWorker *w, quint64 id) -> std::function<void()> {                                \
-        MD_NEED_SERVICE(op)                                                                              \
-        AdminResult<Done> r = w->service->call;                                                          \
-        if (!r.ok())                                                                                     \
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, op, e); };                        \
-        return [this, id] { Q_EMIT operationDone(id, op); };                                             \
-    })
+namespace {
+// The answer of operations whose success carries no value.
+auto doneEmitter(AdminClient *client, AdminClient::Operation op)
+{
+    return [client, op](quint64 id, Done) { Q_EMIT client->operationDone(id, op); };
+}
+} // namespace
 
 quint64 AdminClient::createTopic(const NewTopicSpec &spec)
 {
-    return MD_DONE_OP(Operation::CreateTopic, createTopic(spec));
+    return request(Operation::CreateTopic, [spec](AdminService &s) { return s.createTopic(spec); },
+                   doneEmitter(this, Operation::CreateTopic));
 }
 
 quint64 AdminClient::deleteTopic(const QString &topic)
 {
-    return MD_DONE_OP(Operation::DeleteTopic, deleteTopic(topic));
+    return request(Operation::DeleteTopic, [topic](AdminService &s) { return s.deleteTopic(topic); },
+                   doneEmitter(this, Operation::DeleteTopic));
 }
 
 quint64 AdminClient::addPartitions(const QString &topic, int newTotal)
 {
-    return MD_DONE_OP(Operation::AddPartitions, addPartitions(topic, newTotal));
+    return request(Operation::AddPartitions, [topic, newTotal](AdminService &s) { return s.addPartitions(topic, newTotal); },
+                   doneEmitter(this, Operation::AddPartitions));
 }
 
 quint64 AdminClient::alterTopicConfigs(const QString &topic, const QMap<QString, std::optional<QString>> &changes)
 {
-    return MD_DONE_OP(Operation::AlterConfigs, alterTopicConfigs(topic, changes));
+    return request(Operation::AlterConfigs,
+                   [topic, changes](AdminService &s) { return s.alterTopicConfigs(topic, changes); },
+                   doneEmitter(this, Operation::AlterConfigs));
 }
 
 quint64 AdminClient::deleteGroup(const QString &groupId)
 {
-    return MD_DONE_OP(Operation::DeleteGroup, deleteGroup(groupId));
+    return request(Operation::DeleteGroup, [groupId](AdminService &s) { return s.deleteGroup(groupId); },
+                   doneEmitter(this, Operation::DeleteGroup));
 }
 
 quint64 AdminClient::describeTopicConfigs(const QString &topic)
 {
-    return post([this, topic](AdminWorker *w, quint64 id) -> std::function<void()> {
-        MD_NEED_SERVICE(Operation::DescribeConfigs)
-        auto r = w->service->describeTopicConfigs(topic);
-        if (!r.ok())
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, Operation::DescribeConfigs, e); };
-        return [this, id, topic, v = r.value] { Q_EMIT topicConfigsReady(id, topic, v); };
-    });
+    return request(
+        Operation::DescribeConfigs, [topic](AdminService &s) { return s.describeTopicConfigs(topic); },
+        [this, topic](quint64 id, const QList<ConfigEntry> &v) { Q_EMIT topicConfigsReady(id, topic, v); });
 }
 
 quint64 AdminClient::listConsumerGroups()
 {
-    return post([this](AdminWorker *w, quint64 id) -> std::function<void()> {
-        MD_NEED_SERVICE(Operation::ListGroups)
-        auto r = w->service->consumerGroups();
-        if (!r.ok())
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, Operation::ListGroups, e); };
-        return [this, id, v = r.value] { Q_EMIT groupsReady(id, v); };
-    });
+    return request(
+        Operation::ListGroups, [](AdminService &s) { return s.consumerGroups(); },
+        [this](quint64 id, const QList<ConsumerGroupInfo> &v) { Q_EMIT groupsReady(id, v); });
 }
 
 quint64 AdminClient::groupOffsets(const QString &groupId)
 {
-    return post([this, groupId](AdminWorker *w, quint64 id) -> std::function<void()> {
-        MD_NEED_SERVICE(Operation::GroupOffsets)
-        auto r = w->service->groupOffsets(groupId);
-        if (!r.ok())
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, Operation::GroupOffsets, e); };
-        return [this, id, groupId, v = r.value] { Q_EMIT groupOffsetsReady(id, groupId, v); };
-    });
+    return request(
+        Operation::GroupOffsets, [groupId](AdminService &s) { return s.groupOffsets(groupId); },
+        [this, groupId](quint64 id, const QList<GroupPartitionOffset> &v) { Q_EMIT groupOffsetsReady(id, groupId, v); });
 }
 
 quint64 AdminClient::resetGroupOffsets(const QString &groupId, const OffsetReset &reset)
 {
-    return post([this, groupId, reset](AdminWorker *w, quint64 id) -> std::function<void()> {
-        MD_NEED_SERVICE(Operation::ResetOffsets)
-        auto r = w->service->resetGroupOffsets(groupId, reset);
-        if (!r.ok())
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, Operation::ResetOffsets, e); };
+    return request(
+        Operation::ResetOffsets, [groupId, reset](AdminService &s) { return s.resetGroupOffsets(groupId, reset); },
         // The new positions, as groupOffsets would show them.
-        return [this, id, groupId, v = r.value] {
+        [this, groupId](quint64 id, const QList<GroupPartitionOffset> &v) {
             Q_EMIT operationDone(id, Operation::ResetOffsets);
             Q_EMIT groupOffsetsReady(id, groupId, v);
-        };
-    });
+        });
 }
 
 quint64 AdminClient::listAcls()
 {
-    return post([this](AdminWorker *w, quint64 id) -> std::function<void()> {
-        MD_NEED_SERVICE(Operation::ListAcls)
-        auto r = w->service->listAcls();
-        if (!r.ok())
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, Operation::ListAcls, e); };
-        return [this, id, v = r.value] { Q_EMIT aclsReady(id, v); };
-    });
+    return request(
+        Operation::ListAcls, [](AdminService &s) { return s.listAcls(); },
+        [this](quint64 id, const QList<AclEntry> &v) { Q_EMIT aclsReady(id, v); });
 }
 
 quint64 AdminClient::readMessages(const MessageQuery &query)
 {
-    return post([this, query](AdminWorker *w, quint64 id) -> std::function<void()> {
-        MD_NEED_SERVICE(Operation::ReadMessages)
-        auto r = w->service->readMessages(query);
-        if (!r.ok())
-            return [this, id, e = r.error] { Q_EMIT requestFailed(id, Operation::ReadMessages, e); };
-        return [this, id, v = r.value] { Q_EMIT messagesReady(id, v); };
-    });
+    return request(
+        Operation::ReadMessages, [query](AdminService &s) { return s.readMessages(query); },
+        [this](quint64 id, const QList<KafkaMessage> &v) { Q_EMIT messagesReady(id, v); });
 }
 
 } // namespace md

@@ -54,8 +54,10 @@ Q_SIGNALS:
     void messagesReady(quint64 id, const QList<md::KafkaMessage> &messages);
 
 private:
-    template<typename Fn>
-    quint64 post(Fn fn);
+    // Runs call(service) on the admin thread; back on this object's thread,
+    // emit(id, value) on success or requestFailed with the error.
+    template<typename Call, typename Emit>
+    quint64 request(Operation op, Call call, Emit emit);
 
     QThread m_thread;
     AdminWorker *m_worker = nullptr; // lives on m_thread, deleted when it finishes

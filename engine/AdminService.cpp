@@ -86,6 +86,46 @@ QString groupResultsError(const rd_kafka_group_result_t **results, size_t count)
     return {};
 }
 
+// A consumer group as DescribeConsumerGroups answers it, members and assignments sorted.
+ConsumerGroupInfo groupFromDescription(const rd_kafka_ConsumerGroupDescription_t *d)
+{
+    ConsumerGroupInfo g;
+    g.groupId = utf8(rd_kafka_ConsumerGroupDescription_group_id(d));
+    if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d))
+        g.error = errorText(e);
+    g.state = mapState(rd_kafka_ConsumerGroupDescription_state(d));
+    g.protocol = utf8(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
+    g.simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
+    if (const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d))
+        g.coordinator = rd_kafka_Node_id(node);
+    const size_t members = rd_kafka_ConsumerGroupDescription_member_count(d);
+    for (size_t m = 0; m < members; ++m) {
+        const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
+        GroupMember member;
+        member.memberId = utf8(rd_kafka_MemberDescription_consumer_id(md));
+        member.clientId = utf8(rd_kafka_MemberDescription_client_id(md));
+        member.host = utf8(rd_kafka_MemberDescription_host(md));
+        member.groupInstanceId = utf8(rd_kafka_MemberDescription_group_instance_id(md));
+        if (const rd_kafka_MemberAssignment_t *a = rd_kafka_MemberDescription_assignment(md)) {
+            if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_MemberAssignment_partitions(a)) {
+                for (int p = 0; p < parts->cnt; ++p)
+                    member.assignment.append({utf8(parts->elems[p].topic), parts->elems[p].partition});
+            }
+        }
+        std::sort(member.assignment.begin(), member.assignment.end());
+        g.members.append(std::move(member));
+    }
+    std::sort(g.members.begin(), g.members.end(),
+              [](const GroupMember &a, const GroupMember &b) { return a.memberId < b.memberId; });
+    return g;
+}
+
+QString noAuthorizer()
+{
+    return QStringLiteral("ACLs are not available: security is disabled on this cluster "
+                          "(no authorizer is configured on the brokers)");
+}
+
 std::optional<QByteArray> bytes(const void *data, size_t size)
 {
     if (!data)
@@ -138,152 +178,55 @@ std::unique_ptr<AdminService> AdminService::create(const ClusterConfig &config, 
     std::unique_ptr<AdminService> self(new AdminService);
     self->m_config = config;
     self->m_timeoutMs = qMax(1000, timeoutMs);
-    if (config.bootstrap.trimmed().isEmpty()) {
-        *error = QStringLiteral("no bootstrap servers given");
+    self->m_probe = ProbeClient::create(config, error, qMin(self->m_timeoutMs, 10000));
+    if (!self->m_probe)
         return nullptr;
-    }
-    // A consumer-type handle without a group: it serves admin requests and
-    // ListOffsets (offsets_for_times) alike.
-    ConfResult conf = makeKafkaConf(config, ClientRole::Admin,
-                                    {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                     {QStringLiteral("socket.connection.setup.timeout.ms"),
-                                      QString::number(qMin(self->m_timeoutMs, 10000))}});
-    if (!conf.conf) {
-        *error = config.bootstrap + QStringLiteral(": invalid client setting ") + conf.error;
-        return nullptr;
-    }
-    rd_kafka_conf_set_opaque(conf.conf.get(), self.get());
-    rd_kafka_conf_set_error_cb(conf.conf.get(), &AdminService::errorCallback);
-    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
-    char errstr[512];
-    self->m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
-    if (!self->m_rk) {
-        *error = config.bootstrap + QStringLiteral(": ") + QString::fromUtf8(errstr);
-        return nullptr;
-    }
-    conf.conf.release(); // rd_kafka_new took ownership
     return self;
 }
 
 AdminService::~AdminService() = default;
 
-void AdminService::errorCallback(rd_kafka_t *, int err, const char *reason, void *opaque)
-{
-    auto *self = static_cast<AdminService *>(opaque);
-    QMutexLocker lock(&self->m_mutex);
-    // "all brokers down" repeats the cause less precisely than the error before it.
-    if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->m_lastError.isEmpty())
-        return;
-    self->m_lastError = utf8(reason);
-    self->m_lastErrorCode = err;
-}
-
-QString AdminService::lastConnectionError() const
-{
-    QMutexLocker lock(&m_mutex);
-    if (m_lastErrorCode == RD_KAFKA_RESP_ERR__AUTHENTICATION)
-        return QStringLiteral("authentication failed: ") + m_lastError;
-    return m_lastError;
-}
-
-QString AdminService::describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail) const
-{
-    rd_kafka_poll(m_rk.get(), 0); // serve the error callback so its reason is recorded
-    QString text = m_config.bootstrap + QStringLiteral(": ") + what + QStringLiteral(": ");
-    text += detail.isEmpty() ? kafkaErrorText(err) : detail;
-    // A timeout alone says nothing; the connection error before it usually does.
-    if (err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT
-        || err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__AUTHENTICATION) {
-        if (const QString cause = lastConnectionError(); !cause.isEmpty())
-            text += QStringLiteral(" (") + cause + QLatin1Char(')');
-    }
-    return text;
-}
-
 EventPtr AdminService::runAdmin(rd_kafka_admin_op_t op, const QString &what,
                                 const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
-                                QString *error)
+                                QString *error, rd_kafka_resp_err_t *code)
 {
-    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_rk.get(), op));
+    AdminOptionsPtr options(rd_kafka_AdminOptions_new(rk(), op));
     char errstr[256];
     rd_kafka_AdminOptions_set_request_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
     // Topic operations: let the controller finish before it answers, within our bound.
     if (op == RD_KAFKA_ADMIN_OP_CREATETOPICS || op == RD_KAFKA_ADMIN_OP_DELETETOPICS
         || op == RD_KAFKA_ADMIN_OP_CREATEPARTITIONS)
         rd_kafka_AdminOptions_set_operation_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
-    QueuePtr queue(rd_kafka_queue_new(m_rk.get()));
+    QueuePtr queue(rd_kafka_queue_new(rk()));
     call(options.get(), queue.get());
     // The request timeout bounds librdkafka; the margin covers its own bookkeeping.
     EventPtr event(rd_kafka_queue_poll(queue.get(), m_timeoutMs + 2000));
     if (!event) {
+        if (code)
+            *code = RD_KAFKA_RESP_ERR__TIMED_OUT;
         *error = describeFailure(what, RD_KAFKA_RESP_ERR__TIMED_OUT,
                                  QStringLiteral("no answer within %1 s").arg(m_timeoutMs / 1000.0));
         return nullptr;
     }
     if (rd_kafka_resp_err_t err = rd_kafka_event_error(event.get())) {
+        if (code)
+            *code = err;
         *error = describeFailure(what, err, utf8(rd_kafka_event_error_string(event.get())));
         return nullptr;
     }
     return event;
 }
 
-// --- cluster and topics ------------------------------------------------------------
-
-AdminResult<ClusterMetadata> AdminService::metadata()
-{
-    const rd_kafka_metadata_t *raw = nullptr;
-    rd_kafka_resp_err_t err = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, m_timeoutMs);
-    MetadataPtr meta(raw);
-    if (err)
-        return AdminResult<ClusterMetadata>::failure(describeFailure(QStringLiteral("cannot fetch metadata"), err));
-    ClusterMetadata result;
-    result.bootstrap = m_config.bootstrap;
-    result.fetchedAt = QDateTime::currentDateTimeUtc();
-    result.controllerId = rd_kafka_controllerid(m_rk.get(), 0);
-    for (int i = 0; i < meta->broker_cnt; ++i) {
-        const auto &b = meta->brokers[i];
-        result.brokers.append({b.id, utf8(b.host), b.port, {}, b.id == result.controllerId});
-    }
-    std::sort(result.brokers.begin(), result.brokers.end(),
-              [](const BrokerInfo &a, const BrokerInfo &b) { return a.id < b.id; });
-    for (int i = 0; i < meta->topic_cnt; ++i) {
-        const auto &t = meta->topics[i];
-        TopicInfo topic;
-        topic.name = utf8(t.topic);
-        topic.internal = topic.name.startsWith(QLatin1String("__"));
-        if (t.err)
-            topic.error = kafkaErrorText(t.err);
-        for (int p = 0; p < t.partition_cnt; ++p) {
-            const auto &mp = t.partitions[p];
-            PartitionInfo part;
-            part.id = mp.id;
-            part.leader = mp.leader;
-            part.replicas = QList<int>(mp.replicas, mp.replicas + mp.replica_cnt);
-            part.isr = QList<int>(mp.isrs, mp.isrs + mp.isr_cnt);
-            topic.partitions.append(std::move(part));
-        }
-        std::sort(topic.partitions.begin(), topic.partitions.end(),
-                  [](const PartitionInfo &a, const PartitionInfo &b) { return a.id < b.id; });
-        result.topics.append(std::move(topic));
-    }
-    std::sort(result.topics.begin(), result.topics.end(),
-              [](const TopicInfo &a, const TopicInfo &b) { return a.name < b.name; });
-    return {result, {}};
-}
-
-AdminResult<QList<ConfigEntry>> AdminService::describeTopicConfigs(const QString &topic)
+AdminResult<QList<ConfigEntry>> AdminService::describeConfigs(rd_kafka_ResourceType_t type, const QString &name,
+                                                              const QString &what)
 {
     using R = AdminResult<QList<ConfigEntry>>;
-    if (topic.isEmpty())
-        return R::failure(QStringLiteral("describe configs: no topic name given"));
-    const QString what = QStringLiteral("cannot describe the configs of topic \"%1\"").arg(topic);
-    const QByteArray name = topic.toUtf8();
-    ConfigResourcePtr res(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, name.constData()));
+    ConfigResourcePtr res(rd_kafka_ConfigResource_new(type, name.toUtf8().constData()));
     QString error;
     EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
                                rd_kafka_ConfigResource_t *arr[] = {res.get()};
-                               rd_kafka_DescribeConfigs(m_rk.get(), arr, 1, o, q);
+                               rd_kafka_DescribeConfigs(rk(), arr, 1, o, q);
                            },
                            &error);
     if (!ev)
@@ -314,6 +257,41 @@ AdminResult<QList<ConfigEntry>> AdminService::describeTopicConfigs(const QString
     return {out, {}};
 }
 
+AdminResult<Done> AdminService::topicRequest(
+    rd_kafka_admin_op_t op, const QString &what,
+    const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
+    const std::function<const rd_kafka_topic_result_t **(rd_kafka_event_t *, size_t *)> &results)
+{
+    QString error;
+    EventPtr ev = runAdmin(op, what, call, &error);
+    if (!ev)
+        return AdminResult<Done>::failure(error);
+    size_t n = 0;
+    const rd_kafka_topic_result_t **topics = results(ev.get(), &n);
+    if (QString e = topicResultsError(topics, n); !e.isEmpty())
+        return AdminResult<Done>::failure(what + QStringLiteral(": ") + e);
+    return {};
+}
+
+// --- cluster and topics ------------------------------------------------------------
+
+AdminResult<ClusterMetadata> AdminService::metadata()
+{
+    QString error;
+    std::optional<ClusterMetadata> md = m_probe->fetchMetadata(m_timeoutMs, false, &error);
+    if (!md)
+        return AdminResult<ClusterMetadata>::failure(error);
+    return {*md, {}};
+}
+
+AdminResult<QList<ConfigEntry>> AdminService::describeTopicConfigs(const QString &topic)
+{
+    if (topic.isEmpty())
+        return AdminResult<QList<ConfigEntry>>::failure(QStringLiteral("describe configs: no topic name given"));
+    return describeConfigs(RD_KAFKA_RESOURCE_TOPIC, topic,
+                           QStringLiteral("cannot describe the configs of topic \"%1\"").arg(topic));
+}
+
 AdminResult<Done> AdminService::createTopic(const NewTopicSpec &spec)
 {
     using R = AdminResult<Done>;
@@ -335,20 +313,15 @@ AdminResult<Done> AdminService::createTopic(const NewTopicSpec &spec)
         if (rd_kafka_NewTopic_set_config(nt.get(), it.key().toUtf8().constData(), it.value().toUtf8().constData()))
             return R::failure(what + QStringLiteral(": invalid config ") + it.key());
     }
-    QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_CREATETOPICS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_NewTopic_t *arr[] = {nt.get()};
-                               rd_kafka_CreateTopics(m_rk.get(), arr, 1, o, q);
-                           },
-                           &error);
-    if (!ev)
-        return R::failure(error);
-    size_t n = 0;
-    const auto **results = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &n);
-    if (QString e = topicResultsError(results, n); !e.isEmpty())
-        return R::failure(what + QStringLiteral(": ") + e);
-    return {};
+    return topicRequest(
+        RD_KAFKA_ADMIN_OP_CREATETOPICS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_NewTopic_t *arr[] = {nt.get()};
+            rd_kafka_CreateTopics(rk(), arr, 1, o, q);
+        },
+        [](rd_kafka_event_t *ev, size_t *n) {
+            return rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), n);
+        });
 }
 
 AdminResult<Done> AdminService::deleteTopic(const QString &topic)
@@ -358,20 +331,15 @@ AdminResult<Done> AdminService::deleteTopic(const QString &topic)
         return R::failure(QStringLiteral("delete topic: no topic name given"));
     const QString what = QStringLiteral("cannot delete topic \"%1\"").arg(topic);
     DeleteTopicPtr dt(rd_kafka_DeleteTopic_new(topic.toUtf8().constData()));
-    QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DELETETOPICS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_DeleteTopic_t *arr[] = {dt.get()};
-                               rd_kafka_DeleteTopics(m_rk.get(), arr, 1, o, q);
-                           },
-                           &error);
-    if (!ev)
-        return R::failure(error);
-    size_t n = 0;
-    const auto **results = rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev.get()), &n);
-    if (QString e = topicResultsError(results, n); !e.isEmpty())
-        return R::failure(what + QStringLiteral(": ") + e);
-    return {};
+    return topicRequest(
+        RD_KAFKA_ADMIN_OP_DELETETOPICS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_DeleteTopic_t *arr[] = {dt.get()};
+            rd_kafka_DeleteTopics(rk(), arr, 1, o, q);
+        },
+        [](rd_kafka_event_t *ev, size_t *n) {
+            return rd_kafka_DeleteTopics_result_topics(rd_kafka_event_DeleteTopics_result(ev), n);
+        });
 }
 
 AdminResult<Done> AdminService::addPartitions(const QString &topic, int newTotal)
@@ -384,21 +352,15 @@ AdminResult<Done> AdminService::addPartitions(const QString &topic, int newTotal
     NewPartitionsPtr np(rd_kafka_NewPartitions_new(topic.toUtf8().constData(), size_t(newTotal), errstr, sizeof errstr));
     if (!np)
         return R::failure(what + QStringLiteral(": ") + utf8(errstr));
-    QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_NewPartitions_t *arr[] = {np.get()};
-                               rd_kafka_CreatePartitions(m_rk.get(), arr, 1, o, q);
-                           },
-                           &error);
-    if (!ev)
-        return R::failure(error);
-    size_t n = 0;
-    const auto **results =
-        rd_kafka_CreatePartitions_result_topics(rd_kafka_event_CreatePartitions_result(ev.get()), &n);
-    if (QString e = topicResultsError(results, n); !e.isEmpty())
-        return R::failure(what + QStringLiteral(": ") + e);
-    return {};
+    return topicRequest(
+        RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_NewPartitions_t *arr[] = {np.get()};
+            rd_kafka_CreatePartitions(rk(), arr, 1, o, q);
+        },
+        [](rd_kafka_event_t *ev, size_t *n) {
+            return rd_kafka_CreatePartitions_result_topics(rd_kafka_event_CreatePartitions_result(ev), n);
+        });
 }
 
 AdminResult<Done> AdminService::alterTopicConfigs(const QString &topic,
@@ -446,7 +408,7 @@ AdminResult<Done> AdminService::alterTopicConfigs(const QString &topic,
     EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_ALTERCONFIGS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
                                rd_kafka_ConfigResource_t *arr[] = {res.get()};
-                               rd_kafka_AlterConfigs(m_rk.get(), arr, 1, o, q);
+                               rd_kafka_AlterConfigs(rk(), arr, 1, o, q);
                            },
                            &error);
     if (!ev)
@@ -470,7 +432,7 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
     QString error;
     EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_ListConsumerGroups(m_rk.get(), o, q);
+                               rd_kafka_ListConsumerGroups(rk(), o, q);
                            },
                            &error);
     if (!ev)
@@ -494,7 +456,7 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
         raw.push_back(id.constData());
     EventPtr dev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, QStringLiteral("cannot describe consumer groups"),
                             [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                rd_kafka_DescribeConsumerGroups(m_rk.get(), raw.data(), raw.size(), o, q);
+                                rd_kafka_DescribeConsumerGroups(rk(), raw.data(), raw.size(), o, q);
                             },
                             &error);
     if (!dev)
@@ -502,38 +464,8 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
     size_t dn = 0;
     const rd_kafka_ConsumerGroupDescription_t **descs =
         rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(dev.get()), &dn);
-    for (size_t i = 0; i < dn; ++i) {
-        const rd_kafka_ConsumerGroupDescription_t *d = descs[i];
-        ConsumerGroupInfo g;
-        g.groupId = utf8(rd_kafka_ConsumerGroupDescription_group_id(d));
-        if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d))
-            g.error = errorText(e);
-        g.state = mapState(rd_kafka_ConsumerGroupDescription_state(d));
-        g.protocol = utf8(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
-        g.simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
-        if (const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d))
-            g.coordinator = rd_kafka_Node_id(node);
-        const size_t members = rd_kafka_ConsumerGroupDescription_member_count(d);
-        for (size_t m = 0; m < members; ++m) {
-            const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
-            GroupMember member;
-            member.memberId = utf8(rd_kafka_MemberDescription_consumer_id(md));
-            member.clientId = utf8(rd_kafka_MemberDescription_client_id(md));
-            member.host = utf8(rd_kafka_MemberDescription_host(md));
-            member.groupInstanceId = utf8(rd_kafka_MemberDescription_group_instance_id(md));
-            if (const rd_kafka_MemberAssignment_t *a = rd_kafka_MemberDescription_assignment(md)) {
-                if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_MemberAssignment_partitions(a)) {
-                    for (int p = 0; p < parts->cnt; ++p)
-                        member.assignment.append({utf8(parts->elems[p].topic), parts->elems[p].partition});
-                }
-            }
-            std::sort(member.assignment.begin(), member.assignment.end());
-            g.members.append(std::move(member));
-        }
-        std::sort(g.members.begin(), g.members.end(),
-                  [](const GroupMember &a, const GroupMember &b) { return a.memberId < b.memberId; });
-        out.append(std::move(g));
-    }
+    for (size_t i = 0; i < dn; ++i)
+        out.append(groupFromDescription(descs[i]));
     std::sort(out.begin(), out.end(),
               [](const ConsumerGroupInfo &a, const ConsumerGroupInfo &b) { return a.groupId < b.groupId; });
     return {out, {}};
@@ -550,7 +482,7 @@ AdminResult<ConsumerGroupInfo> AdminService::describeGroup(const QString &groupI
     QString error;
     EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_DescribeConsumerGroups(m_rk.get(), ids, 1, o, q);
+                               rd_kafka_DescribeConsumerGroups(rk(), ids, 1, o, q);
                            },
                            &error);
     if (!ev)
@@ -563,32 +495,8 @@ AdminResult<ConsumerGroupInfo> AdminService::describeGroup(const QString &groupI
     const rd_kafka_ConsumerGroupDescription_t *d = descs[0];
     if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d))
         return R::failure(what + QStringLiteral(": ") + errorText(e));
-    ConsumerGroupInfo g;
+    ConsumerGroupInfo g = groupFromDescription(d);
     g.groupId = groupId;
-    g.state = mapState(rd_kafka_ConsumerGroupDescription_state(d));
-    g.protocol = utf8(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
-    g.simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
-    if (const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d))
-        g.coordinator = rd_kafka_Node_id(node);
-    const size_t members = rd_kafka_ConsumerGroupDescription_member_count(d);
-    for (size_t m = 0; m < members; ++m) {
-        const rd_kafka_MemberDescription_t *md = rd_kafka_ConsumerGroupDescription_member(d, m);
-        GroupMember member;
-        member.memberId = utf8(rd_kafka_MemberDescription_consumer_id(md));
-        member.clientId = utf8(rd_kafka_MemberDescription_client_id(md));
-        member.host = utf8(rd_kafka_MemberDescription_host(md));
-        member.groupInstanceId = utf8(rd_kafka_MemberDescription_group_instance_id(md));
-        if (const rd_kafka_MemberAssignment_t *a = rd_kafka_MemberDescription_assignment(md)) {
-            if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_MemberAssignment_partitions(a)) {
-                for (int p = 0; p < parts->cnt; ++p)
-                    member.assignment.append({utf8(parts->elems[p].topic), parts->elems[p].partition});
-            }
-        }
-        std::sort(member.assignment.begin(), member.assignment.end());
-        g.members.append(std::move(member));
-    }
-    std::sort(g.members.begin(), g.members.end(),
-              [](const GroupMember &a, const GroupMember &b) { return a.memberId < b.memberId; });
     return {g, {}};
 }
 
@@ -623,7 +531,7 @@ bool AdminService::offsetsAt(const QList<TopicPartitionRef> &parts, qint64 senti
             sentinelOrTimestamp;
     // ListOffsets: -2 is the earliest offset, -1 the latest, otherwise the first
     // record at or after the timestamp (-1 when there is none).
-    if (rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(m_rk.get(), list.get(), m_timeoutMs)) {
+    if (rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(rk(), list.get(), m_timeoutMs)) {
         *error = describeFailure(QStringLiteral("cannot read partition offsets"), err);
         return false;
     }
@@ -653,7 +561,7 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QStrin
     EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
                                rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
-                               rd_kafka_ListConsumerGroupOffsets(m_rk.get(), arr, 1, o, q);
+                               rd_kafka_ListConsumerGroupOffsets(rk(), arr, 1, o, q);
                            },
                            &error);
     if (!ev)
@@ -786,7 +694,7 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::resetGroupOffsets(const Q
     EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
                                rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
-                               rd_kafka_AlterConsumerGroupOffsets(m_rk.get(), arr, 1, o, q);
+                               rd_kafka_AlterConsumerGroupOffsets(rk(), arr, 1, o, q);
                            },
                            &error);
     if (!ev)
@@ -813,7 +721,7 @@ AdminResult<Done> AdminService::deleteGroup(const QString &groupId)
     EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DELETEGROUPS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
                                rd_kafka_DeleteGroup_t *arr[] = {dg.get()};
-                               rd_kafka_DeleteGroups(m_rk.get(), arr, 1, o, q);
+                               rd_kafka_DeleteGroups(rk(), arr, 1, o, q);
                            },
                            &error);
     if (!ev)
@@ -838,23 +746,20 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
         RD_KAFKA_ACL_PERMISSION_TYPE_ANY, errstr, sizeof errstr));
     if (!filter)
         return R::failure(what + QStringLiteral(": ") + utf8(errstr));
-    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_rk.get(), RD_KAFKA_ADMIN_OP_DESCRIBEACLS));
-    rd_kafka_AdminOptions_set_request_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
-    QueuePtr queue(rd_kafka_queue_new(m_rk.get()));
-    rd_kafka_DescribeAcls(m_rk.get(), filter.get(), options.get(), queue.get());
-    EventPtr ev(rd_kafka_queue_poll(queue.get(), m_timeoutMs + 2000));
-    if (!ev)
-        return R::failure(describeFailure(what, RD_KAFKA_RESP_ERR__TIMED_OUT,
-                                          QStringLiteral("no answer within %1 s").arg(m_timeoutMs / 1000.0)));
-    if (rd_kafka_resp_err_t err = rd_kafka_event_error(ev.get())) {
+    QString error;
+    rd_kafka_resp_err_t code = RD_KAFKA_RESP_ERR_NO_ERROR;
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBEACLS, what,
+                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                               rd_kafka_DescribeAcls(rk(), filter.get(), o, q);
+                           },
+                           &error, &code);
+    if (!ev) {
         // A broker without an authorizer answers SECURITY_DISABLED: not a fault, a fact.
-        const QString detail = utf8(rd_kafka_event_error_string(ev.get()));
-        if (err == RD_KAFKA_RESP_ERR_SECURITY_DISABLED || detail.contains(QLatin1String("SECURITY_DISABLED"))
-            || detail.contains(QLatin1String("Security features are disabled"), Qt::CaseInsensitive)
-            || detail.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive))
-            return R::failure(QStringLiteral("ACLs are not available: security is disabled on this cluster "
-                                             "(no authorizer is configured on the brokers)"));
-        return R::failure(describeFailure(what, err, detail));
+        if (code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED || error.contains(QLatin1String("SECURITY_DISABLED"))
+            || error.contains(QLatin1String("Security features are disabled"), Qt::CaseInsensitive)
+            || error.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive))
+            return R::failure(noAuthorizer());
+        return R::failure(error);
     }
     size_t n = 0;
     const rd_kafka_AclBinding_t **acls = rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev.get()), &n);
@@ -876,32 +781,14 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
         AdminResult<ClusterMetadata> md = metadata();
         if (md.ok() && !md.value.brokers.isEmpty()) {
             const int brokerId = md.value.controllerId >= 0 ? md.value.controllerId : md.value.brokers.first().id;
-            ConfigResourcePtr res(
-                rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, QByteArray::number(brokerId).constData()));
-            QString error;
-            EventPtr cev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, what,
-                                    [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                        rd_kafka_ConfigResource_t *arr[] = {res.get()};
-                                        rd_kafka_DescribeConfigs(m_rk.get(), arr, 1, o, q);
-                                    },
-                                    &error);
-            size_t rn = 0;
-            const rd_kafka_ConfigResource_t **resources =
-                cev ? rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(cev.get()), &rn)
-                    : nullptr;
-            if (rn > 0 && !rd_kafka_ConfigResource_error(resources[0])) {
-                size_t cn = 0;
-                const rd_kafka_ConfigEntry_t **entries = rd_kafka_ConfigResource_configs(resources[0], &cn);
-                bool authorizer = false;
-                for (size_t i = 0; i < cn; ++i) {
-                    if (qstrcmp(rd_kafka_ConfigEntry_name(entries[i]), "authorizer.class.name") == 0) {
-                        const char *v = rd_kafka_ConfigEntry_value(entries[i]);
-                        authorizer = v && *v;
-                    }
-                }
-                if (!authorizer)
-                    return R::failure(QStringLiteral("ACLs are not available: security is disabled on this cluster "
-                                                     "(no authorizer is configured on the brokers)"));
+            AdminResult<QList<ConfigEntry>> configs =
+                describeConfigs(RD_KAFKA_RESOURCE_BROKER, QString::number(brokerId), what);
+            if (configs.ok()) {
+                const auto it = std::find_if(configs.value.cbegin(), configs.value.cend(), [](const ConfigEntry &e) {
+                    return e.name == QLatin1String("authorizer.class.name");
+                });
+                if (it == configs.value.cend() || !it->value || it->value->isEmpty())
+                    return R::failure(noAuthorizer());
             }
         }
     }

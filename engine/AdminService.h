@@ -7,13 +7,13 @@
 
 #include "ClusterConfig.h"
 #include "ClusterMetadata.h"
+#include "ProbeClient.h"
 
 #include <QByteArray>
 #include <QDateTime>
 #include <QList>
 #include <QMap>
 #include <QMetaType>
-#include <QMutex>
 #include <QPair>
 #include <QString>
 
@@ -203,13 +203,25 @@ public:
 
 private:
     AdminService() = default;
-    static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
-    QString lastConnectionError() const;
-    QString describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail = {}) const;
-    // Runs one admin request and waits for its result event (bounded).
+    rd_kafka_t *rk() const { return m_probe->handle(); }
+    QString describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail = {}) const
+    {
+        return m_probe->describeFailure(what, err, detail);
+    }
+    // Runs one admin request and waits for its result event (bounded). On
+    // failure *error says why and *code, when given, holds the event's error.
     EventPtr runAdmin(rd_kafka_admin_op_t op, const QString &what,
                       const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
-                      QString *error);
+                      QString *error, rd_kafka_resp_err_t *code = nullptr);
+    // A request on one topic whose answer is a per-topic result list (create,
+    // delete, add partitions): success or the topic's error in plain words.
+    AdminResult<Done> topicRequest(
+        rd_kafka_admin_op_t op, const QString &what,
+        const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
+        const std::function<const rd_kafka_topic_result_t **(rd_kafka_event_t *, size_t *)> &results);
+    // DescribeConfigs of one resource (a topic, a broker id), sorted by name.
+    AdminResult<QList<ConfigEntry>> describeConfigs(rd_kafka_ResourceType_t type, const QString &name,
+                                                    const QString &what);
     // Partition ids per topic from metadata (topics missing from the cluster are left out).
     bool partitionsOf(const QStringList &topics, QMap<QString, QList<int>> *out, QString *error);
     // Offsets for the given partitions at `sentinelOrTimestamp` (-2 earliest, -1 latest, or a time).
@@ -218,10 +230,7 @@ private:
 
     ClusterConfig m_config;
     int m_timeoutMs = 10000;
-    KafkaPtr m_rk;
-    mutable QMutex m_mutex;
-    QString m_lastError;
-    int m_lastErrorCode = 0;
+    std::unique_ptr<ProbeClient> m_probe; // the connection and its last error
 };
 
 } // namespace md

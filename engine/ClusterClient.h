@@ -2,6 +2,7 @@
 
 #include "ClusterConfig.h"
 #include "ClusterMetadata.h"
+#include "ProbeClient.h"
 
 #include <QMutex>
 #include <QObject>
@@ -53,38 +54,6 @@ private:
     State m_state = State::Disconnected;
     QThread m_thread;
     ClusterWorker *m_worker = nullptr; // lives on m_thread, deleted when it finishes
-};
-
-// A lightweight blocking client for metadata and offsets (a consumer handle
-// without a group), for admin threads and headless commands, never the UI thread.
-// It keeps librdkafka's last connection error, which says more than a timeout.
-class ProbeClient final {
-    Q_DISABLE_COPY_MOVE(ProbeClient)
-public:
-    static std::unique_ptr<ProbeClient> create(const ClusterConfig &config, QString *error);
-    ~ProbeClient();
-
-    rd_kafka_t *handle() const { return m_rk.get(); }
-    QString lastConnectionError() const;
-
-    // Brokers, topics and partitions, with watermarks when asked. Fails within
-    // about `timeoutMs` with a message naming the bootstrap address and the reason.
-    std::optional<ClusterMetadata> fetchMetadata(int timeoutMs, bool withWatermarks, QString *error);
-
-    // Fills low/high watermarks of the given topics with one batched ListOffsets
-    // request per side (offsets_for_times with the earliest/latest sentinels).
-    bool fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QString *error);
-
-private:
-    ProbeClient() = default;
-    bool queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error);
-    static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
-    QString failure(const QString &what, rd_kafka_resp_err_t err) const;
-
-    ClusterConfig m_config;
-    KafkaPtr m_rk;
-    mutable QMutex m_mutex;
-    QString m_lastError;
 };
 
 } // namespace md

@@ -1,0 +1,247 @@
+#include "ProbeClient.h"
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+
+namespace md {
+
+namespace {
+constexpr int kWatermarkTimeoutMs = 8000;
+constexpr int kRoundMs = 1000; // one metadata attempt; the error callback is served between rounds
+
+bool isHopeless(int code)
+{
+    switch (code) {
+    case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
+    case RD_KAFKA_RESP_ERR__AUTHENTICATION:
+    case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
+    case RD_KAFKA_RESP_ERR__SSL:
+    case RD_KAFKA_RESP_ERR__RESOLVE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+bool isConnectionError(rd_kafka_resp_err_t err)
+{
+    return err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT
+        || err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__AUTHENTICATION
+        || err == RD_KAFKA_RESP_ERR__SSL || err == RD_KAFKA_RESP_ERR__RESOLVE;
+}
+} // namespace
+
+std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, QString *error, int connectTimeoutMs)
+{
+    if (config.bootstrap.trimmed().isEmpty()) {
+        *error = QStringLiteral("no bootstrap servers given");
+        return nullptr;
+    }
+    std::unique_ptr<ProbeClient> probe(new ProbeClient);
+    probe->m_config = config;
+    ConfResult conf = makeKafkaConf(config, ClientRole::Admin,
+                                    {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                                     {QStringLiteral("socket.connection.setup.timeout.ms"),
+                                      QString::number(std::clamp(connectTimeoutMs, 1000, 30000))}});
+    if (!conf.conf) {
+        *error = config.bootstrap + QStringLiteral(": invalid client setting ") + conf.error;
+        return nullptr;
+    }
+    rd_kafka_conf_set_opaque(conf.conf.get(), probe.get());
+    rd_kafka_conf_set_error_cb(conf.conf.get(), &ProbeClient::errorCallback);
+    // The error callback keeps what matters; librdkafka's own stderr log would only repeat it.
+    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
+    char errstr[512];
+    probe->m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
+    if (!probe->m_rk) {
+        *error = config.bootstrap + QStringLiteral(": ") + QString::fromUtf8(errstr);
+        return nullptr;
+    }
+    conf.conf.release(); // rd_kafka_new took ownership
+    return probe;
+}
+
+ProbeClient::~ProbeClient() = default;
+
+void ProbeClient::errorCallback(rd_kafka_t *, int err, const char *reason, void *opaque)
+{
+    auto *self = static_cast<ProbeClient *>(opaque);
+    QMutexLocker lock(&self->m_mutex);
+    if (isHopeless(err))
+        self->m_hopeless = true;
+    // "all brokers down" repeats the cause less precisely than the error before it.
+    if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->m_lastError.isEmpty())
+        return;
+    self->m_lastError = QString::fromUtf8(reason);
+    self->m_lastErrorCode = err;
+}
+
+QString ProbeClient::lastConnectionError() const
+{
+    QMutexLocker lock(&m_mutex);
+    if (m_lastErrorCode == RD_KAFKA_RESP_ERR__AUTHENTICATION
+        || m_lastErrorCode == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED)
+        return QStringLiteral("authentication failed: ") + m_lastError;
+    return m_lastError;
+}
+
+QString ProbeClient::describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail) const
+{
+    rd_kafka_poll(m_rk.get(), 0); // serve the error callback so its reason is recorded
+    QString text = m_config.bootstrap + QStringLiteral(": ") + what + QStringLiteral(": ");
+    text += detail.isEmpty() ? kafkaErrorText(err) : detail;
+    // A timeout alone says nothing; the connection error before it usually does.
+    if (isConnectionError(err)) {
+        if (const QString cause = lastConnectionError(); !cause.isEmpty())
+            text += QStringLiteral(" (") + cause + QLatin1Char(')');
+    }
+    return text;
+}
+
+std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool withWatermarks, QString *error)
+{
+    QElapsedTimer timer;
+    timer.start();
+    {
+        // Only what goes wrong during this fetch decides to give up early; an
+        // old "all brokers down" from before a broker came back must not.
+        QMutexLocker lock(&m_mutex);
+        m_hopeless = false;
+    }
+    rd_kafka_resp_err_t lastErr = RD_KAFKA_RESP_ERR__TIMED_OUT;
+    while (true) {
+        const qint64 remaining = timeoutMs - timer.elapsed();
+        if (remaining <= 0)
+            break;
+        const rd_kafka_metadata_t *raw = nullptr;
+        lastErr = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, int(std::min<qint64>(remaining, kRoundMs)));
+        MetadataPtr meta(raw);
+        if (lastErr == RD_KAFKA_RESP_ERR_NO_ERROR && meta) {
+            ClusterMetadata result = convert(*meta);
+            if (withWatermarks) {
+                QString wmError;
+                // Watermarks are a nicety: metadata without them is still an answer.
+                fetchWatermarks(result.topics, kWatermarkTimeoutMs, &wmError);
+            }
+            return result;
+        }
+        rd_kafka_poll(m_rk.get(), 0); // serve the error callback
+        QMutexLocker lock(&m_mutex);
+        if (m_hopeless)
+            break;
+    }
+    rd_kafka_poll(m_rk.get(), 0);
+    bool hopeless;
+    {
+        QMutexLocker lock(&m_mutex);
+        hopeless = m_hopeless;
+    }
+    QString text = hopeless ? QStringLiteral("cannot reach the cluster")
+                            : QStringLiteral("cannot reach the cluster within %1 s")
+                                  .arg(double(timeoutMs) / 1000.0, 0, 'f', 1);
+    const QString cause = lastConnectionError();
+    text += QStringLiteral(": ") + (cause.isEmpty() ? kafkaErrorText(lastErr) : cause);
+    *error = m_config.bootstrap + QStringLiteral(": ") + text;
+    return std::nullopt;
+}
+
+ClusterMetadata ProbeClient::convert(const rd_kafka_metadata_t &meta) const
+{
+    ClusterMetadata result;
+    result.bootstrap = m_config.bootstrap;
+    result.fetchedAt = QDateTime::currentDateTimeUtc();
+    result.controllerId = rd_kafka_controllerid(m_rk.get(), 0);
+    if (char *id = rd_kafka_clusterid(m_rk.get(), 0)) {
+        result.clusterId = QString::fromUtf8(id);
+        rd_kafka_mem_free(m_rk.get(), id);
+    }
+    for (int i = 0; i < meta.broker_cnt; ++i) {
+        const auto &b = meta.brokers[i];
+        result.brokers.append({b.id, QString::fromUtf8(b.host), b.port, {}, b.id == result.controllerId});
+    }
+    std::sort(result.brokers.begin(), result.brokers.end(),
+              [](const BrokerInfo &a, const BrokerInfo &b) { return a.id < b.id; });
+    result.topics.reserve(meta.topic_cnt);
+    for (int i = 0; i < meta.topic_cnt; ++i) {
+        const auto &t = meta.topics[i];
+        TopicInfo topic;
+        topic.name = QString::fromUtf8(t.topic);
+        topic.internal = topic.name.startsWith(QLatin1String("__"));
+        if (t.err)
+            topic.error = kafkaErrorText(t.err);
+        topic.partitions.reserve(t.partition_cnt);
+        for (int p = 0; p < t.partition_cnt; ++p) {
+            const auto &mp = t.partitions[p];
+            PartitionInfo part;
+            part.id = mp.id;
+            part.leader = mp.leader;
+            part.replicas = QList<int>(mp.replicas, mp.replicas + mp.replica_cnt);
+            part.isr = QList<int>(mp.isrs, mp.isrs + mp.isr_cnt);
+            if (mp.err)
+                part.error = kafkaErrorText(mp.err);
+            topic.partitions.append(std::move(part));
+        }
+        std::sort(topic.partitions.begin(), topic.partitions.end(),
+                  [](const PartitionInfo &a, const PartitionInfo &b) { return a.id < b.id; });
+        result.topics.append(std::move(topic));
+    }
+    std::sort(result.topics.begin(), result.topics.end(),
+              [](const TopicInfo &a, const TopicInfo &b) { return a.name < b.name; });
+    return result;
+}
+
+bool ProbeClient::fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QString *error)
+{
+    // One batched ListOffsets per side for everything; when the batch fails as a
+    // whole (a topic being deleted or without a leader fails the request), each
+    // topic is asked on its own so one bad topic does not blank the others.
+    QList<TopicInfo *> all;
+    for (TopicInfo &t : topics)
+        all.append(&t);
+    if (queryWatermarks(all, timeoutMs, error))
+        return true;
+    bool allOk = true;
+    for (TopicInfo *t : std::as_const(all)) {
+        QString topicError;
+        if (!queryWatermarks({t}, timeoutMs, &topicError)) {
+            allOk = false;
+            *error = topicError;
+        }
+    }
+    return allOk;
+}
+
+bool ProbeClient::queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error)
+{
+    int count = 0;
+    for (const TopicInfo *t : topics)
+        count += int(t->partitions.size());
+    if (count == 0)
+        return true;
+    // ListOffsets with timestamp -2 answers the earliest offset, -1 the latest:
+    // one batched request per leader instead of one round trip per partition.
+    for (const qint64 sentinel : {qint64(-2), qint64(-1)}) {
+        PartitionListPtr list(rd_kafka_topic_partition_list_new(count));
+        for (const TopicInfo *t : topics) {
+            const QByteArray name = t->name.toUtf8();
+            for (const PartitionInfo &p : t->partitions)
+                rd_kafka_topic_partition_list_add(list.get(), name.constData(), p.id)->offset = sentinel;
+        }
+        if (rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(m_rk.get(), list.get(), timeoutMs)) {
+            *error = describeFailure(QStringLiteral("cannot read offsets"), err);
+            return false;
+        }
+        int i = 0;
+        for (TopicInfo *t : topics) {
+            for (PartitionInfo &p : t->partitions) {
+                const rd_kafka_topic_partition_t &e = list->elems[i++];
+                const qint64 value = e.err ? -1 : e.offset;
+                (sentinel == -2 ? p.lowWatermark : p.highWatermark) = value;
+            }
+        }
+    }
+    return true;
+}
+
+} // namespace md

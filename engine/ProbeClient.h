@@ -1,0 +1,61 @@
+#pragma once
+
+#include "ClusterConfig.h"
+#include "ClusterMetadata.h"
+
+#include <QMutex>
+#include <QString>
+
+#include <memory>
+#include <optional>
+
+namespace md {
+
+// The one blocking connection to a cluster that browsing, administration and
+// the headless checks share: a consumer-type handle without a group (it serves
+// metadata, ListOffsets and admin requests alike) that remembers librdkafka's
+// connection errors, because they say more than the timeout that follows them.
+// For admin threads and headless commands, never the UI thread.
+class ProbeClient final {
+    Q_DISABLE_COPY_MOVE(ProbeClient)
+public:
+    // Null with *error on a bad setting; does not connect yet.
+    static std::unique_ptr<ProbeClient> create(const ClusterConfig &config, QString *error,
+                                               int connectTimeoutMs = 7000);
+    ~ProbeClient();
+
+    rd_kafka_t *handle() const { return m_rk.get(); }
+    const ClusterConfig &config() const { return m_config; }
+
+    // The most precise connection error seen ("authentication failed: ..." for
+    // refused credentials), or empty.
+    QString lastConnectionError() const;
+    // "<bootstrap>: <what>: <detail or the error's text>", with the connection
+    // error appended when err is a timeout or transport failure.
+    QString describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail = {}) const;
+
+    // Brokers, topics and partitions, with watermarks when asked. Tries in short
+    // rounds so a refused connection, failed authentication or TLS error is
+    // reported in about a second, and otherwise fails after about `timeoutMs`,
+    // naming the bootstrap address and the reason ("cannot reach the cluster").
+    std::optional<ClusterMetadata> fetchMetadata(int timeoutMs, bool withWatermarks, QString *error);
+
+    // Fills low/high watermarks of the given topics with one batched ListOffsets
+    // request per side (offsets_for_times with the earliest/latest sentinels).
+    bool fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QString *error);
+
+private:
+    ProbeClient() = default;
+    bool queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error);
+    static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
+    ClusterMetadata convert(const rd_kafka_metadata_t &meta) const;
+
+    ClusterConfig m_config;
+    KafkaPtr m_rk;
+    mutable QMutex m_mutex;
+    QString m_lastError;
+    int m_lastErrorCode = 0;
+    bool m_hopeless = false; // every broker down, or credentials/TLS refused, since the last fetch began
+};
+
+} // namespace md
