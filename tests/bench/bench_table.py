@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Markdown table from mm2-compare.sh's results (kind, run, metric, value per line).
+
+Medians over the repeats with min..max in brackets; ratios are taken within each run
+(same brokers, same minute of machine load) and then summarised the same way.
+"""
+import statistics
+import sys
+from collections import defaultdict
+
+path, mode, params = sys.argv[1], sys.argv[2], sys.argv[3]
+data = defaultdict(lambda: defaultdict(dict))  # kind -> metric -> run -> value
+for line in open(path):
+    parts = line.rstrip("\n").split("\t")
+    if len(parts) != 4 or parts[3] in ("", "nan"):
+        continue
+    kind, run, metric, value = parts
+    try:
+        data[kind][metric][int(run)] = float(value)
+    except ValueError:
+        pass
+
+
+def summary(values, fmt="{:,.0f}"):
+    values = [v for v in values if v is not None]
+    if not values:
+        return "n/a"
+    med = statistics.median(values)
+    if len(values) == 1:
+        return fmt.format(med)
+    return f"{fmt.format(med)} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
+
+
+def runs_of(kind, metric):
+    return data[kind][metric]
+
+
+def ratio(a_kind, a_metric, b_kind, b_metric, invert=False):
+    a, b = runs_of(a_kind, a_metric), runs_of(b_kind, b_metric)
+    out = []
+    for r in sorted(set(a) & set(b)):
+        if a[r] > 0 and b[r] > 0:
+            out.append(b[r] / a[r] if invert else a[r] / b[r])
+    return out
+
+
+names = {
+    "md": "MirrorDesk `run --until-caught-up`",
+    "mm2": "MirrorMaker 2 (dedicated)",
+    "produce": "limit: 1 librdkafka producer → target",
+    "consume": "limit: 1 librdkafka consumer ← source",
+}
+print(f"Parameters: {params}\n")
+if mode == "throughput":
+    # limit per run: the narrower of the two sides
+    for r in set(runs_of("produce", "steady_rps")) & set(runs_of("consume", "steady_rps")):
+        data["limit"]["steady_rps"][r] = min(data["produce"]["steady_rps"][r], data["consume"]["steady_rps"][r])
+    print("| | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for kind in ("md", "mm2", "produce", "consume"):
+        if kind not in data:
+            continue
+        print(f"| {names[kind]} | {summary(runs_of(kind, 'steady_rps').values())} "
+              f"| {summary(runs_of(kind, 'steady_mbps').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'e2e_s').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'rss_mb').values())} "
+              f"| {summary(runs_of(kind, 'cpu_s').values(), '{:.1f}')} |")
+    print()
+    print("| ratio (per run, then median [min..max]) | value | target |")
+    print("|---|---:|---|")
+    print(f"| MirrorDesk / MM2 steady rate | {summary(ratio('md', 'steady_rps', 'mm2', 'steady_rps'), '{:.2f}')} | ≥ 1.5 |")
+    print(f"| MirrorDesk / limit steady rate | {summary(ratio('md', 'steady_rps', 'limit', 'steady_rps'), '{:.2f}')} | ≥ 0.8 |")
+    print(f"| MirrorDesk / MM2 peak RSS | {summary(ratio('md', 'rss_mb', 'mm2', 'rss_mb'), '{:.3f}')} | ≤ 0.2 |")
+    print(f"| MirrorDesk / MM2 CPU seconds | {summary(ratio('md', 'cpu_s', 'mm2', 'cpu_s'), '{:.2f}')} | |")
+    print(f"| MirrorDesk / MM2 end to end | {summary(ratio('md', 'e2e_s', 'mm2', 'e2e_s'), '{:.2f}')} | |")
+else:
+    print("| at fixed rate | p50 ms | p99 ms | max ms | peak RSS MB | CPU s |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for kind in ("md", "mm2"):
+        if kind not in data:
+            continue
+        print(f"| {names[kind].replace(' `run --until-caught-up`', ' `run`')} "
+              f"| {summary(runs_of(kind, 'p50_ms').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'p99_ms').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'max_ms').values(), '{:.0f}')} "
+              f"| {summary(runs_of(kind, 'rss_mb').values())} "
+              f"| {summary(runs_of(kind, 'cpu_s').values(), '{:.1f}')} |")
+    print()
+    print(f"MirrorDesk / MM2 p99: {summary(ratio('md', 'p99_ms', 'mm2', 'p99_ms'), '{:.2f}')} (target < 1)")

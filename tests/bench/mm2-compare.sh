@@ -1,0 +1,334 @@
+#!/usr/bin/env bash
+# MirrorDesk against Apache Kafka's MirrorMaker 2 and the hardware limit (issue 7).
+#
+#   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
+#                              [--latency [--rate R] [--seconds S]] [--build DIR] [--out FILE]
+#
+# Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
+# stopped on exit), then on the same brokers:
+#   throughput mode (default 1,000,000 records of 200 bytes over 12 partitions, 3 repeats):
+#     loads the source once with bench_kafka, then per repeat copies it with
+#     1. MirrorDesk headless: mirrordesk run PROFILE --until-caught-up
+#     2. MirrorMaker 2, dedicated mode (tasks.max = cores, replication factors 1, no
+#        checkpoints, heartbeats, offset syncs or group sync)
+#     each into a fresh target topic, and measures
+#     3. the limit: one librdkafka producer into the target alone, one librdkafka consumer
+#        reading the source alone.
+#     Steady rate = 80% of the records over the time between 10% and 90% of them landing on
+#     the target (high watermarks polled every 100 ms); end to end = process start to the
+#     last record on the target; peak RSS and CPU seconds from /usr/bin/time.
+#   latency mode (--latency): a producer at a fixed rate (default 20,000 records/s for 30 s)
+#     whose values start with their send time; a consumer on the target reports p50/p99 of
+#     (arrival - send) for MirrorDesk and MM2, each running continuously.
+# Prints a markdown table (medians over the repeats, min..max in brackets) and writes it
+# to --out when given.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+BUILD="${MIRRORDESK_BUILD:-$ROOT/build-bench}"
+RECORDS=1000000
+SIZE=200
+PARTITIONS=12
+REPEAT=3
+MODE=throughput
+RATE=20000
+SECONDS_RUN=30
+OUT=""
+
+die() { printf 'mm2-compare: error: %s\n' "$*" >&2; exit 1; }
+log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+
+while (($#)); do
+    case "$1" in
+        --records) RECORDS="$2"; shift ;;
+        --size) SIZE="$2"; shift ;;
+        --partitions) PARTITIONS="$2"; shift ;;
+        --repeat) REPEAT="$2"; shift ;;
+        --latency) MODE=latency ;;
+        --rate) RATE="$2"; shift ;;
+        --seconds) SECONDS_RUN="$2"; shift ;;
+        --build) BUILD="$2"; shift ;;
+        --out) OUT="$2"; shift ;;
+        -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) die "unknown option '$1' (see --help)" ;;
+    esac
+    shift
+done
+for v in RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN; do
+    [[ "${!v}" =~ ^[0-9]+$ && "${!v}" -gt 0 ]] || die "${v,,} must be a positive integer, got '${!v}'"
+done
+(( SIZE >= 8 )) || die "size must be at least 8 bytes (the send time is embedded)"
+
+MD="$BUILD/app/mirrordesk"
+BK="$BUILD/tests/bench/bench_kafka"
+[[ -x "$MD" ]] || die "$MD not built (cmake --build $BUILD --target mirrordesk bench_kafka)"
+[[ -x "$BK" ]] || die "$BK not built (cmake --build $BUILD --target bench_kafka)"
+[[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (apt-get install time)"
+command -v java >/dev/null || die "java not found"
+
+KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/tests/kafka/pom.xml")"
+LIBS="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/kafka-$KAFKA_VERSION/libs"
+CORES="$(nproc)"
+
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/mirrordesk-bench.XXXXXX")"
+export MIRRORDESK_KAFKA_STATE="$WORK/kafka"
+# The brokers as kafka-server-start.sh runs them (1 GB heap, G1, full JIT), not the
+# harness's C1-only test setting: the broker must not be the narrowest pipe by design.
+export MIRRORDESK_KAFKA_JAVA_OPTS="${MIRRORDESK_BENCH_BROKER_OPTS:--Xms1g -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true}"
+# MM2 as connect-mirror-maker.sh runs it (kafka-run-class.sh defaults).
+MM2_OPTS="${MIRRORDESK_BENCH_MM2_OPTS:--Xms256m -Xmx2g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true}"
+HARNESS="$ROOT/tests/kafka/harness.sh"
+RESULTS="$WORK/results.tsv"
+: >"$RESULTS"
+OWN_PIDS=()
+
+cleanup() {
+    local p
+    for p in "${OWN_PIDS[@]}"; do
+        kill_tree "$p"
+    done
+    bash "$HARNESS" stop-all >/dev/null 2>&1 || true
+    if [[ -n "${KEEP_WORK:-}" ]]; then
+        log "work dir kept: $WORK"
+    else
+        rm -rf "$WORK"
+    fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# A process started under /usr/bin/time: TERM its child (the measured program), so time
+# still writes its report, then wait for both.
+kill_tree() {
+    local p="$1" c
+    kill -0 "$p" 2>/dev/null || return 0
+    for c in $(pgrep -P "$p" || true); do kill -TERM "$c" 2>/dev/null || true; done
+    local i
+    for ((i = 0; i < 300; i++)); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
+    if kill -0 "$p" 2>/dev/null; then
+        for c in $(pgrep -P "$p" || true); do kill -KILL "$c" 2>/dev/null || true; done
+        kill -KILL "$p" 2>/dev/null || true
+    fi
+    wait "$p" 2>/dev/null || true
+}
+
+now_ms() { date +%s%3N; }
+# value of KEY in the RESULT line WHAT of a file
+field() { sed -n "s/^RESULT $2 .*\b$3=\([^ ]*\).*/\1/p" "$1" | tail -n1; }
+# /usr/bin/time -f "%e %U %S %M" output: wall user sys maxrss_kb (last line: the program
+# may print before it)
+time_field() { tail -n1 "$1" | awk -v i="$2" '{print $i}'; }
+record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RESULTS"; }
+TIMEFMT="%e %U %S %M"
+
+log "work dir $WORK; starting brokers"
+bash "$HARNESS" fetch
+bash "$HARNESS" start source >"$WORK/harness-source.log" 2>&1 &
+hs=$!
+bash "$HARNESS" start target >"$WORK/harness-target.log" 2>&1 &
+ht=$!
+wait $hs || { cat "$WORK/harness-source.log" >&2; die "source broker did not start"; }
+wait $ht || { cat "$WORK/harness-target.log" >&2; die "target broker did not start"; }
+SRC="$(bash "$HARNESS" bootstrap source)"
+TGT="$(bash "$HARNESS" bootstrap target)"
+log "source $SRC, target $TGT"
+
+write_profile() { # FILE NAME ALIAS TOPIC_REGEX
+    cat >"$1" <<EOF
+{
+  "mirrordesk": 1,
+  "name": "$2",
+  "source": { "alias": "$3", "bootstrap": "$SRC", "security": "plaintext" },
+  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext" },
+  "topics": { "include": ["$4"] },
+  "naming": { "policy": "prefix", "separator": "." },
+  "start": "earliest",
+  "createTopics": true,
+  "syncTopicConfigs": true
+}
+EOF
+}
+
+write_mm2() { # FILE ALIAS TOPIC_REGEX
+    cat >"$1" <<EOF
+clusters = $2, tgt
+$2.bootstrap.servers = $SRC
+tgt.bootstrap.servers = $TGT
+$2->tgt.enabled = true
+$2->tgt.topics = $3
+tgt->$2.enabled = false
+tgt->$2.emit.heartbeats.enabled = false
+tasks.max = $CORES
+# single-broker clusters
+replication.factor = 1
+checkpoints.topic.replication.factor = 1
+heartbeats.topic.replication.factor = 1
+offset-syncs.topic.replication.factor = 1
+offset.storage.replication.factor = 1
+status.storage.replication.factor = 1
+config.storage.replication.factor = 1
+# only the copy is measured: nothing that competes with it
+emit.checkpoints.enabled = false
+emit.heartbeats.enabled = false
+sync.group.offsets.enabled = false
+sync.topic.acls.enabled = false
+refresh.topics.interval.seconds = 5
+refresh.groups.enabled = false
+EOF
+}
+
+start_mm2() { # PROPS LOGDIR TIMEFILE -> pid of /usr/bin/time in MM2_PID
+    mkdir -p "$2"
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "$TIMEFMT" -o "$3" java $MM2_OPTS -cp "$LIBS/*" -Dkafka.logs.dir="$2" \
+        -Dlog4j2.configurationFile="$ROOT/tests/kafka/log4j2.properties" \
+        org.apache.kafka.connect.mirror.MirrorMaker "$1" >"$2/stdout.log" 2>&1 &
+    MM2_PID=$!
+    OWN_PIDS+=("$MM2_PID")
+}
+
+# ---------------------------------------------------------------- throughput
+
+run_throughput() {
+    "$BK" create "$SRC" bench "$PARTITIONS" >/dev/null
+    log "loading $RECORDS records of $SIZE bytes into $PARTITIONS partitions"
+    "$BK" load "$SRC" bench --records "$RECORDS" --size "$SIZE" >"$WORK/load.out"
+    log "loaded: $(field "$WORK/load.out" load steady_rps) records/s steady"
+    # Fresh JVMs serve slowly until their JIT has compiled the produce and fetch paths:
+    # without a warm-up whichever tool runs first pays for it. The target takes a share of
+    # the records and the source is read once before anything is measured.
+    local warm=$((RECORDS < 300000 ? RECORDS : 300000))
+    log "warming up the brokers ($warm records into the target, the source read once)"
+    "$BK" create "$TGT" warmup "$PARTITIONS" >/dev/null
+    "$BK" load "$TGT" warmup --records "$warm" --size "$SIZE" >/dev/null
+    "$BK" consume "$SRC" bench --records "$RECORDS" >/dev/null
+    local r
+    for ((r = 1; r <= REPEAT; r++)); do
+        local d="$WORK/run$r"
+        mkdir -p "$d"
+
+        # 1. MirrorDesk
+        write_profile "$d/md.mirrorjob" "bench md $r" "md$r" "bench"
+        "$BK" watch "$TGT" "md$r.bench" --records "$RECORDS" --timeout 900 >"$d/md.watch" &
+        local w=$!
+        local t0
+        t0=$(now_ms)
+        log "run $r: MirrorDesk"
+        /usr/bin/time -f "$TIMEFMT" -o "$d/md.time" "$MD" run "$d/md.mirrorjob" --until-caught-up >"$d/md.log" 2>&1 \
+            || { tail -n 30 "$d/md.log" >&2; die "mirrordesk run failed (run $r)"; }
+        wait $w || die "MirrorDesk did not land $RECORDS records (run $r)"
+        collect md "$r" "$d/md.watch" "$d/md.time" "$t0"
+
+        # 2. MirrorMaker 2
+        write_mm2 "$d/mm2.properties" "mm$r" "bench"
+        "$BK" watch "$TGT" "mm$r.bench" --records "$RECORDS" --timeout 900 >"$d/mm2.watch" &
+        w=$!
+        t0=$(now_ms)
+        log "run $r: MirrorMaker 2"
+        start_mm2 "$d/mm2.properties" "$d/mm2" "$d/mm2.time"
+        if ! wait $w; then
+            tail -n 40 "$d/mm2/server.log" >&2 || true
+            die "MM2 did not land $RECORDS records (run $r)"
+        fi
+        kill_tree "$MM2_PID"
+        collect mm2 "$r" "$d/mm2.watch" "$d/mm2.time" "$t0"
+
+        # 3. the limit: target alone, source alone
+        "$BK" create "$TGT" "limit$r" "$PARTITIONS" >/dev/null
+        log "run $r: producer into the target alone"
+        t0=$(now_ms)
+        /usr/bin/time -f "$TIMEFMT" -o "$d/produce.time" "$BK" load "$TGT" "limit$r" --records "$RECORDS" --size "$SIZE" \
+            >"$d/produce.out"
+        collect_self produce "$r" "$d/produce.out" load "$d/produce.time" "$t0"
+        log "run $r: consumer of the source alone"
+        t0=$(now_ms)
+        /usr/bin/time -f "$TIMEFMT" -o "$d/consume.time" "$BK" consume "$SRC" bench --records "$RECORDS" >"$d/consume.out"
+        collect_self consume "$r" "$d/consume.out" consume "$d/consume.time" "$t0"
+    done
+}
+
+collect() { # KIND RUN WATCHFILE TIMEFILE T0
+    local rps mbps done
+    rps=$(field "$3" watch steady_rps)
+    mbps=$(field "$3" watch steady_mbps)
+    done=$(field "$3" watch done_ms)
+    record "$1" "$2" steady_rps "$rps"
+    record "$1" "$2" steady_mbps "$mbps"
+    record "$1" "$2" e2e_s "$(awk -v a="$done" -v b="$5" 'BEGIN{printf "%.1f", (a-b)/1000}')"
+    record "$1" "$2" rss_mb "$(awk -v k="$(time_field "$4" 4)" 'BEGIN{printf "%.0f", k/1024}')"
+    record "$1" "$2" cpu_s "$(awk -v u="$(time_field "$4" 2)" -v s="$(time_field "$4" 3)" 'BEGIN{printf "%.1f", u+s}')"
+    log "  $1: $rps records/s steady, $(tail -n1 "$RESULTS" | cut -f4) CPU s"
+}
+
+collect_self() { # KIND RUN OUTFILE WHAT TIMEFILE T0
+    local rps
+    rps=$(field "$3" "$4" steady_rps)
+    record "$1" "$2" steady_rps "$rps"
+    record "$1" "$2" steady_mbps "$(field "$3" "$4" steady_mbps)"
+    record "$1" "$2" e2e_s "$(awk -v a="$(field "$3" "$4" done_ms)" -v b="$6" 'BEGIN{printf "%.1f", (a-b)/1000}')"
+    record "$1" "$2" rss_mb "$(awk -v k="$(time_field "$5" 4)" 'BEGIN{printf "%.0f", k/1024}')"
+    record "$1" "$2" cpu_s "$(awk -v u="$(time_field "$5" 2)" -v s="$(time_field "$5" 3)" 'BEGIN{printf "%.1f", u+s}')"
+    log "  $1: $rps records/s steady"
+}
+
+# ---------------------------------------------------------------- latency
+
+run_latency() {
+    local total=$((RATE * SECONDS_RUN))
+    local prime=100
+    local skip=$((prime + RATE * 5)) # the priming records and the first 5 s are warm-up
+    local r kind
+    for ((r = 1; r <= REPEAT; r++)); do
+        for kind in md mm2; do
+            local d="$WORK/lat$r-$kind" topic="lat$r$kind" target pid
+            mkdir -p "$d"
+            "$BK" create "$SRC" "$topic" "$PARTITIONS" >/dev/null
+            if [[ $kind == md ]]; then
+                write_profile "$d/md.mirrorjob" "bench latency $r" "md" "$topic"
+                target="md.$topic"
+                /usr/bin/time -f "$TIMEFMT" -o "$d/time" "$MD" run "$d/md.mirrorjob" >"$d/md.log" 2>&1 &
+                pid=$!
+                OWN_PIDS+=("$pid")
+            else
+                write_mm2 "$d/mm2.properties" "mm" "$topic"
+                target="mm.$topic"
+                start_mm2 "$d/mm2.properties" "$d/mm2" "$d/time"
+                pid=$MM2_PID
+            fi
+            log "latency run $r: $kind, waiting for the mirror to run"
+            # Live once a few primed records came through.
+            "$BK" load "$SRC" "$topic" --records "$prime" --size "$SIZE" >/dev/null
+            "$BK" watch "$TGT" "$target" --records "$prime" --timeout 300 >/dev/null \
+                || die "$kind did not start mirroring $topic (latency run $r)"
+            "$BK" latency "$TGT" "$target" --records $((prime + total)) --skip "$skip" --timeout $((SECONDS_RUN + 120)) \
+                >"$d/latency.out" &
+            local lp=$!
+            log "latency run $r: $kind, $RATE records/s for $SECONDS_RUN s"
+            "$BK" load "$SRC" "$topic" --records "$total" --size "$SIZE" --rate "$RATE" >"$d/load.out"
+            wait $lp || log "latency probe incomplete for $kind (run $r)"
+            kill_tree "$pid"
+            record "$kind" "$r" p50_ms "$(field "$d/latency.out" latency p50_ms)"
+            record "$kind" "$r" p99_ms "$(field "$d/latency.out" latency p99_ms)"
+            record "$kind" "$r" max_ms "$(field "$d/latency.out" latency max_ms)"
+            record "$kind" "$r" rss_mb "$(awk -v k="$(time_field "$d/time" 4)" 'BEGIN{printf "%.0f", k/1024}')"
+            record "$kind" "$r" cpu_s "$(awk -v u="$(time_field "$d/time" 2)" -v s="$(time_field "$d/time" 3)" 'BEGIN{printf "%.1f", u+s}')"
+            log "  $kind: $(sed -n 's/^RESULT latency //p' "$d/latency.out")"
+        done
+    done
+}
+
+if [[ $MODE == throughput ]]; then
+    run_throughput
+else
+    run_latency
+fi
+
+TABLE="$WORK/table.md"
+python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES" >"$TABLE"
+cat "$TABLE"
+if [[ -n "$OUT" ]]; then
+    cp "$TABLE" "$OUT"
+    cp "$RESULTS" "${OUT%.md}.tsv"
+fi
