@@ -1,0 +1,57 @@
+#pragma once
+
+// Helpers the MM2 importer and exporter share (model/Mm2Import.cpp,
+// model/Mm2Export.cpp): list syntax, secret names, JAAS lines, keystore kinds.
+// Internal to the model library.
+
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+namespace md::mm2 {
+
+const QStringList &mm2DefaultExclude();
+
+// MM2's LIST type: comma separated, white space around items ignored.
+QStringList splitList(const QString &value);
+
+bool isSecretName(const QString &key);
+
+bool isClearValue(const QString &value);
+
+QString envName(const QString &alias, const QString &what);
+
+// "eu.consumer.ssl.keystore.password" -> MIRRORDESK_EU_CONSUMER_SSL_KEYSTORE_PASSWORD
+QString envNameForKey(const QString &key);
+
+// Java's Boolean.parseBoolean: "true" in any case is true, anything else false.
+bool javaBool(const QString &v);
+
+// Cluster settings side() maps itself rather than as free client properties.
+bool isSpecialClusterKey(const QString &rest);
+
+enum class RdKafkaName { Unknown, Valid, InvalidValue };
+
+// Whether librdkafka knows the property (and takes the value). *why gets its
+// reason, except for secret-named properties whose message could repeat the value.
+RdKafkaName checkRdKafkaProperty(const QString &name, const QString &value, QString *why);
+
+// Set by the engine itself for its guarantees; a profile may not override them.
+bool isEngineOwned(const QString &name);
+
+struct JaasLine {
+    QString loginModule;
+    QMap<QString, QString> options;
+    QString error;
+};
+
+// "com.example.LoginModule required key="value" key2=value2;"
+JaasLine parseJaas(const QString &text);
+
+QString jaasQuote(const QString &s);
+
+bool looksPem(const QString &location, const QString &type);
+
+bool looksPkcs12(const QString &location, const QString &type);
+
+} // namespace md::mm2
