@@ -1,0 +1,282 @@
+// The connection manager against the real brokers (source, sasl): test
+// connection lists the broker, a closed port is "unreachable" within 10 s with
+// the UI thread responsive, PLAIN with the right password connects and with a
+// wrong one says "authentication failed". Passwords: with an in-memory keychain
+// they land there and nowhere else; without a keychain the dialog says why and
+// asks at connect time.
+#include "ConnectionDialog.h"
+#include "ConnectionStore.h"
+#include "KafkaTestEnv.h"
+#include "SecretStore.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace md;
+
+namespace {
+
+struct Fixture {
+    QTemporaryDir dir;
+    QString ini = dir.filePath(QStringLiteral("settings.ini"));
+    ConnectionStore store{ini};
+    MemorySecretBackend *backend = nullptr; // owned by secrets
+    SecretStore secrets;
+    ConnectionDialog dialog;
+
+    explicit Fixture(const QString &unavailableReason = {})
+        : secrets(makeBackend(unavailableReason, &backend))
+        , dialog(&store, &secrets)
+    {
+        dialog.setConfirmRemovals(false);
+    }
+
+    static std::unique_ptr<SecretBackend> makeBackend(const QString &reason, MemorySecretBackend **out)
+    {
+        auto b = std::make_unique<MemorySecretBackend>();
+        if (!reason.isEmpty())
+            b->setUnavailable(reason);
+        *out = b.get();
+        return b;
+    }
+
+    template<typename T>
+    T *child(const char *name)
+    {
+        return dialog.findChild<T *>(QString::fromLatin1(name));
+    }
+
+    // Fills the form of a new connection.
+    void fill(const QString &name, const QString &bootstrap, bool sasl = false, const QString &password = {})
+    {
+        dialog.addConnection();
+        child<QLineEdit>("nameEdit")->setText(name);
+        child<QLineEdit>("bootstrapEdit")->setText(bootstrap);
+        auto *security = child<QComboBox>("securityCombo");
+        security->setCurrentIndex(security->findText(sasl ? QStringLiteral("SASL_PLAINTEXT") : QStringLiteral("PLAINTEXT")));
+        if (sasl) {
+            auto *mech = child<QComboBox>("mechanismCombo");
+            mech->setCurrentIndex(mech->findText(QString::fromLatin1(test::kSaslMechanism)));
+            child<QLineEdit>("userEdit")->setText(test::saslUser());
+            child<QLineEdit>("passwordEdit")->setText(password);
+        }
+    }
+
+    // Clicks "Test connection" and waits for the answer; *ms is the time it took.
+    std::pair<bool, QString> runTest(qint64 *ms = nullptr, int *maxGapMs = nullptr)
+    {
+        QSignalSpy spy(&dialog, &ConnectionDialog::testFinished);
+        // A 20 ms ticker measures how long the UI thread was ever blocked.
+        QElapsedTimer gap;
+        int maxGap = 0;
+        QTimer ticker;
+        ticker.setInterval(20);
+        QObject::connect(&ticker, &QTimer::timeout, [&] {
+            maxGap = std::max(maxGap, int(gap.restart()));
+        });
+        QElapsedTimer timer;
+        timer.start();
+        gap.start();
+        ticker.start();
+        QTest::mouseClick(child<QPushButton>("testButton"), Qt::LeftButton);
+        const bool answered = spy.wait(12000) || !spy.isEmpty();
+        if (ms)
+            *ms = timer.elapsed();
+        if (maxGapMs)
+            *maxGapMs = maxGap;
+        if (!answered)
+            return {false, QStringLiteral("no answer")};
+        return {spy.first().at(0).toBool(), spy.first().at(1).toString()};
+    }
+
+    QByteArray iniBytes()
+    {
+        store.sync();
+        QFile f(ini);
+        return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+    }
+};
+
+} // namespace
+
+class TestConnectionDialog final : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("sasl"));
+    }
+
+    void testListsTheSourceBroker()
+    {
+        Fixture f;
+        f.fill(QStringLiteral("source"), test::sourceBootstrap());
+        QVERIFY(f.dialog.saveConnection());
+        qint64 ms = 0;
+        const auto [ok, message] = f.runTest(&ms);
+        QVERIFY2(ok, qPrintable(message));
+        const QString port = test::sourceBootstrap().section(QLatin1Char(':'), -1);
+        QVERIFY2(message.contains(QStringLiteral(":") + port), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("1 broker")), qPrintable(message));
+        QCOMPARE(f.child<QLabel>("statusLabel")->text(), message);
+        qInfo("test connection against source: %lld ms", ms);
+    }
+
+    void closedPortIsUnreachableWithin10s()
+    {
+        QTcpServer server;
+        QVERIFY(server.listen(QHostAddress::LocalHost));
+        const quint16 port = server.serverPort();
+        server.close(); // nothing listens there now
+        Fixture f;
+        f.fill(QStringLiteral("closed"), QStringLiteral("127.0.0.1:") + QString::number(port));
+        qint64 ms = 0;
+        int maxGap = 0;
+        const auto [ok, message] = f.runTest(&ms, &maxGap);
+        QVERIFY(!ok);
+        QVERIFY2(message.startsWith(QStringLiteral("unreachable")), qPrintable(message));
+        QVERIFY2(ms < 10500, qPrintable(QString::number(ms)));
+        QVERIFY2(maxGap < 500, qPrintable(QStringLiteral("UI thread blocked for %1 ms").arg(maxGap)));
+        qInfo("closed port: answered in %lld ms, longest UI gap %d ms", ms, maxGap);
+    }
+
+    void saslRightAndWrongPassword()
+    {
+        Fixture f;
+        f.fill(QStringLiteral("sasl"), test::saslBootstrap(), true, test::saslPassword());
+        auto [ok, message] = f.runTest();
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("1 broker")), qPrintable(message));
+
+        f.child<QLineEdit>("passwordEdit")->setText(QStringLiteral("wrong-password"));
+        qint64 ms = 0;
+        std::tie(ok, message) = f.runTest(&ms);
+        QVERIFY(!ok);
+        QVERIFY2(message.startsWith(QStringLiteral("authentication failed")), qPrintable(message));
+        QVERIFY2(!message.contains(QStringLiteral("wrong-password")), qPrintable(message));
+        QVERIFY2(ms < 10500, qPrintable(QString::number(ms)));
+    }
+
+    void passwordGoesToTheKeychainOnly()
+    {
+        Fixture f;
+        f.fill(QStringLiteral("sasl-kept"), test::saslBootstrap(), true, test::saslPassword());
+        QVERIFY(f.child<QCheckBox>("rememberCheck")->isChecked());
+        QVERIFY(f.dialog.saveConnection());
+        const QString key = SecretStore::connectionPasswordKey(QStringLiteral("sasl-kept"));
+        QTRY_COMPARE(f.backend->entries().value(key), test::saslPassword());
+        QCOMPARE(f.backend->entries().size(), 1);
+        QVERIFY(f.iniBytes().contains("sasl-kept"));
+        QVERIFY(!f.iniBytes().contains(test::saslPassword().toUtf8()));
+        QVERIFY(f.child<QLabel>("keychainNote")->isHidden());
+
+        // Shown again, the form has no password; test and connect take the keychain's.
+        f.fill(QStringLiteral("other"), test::sourceBootstrap());
+        QVERIFY(f.dialog.saveConnection());
+        QVERIFY(f.dialog.selectConnection(QStringLiteral("sasl-kept")));
+        QVERIFY(f.child<QLineEdit>("passwordEdit")->text().isEmpty());
+        const auto [ok, message] = f.runTest();
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY(!f.child<QInputDialog>("passwordPrompt"));
+
+        QSignalSpy connectSpy(&f.dialog, &ConnectionDialog::connectRequested);
+        QTest::mouseClick(f.child<QPushButton>("targetButton"), Qt::LeftButton);
+        QTRY_COMPARE(connectSpy.size(), 1);
+        QCOMPARE(connectSpy.first().at(0).value<ConnectionDialog::Side>(), ConnectionDialog::Side::Target);
+        const auto config = connectSpy.first().at(1).value<ClusterConfig>();
+        QCOMPARE(config.saslPassword, test::saslPassword());
+        QCOMPARE(config.bootstrap, test::saslBootstrap());
+
+        // Removing the connection deletes its keychain entry.
+        f.dialog.removeConnection();
+        QTRY_VERIFY(!f.backend->entries().contains(key));
+        QVERIFY(!f.store.contains(QStringLiteral("sasl-kept")));
+        QVERIFY(!f.iniBytes().contains(test::saslPassword().toUtf8()));
+    }
+
+    void noKeychainSaysWhyAndPrompts()
+    {
+        const QString reason = QStringLiteral("no secret service runs in this test");
+        Fixture f(reason);
+        QTRY_VERIFY(!f.child<QLabel>("keychainNote")->isHidden());
+        QVERIFY2(f.child<QLabel>("keychainNote")->text().contains(reason),
+                 qPrintable(f.child<QLabel>("keychainNote")->text()));
+        QVERIFY(f.child<QLabel>("keychainNote")->text().contains(QStringLiteral("asks for the password")));
+
+        f.fill(QStringLiteral("sasl-asked"), test::saslBootstrap(), true);
+        QVERIFY(!f.child<QCheckBox>("rememberCheck")->isEnabled());
+        QVERIFY(f.dialog.saveConnection());
+
+        QSignalSpy connectSpy(&f.dialog, &ConnectionDialog::connectRequested);
+        QTest::mouseClick(f.child<QPushButton>("sourceButton"), Qt::LeftButton);
+        QTRY_VERIFY(f.child<QInputDialog>("passwordPrompt"));
+        QInputDialog *prompt = f.child<QInputDialog>("passwordPrompt");
+        QVERIFY2(prompt->labelText().contains(reason), qPrintable(prompt->labelText()));
+        QCOMPARE(prompt->textEchoMode(), QLineEdit::Password);
+        QVERIFY(connectSpy.isEmpty());
+        prompt->setTextValue(test::saslPassword());
+        prompt->accept();
+        QTRY_COMPARE(connectSpy.size(), 1);
+        QCOMPARE(connectSpy.first().at(0).value<ConnectionDialog::Side>(), ConnectionDialog::Side::Source);
+        QCOMPARE(connectSpy.first().at(1).value<ClusterConfig>().saslPassword, test::saslPassword());
+
+        // A test connection asks as well, and the answer is used.
+        QTest::mouseClick(f.child<QPushButton>("testButton"), Qt::LeftButton);
+        QTRY_VERIFY(f.child<QInputDialog>("passwordPrompt"));
+        QSignalSpy testSpy(&f.dialog, &ConnectionDialog::testFinished);
+        f.child<QInputDialog>("passwordPrompt")->setTextValue(test::saslPassword());
+        f.child<QInputDialog>("passwordPrompt")->accept();
+        QVERIFY(testSpy.wait(12000));
+        QVERIFY2(testSpy.first().at(0).toBool(), qPrintable(testSpy.first().at(1).toString()));
+
+        QVERIFY(f.backend->entries().isEmpty());
+        QVERIFY(!f.iniBytes().contains(test::saslPassword().toUtf8()));
+    }
+
+    // The real QtKeychain backend answers (on a machine without a secret
+    // service: unavailable, with a reason) instead of hanging.
+    void realKeychainAnswers()
+    {
+        SecretStore real;
+        bool answered = false;
+        bool available = false;
+        QString reason;
+        QElapsedTimer timer;
+        timer.start();
+        real.checkAvailability([&](bool a, QString r) {
+            answered = true;
+            available = a;
+            reason = r;
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(answered, 12000);
+        QVERIFY(available || !reason.isEmpty());
+        qInfo("system keychain: %s after %lld ms%s", available ? "available" : "unavailable", timer.elapsed(),
+              qPrintable(reason.isEmpty() ? QString() : QStringLiteral(" (") + reason + QStringLiteral(")")));
+    }
+
+    void invalidFormNamesTheField()
+    {
+        Fixture f;
+        f.fill(QStringLiteral("bad"), QStringLiteral("kafka-without-port"));
+        f.child<QPlainTextEdit>("propertiesEdit")->setPlainText(QStringLiteral("sasl.password=oops"));
+        QVERIFY(!f.dialog.saveConnection());
+        const QString status = f.child<QLabel>("statusLabel")->text();
+        QVERIFY2(status.contains(QStringLiteral("bootstrap servers")), qPrintable(status));
+        QVERIFY2(status.contains(QStringLiteral("extra property sasl.password")), qPrintable(status));
+        QVERIFY(!f.iniBytes().contains("oops"));
+    }
+};
+
+QTEST_MAIN(TestConnectionDialog)
+#include "tst_connectiondialog.moc"

@@ -1,0 +1,718 @@
+#include "ConnectionDialog.h"
+
+#include "ProbeClient.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QThread>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace md {
+
+namespace {
+
+// The probe gives up after 8 s; the dialog answers at 10 s whatever happens
+// (a DNS lookup librdkafka cannot interrupt must not leave the user waiting).
+constexpr int kProbeTimeoutMs = 8000;
+constexpr int kAnswerWithinMs = 10000;
+
+struct TestOutcome {
+    std::optional<ClusterMetadata> metadata;
+    QString error;
+    qint64 elapsedMs = 0;
+};
+
+QString brokerList(const ClusterMetadata &md)
+{
+    QStringList parts;
+    for (const BrokerInfo &b : md.brokers) {
+        QString text = QString::number(b.id) + QStringLiteral(" at ") + b.host + QLatin1Char(':') + QString::number(b.port);
+        if (b.controller)
+            text += QStringLiteral(" (controller)");
+        parts.append(text);
+    }
+    return parts.join(QStringLiteral(", "));
+}
+
+QString joinIssues(const QList<ConnectionIssue> &issues)
+{
+    QStringList lines;
+    for (const ConnectionIssue &i : issues)
+        lines.append(i.toString());
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+ConnectionDialog::ConnectionDialog(ConnectionStore *store, SecretStore *secrets, QWidget *parent)
+    : QDialog(parent)
+    , m_store(store)
+    , m_secrets(secrets)
+{
+    init();
+}
+
+ConnectionDialog::ConnectionDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_ownedStore(std::make_unique<ConnectionStore>())
+    , m_store(m_ownedStore.get())
+    , m_secrets(new SecretStore({}, this))
+{
+    init();
+}
+
+ConnectionDialog::~ConnectionDialog() = default;
+
+void ConnectionDialog::init()
+{
+    setWindowTitle(tr("Connections"));
+    buildUi();
+    connect(m_secrets, &SecretStore::availabilityChanged, this, &ConnectionDialog::updateKeychainNote);
+    m_secrets->checkAvailability([self = QPointer<ConnectionDialog>(this)](bool, QString) {
+        if (self)
+            self->updateKeychainNote();
+    });
+    updateKeychainNote();
+    const QStringList names = m_store->names();
+    reloadList(names.isEmpty() ? QString() : names.first());
+}
+
+void ConnectionDialog::buildUi()
+{
+    auto *splitter = new QSplitter(this);
+
+    auto *left = new QWidget(splitter);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    m_list = new QListWidget(left);
+    m_list->setObjectName(QStringLiteral("connectionList"));
+    leftLayout->addWidget(m_list);
+    auto *listButtons = new QHBoxLayout;
+    auto makeButton = [this](const QString &text, const QString &name, QWidget *parent) {
+        auto *b = new QPushButton(text, parent);
+        b->setObjectName(name);
+        b->setAutoDefault(false);
+        return b;
+    };
+    m_addButton = makeButton(tr("Add"), QStringLiteral("addButton"), left);
+    m_duplicateButton = makeButton(tr("Duplicate"), QStringLiteral("duplicateButton"), left);
+    m_renameButton = makeButton(tr("Rename…"), QStringLiteral("renameButton"), left);
+    m_removeButton = makeButton(tr("Remove"), QStringLiteral("removeButton"), left);
+    for (QPushButton *b : {m_addButton, m_duplicateButton, m_renameButton, m_removeButton})
+        listButtons->addWidget(b);
+    leftLayout->addLayout(listButtons);
+
+    auto *right = new QWidget(splitter);
+    auto *form = new QFormLayout;
+    auto lineEdit = [this, right](const QString &name, const QString &placeholder) {
+        auto *e = new QLineEdit(right);
+        e->setObjectName(name);
+        e->setPlaceholderText(placeholder);
+        connect(e, &QLineEdit::textChanged, this, [this] { setDirty(true); });
+        return e;
+    };
+    m_name = lineEdit(QStringLiteral("nameEdit"), tr("e.g. prod-eu"));
+    m_bootstrap = lineEdit(QStringLiteral("bootstrapEdit"), tr("host:port[,host:port...]"));
+    m_security = new QComboBox(right);
+    m_security->setObjectName(QStringLiteral("securityCombo"));
+    m_security->addItem(QStringLiteral("PLAINTEXT"), int(SecurityProtocol::Plaintext));
+    m_security->addItem(QStringLiteral("SSL"), int(SecurityProtocol::Ssl));
+    m_security->addItem(QStringLiteral("SASL_PLAINTEXT"), int(SecurityProtocol::SaslPlaintext));
+    m_security->addItem(QStringLiteral("SASL_SSL"), int(SecurityProtocol::SaslSsl));
+    m_mechanism = new QComboBox(right);
+    m_mechanism->setObjectName(QStringLiteral("mechanismCombo"));
+    m_mechanism->addItems(saslMechanisms());
+    m_user = lineEdit(QStringLiteral("userEdit"), {});
+    m_password = lineEdit(QStringLiteral("passwordEdit"), {});
+    m_password->setEchoMode(QLineEdit::Password);
+    m_remember = new QCheckBox(tr("Keep the password in the system keychain"), right);
+    m_remember->setObjectName(QStringLiteral("rememberCheck"));
+    m_remember->setChecked(true);
+    m_keychainNote = new QLabel(right);
+    m_keychainNote->setObjectName(QStringLiteral("keychainNote"));
+    m_keychainNote->setWordWrap(true);
+    m_keychainNote->setVisible(false);
+    m_caFile = lineEdit(QStringLiteral("caFileEdit"), tr("system CA store"));
+    m_certFile = lineEdit(QStringLiteral("certFileEdit"), tr("none (no client certificate)"));
+    m_keyFile = lineEdit(QStringLiteral("keyFileEdit"), tr("none"));
+    auto fileRow = [this, right](QLineEdit *edit, const QString &title) {
+        auto *row = new QWidget(right);
+        auto *h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->addWidget(edit);
+        auto *browse = new QPushButton(tr("Browse…"), row);
+        browse->setAutoDefault(false);
+        connect(browse, &QPushButton::clicked, this, [this, edit, title] { pickFile(edit, title); });
+        h->addWidget(browse);
+        return row;
+    };
+    m_properties = new QPlainTextEdit(right);
+    m_properties->setObjectName(QStringLiteral("propertiesEdit"));
+    m_properties->setPlaceholderText(tr("extra librdkafka properties, one key=value a line\n"
+                                        "(no passwords: those belong in the password field)"));
+    m_properties->setTabChangesFocus(true);
+    connect(m_properties, &QPlainTextEdit::textChanged, this, [this] { setDirty(true); });
+
+    form->addRow(tr("Name:"), m_name);
+    form->addRow(tr("Bootstrap servers:"), m_bootstrap);
+    form->addRow(tr("Security protocol:"), m_security);
+    auto addTracked = [form](const QString &label, QWidget *field, QList<QWidget *> &group) {
+        form->addRow(label, field);
+        group.append(field);
+        group.append(form->labelForField(field));
+    };
+    addTracked(tr("SASL mechanism:"), m_mechanism, m_saslWidgets);
+    addTracked(tr("User:"), m_user, m_saslWidgets);
+    addTracked(tr("Password:"), m_password, m_saslWidgets);
+    form->addRow(QString(), m_remember);
+    m_saslWidgets.append(m_remember);
+    form->addRow(QString(), m_keychainNote);
+    addTracked(tr("CA certificate file:"), fileRow(m_caFile, tr("CA certificate")), m_sslWidgets);
+    addTracked(tr("Client certificate file:"), fileRow(m_certFile, tr("Client certificate")), m_sslWidgets);
+    addTracked(tr("Client key file:"), fileRow(m_keyFile, tr("Client key")), m_sslWidgets);
+    form->addRow(tr("Extra properties:"), m_properties);
+
+    m_status = new QLabel(right);
+    m_status->setObjectName(QStringLiteral("statusLabel"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setMinimumHeight(m_status->fontMetrics().height() * 3);
+
+    auto *actions = new QHBoxLayout;
+    m_saveButton = makeButton(tr("Save"), QStringLiteral("saveButton"), right);
+    m_testButton = makeButton(tr("Test connection"), QStringLiteral("testButton"), right);
+    m_sourceButton = makeButton(tr("Connect as source"), QStringLiteral("sourceButton"), right);
+    m_targetButton = makeButton(tr("Connect as target"), QStringLiteral("targetButton"), right);
+    auto *close = makeButton(tr("Close"), QStringLiteral("closeButton"), right);
+    actions->addWidget(m_saveButton);
+    actions->addWidget(m_testButton);
+    actions->addStretch();
+    actions->addWidget(m_sourceButton);
+    actions->addWidget(m_targetButton);
+    actions->addWidget(close);
+
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    rightLayout->addLayout(form);
+    rightLayout->addWidget(m_status);
+    rightLayout->addLayout(actions);
+
+    splitter->addWidget(left);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 3);
+    auto *top = new QVBoxLayout(this);
+    top->addWidget(splitter);
+    resize(860, 560);
+
+    connect(m_list, &QListWidget::currentRowChanged, this, &ConnectionDialog::onSelectionChanged);
+    connect(m_security, &QComboBox::currentIndexChanged, this, [this] {
+        updateProtocolFields();
+        setDirty(true);
+    });
+    connect(m_mechanism, &QComboBox::currentIndexChanged, this, [this] { setDirty(true); });
+    connect(m_remember, &QCheckBox::toggled, this, [this] { setDirty(true); });
+    connect(m_addButton, &QPushButton::clicked, this, &ConnectionDialog::addConnection);
+    connect(m_duplicateButton, &QPushButton::clicked, this, &ConnectionDialog::duplicateConnection);
+    connect(m_renameButton, &QPushButton::clicked, this, &ConnectionDialog::renameConnection);
+    connect(m_removeButton, &QPushButton::clicked, this, &ConnectionDialog::removeConnection);
+    connect(m_saveButton, &QPushButton::clicked, this, &ConnectionDialog::saveConnection);
+    connect(m_testButton, &QPushButton::clicked, this, &ConnectionDialog::testConnection);
+    connect(m_sourceButton, &QPushButton::clicked, this, &ConnectionDialog::connectAsSource);
+    connect(m_targetButton, &QPushButton::clicked, this, &ConnectionDialog::connectAsTarget);
+    connect(close, &QPushButton::clicked, this, &QDialog::reject);
+    updateProtocolFields();
+}
+
+QString ConnectionDialog::currentName() const
+{
+    return m_current;
+}
+
+bool ConnectionDialog::selectConnection(const QString &name)
+{
+    const QList<QListWidgetItem *> found = m_list->findItems(name, Qt::MatchExactly);
+    if (found.isEmpty())
+        return false;
+    m_list->setCurrentItem(found.first());
+    return m_current == name;
+}
+
+void ConnectionDialog::reloadList(const QString &select)
+{
+    m_loading = true;
+    m_list->clear();
+    m_list->addItems(m_store->names());
+    m_loading = false;
+    const QList<QListWidgetItem *> found = m_list->findItems(select, Qt::MatchExactly);
+    if (!found.isEmpty()) {
+        m_loading = true;
+        m_list->setCurrentItem(found.first());
+        m_loading = false;
+        if (const std::optional<Connection> c = m_store->connection(select))
+            showConnection(*c);
+    } else {
+        clearForm();
+    }
+    const bool any = m_list->count() > 0;
+    for (QWidget *w : {static_cast<QWidget *>(m_duplicateButton), static_cast<QWidget *>(m_renameButton),
+                       static_cast<QWidget *>(m_removeButton)})
+        w->setEnabled(any && !m_current.isEmpty());
+}
+
+void ConnectionDialog::clearForm()
+{
+    Connection empty;
+    showConnection(empty);
+    m_current.clear();
+}
+
+void ConnectionDialog::showConnection(const Connection &c)
+{
+    m_loading = true;
+    m_current = c.name;
+    m_name->setText(c.name);
+    m_bootstrap->setText(c.bootstrap);
+    m_security->setCurrentIndex(m_security->findData(int(c.security)));
+    const int mech = m_mechanism->findText(c.saslMechanism);
+    m_mechanism->setCurrentIndex(mech < 0 ? 0 : mech);
+    m_user->setText(c.saslUsername);
+    m_password->clear();
+    m_caFile->setText(c.sslCaFile);
+    m_certFile->setText(c.sslCertFile);
+    m_keyFile->setText(c.sslKeyFile);
+    m_properties->setPlainText(formatPropertyLines(c.properties));
+    m_loading = false;
+    updateProtocolFields();
+    updateKeychainNote();
+    setDirty(false);
+}
+
+void ConnectionDialog::updateProtocolFields()
+{
+    const auto security = SecurityProtocol(m_security->currentData().toInt());
+    const bool sasl = security == SecurityProtocol::SaslPlaintext || security == SecurityProtocol::SaslSsl;
+    const bool ssl = security == SecurityProtocol::Ssl || security == SecurityProtocol::SaslSsl;
+    for (QWidget *w : std::as_const(m_saslWidgets))
+        if (w)
+            w->setEnabled(sasl);
+    for (QWidget *w : std::as_const(m_sslWidgets))
+        if (w)
+            w->setEnabled(ssl);
+    if (sasl && m_secrets->availability() == SecretStore::Availability::Unavailable)
+        m_remember->setEnabled(false);
+}
+
+void ConnectionDialog::updateKeychainNote()
+{
+    const bool unavailable = m_secrets->availability() == SecretStore::Availability::Unavailable;
+    if (unavailable) {
+        m_keychainNote->setText(tr("Passwords are not saved: %1. MirrorDesk asks for the password each time "
+                                   "it connects.").arg(m_secrets->unavailableReason()));
+        m_password->setPlaceholderText(tr("asked when connecting"));
+    } else {
+        m_password->setPlaceholderText(m_current.isEmpty() ? QString()
+                                                           : tr("leave empty to use the password in the keychain"));
+    }
+    m_keychainNote->setVisible(unavailable);
+    const QSignalBlocker block(m_remember);
+    m_remember->setEnabled(!unavailable && m_password->isEnabled());
+    if (unavailable)
+        m_remember->setChecked(false);
+}
+
+void ConnectionDialog::setStatus(const QString &text, bool error)
+{
+    m_status->setText(text);
+    m_status->setProperty("error", error);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+}
+
+void ConnectionDialog::setDirty(bool dirty)
+{
+    if (m_loading)
+        return;
+    m_dirty = dirty;
+    m_saveButton->setEnabled(dirty || m_current.isEmpty());
+}
+
+Connection ConnectionDialog::formConnection(QList<ConnectionIssue> *issues) const
+{
+    QList<ConnectionIssue> found;
+    Connection c;
+    c.name = m_name->text();
+    c.bootstrap = m_bootstrap->text().trimmed();
+    c.security = SecurityProtocol(m_security->currentData().toInt());
+    if (c.usesSasl()) {
+        c.saslMechanism = m_mechanism->currentText();
+        c.saslUsername = m_user->text().trimmed();
+    }
+    if (c.usesSsl()) {
+        c.sslCaFile = m_caFile->text().trimmed();
+        c.sslCertFile = m_certFile->text().trimmed();
+        c.sslKeyFile = m_keyFile->text().trimmed();
+    }
+    c.properties = parsePropertyLines(m_properties->toPlainText(), &found);
+    found.append(validateConnection(c));
+    if (issues)
+        *issues = found;
+    return c;
+}
+
+void ConnectionDialog::onSelectionChanged()
+{
+    if (m_loading)
+        return;
+    QListWidgetItem *item = m_list->currentItem();
+    const QString name = item ? item->text() : QString();
+    if (name == m_current)
+        return;
+    // Edits are kept, not silently dropped: save them, or stay when they do not validate.
+    if (m_dirty && !m_current.isEmpty() && !saveConnection()) {
+        const QList<QListWidgetItem *> back = m_list->findItems(m_current, Qt::MatchExactly);
+        m_loading = true;
+        if (!back.isEmpty())
+            m_list->setCurrentItem(back.first());
+        m_loading = false;
+        return;
+    }
+    if (const std::optional<Connection> c = m_store->connection(name)) {
+        showConnection(*c);
+        setStatus({}, false);
+    }
+}
+
+void ConnectionDialog::moveSecret(const QString &from, const QString &to, bool keepOld)
+{
+    if (m_secrets->availability() == SecretStore::Availability::Unavailable)
+        return;
+    const QString fromKey = SecretStore::connectionPasswordKey(from);
+    const QString toKey = SecretStore::connectionPasswordKey(to);
+    QPointer<SecretStore> secrets(m_secrets);
+    m_secrets->readPassword(fromKey, [secrets, fromKey, toKey, keepOld](std::optional<QString> value, QString) {
+        if (!value || !secrets)
+            return;
+        secrets->writePassword(toKey, *value, [secrets, fromKey, keepOld](bool ok, QString) {
+            if (ok && !keepOld && secrets)
+                secrets->removePassword(fromKey, [](bool, QString) {});
+        });
+    });
+}
+
+bool ConnectionDialog::saveConnection()
+{
+    QList<ConnectionIssue> issues;
+    const Connection c = formConnection(&issues);
+    const QString old = m_current;
+    if (issues.isEmpty())
+        m_store->replace(old.isEmpty() ? c.name : old, c, &issues);
+    if (issues.isEmpty() && !m_store->sync()) {
+        QString error;
+        m_store->sync(&error);
+        issues.append({tr("settings"), error});
+    }
+    if (!issues.isEmpty()) {
+        setStatus(tr("Not saved:\n") + joinIssues(issues), true);
+        return false;
+    }
+    const QString password = m_password->text();
+    const bool remember = m_remember->isChecked() && m_remember->isEnabled();
+    const bool renamed = !old.isEmpty() && old != c.name;
+    reloadList(c.name); // shows the saved connection; the typed password stays for this session
+    m_password->setText(password);
+    setDirty(false);
+
+    if (renamed && password.isEmpty())
+        moveSecret(old, c.name, false);
+    else if (renamed)
+        m_secrets->removePassword(SecretStore::connectionPasswordKey(old), [](bool, QString) {});
+
+    const QString key = SecretStore::connectionPasswordKey(c.name);
+    QPointer<ConnectionDialog> self(this);
+    if (c.usesSasl() && remember && !password.isEmpty()) {
+        setStatus(tr("Saved. Storing the password in the system keychain…"), false);
+        m_secrets->writePassword(key, password, [self](bool ok, QString error) {
+            if (!self)
+                return;
+            if (ok)
+                self->setStatus(tr("Saved; the password is in the system keychain."), false);
+            else
+                self->setStatus(tr("Saved, but without the password: %1. It will be asked for when connecting.")
+                                    .arg(error), true);
+        });
+    } else if (!c.usesSasl() || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable
+                                 && m_remember->isEnabled())) {
+        // No SASL, or the user asked not to keep it: nothing stays behind in the keychain.
+        m_secrets->removePassword(key, [](bool, QString) {});
+        setStatus(tr("Saved."), false);
+    } else {
+        setStatus(tr("Saved."), false);
+    }
+    return true;
+}
+
+void ConnectionDialog::addConnection()
+{
+    if (m_dirty && !m_current.isEmpty() && !saveConnection())
+        return;
+    QString name = tr("new connection");
+    for (int n = 2; m_store->contains(name); ++n)
+        name = tr("new connection %1").arg(n);
+    Connection c;
+    c.name = name;
+    c.bootstrap = QStringLiteral("localhost:9092");
+    QList<ConnectionIssue> issues;
+    if (!m_store->save(c, &issues)) {
+        setStatus(joinIssues(issues), true);
+        return;
+    }
+    reloadList(name);
+    m_name->setFocus();
+    m_name->selectAll();
+    setStatus(tr("Added \"%1\": fill in its settings and save.").arg(name), false);
+}
+
+void ConnectionDialog::duplicateConnection()
+{
+    if (m_current.isEmpty())
+        return;
+    if (m_dirty && !saveConnection())
+        return;
+    std::optional<Connection> c = m_store->connection(m_current);
+    if (!c)
+        return;
+    const QString original = c->name;
+    c->name = m_store->copyName(original);
+    QList<ConnectionIssue> issues;
+    if (!m_store->save(*c, &issues)) {
+        setStatus(tr("Not duplicated:\n") + joinIssues(issues), true);
+        return;
+    }
+    moveSecret(original, c->name, true);
+    reloadList(c->name);
+    setStatus(tr("Duplicated \"%1\" as \"%2\".").arg(original, c->name), false);
+}
+
+void ConnectionDialog::renameConnection()
+{
+    if (m_current.isEmpty())
+        return;
+    if (m_prompt)
+        m_prompt->close();
+    auto *dlg = new QInputDialog(this);
+    dlg->setObjectName(QStringLiteral("renamePrompt"));
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->setWindowTitle(tr("Rename connection"));
+    dlg->setLabelText(tr("New name for \"%1\":").arg(m_current));
+    dlg->setTextValue(m_current);
+    const QString old = m_current;
+    connect(dlg, &QInputDialog::textValueSelected, this, [this, old](const QString &newName) {
+        if (newName == old)
+            return;
+        if (m_dirty && !saveConnection())
+            return;
+        QList<ConnectionIssue> issues;
+        if (!m_store->rename(old, newName, &issues)) {
+            setStatus(tr("Not renamed:\n") + joinIssues(issues), true);
+            return;
+        }
+        moveSecret(old, newName, false);
+        reloadList(newName);
+        setStatus(tr("Renamed \"%1\" to \"%2\".").arg(old, newName), false);
+    });
+    m_prompt = dlg;
+    dlg->open();
+}
+
+void ConnectionDialog::removeConnection()
+{
+    if (m_current.isEmpty())
+        return;
+    const QString name = m_current;
+    if (m_confirmRemovals
+        && QMessageBox::question(this, tr("Remove connection"),
+                                 tr("Remove the connection \"%1\" and its saved password?").arg(name))
+               != QMessageBox::Yes)
+        return;
+    m_store->remove(name);
+    m_store->sync();
+    m_secrets->removePassword(SecretStore::connectionPasswordKey(name), [](bool, QString) {});
+    const QStringList names = m_store->names();
+    m_dirty = false;
+    reloadList(names.isEmpty() ? QString() : names.first());
+    setStatus(tr("Removed \"%1\".").arg(name), false);
+}
+
+void ConnectionDialog::promptPassword(const Connection &c, const QString &why,
+                                      std::function<void(QString password)> use)
+{
+    if (m_prompt)
+        m_prompt->close();
+    auto *dlg = new QInputDialog(this);
+    dlg->setObjectName(QStringLiteral("passwordPrompt"));
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->setWindowTitle(tr("Password for %1").arg(c.name.isEmpty() ? c.bootstrap : c.name));
+    dlg->setLabelText(why + QStringLiteral("\n\n")
+                      + tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap));
+    dlg->setTextEchoMode(QLineEdit::Password);
+    connect(dlg, &QInputDialog::textValueSelected, this, [use = std::move(use)](const QString &pw) { use(pw); });
+    connect(dlg, &QDialog::rejected, this, [this] { setStatus(tr("Cancelled: no password given."), true); });
+    m_prompt = dlg;
+    dlg->open();
+}
+
+void ConnectionDialog::withPassword(const Connection &c, std::function<void(QString password)> use)
+{
+    if (!c.usesSasl())
+        return use(QString());
+    if (!m_password->text().isEmpty())
+        return use(m_password->text());
+    if (m_secrets->availability() == SecretStore::Availability::Unavailable)
+        return promptPassword(c, tr("No system keychain, so no password is saved: %1.")
+                                     .arg(m_secrets->unavailableReason()), std::move(use));
+    // A connection not saved yet (or renamed in the form) has no keychain entry of its own.
+    const QString name = m_current.isEmpty() ? c.name : m_current;
+    QPointer<ConnectionDialog> self(this);
+    m_secrets->readPassword(SecretStore::connectionPasswordKey(name),
+                            [self, c, use = std::move(use)](std::optional<QString> value, QString error) {
+        if (!self)
+            return;
+        if (value)
+            return use(*value);
+        if (error.isEmpty())
+            return self->promptPassword(c, tr("No password is saved for this connection."), use);
+        self->promptPassword(c, tr("The system keychain could not give the password: %1.").arg(error), use);
+    });
+}
+
+void ConnectionDialog::testConnection()
+{
+    QList<ConnectionIssue> issues;
+    const Connection c = formConnection(&issues);
+    if (!issues.isEmpty()) {
+        setStatus(tr("Cannot test:\n") + joinIssues(issues), true);
+        Q_EMIT testFinished(false, joinIssues(issues));
+        return;
+    }
+    QPointer<ConnectionDialog> self(this);
+    withPassword(c, [self, c](const QString &password) {
+        if (self)
+            self->startTest(c.toClusterConfig(password));
+    });
+}
+
+void ConnectionDialog::startTest(const ClusterConfig &config)
+{
+    const quint64 serial = ++m_testSerial;
+    m_testRunning = true;
+    m_testButton->setEnabled(false);
+    setStatus(tr("Testing %1…").arg(config.bootstrap), false);
+
+    auto outcome = std::make_shared<TestOutcome>();
+    // The probe blocks for up to 8 s: it runs on its own thread, which deletes
+    // itself when done, so closing the dialog never waits for it.
+    QThread *thread = QThread::create([config, outcome] {
+        QElapsedTimer timer;
+        timer.start();
+        QString error;
+        if (std::unique_ptr<ProbeClient> probe = ProbeClient::create(config, &error, kProbeTimeoutMs))
+            outcome->metadata = probe->fetchMetadata(kProbeTimeoutMs, false, &error);
+        outcome->error = error;
+        outcome->elapsedMs = timer.elapsed();
+    });
+    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
+    auto finish = [this, serial](bool ok, const QString &message) {
+        if (serial != m_testSerial || !m_testRunning)
+            return; // answered already (timeout), or a newer test runs
+        m_testRunning = false;
+        m_testButton->setEnabled(true);
+        setStatus(message, !ok);
+        Q_EMIT testFinished(ok, message);
+    };
+    connect(thread, &QThread::finished, this, [outcome, finish, bootstrap = config.bootstrap] {
+        if (outcome->metadata) {
+            const ClusterMetadata &md = *outcome->metadata;
+            finish(true, tr("Connected to %1 in %2 ms: %n broker(s): %3; %4 topic(s).", nullptr,
+                            int(md.brokers.size()))
+                             .arg(bootstrap)
+                             .arg(outcome->elapsedMs)
+                             .arg(brokerList(md))
+                             .arg(md.topics.size()));
+        } else {
+            finish(false, explainFailure(outcome->error));
+        }
+    });
+    QTimer::singleShot(kAnswerWithinMs, this, [finish, bootstrap = config.bootstrap] {
+        finish(false, tr("unreachable: %1 did not answer within %2 s").arg(bootstrap).arg(kAnswerWithinMs / 1000));
+    });
+    thread->start();
+}
+
+QString ConnectionDialog::explainFailure(const QString &error)
+{
+    const QString lower = error.toLower();
+    if (lower.contains(QLatin1String("authentication")) || lower.contains(QLatin1String("sasl")))
+        return tr("authentication failed: the cluster refused the user name or password, or the SASL "
+                  "mechanism (%1)").arg(error);
+    if (lower.contains(QLatin1String("ssl")) || lower.contains(QLatin1String("tls"))
+        || lower.contains(QLatin1String("certificate")) || lower.contains(QLatin1String("handshake")))
+        return tr("TLS failed: the secure connection could not be set up; check the security protocol and the "
+                  "certificate files (%1)").arg(error);
+    if (lower.contains(QLatin1String("resolve")))
+        return tr("unreachable: the host name does not resolve (%1)").arg(error);
+    if (lower.contains(QLatin1String("invalid client setting")))
+        return tr("invalid setting: %1").arg(error);
+    return tr("unreachable: no broker answered (%1)").arg(error);
+}
+
+void ConnectionDialog::requestConnect(Side side)
+{
+    QList<ConnectionIssue> issues;
+    const Connection c = formConnection(&issues);
+    if (!issues.isEmpty()) {
+        setStatus(tr("Cannot connect:\n") + joinIssues(issues), true);
+        return;
+    }
+    QPointer<ConnectionDialog> self(this);
+    withPassword(c, [self, c, side](const QString &password) {
+        if (!self)
+            return;
+        self->setStatus(side == Side::Source ? tr("Connecting the source pane to %1.").arg(c.bootstrap)
+                                             : tr("Connecting the target pane to %1.").arg(c.bootstrap),
+                        false);
+        Q_EMIT self->connectRequested(side, c.toClusterConfig(password));
+    });
+}
+
+void ConnectionDialog::connectAsSource()
+{
+    requestConnect(Side::Source);
+}
+
+void ConnectionDialog::connectAsTarget()
+{
+    requestConnect(Side::Target);
+}
+
+void ConnectionDialog::pickFile(QLineEdit *edit, const QString &title)
+{
+    const QString start = edit->text().isEmpty() ? QString() : edit->text();
+    const QString path = QFileDialog::getOpenFileName(this, title, start,
+                                                      tr("Certificates and keys (*.pem *.crt *.cer *.key);;All files (*)"));
+    if (!path.isEmpty())
+        edit->setText(path);
+}
+
+} // namespace md

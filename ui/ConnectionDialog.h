@@ -1,0 +1,133 @@
+#pragma once
+
+#include "ClusterConfig.h"
+#include "ClusterMetadata.h"
+#include "ConnectionStore.h"
+#include "SecretStore.h"
+
+#include <QDialog>
+#include <QPointer>
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+class QCheckBox;
+class QComboBox;
+class QInputDialog;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPlainTextEdit;
+class QPushButton;
+
+namespace md {
+
+// The connection manager: saved connections on the left (add, duplicate,
+// rename, remove), every setting of the selected one on the right. Passwords
+// go to the system keychain through SecretStore, never to the settings file;
+// where no keychain answers, the dialog says so and asks for the password at
+// each connect. "Test connection" runs on a worker thread and answers within
+// 10 s with the brokers found or the reason in plain words.
+class ConnectionDialog final : public QDialog {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(ConnectionDialog)
+public:
+    enum class Side { Source, Target };
+    Q_ENUM(Side)
+
+    // Neither store is owned; both must outlive the dialog.
+    ConnectionDialog(ConnectionStore *store, SecretStore *secrets, QWidget *parent = nullptr);
+    // The application's saved connections and the system keychain, owned by the dialog.
+    explicit ConnectionDialog(QWidget *parent = nullptr);
+    ~ConnectionDialog() override;
+
+    // Selects a saved connection (false when there is none by that name).
+    bool selectConnection(const QString &name);
+    QString currentName() const;
+
+    // The form as a connection (not yet saved); issues when it does not validate.
+    Connection formConnection(QList<ConnectionIssue> *issues = nullptr) const;
+
+    // Asking before removing a connection (tests switch it off).
+    void setConfirmRemovals(bool on) { m_confirmRemovals = on; }
+
+    // Plain-words classification of a connection failure ("unreachable: ...",
+    // "authentication failed: ...", "TLS failed: ...").
+    static QString explainFailure(const QString &error);
+
+public Q_SLOTS:
+    void addConnection();
+    void duplicateConnection();
+    void renameConnection();
+    void removeConnection();
+    bool saveConnection();
+    void testConnection();
+    void connectAsSource();
+    void connectAsTarget();
+
+Q_SIGNALS:
+    // The configuration carries the password in memory only.
+    void connectRequested(md::ConnectionDialog::Side side, const md::ClusterConfig &config);
+    // A test finished: ok with the brokers, or the reason.
+    void testFinished(bool ok, const QString &message);
+
+private:
+    void init();
+    void buildUi();
+    void reloadList(const QString &select);
+    void showConnection(const Connection &c);
+    void clearForm();
+    void updateProtocolFields();
+    void updateKeychainNote();
+    void setStatus(const QString &text, bool error);
+    void setDirty(bool dirty);
+    void onSelectionChanged();
+    // Finds the password for `c` (typed, keychain, or asked) and calls `use`
+    // with it; nothing when the user cancels the prompt.
+    void withPassword(const Connection &c, std::function<void(QString password)> use);
+    void promptPassword(const Connection &c, const QString &why, std::function<void(QString password)> use);
+    void startTest(const ClusterConfig &config);
+    void requestConnect(Side side);
+    void pickFile(QLineEdit *edit, const QString &title);
+
+    void moveSecret(const QString &from, const QString &to, bool keepOld);
+
+    std::unique_ptr<ConnectionStore> m_ownedStore;
+    ConnectionStore *m_store;
+    SecretStore *m_secrets;
+    QString m_current; // saved name of the connection in the form, empty for none
+    bool m_dirty = false;
+    bool m_loading = false;
+    bool m_confirmRemovals = true;
+    quint64 m_testSerial = 0;
+    bool m_testRunning = false;
+
+    QListWidget *m_list = nullptr;
+    QPushButton *m_addButton = nullptr;
+    QPushButton *m_duplicateButton = nullptr;
+    QPushButton *m_renameButton = nullptr;
+    QPushButton *m_removeButton = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLineEdit *m_bootstrap = nullptr;
+    QComboBox *m_security = nullptr;
+    QComboBox *m_mechanism = nullptr;
+    QLineEdit *m_user = nullptr;
+    QLineEdit *m_password = nullptr;
+    QCheckBox *m_remember = nullptr;
+    QLabel *m_keychainNote = nullptr;
+    QLineEdit *m_caFile = nullptr;
+    QLineEdit *m_certFile = nullptr;
+    QLineEdit *m_keyFile = nullptr;
+    QList<QWidget *> m_saslWidgets;
+    QList<QWidget *> m_sslWidgets;
+    QPlainTextEdit *m_properties = nullptr;
+    QLabel *m_status = nullptr;
+    QPushButton *m_saveButton = nullptr;
+    QPushButton *m_testButton = nullptr;
+    QPushButton *m_sourceButton = nullptr;
+    QPushButton *m_targetButton = nullptr;
+    QPointer<QInputDialog> m_prompt;
+};
+
+} // namespace md
