@@ -3,6 +3,7 @@
 #
 #   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
 #                              [--latency [--rate R] [--seconds S]] [--build DIR] [--out FILE]
+#                              [--md-consumer-props JSON] [--md-producer-props JSON]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -35,6 +36,8 @@ MODE=throughput
 RATE=20000
 SECONDS_RUN=30
 OUT=""
+MD_CONSUMER_PROPS="{}"
+MD_PRODUCER_PROPS="{}"
 
 die() { printf 'mm2-compare: error: %s\n' "$*" >&2; exit 1; }
 log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
@@ -50,7 +53,10 @@ while (($#)); do
         --seconds) SECONDS_RUN="$2"; shift ;;
         --build) BUILD="$2"; shift ;;
         --out) OUT="$2"; shift ;;
-        -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        # librdkafka properties for MirrorDesk's profile, e.g. '{"linger.ms": "10"}'
+        --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
+        --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
+        -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
     shift
@@ -139,8 +145,8 @@ write_profile() { # FILE NAME ALIAS TOPIC_REGEX
 {
   "mirrordesk": 1,
   "name": "$2",
-  "source": { "alias": "$3", "bootstrap": "$SRC", "security": "plaintext" },
-  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext" },
+  "source": { "alias": "$3", "bootstrap": "$SRC", "security": "plaintext", "consumerProperties": $MD_CONSUMER_PROPS },
+  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext", "producerProperties": $MD_PRODUCER_PROPS },
   "topics": { "include": ["$4"] },
   "naming": { "policy": "prefix", "separator": "." },
   "start": "earliest",

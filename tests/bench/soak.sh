@@ -2,6 +2,7 @@
 # Soak run of the MirrorDesk engine (issue 7).
 #
 #   tests/bench/soak.sh [--minutes M] [--rate R] [--size BYTES] [--partitions P] [--build DIR]
+#                       [--out DIR] [--md-consumer-props JSON] [--md-producer-props JSON]
 #
 # Own source and target brokers (tests/kafka/harness.sh, private state dir, stopped on
 # exit). `mirrordesk run PROFILE` mirrors continuously while a producer writes R records/s
@@ -21,6 +22,8 @@ RATE=5000
 SIZE=200
 PARTITIONS=12
 OUTDIR=""
+MD_CONSUMER_PROPS="{}"
+MD_PRODUCER_PROPS="{}"
 
 die() { printf 'soak: error: %s\n' "$*" >&2; exit 1; }
 log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
@@ -33,7 +36,9 @@ while (($#)); do
         --partitions) PARTITIONS="$2"; shift ;;
         --build) BUILD="$2"; shift ;;
         --out) OUTDIR="$2"; shift ;;
-        -h|--help) sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
+        --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
+        -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
     shift
@@ -86,8 +91,8 @@ cat >"$WORK/soak.mirrorjob" <<EOF
 {
   "mirrordesk": 1,
   "name": "soak",
-  "source": { "alias": "src", "bootstrap": "$SRC", "security": "plaintext" },
-  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext" },
+  "source": { "alias": "src", "bootstrap": "$SRC", "security": "plaintext", "consumerProperties": $MD_CONSUMER_PROPS },
+  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext", "producerProperties": $MD_PRODUCER_PROPS },
   "topics": { "include": ["soak"] },
   "naming": { "policy": "prefix", "separator": "." },
   "start": "earliest"
