@@ -5,6 +5,17 @@
 
 namespace md {
 
+namespace {
+
+// A paused job has no lag verdict: its positions stand still because the user said so,
+// which is neither a STALL nor an ERR to alarm anyone with.
+QString statusText(JobState state, const QString &status)
+{
+    return state == JobState::Paused ? QStringLiteral("PAUSED") : status;
+}
+
+} // namespace
+
 JobListModel::JobListModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 int JobListModel::addJob(const QString &name)
@@ -86,7 +97,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Records: return formatCount(double(m.recordsProduced));
         case Rate: return QString(formatCount(m.produceRecordsPerSec) + tr("/s"));
         case Lag: return formatCount(double(m.totalLag));
-        case Status: return j.status;
+        case Status: return statusText(j.state, j.status);
         case LastEvent: return j.lastEvent.text;
         }
     } else if (role == SortRole) {
@@ -96,7 +107,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Records: return m.recordsProduced;
         case Rate: return m.produceRecordsPerSec;
         case Lag: return m.totalLag;
-        case Status: return j.status;
+        case Status: return statusText(j.state, j.status);
         case LastEvent: return j.lastEvent.time;
         }
     } else if (role == Qt::ForegroundRole) {

@@ -21,7 +21,7 @@ public:
     void removeJob(int row);
     void setState(int row, JobState state);
     void setMetrics(int row, const MetricsSnapshot &snapshot);
-    void setStatus(int row, const QString &status); // lag status rollup: OK, WARN, ERR
+    void setStatus(int row, const QString &status); // lag status rollup: OK, WARN, ERR (shown as PAUSED while paused)
     void setLastEvent(int row, const JobEvent &event);
     const MetricsSnapshot &metrics(int row) const { return m_jobs[row].metrics; }
     JobState state(int row) const { return m_jobs[row].state; }

@@ -133,6 +133,15 @@ void LagStatusTracker::addSnapshot(const MetricsSnapshot &snapshot)
 {
     const qint64 t = snapshot.time.isValid() ? snapshot.time.toMSecsSinceEpoch()
                                              : snapshot.elapsedMs;
+    if (snapshot.state == JobState::Paused) {
+        // A job the user paused is not lagging by choice of its consumer: its positions stand
+        // still on purpose, which the rules would call STALL (then STOP). It has no verdict
+        // while paused, and a resumed job starts a fresh window instead of being judged
+        // against positions from before the pause.
+        m_windows.clear();
+        m_latestMs = std::max(m_latestMs, t);
+        return;
+    }
     for (const PartitionMetrics &p : snapshot.partitions) {
         const qint64 position = p.nextOffset >= 0 ? p.nextOffset : p.committedOffset;
         if (position < 0)
