@@ -62,6 +62,11 @@ QVariant ConsumerGroupModel::data(const QModelIndex &index, int role) const
             if (role == SortRole)
                 return g->coordinator;
             return g->coordinator >= 0 ? QVariant(g->coordinator) : QVariant(QString());
+        case Simple:
+            // A simple group only commits offsets (assign(), no membership protocol).
+            if (role == SortRole)
+                return g->simple;
+            return g->simple ? tr("yes") : tr("no");
         default:
             return {};
         }
@@ -71,6 +76,9 @@ QVariant ConsumerGroupModel::data(const QModelIndex &index, int role) const
             return g->error;
         if (index.column() == Members)
             return describeMembers(*g);
+        if (index.column() == Simple)
+            return g->simple ? tr("Commits offsets only: no members, no partition assignment")
+                             : tr("Uses the consumer group protocol");
     }
     if (role == Qt::TextAlignmentRole && (index.column() == Members || index.column() == Coordinator))
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -92,6 +100,8 @@ QVariant ConsumerGroupModel::headerData(int section, Qt::Orientation orientation
         return tr("Members");
     case Coordinator:
         return tr("Coordinator");
+    case Simple:
+        return tr("Simple");
     default:
         return {};
     }

@@ -10,7 +10,7 @@ class ConsumerGroupModel final : public MergingTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConsumerGroupModel)
 public:
-    enum Column { GroupId, State, Protocol, Members, Coordinator, ColumnCount };
+    enum Column { GroupId, State, Protocol, Members, Coordinator, Simple, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1; // raw values for QSortFilterProxyModel
 
     explicit ConsumerGroupModel(QObject *parent = nullptr);

@@ -131,6 +131,21 @@ QString MessageTableModel::describe(const KafkaMessage &m, DisplayMode mode)
     return text;
 }
 
+QJsonObject MessageTableModel::toJson(const KafkaMessage &m)
+{
+    QJsonArray headers;
+    for (const RecordHeader &h : m.headers)
+        headers.append(QJsonObject{{QStringLiteral("key"), h.first}, {QStringLiteral("value"), jsonBytes(h.second)}});
+    return QJsonObject{{QStringLiteral("topic"), m.topic},
+                       {QStringLiteral("partition"), m.partition},
+                       {QStringLiteral("offset"), m.offset},
+                       {QStringLiteral("timestamp"), m.timestampMs},
+                       {QStringLiteral("timestampIso"), timestampText(m.timestampMs)},
+                       {QStringLiteral("key"), jsonBytes(m.key)},
+                       {QStringLiteral("value"), jsonBytes(m.value)},
+                       {QStringLiteral("headers"), headers}};
+}
+
 QList<const KafkaMessage *> MessageTableModel::selected(const QList<int> &rows, QString *error) const
 {
     QList<const KafkaMessage *> out;
@@ -159,19 +174,8 @@ bool MessageTableModel::exportJson(const QString &path, QString *error, const QL
         return false;
     }
     QJsonArray array;
-    for (const KafkaMessage *m : list) {
-        QJsonArray headers;
-        for (const RecordHeader &h : m->headers)
-            headers.append(QJsonObject{{QStringLiteral("key"), h.first}, {QStringLiteral("value"), jsonBytes(h.second)}});
-        array.append(QJsonObject{{QStringLiteral("topic"), m->topic},
-                                 {QStringLiteral("partition"), m->partition},
-                                 {QStringLiteral("offset"), m->offset},
-                                 {QStringLiteral("timestamp"), m->timestampMs},
-                                 {QStringLiteral("timestampIso"), timestampText(m->timestampMs)},
-                                 {QStringLiteral("key"), jsonBytes(m->key)},
-                                 {QStringLiteral("value"), jsonBytes(m->value)},
-                                 {QStringLiteral("headers"), headers}});
-    }
+    for (const KafkaMessage *m : list)
+        array.append(toJson(*m));
     return writeAtomically(path, QJsonDocument(array).toJson(QJsonDocument::Indented), error);
 }
 

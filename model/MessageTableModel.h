@@ -3,6 +3,7 @@
 #include "AdminService.h"
 
 #include <QAbstractTableModel>
+#include <QJsonObject>
 
 namespace md {
 
@@ -34,6 +35,8 @@ public:
     static QString render(const std::optional<QByteArray> &bytes, DisplayMode mode);
     // One message as text for the clipboard (every field, in the given mode).
     static QString describe(const KafkaMessage &message, DisplayMode mode);
+    // One message as the JSON export writes it (one element of its array).
+    static QJsonObject toJson(const KafkaMessage &message);
 
     // Exports `rows` (every message when empty). JSON: an array of objects;
     // bytes as a UTF-8 string when valid, else {"base64": ...}; null as null.

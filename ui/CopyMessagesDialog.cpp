@@ -1,0 +1,190 @@
+#include "CopyMessagesDialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace md {
+
+namespace {
+QString clusterLabel(const ClusterConfig &c)
+{
+    return c.alias.isEmpty() ? c.bootstrap : c.alias + QStringLiteral(" (") + c.bootstrap + QLatin1Char(')');
+}
+} // namespace
+
+CopyMessagesDialog::CopyMessagesDialog(const CopySpec &base, const QStringList &targetTopics, QWidget *parent)
+    : QDialog(parent), m_base(base), m_target(new QComboBox(this)), m_progress(new QProgressBar(this)),
+      m_result(new QLabel(this)), m_start(new QPushButton(tr("Copy"), this)), m_close(new QPushButton(tr("Close"), this))
+{
+    setWindowTitle(tr("Copy to the other cluster"));
+    const bool range = base.messages.isEmpty();
+    auto *what = new QLabel(this);
+    what->setWordWrap(true);
+    what->setTextFormat(Qt::PlainText);
+    if (range)
+        what->setText(tr("Copy offsets of %1 partition %2 to a topic on %3. Keys, values, headers and timestamps are "
+                         "kept; records go to the same partition when the target topic has it.")
+                          .arg(base.sourceTopic)
+                          .arg(base.sourcePartition)
+                          .arg(clusterLabel(base.target)));
+    else
+        what->setText(tr("Copy %n selected message(s) to a topic on %1. Keys, values, headers and timestamps are kept; "
+                         "records go to the same partition when the target topic has it.",
+                         nullptr, int(base.messages.size()))
+                          .arg(clusterLabel(base.target)));
+
+    m_target->setEditable(true);
+    m_target->addItems(targetTopics);
+    m_target->setCurrentText(base.targetTopic);
+    m_target->setObjectName(QStringLiteral("targetTopic"));
+    auto *form = new QFormLayout;
+    form->addRow(tr("Target topic"), m_target);
+    if (range) {
+        m_first = new QLineEdit(QString::number(base.firstOffset), this);
+        m_last = new QLineEdit(base.lastOffset >= 0 ? QString::number(base.lastOffset) : QString(), this);
+        m_last->setPlaceholderText(tr("end of the partition"));
+        form->addRow(tr("First offset"), m_first);
+        form->addRow(tr("Last offset"), m_last);
+    }
+    m_progress->setRange(0, 1);
+    m_progress->setValue(0);
+    m_progress->setFormat(tr("%v of %m"));
+    m_result->setWordWrap(true);
+    m_result->setTextFormat(Qt::PlainText);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setObjectName(QStringLiteral("copyResult"));
+
+    auto *buttons = new QDialogButtonBox(this);
+    buttons->addButton(m_start, QDialogButtonBox::AcceptRole);
+    buttons->addButton(m_close, QDialogButtonBox::RejectRole);
+    m_start->setDefault(true);
+    connect(m_start, &QPushButton::clicked, this, [this] { start(); });
+    connect(m_close, &QPushButton::clicked, this, &CopyMessagesDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(what);
+    layout->addLayout(form);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_result);
+    layout->addWidget(buttons);
+    resize(480, sizeHint().height());
+}
+
+CopyMessagesDialog::~CopyMessagesDialog() = default; // the job (a child) cancels and joins its thread
+
+void CopyMessagesDialog::setTargetTopic(const QString &topic)
+{
+    m_target->setCurrentText(topic);
+}
+
+void CopyMessagesDialog::setRange(qint64 first, qint64 last)
+{
+    if (m_first)
+        m_first->setText(QString::number(first));
+    if (m_last)
+        m_last->setText(last >= 0 ? QString::number(last) : QString());
+}
+
+bool CopyMessagesDialog::isRunning() const
+{
+    return m_job && m_job->isRunning();
+}
+
+QString CopyMessagesDialog::resultText() const
+{
+    return m_result->text();
+}
+
+bool CopyMessagesDialog::start()
+{
+    if (isRunning())
+        return false;
+    auto refuse = [this](const QString &why) {
+        m_result->setStyleSheet(QStringLiteral("color: #c01c28;"));
+        m_result->setText(why);
+        return false;
+    };
+    CopySpec spec = m_base;
+    spec.targetTopic = m_target->currentText().trimmed();
+    if (spec.targetTopic.isEmpty())
+        return refuse(tr("Choose the target topic"));
+    if (spec.target.bootstrap.isEmpty())
+        return refuse(tr("The other cluster is not connected"));
+    if (m_first) {
+        bool ok = false;
+        spec.firstOffset = m_first->text().trimmed().toLongLong(&ok);
+        if (!ok || spec.firstOffset < 0)
+            return refuse(tr("First offset: \"%1\" is not an offset (a whole number, 0 or more)").arg(m_first->text()));
+        const QString last = m_last->text().trimmed();
+        spec.lastOffset = -1;
+        if (!last.isEmpty()) {
+            spec.lastOffset = last.toLongLong(&ok);
+            if (!ok || spec.lastOffset < 0)
+                return refuse(tr("Last offset: \"%1\" is not an offset (a whole number, 0 or more)").arg(last));
+            if (spec.lastOffset < spec.firstOffset)
+                return refuse(tr("The last offset (%1) is before the first (%2)").arg(spec.lastOffset).arg(spec.firstOffset));
+        }
+    }
+    delete m_job;
+    m_job = new MessageCopyJob(spec, this);
+    connect(m_job, &MessageCopyJob::progress, this, &CopyMessagesDialog::onProgress);
+    connect(m_job, &MessageCopyJob::finished, this, &CopyMessagesDialog::onFinished);
+    m_result->setStyleSheet({});
+    m_result->setText(tr("Copying to %1\u2026").arg(spec.targetTopic));
+    m_progress->setRange(0, 0); // busy until the first progress report
+    m_start->setEnabled(false);
+    m_target->setEnabled(false);
+    m_close->setText(tr("Cancel"));
+    m_job->start();
+    return true;
+}
+
+void CopyMessagesDialog::cancel()
+{
+    if (isRunning()) {
+        m_job->cancel();
+        m_result->setText(tr("Cancelling\u2026"));
+    }
+}
+
+void CopyMessagesDialog::reject()
+{
+    if (isRunning()) {
+        cancel();
+        return; // closes with the Close button once the job has stopped
+    }
+    QDialog::reject();
+}
+
+void CopyMessagesDialog::onProgress(qint64 done, qint64 total)
+{
+    // QProgressBar is int-based: scale large copies to per-mille.
+    if (total > 1'000'000) {
+        m_progress->setRange(0, 1000);
+        m_progress->setFormat(tr("%1 of %2").arg(done).arg(total));
+        m_progress->setValue(int(done * 1000 / total));
+        return;
+    }
+    m_progress->setRange(0, int(qMax<qint64>(total, 1)));
+    m_progress->setValue(int(qMin(done, total)));
+}
+
+void CopyMessagesDialog::onFinished(const CopyResult &result)
+{
+    onProgress(result.copied, result.requested);
+    m_result->setStyleSheet(result.error.isEmpty() ? QString() : QStringLiteral("color: #c01c28;"));
+    m_result->setText(result.summary(m_job->spec()));
+    m_start->setEnabled(true);
+    m_start->setText(tr("Copy again"));
+    m_target->setEnabled(true);
+    m_close->setText(tr("Close"));
+    Q_EMIT copyFinished(result);
+}
+
+} // namespace md

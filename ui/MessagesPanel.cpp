@@ -1,0 +1,406 @@
+#include "MessagesPanel.h"
+
+#include "CopyMessagesDialog.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QComboBox>
+#include <QDateTimeEdit>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace md {
+
+MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
+    : QWidget(parent), m_admin(admin), m_model(new MessageTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+      m_topic(new QComboBox(this)), m_partition(new QComboBox(this)), m_mode(new QComboBox(this)),
+      m_startStack(new QStackedWidget(this)), m_offset(new QLineEdit(this)), m_time(new QDateTimeEdit(this)),
+      m_count(new QSpinBox(this)), m_read(new QPushButton(tr("Read"), this)), m_display(new QComboBox(this)),
+      m_view(new QTableView(this)), m_detail(new QPlainTextEdit(this)), m_copyText(new QPushButton(tr("Copy"), this)),
+      m_copyJson(new QPushButton(tr("Copy as JSON"), this)), m_exportJson(new QPushButton(tr("Export JSON\u2026"), this)),
+      m_exportCsv(new QPushButton(tr("Export CSV\u2026"), this)),
+      m_copyOther(new QPushButton(tr("Copy to other cluster\u2026"), this)), m_status(new QLabel(this))
+{
+    setObjectName(QStringLiteral("messagesPanel"));
+    m_topic->setEditable(true);
+    m_topic->setInsertPolicy(QComboBox::NoInsert);
+    m_topic->setMinimumContentsLength(18);
+    m_topic->lineEdit()->setPlaceholderText(tr("topic"));
+    m_topic->setObjectName(QStringLiteral("messageTopic"));
+    m_partition->addItem(tr("All partitions"), -1);
+    m_mode->addItem(tr("Latest N"), int(MessageQuery::Mode::LatestN));
+    m_mode->addItem(tr("From offset"), int(MessageQuery::Mode::FromOffset));
+    m_mode->addItem(tr("From time (UTC)"), int(MessageQuery::Mode::FromTimestamp));
+    m_offset->setText(QStringLiteral("0"));
+    m_offset->setPlaceholderText(tr("offset"));
+    m_time->setTimeSpec(Qt::UTC);
+    m_time->setDisplayFormat(QStringLiteral("yyyy-MM-dd HH:mm:ss 'UTC'"));
+    m_time->setDateTime(QDateTime::currentDateTimeUtc().addSecs(-3600));
+    m_time->setCalendarPopup(true);
+    m_startStack->addWidget(new QWidget(m_startStack));
+    m_startStack->addWidget(m_offset);
+    m_startStack->addWidget(m_time);
+    m_count->setRange(1, 100000);
+    m_count->setValue(100);
+    m_count->setToolTip(tr("At most this many messages"));
+    m_display->addItem(tr("Text"), int(MessageTableModel::DisplayMode::Text));
+    m_display->addItem(tr("JSON"), int(MessageTableModel::DisplayMode::Json));
+    m_display->addItem(tr("Hex"), int(MessageTableModel::DisplayMode::Hex));
+
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(MessageTableModel::SortRole);
+    m_view->setObjectName(QStringLiteral("messages"));
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_detail->setReadOnly(true);
+    m_detail->setObjectName(QStringLiteral("messageDetail"));
+    m_detail->setPlaceholderText(tr("Select a message to see it whole"));
+    m_status->setTextFormat(Qt::PlainText);
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setObjectName(QStringLiteral("messageStatus"));
+
+    auto *query = new QHBoxLayout;
+    query->addWidget(m_topic, 2);
+    query->addWidget(m_partition);
+    query->addWidget(m_mode);
+    query->addWidget(m_startStack, 1);
+    query->addWidget(new QLabel(tr("max"), this));
+    query->addWidget(m_count);
+    query->addWidget(m_read);
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(new QLabel(tr("Show as"), this));
+    actions->addWidget(m_display);
+    actions->addStretch(1);
+    for (QPushButton *b : {m_copyText, m_copyJson, m_exportJson, m_exportCsv, m_copyOther})
+        actions->addWidget(b);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(m_detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->addLayout(query);
+    layout->addLayout(actions);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_status);
+
+    connect(m_read, &QPushButton::clicked, this, qOverload<>(&MessagesPanel::read));
+    connect(m_topic->lineEdit(), &QLineEdit::returnPressed, this, qOverload<>(&MessagesPanel::read));
+    connect(m_topic, &QComboBox::currentTextChanged, this, &MessagesPanel::updatePartitions);
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &MessagesPanel::updateMode);
+    connect(m_display, &QComboBox::currentIndexChanged, this, [this] {
+        m_model->setDisplayMode(MessageTableModel::DisplayMode(m_display->currentData().toInt()));
+        updateDetail();
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        updateDetail();
+        updateButtons();
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, &MessagesPanel::updateButtons);
+    connect(m_copyText, &QPushButton::clicked, this, [this] { copySelected(false); });
+    connect(m_copyJson, &QPushButton::clicked, this, [this] { copySelected(true); });
+    connect(m_exportJson, &QPushButton::clicked, this, [this] { askExport(false); });
+    connect(m_exportCsv, &QPushButton::clicked, this, [this] { askExport(true); });
+    connect(m_copyOther, &QPushButton::clicked, this, [this] { openCopyDialog(); });
+
+    connect(m_admin, &AdminClient::messagesReady, this, &MessagesPanel::onMessages);
+    connect(m_admin, &AdminClient::requestFailed, this, &MessagesPanel::onFailed);
+    updateMode();
+    updateButtons();
+}
+
+MessagesPanel::~MessagesPanel() = default;
+
+void MessagesPanel::setClusters(const ClusterConfig &own, const ClusterConfig &other)
+{
+    m_own = own;
+    m_other = other;
+    updateButtons();
+}
+
+void MessagesPanel::setMetadata(const ClusterMetadata &metadata)
+{
+    m_metadata = metadata;
+    QStringList names;
+    for (const TopicInfo &t : metadata.topics)
+        names.append(t.name);
+    const QString current = m_topic->currentText();
+    QStringList have;
+    for (int i = 0; i < m_topic->count(); ++i)
+        have.append(m_topic->itemText(i));
+    if (have != names) {
+        const QSignalBlocker block(m_topic);
+        m_topic->clear();
+        m_topic->addItems(names);
+        m_topic->setCurrentText(current);
+    }
+    updatePartitions();
+}
+
+void MessagesPanel::setOtherMetadata(const ClusterMetadata &metadata)
+{
+    m_otherTopics.clear();
+    m_otherPartitions.clear();
+    for (const TopicInfo &t : metadata.topics) {
+        if (t.internal)
+            continue;
+        m_otherTopics.append(t.name);
+        m_otherPartitions.insert(t.name, int(t.partitions.size()));
+    }
+}
+
+void MessagesPanel::updatePartitions()
+{
+    const TopicInfo *t = m_metadata.topic(m_topic->currentText().trimmed());
+    const int count = t ? int(t->partitions.size()) : 0;
+    if (m_partition->count() == count + 1)
+        return;
+    const int current = m_partition->currentData().toInt();
+    const QSignalBlocker block(m_partition);
+    m_partition->clear();
+    m_partition->addItem(tr("All partitions"), -1);
+    for (int p = 0; p < count; ++p)
+        m_partition->addItem(tr("Partition %1").arg(p), p);
+    const int index = m_partition->findData(current);
+    m_partition->setCurrentIndex(index >= 0 ? index : 0);
+}
+
+void MessagesPanel::updateMode()
+{
+    const auto mode = MessageQuery::Mode(m_mode->currentData().toInt());
+    m_startStack->setCurrentIndex(mode == MessageQuery::Mode::FromOffset ? 1 : mode == MessageQuery::Mode::FromTimestamp ? 2 : 0);
+}
+
+MessageQuery MessagesPanel::queryFromControls(QString *error) const
+{
+    MessageQuery q;
+    q.topic = m_topic->currentText().trimmed();
+    q.partition = m_partition->currentData().toInt();
+    q.mode = MessageQuery::Mode(m_mode->currentData().toInt());
+    q.maxMessages = m_count->value();
+    if (q.topic.isEmpty()) {
+        *error = tr("Choose a topic to read");
+        return q;
+    }
+    if (q.mode == MessageQuery::Mode::FromOffset) {
+        bool ok = false;
+        q.offset = m_offset->text().trimmed().toLongLong(&ok);
+        if (!ok || q.offset < 0)
+            *error = tr("Offset: \"%1\" is not an offset (a whole number, 0 or more)").arg(m_offset->text());
+    }
+    if (q.mode == MessageQuery::Mode::FromTimestamp)
+        q.timestampMs = m_time->dateTime().toMSecsSinceEpoch();
+    return q;
+}
+
+void MessagesPanel::read()
+{
+    QString error;
+    const MessageQuery q = queryFromControls(&error);
+    if (!error.isEmpty()) {
+        showStatus(error, true);
+        Q_EMIT readFailed(error);
+        return;
+    }
+    read(q);
+}
+
+void MessagesPanel::read(const MessageQuery &query)
+{
+    // A newer read replaces the pending one: its answer will be ignored.
+    m_readRequest = m_admin->readMessages(query);
+    m_read->setText(tr("Reading\u2026"));
+    showStatus(tr("Reading %1%2\u2026")
+                   .arg(query.topic,
+                        query.partition >= 0 ? QStringLiteral(" [%1]").arg(query.partition) : QString()),
+               false);
+}
+
+void MessagesPanel::onMessages(quint64 id, const QList<KafkaMessage> &messages)
+{
+    if (id != m_readRequest)
+        return;
+    m_readRequest = 0;
+    m_read->setText(tr("Read"));
+    m_model->setMessages(messages);
+    showStatus(messages.isEmpty() ? tr("No messages in that range") : tr("%n message(s)", nullptr, int(messages.size())),
+               false);
+    updateDetail();
+    Q_EMIT messagesShown(int(messages.size()));
+}
+
+void MessagesPanel::onFailed(quint64 id, AdminClient::Operation, const QString &error)
+{
+    if (id != m_readRequest)
+        return;
+    m_readRequest = 0;
+    m_read->setText(tr("Read"));
+    showStatus(error, true);
+    Q_EMIT readFailed(error);
+}
+
+void MessagesPanel::setDisplayMode(MessageTableModel::DisplayMode mode)
+{
+    m_display->setCurrentIndex(m_display->findData(int(mode)));
+}
+
+QList<int> MessagesPanel::selectedRows() const
+{
+    QModelIndexList rows = m_view->selectionModel()->selectedRows();
+    std::sort(rows.begin(), rows.end(), [](const QModelIndex &a, const QModelIndex &b) { return a.row() < b.row(); });
+    QList<int> out;
+    for (const QModelIndex &r : rows)
+        out.append(m_proxy->mapToSource(r).row());
+    return out;
+}
+
+void MessagesPanel::updateDetail()
+{
+    const QList<int> rows = selectedRows();
+    const KafkaMessage *m = rows.isEmpty() ? nullptr : m_model->messageAt(rows.first());
+    m_detail->setPlainText(m ? MessageTableModel::describe(*m, m_model->displayMode()) : QString());
+}
+
+void MessagesPanel::updateButtons()
+{
+    const bool any = m_model->rowCount() > 0;
+    const bool selected = !m_view->selectionModel()->selectedRows().isEmpty();
+    m_copyText->setEnabled(selected);
+    m_copyJson->setEnabled(selected);
+    m_exportJson->setEnabled(any);
+    m_exportCsv->setEnabled(any);
+    m_copyOther->setEnabled(!m_other.bootstrap.isEmpty());
+    m_copyOther->setToolTip(m_other.bootstrap.isEmpty()
+                                ? tr("The other cluster is not connected")
+                                : tr("Copy the selected messages (or, with one partition chosen and nothing selected, "
+                                     "an offset range) to a topic on the other cluster"));
+}
+
+void MessagesPanel::showStatus(const QString &text, bool error)
+{
+    m_status->setStyleSheet(error ? QStringLiteral("color: #c01c28;") : QString());
+    m_status->setText(text);
+}
+
+QString MessagesPanel::statusText() const
+{
+    return m_status->text();
+}
+
+void MessagesPanel::copySelected(bool asJson)
+{
+    const QList<int> rows = selectedRows();
+    if (rows.isEmpty())
+        return;
+    QString text;
+    if (asJson) {
+        if (rows.size() == 1) {
+            text = QString::fromUtf8(QJsonDocument(MessageTableModel::toJson(*m_model->messageAt(rows.first())))
+                                         .toJson(QJsonDocument::Indented));
+        } else {
+            QJsonArray array;
+            for (int r : rows)
+                array.append(MessageTableModel::toJson(*m_model->messageAt(r)));
+            text = QString::fromUtf8(QJsonDocument(array).toJson(QJsonDocument::Indented));
+        }
+    } else {
+        QStringList parts;
+        for (int r : rows)
+            parts.append(MessageTableModel::describe(*m_model->messageAt(r), m_model->displayMode()));
+        text = parts.join(QLatin1Char('\n'));
+    }
+    QGuiApplication::clipboard()->setText(text);
+    showStatus(tr("%n message(s) copied to the clipboard", nullptr, int(rows.size())), false);
+}
+
+bool MessagesPanel::exportMessages(const QString &path, bool csv, QString *error)
+{
+    const QList<int> rows = selectedRows();
+    const bool ok = csv ? m_model->exportCsv(path, error, rows) : m_model->exportJson(path, error, rows);
+    if (ok)
+        showStatus(tr("%n message(s) written to %1", nullptr, int(rows.isEmpty() ? m_model->rowCount() : rows.size())).arg(path),
+                   false);
+    else
+        showStatus(*error, true);
+    return ok;
+}
+
+void MessagesPanel::askExport(bool csv)
+{
+    const QString filter = csv ? tr("CSV files (*.csv)") : tr("JSON files (*.json)");
+    const QString suggested = (m_topic->currentText().isEmpty() ? QStringLiteral("messages") : m_topic->currentText())
+        + (csv ? QStringLiteral(".csv") : QStringLiteral(".json"));
+    const QString path = QFileDialog::getSaveFileName(this, csv ? tr("Export messages as CSV") : tr("Export messages as JSON"),
+                                                      suggested, filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    exportMessages(path, csv, &error);
+}
+
+CopyMessagesDialog *MessagesPanel::openCopyDialog()
+{
+    if (m_other.bootstrap.isEmpty()) {
+        showStatus(tr("The other cluster is not connected: nothing to copy to"), true);
+        return nullptr;
+    }
+    CopySpec spec;
+    spec.source = m_own;
+    spec.target = m_other;
+    const QList<int> rows = selectedRows();
+    if (!rows.isEmpty()) {
+        for (int r : rows)
+            spec.messages.append(*m_model->messageAt(r));
+        spec.targetTopic = spec.messages.first().topic;
+    } else {
+        const int partition = m_partition->currentData().toInt();
+        const QString topic = m_topic->currentText().trimmed();
+        if (partition < 0 || topic.isEmpty()) {
+            showStatus(tr("Select messages to copy, or choose one partition to copy an offset range"), true);
+            return nullptr;
+        }
+        spec.sourceTopic = topic;
+        spec.sourcePartition = partition;
+        spec.targetTopic = topic;
+        // Default range: what is shown of that partition, else all of it.
+        qint64 first = -1, last = -1;
+        for (const KafkaMessage &m : m_model->messages()) {
+            if (m.topic != topic || m.partition != partition)
+                continue;
+            first = first < 0 ? m.offset : qMin(first, m.offset);
+            last = qMax(last, m.offset);
+        }
+        spec.firstOffset = qMax<qint64>(0, first);
+        spec.lastOffset = last;
+    }
+    auto *dialog = new CopyMessagesDialog(spec, m_otherTopics, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->show();
+    return dialog;
+}
+
+} // namespace md

@@ -1,0 +1,112 @@
+#pragma once
+
+#include "AdminClient.h"
+#include "MessageTableModel.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QDateTimeEdit;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QSpinBox;
+class QStackedWidget;
+class QTableView;
+
+namespace md {
+
+// The "Messages" tab of a cluster pane: reads a topic (or one partition) from
+// an offset, a time or the latest N through the pane's AdminClient (never on
+// the UI thread), shows partition, offset, timestamp, key, value and headers as
+// text, pretty JSON or hex; copies a message (text or JSON), exports what is
+// shown to JSON or CSV, and copies the selected messages or an offset range to
+// a topic on the other cluster (CopyMessagesDialog).
+class MessagesPanel final : public QWidget {
+    Q_OBJECT
+    Q_DISABLE_COPY_MOVE(MessagesPanel)
+public:
+    explicit MessagesPanel(AdminClient *admin, QWidget *parent = nullptr);
+    ~MessagesPanel() override;
+
+    // This pane's cluster (source of a range copy) and the other pane's (the copy target).
+    void setClusters(const ClusterConfig &own, const ClusterConfig &other);
+    // Topic names and partition counts for the pickers.
+    void setMetadata(const ClusterMetadata &metadata);
+    void setOtherMetadata(const ClusterMetadata &metadata);
+
+    // Reads with the controls' settings / with an explicit query (answer: messagesShown or readFailed).
+    void read();
+    void read(const MessageQuery &query);
+    bool isReading() const { return m_readRequest != 0; }
+
+    void setDisplayMode(MessageTableModel::DisplayMode mode);
+    // The current message (or selection) to the clipboard: as shown, or as JSON.
+    void copySelected(bool asJson);
+    // Writes the shown (selected, if any) messages; the buttons ask for the path first.
+    bool exportMessages(const QString &path, bool csv, QString *error);
+    // Opens the copy dialog for the selected messages (or, with none selected,
+    // the selected partition's offset range). Returns it (non-modal, deleted on close).
+    class CopyMessagesDialog *openCopyDialog();
+
+    MessageTableModel *model() const { return m_model; }
+    QTableView *view() const { return m_view; }
+    QComboBox *topicBox() const { return m_topic; }
+    QComboBox *partitionBox() const { return m_partition; }
+    QComboBox *modeBox() const { return m_mode; }
+    QLineEdit *offsetEdit() const { return m_offset; }
+    QDateTimeEdit *timeEdit() const { return m_time; }
+    QSpinBox *countBox() const { return m_count; }
+    QPushButton *readButton() const { return m_read; }
+    QPushButton *copyToOtherButton() const { return m_copyOther; }
+    QComboBox *displayBox() const { return m_display; }
+    QPlainTextEdit *detailView() const { return m_detail; }
+    QString statusText() const;
+    QList<int> selectedRows() const; // model rows, in view order
+
+Q_SIGNALS:
+    void messagesShown(int count);
+    void readFailed(const QString &error);
+
+private:
+    void onMessages(quint64 id, const QList<KafkaMessage> &messages);
+    void onFailed(quint64 id, AdminClient::Operation op, const QString &error);
+    void updatePartitions();
+    void updateMode();
+    void updateDetail();
+    void updateButtons();
+    void showStatus(const QString &text, bool error);
+    void askExport(bool csv);
+    MessageQuery queryFromControls(QString *error) const;
+
+    AdminClient *m_admin;
+    MessageTableModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    ClusterConfig m_own;
+    ClusterConfig m_other;
+    ClusterMetadata m_metadata;
+    QStringList m_otherTopics;
+    QMap<QString, int> m_otherPartitions;
+    QComboBox *m_topic;
+    QComboBox *m_partition;
+    QComboBox *m_mode;
+    QStackedWidget *m_startStack;
+    QLineEdit *m_offset;
+    QDateTimeEdit *m_time;
+    QSpinBox *m_count;
+    QPushButton *m_read;
+    QComboBox *m_display;
+    QTableView *m_view;
+    QPlainTextEdit *m_detail;
+    QPushButton *m_copyText;
+    QPushButton *m_copyJson;
+    QPushButton *m_exportJson;
+    QPushButton *m_exportCsv;
+    QPushButton *m_copyOther;
+    QLabel *m_status;
+    quint64 m_readRequest = 0;
+};
+
+} // namespace md
