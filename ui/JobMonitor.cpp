@@ -43,7 +43,13 @@ const QList<qint64> &JobMonitor::windowChoicesMs()
 
 JobMonitor::JobMonitor(QWidget *parent) : JobMonitor(MetricStore::Config{}, parent) {}
 
-JobMonitor::JobMonitor(const MetricStore::Config &config, QWidget *parent) : QWidget(parent), m_store(config)
+JobMonitor::JobMonitor(const MetricStore::Config &config, QWidget *parent)
+    : JobMonitor(Kind::MirrorJob, config, parent)
+{
+}
+
+JobMonitor::JobMonitor(Kind kind, const MetricStore::Config &config, QWidget *parent)
+    : QWidget(parent), m_kind(kind), m_store(config)
 {
     m_redrawTimer.setSingleShot(true);
     m_redrawTimer.setInterval(redrawIntervalMs);
@@ -56,12 +62,20 @@ JobMonitor::~JobMonitor() = default;
 
 void JobMonitor::build()
 {
+    const bool group = m_kind == Kind::ConsumerGroup;
     auto *throughput = new ChartPanel(&m_store, tr("records/s"), this);
-    throughput->addSeries(MetricStore::Series::ConsumeRecordsPerSec, tr("consumed records/s"));
-    throughput->addSeries(MetricStore::Series::ProduceRecordsPerSec, tr("produced records/s"));
-    throughput->addSeries(MetricStore::Series::ConsumeBytesPerSec, tr("consumed MB/s"), 1.0 / kMB, true, Qt::DashLine);
-    throughput->addSeries(MetricStore::Series::ProduceBytesPerSec, tr("produced MB/s"), 1.0 / kMB, true, Qt::DashLine);
-    throughput->setRightAxisLabel(tr("MB/s"));
+    if (group) {
+        // A group's consumption is seen through its commits, production through end offsets;
+        // byte counts are not known.
+        throughput->addSeries(MetricStore::Series::ConsumeRecordsPerSec, tr("committed records/s"));
+        throughput->addSeries(MetricStore::Series::ProduceRecordsPerSec, tr("produced records/s"));
+    } else {
+        throughput->addSeries(MetricStore::Series::ConsumeRecordsPerSec, tr("consumed records/s"));
+        throughput->addSeries(MetricStore::Series::ProduceRecordsPerSec, tr("produced records/s"));
+        throughput->addSeries(MetricStore::Series::ConsumeBytesPerSec, tr("consumed MB/s"), 1.0 / kMB, true, Qt::DashLine);
+        throughput->addSeries(MetricStore::Series::ProduceBytesPerSec, tr("produced MB/s"), 1.0 / kMB, true, Qt::DashLine);
+        throughput->setRightAxisLabel(tr("MB/s"));
+    }
     auto *lag = new ChartPanel(&m_store, tr("records"), this);
     lag->addSeries(MetricStore::Series::TotalLag, tr("total lag (records)"));
     auto *lagTime = new ChartPanel(&m_store, tr("seconds"), this);
@@ -108,6 +122,13 @@ void JobMonitor::build()
     m_tabs->addTab(lagTime, tr("Lag in time"));
     m_tabs->addTab(latency, tr("Latency"));
     m_tabs->addTab(partitions, tr("Partitions"));
+    if (group) {
+        // Hidden, not removed: tab indices stay the Chart values.
+        m_tabs->setTabVisible(LagTime, false);
+        m_tabs->setTabVisible(Latency, false);
+        m_partitionView->setColumnHidden(PartitionTableModel::TargetTopicColumn, true);
+        m_partitionView->setColumnHidden(PartitionTableModel::MirroredOffsetColumn, true);
+    }
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (isVisible())
             redraw();
@@ -201,13 +222,22 @@ void JobMonitor::build()
     controls->addWidget(m_resume);
     controls->addWidget(m_stop);
     controls->addSpacing(8);
-    controls->addWidget(new QLabel(tr("Throttle:"), this));
+    auto *throttleLabel = new QLabel(tr("Throttle:"), this);
+    controls->addWidget(throttleLabel);
     controls->addWidget(m_throttle);
     controls->addStretch(1);
+    if (group) {
+        // Nothing to pause or throttle: the group belongs to someone else's consumers.
+        for (QWidget *w : std::initializer_list<QWidget *>{m_pause, m_resume, m_stop, throttleLabel, m_throttle})
+            w->hide();
+    }
 
     auto *body = new QHBoxLayout;
     body->addWidget(m_tabs, 1);
-    body->addLayout(controls);
+    if (!group)
+        body->addLayout(controls);
+    else
+        delete controls; // its widgets stay children of the monitor, hidden
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
@@ -313,14 +343,23 @@ void JobMonitor::redraw()
     m_charts.at(current)->refresh(from, to);
     if (current == Partitions)
         m_partitionModel->setRows(m_store.partitionTable());
-    if (!m_store.isEmpty()) {
-        const MetricsSnapshot &s = m_store.latest();
-        m_summary->setText(tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
-                               .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec),
-                                    formatCount(double(s.totalLag)), jobLagStatusName(m_status)));
-    }
+    m_summary->setText(summaryText());
     ++m_redraws;
     m_redrawNs += timer.nsecsElapsed();
+}
+
+QString JobMonitor::summaryText() const
+{
+    if (m_store.isEmpty())
+        return {};
+    const MetricsSnapshot &s = m_store.latest();
+    if (m_kind == Kind::ConsumerGroup)
+        return tr("%1 partitions \u2022 %2 records/s committed \u2022 lag %3 \u2022 %4")
+            .arg(QString::number(s.partitions.size()), formatCount(s.consumeRecordsPerSec),
+                 formatCount(double(s.totalLag)), jobLagStatusName(m_status));
+    return tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
+        .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec), formatCount(double(s.totalLag)),
+             jobLagStatusName(m_status));
 }
 
 void JobMonitor::setCurrentChart(Chart chart)

@@ -41,17 +41,26 @@ class JobMonitor final : public QWidget
 
 public:
     enum Chart { Throughput, Lag, LagTime, Latency, Partitions, ChartCount };
+    // What feeds the monitor: a mirror job (all charts and the job's controls), or a consumer
+    // group's poller (GroupLagSampler): the same charts, lag map, partition table and status
+    // rules, without the job controls and without the lag-in-time and latency charts a
+    // group's committed offsets cannot tell.
+    enum class Kind { MirrorJob, ConsumerGroup };
     // Window lengths of the window combo, in its order; 0 = the whole run.
     static const QList<qint64> &windowChoicesMs();
     static constexpr int redrawIntervalMs = 100;
 
     explicit JobMonitor(QWidget *parent = nullptr);
     explicit JobMonitor(const MetricStore::Config &config, QWidget *parent = nullptr);
+    JobMonitor(Kind kind, const MetricStore::Config &config, QWidget *parent = nullptr);
     ~JobMonitor() override;
 
     // Feeds the monitor from the job and wires the controls to it. Does not take ownership.
     void setJob(MirrorJob *job);
     MirrorJob *job() const { return m_job; }
+    Kind kind() const { return m_kind; }
+    // The line above the charts ("running • 1.2 k records/s • lag 300 • OK").
+    QString summaryText() const;
 
     const MetricStore &store() const { return m_store; }
     JobLagStatus status() const { return m_status; }
@@ -108,6 +117,7 @@ private:
     void currentWindow(qint64 *fromMs, qint64 *toMs) const;
     void exportWithDialog(const QString &kind);
 
+    Kind m_kind = Kind::MirrorJob;
     MetricStore m_store;
     QPointer<MirrorJob> m_job;
     JobLagStatus m_status = JobLagStatus::Ok;
