@@ -285,6 +285,14 @@ run_latency() {
     local prime=100
     local skip=$((prime + RATE * 5)) # the priming records and the first 5 s are warm-up
     local r kind
+    # Warm both JVMs first (see run_throughput): a cold broker adds seconds of latency.
+    log "warming up the brokers"
+    "$BK" create "$TGT" warmup "$PARTITIONS" >/dev/null
+    "$BK" load "$TGT" warmup --records 300000 --size "$SIZE" >/dev/null
+    "$BK" create "$SRC" warmup "$PARTITIONS" >/dev/null
+    "$BK" load "$SRC" warmup --records 300000 --size "$SIZE" >/dev/null
+    "$BK" consume "$SRC" warmup --records 300000 >/dev/null
+    "$BK" consume "$TGT" warmup --records 300000 >/dev/null
     for ((r = 1; r <= REPEAT; r++)); do
         for kind in md mm2; do
             local d="$WORK/lat$r-$kind" topic="lat$r$kind" target pid
