@@ -15,6 +15,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSplitter>
 #include <QThread>
 #include <QTimer>
@@ -662,8 +663,12 @@ void ConnectionDialog::startTest(const ClusterConfig &config)
 
 QString ConnectionDialog::explainFailure(const QString &error)
 {
-    const QString lower = error.toLower();
-    if (lower.contains(QLatin1String("authentication")) || lower.contains(QLatin1String("sasl")))
+    // librdkafka names brokers "sasl_ssl://host:port/id": the protocol in a
+    // name says nothing about what failed, so it must not steer the verdict.
+    static const QRegularExpression brokerName(QStringLiteral("[A-Za-z_]+://\\S+"));
+    const QString lower = QString(error).replace(brokerName, QString()).toLower();
+    if (lower.contains(QLatin1String("authentication")) || lower.contains(QLatin1String("sasl handshake"))
+        || lower.contains(QLatin1String("unsupported sasl mechanism")))
         return tr("authentication failed: the cluster refused the user name or password, or the SASL "
                   "mechanism (%1)").arg(error);
     if (lower.contains(QLatin1String("ssl")) || lower.contains(QLatin1String("tls"))

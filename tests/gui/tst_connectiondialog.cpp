@@ -22,6 +22,7 @@
 #include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 using namespace md;
 
@@ -263,6 +264,36 @@ private Q_SLOTS:
         QVERIFY(available || !reason.isEmpty());
         qInfo("system keychain: %s after %lld ms%s", available ? "available" : "unavailable", timer.elapsed(),
               qPrintable(reason.isEmpty() ? QString() : QStringLiteral(" (") + reason + QStringLiteral(")")));
+    }
+
+    void failureWords_data()
+    {
+        QTest::addColumn<QString>("error");
+        QTest::addColumn<QString>("verdict");
+        QTest::newRow("refused sasl broker")
+            << QStringLiteral("127.0.0.1:1: cannot reach the cluster: sasl_plaintext://127.0.0.1:1/bootstrap: "
+                              "Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT)")
+            << QStringLiteral("unreachable");
+        QTest::newRow("ssl broker name, auth failure")
+            << QStringLiteral("h:9093: cannot reach the cluster: authentication failed: sasl_ssl://h:9093/bootstrap: "
+                              "SASL authentication error: Authentication failed: Invalid username or password")
+            << QStringLiteral("authentication failed");
+        QTest::newRow("tls")
+            << QStringLiteral("h:9093: cannot reach the cluster: ssl://h:9093/bootstrap: SSL handshake failed: "
+                              "certificate verify failed")
+            << QStringLiteral("TLS failed");
+        QTest::newRow("dns")
+            << QStringLiteral("nohost:9092: cannot reach the cluster: Failed to resolve 'nohost:9092'")
+            << QStringLiteral("unreachable: the host name does not resolve");
+    }
+
+    void failureWords()
+    {
+        QFETCH(QString, error);
+        QFETCH(QString, verdict);
+        const QString text = ConnectionDialog::explainFailure(error);
+        QVERIFY2(text.startsWith(verdict), qPrintable(text));
+        QVERIFY(text.contains(error)); // the details stay for the expert
     }
 
     void invalidFormNamesTheField()
