@@ -8,7 +8,8 @@ namespace md {
 // `mirrordesk run FILE [--until-caught-up] [--sandbox] [--metrics-port N]`
 int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
-// The GUI: `mirrordesk [FILE...]` and `mirrordesk --sandbox`.
-int runGui(int argc, char **argv, const QStringList &files, bool sandbox);
+// The GUI: `mirrordesk [FILE...]` and `mirrordesk --sandbox`. Unless newInstance
+// (or sandbox), a running instance gets the files instead.
+int runGui(int argc, char **argv, const QStringList &files, bool sandbox, bool newInstance);
 
 } // namespace md

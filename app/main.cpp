@@ -12,6 +12,7 @@ const char kUsage[] =
     "usage:\n"
     "  mirrordesk [FILE.mirrorjob ...]        open the GUI with these profiles\n"
     "  mirrordesk --sandbox                   the GUI on two embedded clusters with a demo job\n"
+    "  mirrordesk --new-instance [FILE ...]   a new window even when MirrorDesk already runs\n"
     "  mirrordesk run FILE [--until-caught-up] [--sandbox] [--metrics-port N]\n"
     "                                         run a job headless\n"
     "  mirrordesk verify FILE [--topic REGEX] compare source and target partition by partition\n"
@@ -57,9 +58,12 @@ int main(int argc, char **argv)
 
     QStringList files;
     bool sandbox = false;
+    bool newInstance = false;
     for (const QString &a : std::as_const(args)) {
         if (a == QLatin1String("--sandbox")) {
             sandbox = true;
+        } else if (a == QLatin1String("--new-instance")) {
+            newInstance = true;
         } else if (a.startsWith(QLatin1Char('-'))) {
             std::fprintf(stderr, "mirrordesk: unknown option %s\n%s", qPrintable(a), kUsage);
             return 2;
@@ -67,5 +71,5 @@ int main(int argc, char **argv)
             files.append(a);
         }
     }
-    return md::runGui(argc, argv, files, sandbox);
+    return md::runGui(argc, argv, files, sandbox, newInstance);
 }

@@ -3,11 +3,13 @@
 #include "ClusterPane.h"
 #include "JobListModel.h"
 #include "JobMonitor.h"
+#include "JobWorkspace.h"
 #include "MirrorJob.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDockWidget>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -87,9 +89,30 @@ MainWindow::MainWindow(QWidget *parent)
     main->setStretchFactor(1, 1);
     setCentralWidget(main);
 
+    // Job profiles open as editor tabs in a dock, several at once; Run adds the job to the list.
+    m_workspace = new JobWorkspace(nullptr, this);
+    auto *editorDock = new QDockWidget(tr("Job Editor"), this);
+    editorDock->setObjectName(QStringLiteral("jobEditorDock"));
+    editorDock->setWidget(m_workspace);
+    addDockWidget(Qt::RightDockWidgetArea, editorDock);
+    editorDock->hide();
+    connect(m_workspace, &JobWorkspace::documentCountChanged, editorDock, [editorDock](int count) {
+        editorDock->setVisible(count > 0);
+    });
+    connect(m_workspace, &JobWorkspace::statusMessage, this, [this](const QString &text) {
+        statusBar()->showMessage(text, 10000);
+    });
+    connect(m_workspace, &JobWorkspace::runRequested, this, [this](const MirrorJobSpec &spec) {
+        showClusters(spec.source, spec.target);
+        auto *job = new MirrorJob(spec);
+        addJob(job);
+        m_jobView->selectRow(m_jobModel->rowCount() - 1);
+        job->start();
+        updateJobButtons();
+    });
+
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    QAction *open = file->addAction(tr("&Open Profile\u2026"), this, &MainWindow::openProfile);
-    open->setShortcut(QKeySequence::Open);
+    m_workspace->addFileActions(file);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -189,14 +212,28 @@ void MainWindow::updateJobButtons()
 
 void MainWindow::openProfile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open Mirror Job Profile"), {},
-                                                      tr("Mirror job profiles (*.mirrorjob);;All files (*)"));
-    if (!path.isEmpty())
-        Q_EMIT openProfileRequested(path);
+    // Profiles open in the job editor now; Run there adds the job to the list.
+    m_workspace->openWithDialog();
+}
+
+void MainWindow::openFilesFromOutside(const QStringList &files)
+{
+    for (const QString &f : files)
+        m_workspace->openFile(f);
+    if (isMinimized())
+        setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
+    show();
+    raise();
+    activateWindow();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
+    // Unsaved profiles first: the user may still cancel closing.
+    if (!m_workspace->closeAll()) {
+        event->ignore();
+        return;
+    }
     // Graceful stops flush and commit; they run in parallel on the engine threads.
     for (MirrorJob *job : std::as_const(m_jobs))
         job->stop();

@@ -15,6 +15,7 @@ namespace md {
 class ClusterPane;
 class JobListModel;
 class JobMonitor;
+class JobWorkspace;
 class MirrorJob;
 
 // Assembles the panes: source and target side by side, the job list below.
@@ -35,6 +36,10 @@ public:
     JobListModel *jobModel() const { return m_jobModel; }
     // The live monitor of the job in row (one per job; the selected job's is shown).
     JobMonitor *jobMonitor(int row) const { return m_monitors.value(row); }
+    // The open job profiles (editor tabs in a dock); File menu New/Open/Save/Close act on it.
+    JobWorkspace *workspace() const { return m_workspace; }
+    // Opens profiles handed over by a later launch and brings the window forward.
+    void openFilesFromOutside(const QStringList &files);
 
 Q_SIGNALS:
     void openProfileRequested(const QString &path);
@@ -58,6 +63,7 @@ private:
     QList<JobMonitor *> m_monitors; // row order of m_jobModel
     QStackedWidget *m_monitorStack = nullptr;
     QSystemTrayIcon *m_tray = nullptr; // only where a tray exists
+    JobWorkspace *m_workspace = nullptr;
 };
 
 } // namespace md

@@ -1,0 +1,619 @@
+#include "JobEditor.h"
+
+#include "JobDocument.h"
+#include "PlanView.h"
+#include "ProfileSupport.h"
+#include "SecretField.h"
+#include "SecretStore.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QJsonValue>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QScrollArea>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTimer>
+#include <QVBoxLayout>
+
+namespace md {
+
+namespace {
+
+constexpr int kValidateDebounceMs = 250;
+constexpr double kMaxJsonInteger = 9007199254740992.0; // 2^53: exact in a JSON number
+
+const QStringList kSecurity = {QStringLiteral("plaintext"), QStringLiteral("ssl"), QStringLiteral("sasl_plaintext"),
+                               QStringLiteral("sasl_ssl")};
+
+QPlainTextEdit *linesEdit(QWidget *parent, const QString &placeholder)
+{
+    auto *e = new QPlainTextEdit(parent);
+    e->setPlaceholderText(placeholder);
+    e->setTabChangesFocus(true);
+    e->setFixedHeight(e->fontMetrics().lineSpacing() * 4 + 12);
+    return e;
+}
+
+QStringList lines(const QPlainTextEdit *e)
+{
+    QStringList out;
+    for (const QString &l : e->toPlainText().split(QLatin1Char('\n'))) {
+        if (!l.trimmed().isEmpty())
+            out.append(l.trimmed());
+    }
+    return out;
+}
+
+QString mapText(const QMap<QString, QString> &m)
+{
+    QStringList out;
+    for (auto it = m.begin(); it != m.end(); ++it)
+        out.append(it.key() + QLatin1Char('=') + it.value());
+    return out.join(QLatin1Char('\n'));
+}
+
+// "key=value" per line; a line without '=' is reported (by line number, never
+// by value: it may be a secret).
+QMap<QString, QString> parseMap(const QPlainTextEdit *e, QString *problem)
+{
+    QMap<QString, QString> out;
+    const QStringList all = e->toPlainText().split(QLatin1Char('\n'));
+    for (qsizetype i = 0; i < all.size(); ++i) {
+        const QString l = all.at(i).trimmed();
+        if (l.isEmpty() || l.startsWith(QLatin1Char('#')))
+            continue;
+        const qsizetype eq = l.indexOf(QLatin1Char('='));
+        if (eq <= 0) {
+            if (problem->isEmpty())
+                *problem = QObject::tr("line %1: expected property=value").arg(i + 1);
+            continue;
+        }
+        out.insert(l.left(eq).trimmed(), l.mid(eq + 1).trimmed());
+    }
+    return out;
+}
+
+QString timestampText(const QDateTime &t)
+{
+    return t.isValid() ? profile_detail::formatTimestamp(t) : QString();
+}
+
+// Key paths may name an element or a map entry: "topics.include[2]", "source.properties[\"x\"]".
+QString fieldPath(const QString &keyPath)
+{
+    const qsizetype bracket = keyPath.indexOf(QLatin1Char('['));
+    return bracket < 0 ? keyPath : keyPath.left(bracket);
+}
+
+} // namespace
+
+JobEditor::JobEditor(JobDocument *document, SecretStore *secrets, QWidget *parent)
+    : QWidget(parent), m_doc(document), m_secrets(secrets), m_validateTimer(new QTimer(this))
+{
+    m_validateTimer->setSingleShot(true);
+    m_validateTimer->setInterval(kValidateDebounceMs);
+    connect(m_validateTimer, &QTimer::timeout, this, &JobEditor::validateNow);
+    buildForm();
+    load(m_doc->profile());
+    validateNow();
+
+    if (m_secrets) {
+        QPointer<JobEditor> self(this);
+        m_secrets->checkAvailability([self](bool available, const QString &reason) {
+            if (!self || available)
+                return;
+            self->m_keychainNote->setText(
+                tr("No system keychain is available (%1). Passwords can be read from an environment variable "
+                   "(${env:NAME}) or, with a warning, written into the file readable by you only.")
+                    .arg(reason));
+            self->m_keychainNote->show();
+            for (SecretField *f : {self->m_source.password, self->m_source.keyPassword, self->m_target.password,
+                                   self->m_target.keyPassword})
+                f->setDefaultMode(SecretField::Mode::Environment);
+        });
+    }
+}
+
+JobEditor::~JobEditor() = default;
+
+void JobEditor::setResolver(const ReferenceResolver &resolver)
+{
+    m_resolver = resolver;
+    validateNow();
+}
+
+void JobEditor::addRow(QFormLayout *form, const QString &label, QWidget *field, const QStringList &keyPaths)
+{
+    auto *box = new QWidget(form->parentWidget());
+    auto *v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    field->setParent(box);
+    if (field->objectName().isEmpty())
+        field->setObjectName(keyPaths.first());
+    v->addWidget(field);
+    auto *issue = new QLabel(box);
+    issue->setObjectName(QStringLiteral("issue:") + keyPaths.first());
+    issue->setWordWrap(true);
+    issue->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    issue->hide();
+    v->addWidget(issue);
+    form->addRow(label, box);
+    for (const QString &p : keyPaths)
+        m_fields.insert(p, field);
+    m_fieldIssues.insert(field, issue);
+}
+
+QWidget *JobEditor::buildSide(SideWidgets &w, const QString &side)
+{
+    auto *group = new QGroupBox(side == QLatin1String("source") ? tr("Source cluster") : tr("Target cluster"));
+    auto *form = new QFormLayout(group);
+    auto path = [&](const char *key) { return QString(side + QLatin1Char('.') + QLatin1String(key)); };
+
+    w.alias = new QLineEdit;
+    w.alias->setPlaceholderText(tr("short name, e.g. eu"));
+    addRow(form, tr("Alias"), w.alias, {path("alias")});
+    w.bootstrap = new QLineEdit;
+    w.bootstrap->setPlaceholderText(tr("host:port[,host:port...]"));
+    addRow(form, tr("Bootstrap servers"), w.bootstrap, {path("bootstrap"), side});
+    w.security = new QComboBox;
+    w.security->addItems(kSecurity);
+    addRow(form, tr("Security"), w.security, {path("security")});
+    w.mechanism = new QComboBox;
+    w.mechanism->setEditable(true);
+    w.mechanism->addItems({QString(), QStringLiteral("PLAIN"), QStringLiteral("SCRAM-SHA-256"), QStringLiteral("SCRAM-SHA-512")});
+    addRow(form, tr("SASL mechanism"), w.mechanism, {path("sasl.mechanism"), path("sasl")});
+    w.username = new QLineEdit;
+    addRow(form, tr("SASL user"), w.username, {path("sasl.username")});
+    w.password = new SecretField(path("sasl.password"));
+    addRow(form, tr("SASL password"), w.password, {path("sasl.password")});
+    w.sslCa = new QLineEdit;
+    w.sslCa->setPlaceholderText(tr("CA certificate file (PEM)"));
+    addRow(form, tr("SSL CA"), w.sslCa, {path("ssl.ca"), path("ssl")});
+    w.sslCert = new QLineEdit;
+    addRow(form, tr("SSL client certificate"), w.sslCert, {path("ssl.cert")});
+    w.sslKey = new QLineEdit;
+    addRow(form, tr("SSL client key"), w.sslKey, {path("ssl.key")});
+    w.keyPassword = new SecretField(path("ssl.keyPassword"));
+    addRow(form, tr("SSL key password"), w.keyPassword, {path("ssl.keyPassword")});
+    const QString propHint = tr("property=value, one per line");
+    w.properties = linesEdit(nullptr, propHint);
+    addRow(form, tr("Properties (every client)"), w.properties, {path("properties")});
+    w.consumerProperties = linesEdit(nullptr, propHint);
+    addRow(form, tr("Consumer properties"), w.consumerProperties, {path("consumerProperties")});
+    w.producerProperties = linesEdit(nullptr, propHint);
+    addRow(form, tr("Producer properties"), w.producerProperties, {path("producerProperties")});
+    w.adminProperties = linesEdit(nullptr, propHint);
+    addRow(form, tr("Admin properties"), w.adminProperties, {path("adminProperties")});
+
+    for (QLineEdit *e : {w.alias, w.bootstrap, w.username, w.sslCa, w.sslCert, w.sslKey})
+        connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
+    connect(w.security, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
+    connect(w.mechanism, &QComboBox::currentTextChanged, this, &JobEditor::edited);
+    for (SecretField *f : {w.password, w.keyPassword})
+        connect(f, &SecretField::changed, this, &JobEditor::edited);
+    for (QPlainTextEdit *e : {w.properties, w.consumerProperties, w.producerProperties, w.adminProperties})
+        connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
+    return group;
+}
+
+void JobEditor::buildForm()
+{
+    auto *tabs = new QTabWidget;
+    tabs->setObjectName(QStringLiteral("editorTabs"));
+    auto page = [tabs](const QString &title) {
+        auto *scroll = new QScrollArea;
+        scroll->setWidgetResizable(true);
+        auto *content = new QWidget;
+        scroll->setWidget(content);
+        tabs->addTab(scroll, title);
+        return content;
+    };
+
+    // --- Clusters
+    QWidget *clusters = page(tr("Clusters"));
+    auto *clustersLayout = new QVBoxLayout(clusters);
+    m_keychainNote = new QLabel(clusters);
+    m_keychainNote->setObjectName(QStringLiteral("keychainNote"));
+    m_keychainNote->setWordWrap(true);
+    m_keychainNote->hide();
+    clustersLayout->addWidget(m_keychainNote);
+    auto *sides = new QHBoxLayout;
+    sides->addWidget(buildSide(m_source, QStringLiteral("source")));
+    sides->addWidget(buildSide(m_target, QStringLiteral("target")));
+    clustersLayout->addLayout(sides);
+    clustersLayout->addStretch();
+
+    // --- Topics and naming
+    QWidget *topics = page(tr("Topics"));
+    auto *topicsForm = new QFormLayout(topics);
+    m_name = new QLineEdit;
+    addRow(topicsForm, tr("Job name"), m_name, {QStringLiteral("name")});
+    m_include = linesEdit(nullptr, tr("regular expression, one per line, e.g. orders\\..*"));
+    addRow(topicsForm, tr("Include topics"), m_include, {QStringLiteral("topics.include"), QStringLiteral("topics")});
+    m_exclude = linesEdit(nullptr, tr("regular expression, one per line"));
+    addRow(topicsForm, tr("Exclude topics"), m_exclude, {QStringLiteral("topics.exclude")});
+    m_excludeInternal = new QCheckBox(tr("Leave out internal topics (__consumer_offsets, MM2's heartbeats, ...)"));
+    addRow(topicsForm, QString(), m_excludeInternal, {QStringLiteral("topics.excludeInternal")});
+    m_naming = new QComboBox;
+    m_naming->addItems({QStringLiteral("identity"), QStringLiteral("prefix"), QStringLiteral("template")});
+    addRow(topicsForm, tr("Target names"), m_naming, {QStringLiteral("naming.policy"), QStringLiteral("naming")});
+    m_separator = new QLineEdit;
+    addRow(topicsForm, tr("Prefix separator"), m_separator, {QStringLiteral("naming.separator")});
+    m_template = new QLineEdit;
+    m_template->setPlaceholderText(QStringLiteral("dr-${topic}"));
+    addRow(topicsForm, tr("Name template"), m_template, {QStringLiteral("naming.template")});
+    m_createTopics = new QCheckBox(tr("Create missing target topics (with the source's partitions)"));
+    addRow(topicsForm, QString(), m_createTopics, {QStringLiteral("createTopics")});
+    m_syncConfigs = new QCheckBox(tr("Copy topic configs to the target"));
+    addRow(topicsForm, QString(), m_syncConfigs, {QStringLiteral("syncTopicConfigs")});
+    m_configExclude = linesEdit(nullptr, tr("topic configs never copied (regular expressions); empty: MM2's defaults"));
+    addRow(topicsForm, tr("Config exclude"), m_configExclude, {QStringLiteral("configExclude")});
+
+    // --- Running
+    QWidget *running = page(tr("Running"));
+    auto *runForm = new QFormLayout(running);
+    m_groupId = new QLineEdit;
+    addRow(runForm, tr("Consumer group"), m_groupId, {QStringLiteral("groupId")});
+    m_start = new QComboBox;
+    m_start->addItems({QStringLiteral("committed"), QStringLiteral("earliest"), QStringLiteral("latest"), QStringLiteral("timestamp")});
+    addRow(runForm, tr("Start at"), m_start, {QStringLiteral("start")});
+    m_startTimestamp = new QLineEdit;
+    m_startTimestamp->setPlaceholderText(QStringLiteral("2026-11-01T00:00:00Z"));
+    addRow(runForm, tr("Start timestamp"), m_startTimestamp, {QStringLiteral("start.timestamp")});
+    m_stop = new QComboBox;
+    m_stop->addItems({QStringLiteral("never"), QStringLiteral("caught-up"), QStringLiteral("timestamp"), QStringLiteral("records")});
+    addRow(runForm, tr("Stop"), m_stop, {QStringLiteral("stop")});
+    m_stopTimestamp = new QLineEdit;
+    m_stopTimestamp->setPlaceholderText(QStringLiteral("2026-11-02T00:00:00Z"));
+    addRow(runForm, tr("Stop timestamp"), m_stopTimestamp, {QStringLiteral("stop.timestamp")});
+    m_stopRecords = new QDoubleSpinBox;
+    m_stopRecords->setDecimals(0);
+    m_stopRecords->setRange(0, kMaxJsonInteger);
+    m_stopRecords->setSuffix(tr(" records per partition"));
+    addRow(runForm, tr("Stop after"), m_stopRecords, {QStringLiteral("stop.records")});
+    m_delivery = new QComboBox;
+    m_delivery->addItem(QStringLiteral("at-least-once"));
+    addRow(runForm, tr("Delivery"), m_delivery, {QStringLiteral("delivery")});
+    m_throttle = new QDoubleSpinBox;
+    m_throttle->setDecimals(0);
+    m_throttle->setRange(0, kMaxJsonInteger);
+    m_throttle->setSuffix(tr(" bytes/s"));
+    m_throttle->setSpecialValueText(tr("unlimited"));
+    addRow(runForm, tr("Throttle"), m_throttle, {QStringLiteral("throttleBytesPerSecond")});
+    m_sampling = new QSpinBox;
+    m_sampling->setRange(JobProfile::MinSamplingIntervalMs, JobProfile::MaxSamplingIntervalMs);
+    m_sampling->setSuffix(tr(" ms"));
+    addRow(runForm, tr("Sampling interval"), m_sampling, {QStringLiteral("samplingIntervalMs")});
+    m_refresh = new QSpinBox;
+    m_refresh->setRange(JobProfile::MinTopicRefreshIntervalMs, JobProfile::MaxTopicRefreshIntervalMs);
+    m_refresh->setSuffix(tr(" ms"));
+    addRow(runForm, tr("Topic refresh"), m_refresh, {QStringLiteral("topicRefreshIntervalMs")});
+    m_unknownKeys = new QLabel;
+    m_unknownKeys->setWordWrap(true);
+    runForm->addRow(m_unknownKeys);
+
+    for (QLineEdit *e : {m_name, m_separator, m_template, m_groupId, m_startTimestamp, m_stopTimestamp})
+        connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
+    for (QPlainTextEdit *e : {m_include, m_exclude, m_configExclude})
+        connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
+    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs})
+        connect(c, &QCheckBox::toggled, this, &JobEditor::edited);
+    for (QComboBox *c : {m_naming, m_start, m_stop, m_delivery})
+        connect(c, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
+    for (QDoubleSpinBox *s : {m_stopRecords, m_throttle})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &JobEditor::edited);
+    for (QSpinBox *s : {m_sampling, m_refresh})
+        connect(s, &QSpinBox::valueChanged, this, &JobEditor::edited);
+
+    // --- Problems and plan below the form
+    m_issueList = new QListWidget;
+    m_issueList->setObjectName(QStringLiteral("issueList"));
+    connect(m_issueList, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+        QWidget *w = fieldFor(item->data(Qt::UserRole).toString());
+        if (!w)
+            return;
+        // Bring the field's page forward, then the field.
+        auto *tabs = findChild<QTabWidget *>(QStringLiteral("editorTabs"));
+        for (QWidget *p = w; p && tabs; p = p->parentWidget()) {
+            if (auto *scroll = qobject_cast<QScrollArea *>(p); scroll && tabs->indexOf(scroll) >= 0) {
+                tabs->setCurrentWidget(scroll);
+                break;
+            }
+        }
+        w->setFocus();
+    });
+    m_plan = new PlanView;
+    auto *bottom = new QTabWidget;
+    bottom->setObjectName(QStringLiteral("editorBottomTabs"));
+    bottom->addTab(m_issueList, tr("Problems"));
+    bottom->addTab(m_plan, tr("Plan"));
+
+    m_run = new QPushButton(tr("&Run Job"));
+    m_run->setObjectName(QStringLiteral("runJob"));
+    m_run->setToolTip(tr("Start this job now (it appears in the job list, where it can be paused, resumed and stopped)"));
+    connect(m_run, &QPushButton::clicked, this, &JobEditor::runRequested);
+    auto *refresh = new QPushButton(tr("Refresh Plan"));
+    connect(refresh, &QPushButton::clicked, m_plan, &PlanView::refreshNow);
+    auto *buttons = new QHBoxLayout;
+    buttons->addStretch();
+    buttons->addWidget(refresh);
+    buttons->addWidget(m_run);
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(tabs);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split, 1);
+    layout->addLayout(buttons);
+}
+
+void JobEditor::load(const JobProfile &p)
+{
+    m_loading = true;
+    m_name->setText(p.name);
+    const std::pair<SideWidgets *, const ProfileSide *> sides[] = {{&m_source, &p.source}, {&m_target, &p.target}};
+    for (const auto &[w, s] : sides) {
+        w->alias->setText(s->alias);
+        w->bootstrap->setText(s->bootstrap);
+        w->security->setCurrentIndex(int(kSecurity.indexOf(securityProtocolName(s->security))));
+        w->mechanism->setCurrentText(s->saslMechanism);
+        w->username->setText(s->saslUsername);
+        w->password->setProfileValue(s->saslPassword);
+        w->sslCa->setText(s->sslCa);
+        w->sslCert->setText(s->sslCert);
+        w->sslKey->setText(s->sslKey);
+        w->keyPassword->setProfileValue(s->sslKeyPassword);
+        w->properties->setPlainText(mapText(s->properties));
+        w->consumerProperties->setPlainText(mapText(s->consumerProperties));
+        w->producerProperties->setPlainText(mapText(s->producerProperties));
+        w->adminProperties->setPlainText(mapText(s->adminProperties));
+    }
+    m_include->setPlainText(p.include.join(QLatin1Char('\n')));
+    m_exclude->setPlainText(p.exclude.join(QLatin1Char('\n')));
+    m_excludeInternal->setChecked(p.excludeInternalTopics);
+    m_naming->setCurrentText(namingPolicyName(p.naming));
+    m_separator->setText(p.separator);
+    m_template->setText(p.nameTemplate);
+    m_groupId->setText(p.groupId);
+    m_start->setCurrentText(startPositionName(p.start));
+    m_startTimestamp->setText(timestampText(p.startTimestamp));
+    m_stop->setCurrentIndex(int(p.stop));
+    m_stopTimestamp->setText(timestampText(p.stopTimestamp));
+    m_stopRecords->setValue(double(p.stopAfterRecords));
+    m_delivery->setCurrentIndex(0);
+    m_createTopics->setChecked(p.createTopics);
+    m_syncConfigs->setChecked(p.syncTopicConfigs);
+    m_configExclude->setPlainText(p.configExclude.join(QLatin1Char('\n')));
+    m_throttle->setValue(double(p.throttleBytesPerSecond));
+    m_sampling->setValue(p.samplingIntervalMs);
+    m_refresh->setValue(p.topicRefreshIntervalMs);
+    m_unknownKeys->setVisible(!p.unknownKeys.isEmpty());
+    m_unknownKeys->setText(tr("Kept as they are (this version does not know them): %1")
+                               .arg(p.unknownKeys.keys().join(QStringLiteral(", "))));
+    m_loading = false;
+    updateEnabled();
+}
+
+JobProfile JobEditor::collect() const
+{
+    // Starts from the document so what the form does not show (version, unknown keys) survives.
+    JobProfile p = m_doc->profile();
+    QHash<QString, QString> &local = m_localIssues;
+    local.clear();
+    p.name = m_name->text();
+    const std::pair<const SideWidgets *, ProfileSide *> sides[] = {{&m_source, &p.source}, {&m_target, &p.target}};
+    for (const auto &[w, s] : sides) {
+        s->alias = w->alias->text().trimmed();
+        s->bootstrap = w->bootstrap->text().trimmed();
+        parseSecurityProtocol(w->security->currentText(), &s->security);
+        s->saslMechanism = w->mechanism->currentText().trimmed();
+        s->saslUsername = w->username->text();
+        s->saslPassword = w->password->profileValue();
+        const bool saslSecurity = s->security == SecurityProtocol::SaslPlaintext || s->security == SecurityProtocol::SaslSsl;
+        s->hasSasl = s->hasSasl || saslSecurity || !s->saslMechanism.isEmpty() || !s->saslUsername.isEmpty()
+                     || !s->saslPassword.isEmpty();
+        s->sslCa = w->sslCa->text().trimmed();
+        s->sslCert = w->sslCert->text().trimmed();
+        s->sslKey = w->sslKey->text().trimmed();
+        s->sslKeyPassword = w->keyPassword->profileValue();
+        const std::pair<const QPlainTextEdit *, QMap<QString, QString> *> maps[] = {
+            {w->properties, &s->properties},
+            {w->consumerProperties, &s->consumerProperties},
+            {w->producerProperties, &s->producerProperties},
+            {w->adminProperties, &s->adminProperties}};
+        for (const auto &[edit, map] : maps) {
+            QString problem;
+            *map = parseMap(edit, &problem);
+            if (!problem.isEmpty())
+                local.insert(edit->objectName(), problem);
+        }
+    }
+    p.include = lines(m_include);
+    p.exclude = lines(m_exclude);
+    p.excludeInternalTopics = m_excludeInternal->isChecked();
+    profile_detail::parseNamingPolicy(m_naming->currentText(), &p.naming);
+    p.separator = m_separator->text();
+    p.nameTemplate = m_template->text().trimmed();
+    p.groupId = m_groupId->text();
+    p.start = StartPosition(m_start->currentIndex());
+    p.stop = StopCondition(m_stop->currentIndex());
+    auto timestamp = [&](QLineEdit *edit, bool used, QDateTime *out) {
+        *out = {};
+        if (!used || edit->text().trimmed().isEmpty())
+            return;
+        QString error;
+        if (!profile_detail::parseTimestamp(QJsonValue(edit->text()), out, &error))
+            local.insert(edit->objectName(), error);
+    };
+    timestamp(m_startTimestamp, p.start == StartPosition::Timestamp, &p.startTimestamp);
+    timestamp(m_stopTimestamp, p.stop == StopCondition::AtTimestamp, &p.stopTimestamp);
+    p.stopAfterRecords = p.stop == StopCondition::AfterRecords ? qint64(m_stopRecords->value()) : 0;
+    p.delivery = DeliveryGuarantee::AtLeastOnce;
+    p.createTopics = m_createTopics->isChecked();
+    p.syncTopicConfigs = m_syncConfigs->isChecked();
+    p.configExclude = lines(m_configExclude);
+    p.throttleBytesPerSecond = qint64(m_throttle->value());
+    p.samplingIntervalMs = m_sampling->value();
+    p.topicRefreshIntervalMs = m_refresh->value();
+    return p;
+}
+
+void JobEditor::edited()
+{
+    if (m_loading)
+        return;
+    m_doc->setProfile(collect());
+    for (SecretField *f : {m_source.password, m_source.keyPassword, m_target.password, m_target.keyPassword}) {
+        if (const std::optional<PendingSecret> s = f->pending())
+            m_doc->setPendingSecret(*s);
+        else
+            m_doc->clearPendingSecret(f->objectName());
+    }
+    updateEnabled();
+    m_validateTimer->start();
+}
+
+void JobEditor::updateEnabled()
+{
+    for (const SideWidgets *w : {&m_source, &m_target}) {
+        const QString sec = w->security->currentText();
+        const bool sasl = sec.startsWith(QLatin1String("sasl"));
+        const bool ssl = sec.endsWith(QLatin1String("ssl"));
+        for (QWidget *x : {static_cast<QWidget *>(w->mechanism), static_cast<QWidget *>(w->username),
+                           static_cast<QWidget *>(w->password)})
+            x->setEnabled(sasl);
+        for (QWidget *x : {static_cast<QWidget *>(w->sslCa), static_cast<QWidget *>(w->sslCert),
+                           static_cast<QWidget *>(w->sslKey), static_cast<QWidget *>(w->keyPassword)})
+            x->setEnabled(ssl);
+    }
+    const QString naming = m_naming->currentText();
+    m_separator->setEnabled(naming == QLatin1String("prefix"));
+    m_template->setEnabled(naming == QLatin1String("template"));
+    m_startTimestamp->setEnabled(m_start->currentText() == QLatin1String("timestamp"));
+    m_stopTimestamp->setEnabled(m_stop->currentText() == QLatin1String("timestamp"));
+    m_stopRecords->setEnabled(m_stop->currentText() == QLatin1String("records"));
+    m_groupId->setPlaceholderText(JobProfile::groupIdForName(m_name->text()));
+}
+
+void JobEditor::validateNow()
+{
+    m_validateTimer->stop();
+    // The same parser and checks as `mirrordesk check` on the file a save would write.
+    m_issues = m_doc->issues();
+    showIssues();
+    const bool errors = hasErrors(m_issues) || !m_localIssues.isEmpty();
+    m_run->setEnabled(!errors);
+    if (errors) {
+        QString first;
+        for (const ProfileIssue &i : std::as_const(m_issues)) {
+            if (i.isError()) {
+                first = (i.keyPath.isEmpty() ? QString() : i.keyPath + QStringLiteral(": ")) + i.message;
+                break;
+            }
+        }
+        if (first.isEmpty() && !m_localIssues.isEmpty())
+            first = m_localIssues.constBegin().key() + QStringLiteral(": ") + m_localIssues.constBegin().value();
+        m_plan->setInvalid(first);
+    } else {
+        m_plan->setProfile(m_doc->profile(), m_resolver);
+    }
+}
+
+void JobEditor::showIssues()
+{
+    QHash<QWidget *, QStringList> perField;
+    m_issueList->clear();
+    auto add = [&](const QString &keyPath, bool error, const QString &message, const QString &listText) {
+        auto *item = new QListWidgetItem(listText, m_issueList);
+        item->setData(Qt::UserRole, keyPath);
+        item->setForeground(error ? QColor(0xb0, 0x00, 0x20) : QColor(0x8a, 0x5a, 0x00));
+        if (QWidget *w = fieldFor(keyPath)) {
+            // Name the element when the field holds several ("topics.include[1]").
+            const QString where = fieldPath(keyPath) != keyPath ? keyPath.mid(fieldPath(keyPath).size()) + QStringLiteral(": ")
+                                                                : QString();
+            perField[w].append((error ? tr("error: ") : tr("warning: ")) + where + message);
+        }
+    };
+    for (const ProfileIssue &i : std::as_const(m_issues))
+        add(i.keyPath, i.isError(), i.message, i.toString());
+    for (auto it = m_localIssues.constBegin(); it != m_localIssues.constEnd(); ++it)
+        add(it.key(), true, it.value(), it.key() + QStringLiteral(": error: ") + it.value());
+    for (auto it = m_fieldIssues.constBegin(); it != m_fieldIssues.constEnd(); ++it) {
+        const QStringList texts = perField.value(it.key());
+        it.value()->setText(texts.join(QLatin1Char('\n')));
+        it.value()->setVisible(!texts.isEmpty());
+        bool error = false;
+        for (const QString &t : texts)
+            error = error || t.startsWith(tr("error: "));
+        it.value()->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QStringLiteral("color: #8a5a00;"));
+    }
+}
+
+QWidget *JobEditor::fieldFor(const QString &keyPath) const
+{
+    QString p = fieldPath(keyPath);
+    while (!p.isEmpty()) {
+        if (QWidget *w = m_fields.value(p))
+            return w;
+        const qsizetype dot = p.lastIndexOf(QLatin1Char('.'));
+        if (dot < 0)
+            break;
+        p.truncate(dot);
+    }
+    return nullptr;
+}
+
+QString JobEditor::fieldIssueText(const QString &keyPath) const
+{
+    QWidget *w = fieldFor(keyPath);
+    const QLabel *label = w ? m_fieldIssues.value(w) : nullptr;
+    return label && !label->isHidden() ? label->text() : QString();
+}
+
+void JobEditor::pendingSecretsToEnvironment()
+{
+    const std::pair<SideWidgets *, QString> sides[] = {{&m_source, QStringLiteral("source")}, {&m_target, QStringLiteral("target")}};
+    for (const auto &[w, side] : sides) {
+        QString alias = w->alias->text().trimmed().toUpper();
+        alias.replace(QRegularExpression(QStringLiteral("[^A-Z0-9]+")), QStringLiteral("_"));
+        if (alias.isEmpty())
+            alias = side.toUpper();
+        w->password->pendingToEnvironment(alias + QStringLiteral("_KAFKA_PASSWORD"));
+        w->keyPassword->pendingToEnvironment(alias + QStringLiteral("_SSL_KEY_PASSWORD"));
+    }
+    edited();
+    validateNow();
+}
+
+void JobEditor::pendingSecretsToClearText()
+{
+    for (SecretField *f : {m_source.password, m_source.keyPassword, m_target.password, m_target.keyPassword})
+        f->pendingToClearText();
+    edited();
+    validateNow();
+}
+
+void JobEditor::secretsStored()
+{
+    for (SecretField *f : {m_source.password, m_source.keyPassword, m_target.password, m_target.keyPassword})
+        f->stored();
+    edited();
+}
+
+} // namespace md

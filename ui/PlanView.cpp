@@ -1,0 +1,259 @@
+#include "PlanView.h"
+
+#include "ClusterProbe.h"
+
+#include <QColor>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPointer>
+#include <QTableWidget>
+#include <QThreadPool>
+#include <QTime>
+#include <QTimer>
+#include <QVBoxLayout>
+
+#include <future>
+
+namespace md {
+
+struct PlanView::Result {
+    bool specOk = false;
+    QString specError;
+    ClusterConfig sourceConfig;
+    ClusterConfig targetConfig;
+    ClusterProbeResult source;
+    ClusterProbeResult target;
+    MirrorPlan plan;
+};
+
+namespace {
+
+enum Column { SourceTopic, Partitions, TargetTopic, Action, Note, ColumnCount };
+
+QString sideText(const QString &role, const ClusterConfig &c, const ClusterProbeResult &r)
+{
+    const QString name = role + QLatin1Char(' ') + (c.alias.isEmpty() ? QString() : c.alias + QLatin1Char(' '))
+                         + QLatin1Char('(') + c.bootstrap + QLatin1Char(')');
+    if (!r.reachable)
+        return name + QStringLiteral(": UNREACHABLE: ") + r.error;
+    return name + QStringLiteral(": %1 topics").arg(r.topics.size());
+}
+
+} // namespace
+
+PlanView::PlanView(QWidget *parent)
+    : QWidget(parent), m_status(new QLabel(this)), m_table(new QTableWidget(0, ColumnCount, this)),
+      m_debounce(new QTimer(this)), m_alive(std::make_shared<std::atomic<bool>>(true))
+{
+    m_status->setObjectName(QStringLiteral("planStatus"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_table->setObjectName(QStringLiteral("planTable"));
+    m_table->setHorizontalHeaderLabels({tr("Source topic"), tr("Partitions"), tr("Target topic"), tr("Action"), tr("Note")});
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_status);
+    layout->addWidget(m_table, 1);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(DefaultDebounceMs);
+    connect(m_debounce, &QTimer::timeout, this, &PlanView::startProbe);
+    setState(State::Idle, tr("The plan appears once the profile is valid."));
+}
+
+PlanView::~PlanView()
+{
+    m_alive->store(false);
+}
+
+void PlanView::setDebounceMs(int ms)
+{
+    m_debounce->setInterval(ms);
+}
+
+void PlanView::setProfile(const JobProfile &profile, const ReferenceResolver &resolver)
+{
+    // Only what reaches the clusters or the plan matters; ignore the rest so
+    // typing a job name does not re-probe.
+    auto relevant = [](JobProfile p) {
+        p.name.clear();
+        p.fileName.clear();
+        return p;
+    };
+    if (m_haveProfile && relevant(profile) == relevant(m_profile) && m_state != State::Invalid) {
+        m_profile = profile;
+        return;
+    }
+    m_profile = profile;
+    m_resolver = resolver;
+    m_haveProfile = true;
+    ++m_generation;
+    if (m_state != State::Probing)
+        setState(State::Waiting, m_state == State::Ready ? m_status->text() : tr("Waiting for the edits to settle\u2026"));
+    m_debounce->start();
+}
+
+void PlanView::setInvalid(const QString &reason)
+{
+    ++m_generation;
+    m_debounce->stop();
+    m_haveProfile = false;
+    m_plan = {};
+    m_table->setRowCount(0);
+    setState(State::Invalid, tr("No plan while the profile has errors: %1").arg(reason));
+    Q_EMIT planUpdated();
+}
+
+void PlanView::refreshNow()
+{
+    if (!m_haveProfile)
+        return;
+    ++m_generation;
+    m_debounce->stop();
+    startProbe();
+}
+
+QString PlanView::statusText() const
+{
+    return m_status->text();
+}
+
+void PlanView::setState(State state, const QString &text)
+{
+    m_state = state;
+    m_status->setText(text);
+}
+
+void PlanView::startProbe()
+{
+    if (!m_haveProfile)
+        return;
+    // One probe at a time: when it ends, apply() sees it is stale and probes again.
+    if (m_probeRunning)
+        return;
+    m_probeRunning = true;
+    const quint64 generation = m_generation;
+    const JobProfile profile = m_profile;
+    const ReferenceResolver resolver = m_resolver;
+    setState(State::Probing, tr("Contacting both clusters\u2026"));
+    QPointer<PlanView> self(this);
+    std::shared_ptr<std::atomic<bool>> alive = m_alive;
+    // Resolving references may ask the keychain and probing blocks for seconds:
+    // both stay off the UI thread.
+    QThreadPool::globalInstance()->start([self, alive, generation, profile, resolver] {
+        Result r;
+        QList<ProfileIssue> issues;
+        const std::optional<MirrorJobSpec> spec = profile.toSpec(resolver, &issues);
+        if (!spec) {
+            for (const ProfileIssue &i : std::as_const(issues)) {
+                if (i.isError()) {
+                    r.specError = (i.keyPath.isEmpty() ? QString() : i.keyPath + QStringLiteral(": ")) + i.message;
+                    break;
+                }
+            }
+        } else {
+            r.specOk = true;
+            r.sourceConfig = spec->source;
+            r.targetConfig = spec->target;
+            auto source = std::async(std::launch::async, probeCluster, spec->source, ProbeTimeoutMs);
+            r.target = probeCluster(spec->target, ProbeTimeoutMs);
+            r.source = source.get();
+            if (r.source.reachable && r.target.reachable)
+                r.plan = planMirror(*spec, r.source.topics, r.target.topics);
+        }
+        if (!alive->load())
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, r] {
+                if (self)
+                    self->apply(generation, r);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void PlanView::apply(quint64 generation, const Result &r)
+{
+    m_probeRunning = false;
+    if (generation != m_generation) {
+        // An edit came in meanwhile: that result is stale, probe the new profile.
+        if (m_haveProfile && !m_debounce->isActive())
+            startProbe();
+        return;
+    }
+    if (!r.specOk) {
+        m_plan = {};
+        m_table->setRowCount(0);
+        setState(State::Invalid, tr("Cannot contact the clusters: %1").arg(r.specError));
+        Q_EMIT planUpdated();
+        return;
+    }
+    if (!r.source.reachable || !r.target.reachable) {
+        m_plan = {};
+        m_table->setRowCount(0);
+        setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, r.source) + QLatin1Char('\n')
+                                         + sideText(tr("Target"), r.targetConfig, r.target));
+        Q_EMIT planUpdated();
+        return;
+    }
+    m_plan = r.plan;
+    int created = 0, errors = 0;
+    m_table->setRowCount(int(m_plan.topics.size() + m_plan.excluded.size()));
+    int row = 0;
+    auto set = [this](int row, int column, const QString &text, const QColor &color = QColor()) {
+        auto *item = new QTableWidgetItem(text);
+        if (color.isValid())
+            item->setForeground(color);
+        m_table->setItem(row, column, item);
+    };
+    for (const TopicPlanEntry &e : std::as_const(m_plan.topics)) {
+        QString action;
+        QColor color;
+        switch (e.action) {
+        case TopicPlanEntry::Action::Mirror: action = tr("mirror"); break;
+        case TopicPlanEntry::Action::Create:
+            action = tr("create");
+            color = QColor(0x1b, 0x5e, 0x20);
+            ++created;
+            break;
+        case TopicPlanEntry::Action::Error:
+            action = tr("error");
+            color = QColor(0xb0, 0x00, 0x20);
+            ++errors;
+            break;
+        }
+        set(row, SourceTopic, e.sourceTopic);
+        set(row, Partitions, QString::number(e.sourcePartitions));
+        set(row, TargetTopic, e.targetTopic);
+        set(row, Action, action, color);
+        set(row, Note, e.note, color);
+        ++row;
+    }
+    for (const ExcludedTopic &x : std::as_const(m_plan.excluded)) {
+        const QColor grey(0x75, 0x75, 0x75);
+        set(row, SourceTopic, x.topic, grey);
+        set(row, Partitions, QString());
+        set(row, TargetTopic, QString());
+        set(row, Action, tr("excluded"), grey);
+        set(row, Note, x.reason, grey);
+        ++row;
+    }
+    m_table->resizeColumnsToContents();
+    QString text = tr("%n topic(s) to mirror", nullptr, int(m_plan.topics.size())) + QStringLiteral(", ")
+                   + tr("%n to create", nullptr, created) + QStringLiteral(", ")
+                   + tr("%n excluded", nullptr, int(m_plan.excluded.size()));
+    if (errors)
+        text += QStringLiteral(", ") + tr("%n error(s)", nullptr, errors);
+    if (m_plan.topics.isEmpty())
+        text += tr(" (no source topic matches the include patterns)");
+    text += QStringLiteral(" \u2014 ") + sideText(tr("source"), r.sourceConfig, r.source) + QStringLiteral("; ")
+            + sideText(tr("target"), r.targetConfig, r.target) + tr("; as of %1").arg(QTime::currentTime().toString());
+    setState(State::Ready, text);
+    Q_EMIT planUpdated();
+}
+
+} // namespace md
