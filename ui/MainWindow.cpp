@@ -1,6 +1,8 @@
 #include "MainWindow.h"
 
 #include "ClusterPane.h"
+#include "CompareView.h"
+#include "GroupMonitor.h"
 #include "JobListModel.h"
 #include "JobMonitor.h"
 #include "JobWorkspace.h"
@@ -68,6 +70,12 @@ MainWindow::MainWindow(QWidget *parent)
     jobsTitle->setFont(bold);
     jobsHeader->addWidget(jobsTitle, 1);
     jobsHeader->addWidget(m_start);
+    m_compare = new QToolButton(jobsPanel);
+    m_compare->setObjectName(QStringLiteral("compareClusters"));
+    m_compare->setText(tr("Compare clusters\u2026"));
+    m_compare->setToolTip(tr("The selected job's topics on the source and on the target, side by side"));
+    connect(m_compare, &QToolButton::clicked, this, &MainWindow::compareSelectedJob);
+    jobsHeader->addWidget(m_compare);
     jobsLayout->addLayout(jobsHeader);
     // The selected job's monitor beside the job list; hidden monitors skip all drawing.
     m_monitorStack = new QStackedWidget(jobsPanel);
@@ -208,6 +216,29 @@ void MainWindow::updateJobButtons()
 {
     MirrorJob *job = selectedJob();
     m_start->setEnabled(job && !job->hasStarted());
+    if (m_compare)
+        m_compare->setEnabled(job != nullptr);
+}
+
+CompareView *MainWindow::compareSelectedJob()
+{
+    MirrorJob *job = selectedJob();
+    if (!job)
+        return nullptr;
+    auto *view = new CompareView(job->spec(), this);
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->show();
+    return view;
+}
+
+GroupMonitor *MainWindow::watchGroup(const ClusterConfig &cluster, const QString &groupId)
+{
+    auto *monitor = new GroupMonitor(cluster, groupId, GroupMonitor::defaultIntervalMs, this);
+    monitor->setWindowFlag(Qt::Window);
+    monitor->setAttribute(Qt::WA_DeleteOnClose);
+    monitor->show();
+    return monitor;
 }
 
 void MainWindow::openProfile()

@@ -13,6 +13,8 @@ class QToolButton;
 namespace md {
 
 class ClusterPane;
+class CompareView;
+class GroupMonitor;
 class JobListModel;
 class JobMonitor;
 class JobWorkspace;
@@ -41,6 +43,13 @@ public:
     // Opens profiles handed over by a later launch and brings the window forward.
     void openFilesFromOutside(const QStringList &files);
 
+public Q_SLOTS:
+    // Opens the Compare view (its own window) for the selected job's spec; null without a job.
+    CompareView *compareSelectedJob();
+    // Opens a monitor window watching a consumer group of either cluster over time (wire
+    // a groups panel's watchGroupRequested(groupId) to this with the pane's ClusterConfig).
+    GroupMonitor *watchGroup(const md::ClusterConfig &cluster, const QString &groupId);
+
 Q_SIGNALS:
     void openProfileRequested(const QString &path);
 
@@ -59,6 +68,7 @@ private:
     JobListModel *m_jobModel;
     QTableView *m_jobView;
     QToolButton *m_start;
+    QToolButton *m_compare = nullptr;
     QList<MirrorJob *> m_jobs; // row order of m_jobModel
     QList<JobMonitor *> m_monitors; // row order of m_jobModel
     QStackedWidget *m_monitorStack = nullptr;
