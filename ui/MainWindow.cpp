@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "ConnectionDialog.h"
+
 #include "ClusterPane.h"
 #include "CompareView.h"
 #include "GroupMonitor.h"
@@ -124,6 +126,22 @@ MainWindow::MainWindow(QWidget *parent)
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
+    cluster->addAction(tr("&Connections…"), this, [this] {
+        // One manager per window, found again by name: no member needed here.
+        auto *dlg = findChild<ConnectionDialog *>(QStringLiteral("connectionDialog"));
+        if (!dlg) {
+            dlg = new ConnectionDialog(this);
+            dlg->setObjectName(QStringLiteral("connectionDialog"));
+            connect(dlg, &ConnectionDialog::connectRequested, this,
+                    [this](ConnectionDialog::Side side, const ClusterConfig &config) {
+                        (side == ConnectionDialog::Side::Source ? sourcePane() : targetPane())->connectTo(config);
+                    });
+        }
+        dlg->show();
+        dlg->raise();
+        dlg->activateWindow();
+    });
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About MirrorDesk"), this, [this] {
         QMessageBox::about(this, tr("About MirrorDesk"),
