@@ -559,8 +559,10 @@ void ConnectionDialog::removeConnection()
 void ConnectionDialog::promptPassword(const Connection &c, const QString &why,
                                       std::function<void(QString password)> use)
 {
-    if (m_prompt)
+    if (m_prompt) {
+        m_prompt->setObjectName(QString()); // it is on its way out (deleted later)
         m_prompt->close();
+    }
     auto *dlg = new QInputDialog(this);
     dlg->setObjectName(QStringLiteral("passwordPrompt"));
     dlg->setAttribute(Qt::WA_DeleteOnClose);

@@ -233,6 +233,7 @@ private Q_SLOTS:
         QCOMPARE(connectSpy.first().at(1).value<ClusterConfig>().saslPassword, test::saslPassword());
 
         // A test connection asks as well, and the answer is used.
+        QTRY_VERIFY(!f.child<QInputDialog>("passwordPrompt")); // the first prompt is gone
         QTest::mouseClick(f.child<QPushButton>("testButton"), Qt::LeftButton);
         QTRY_VERIFY(f.child<QInputDialog>("passwordPrompt"));
         QSignalSpy testSpy(&f.dialog, &ConnectionDialog::testFinished);
