@@ -210,7 +210,7 @@ private Q_SLOTS:
             QVERIFY(second.waitForFinished(15000));
             QCOMPARE(second.exitCode(), 0);
             QByteArray firstOut;
-            QTRY_VERIFY_WITH_TIMEOUT((firstOut += first.readAllStandardOutput()).contains("open-event 1 " + QFile::encodeName(profile)),
+            QTRY_VERIFY_WITH_TIMEOUT((firstOut += first.readAllStandardOutput()).contains(QByteArray("open-event 1 " + QFile::encodeName(profile))),
                                      10000);
 
             // --new-instance opts out: it does not hand over (and would run its own window).
