@@ -2,6 +2,8 @@
 
 #include "AclView.h"
 #include "AdminDialogs.h"
+#include "GroupsPanel.h"
+#include "MessagesPanel.h"
 #include "TopicConfigModel.h"
 #include "TopicDetails.h"
 #include "TopicTableModel.h"
@@ -167,6 +169,12 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     m_tabs->addTab(topicsPage, tr("Topics"));
     m_tabs->addTab(m_brokerView, tr("Brokers"));
     m_tabs->addTab(m_acls, tr("ACLs"));
+    m_groupsPanel = new GroupsPanel(m_admin, this);
+    m_tabs->addTab(m_groupsPanel, tr("Consumer groups"));
+    m_messagesPanel = new MessagesPanel(m_admin, this);
+    m_tabs->addTab(m_messagesPanel, tr("Messages"));
+    connect(m_groupsPanel, &GroupsPanel::watchGroupRequested, this, &ClusterPane::watchGroupRequested);
+    connect(m_client, &ClusterClient::metadataReady, m_messagesPanel, &MessagesPanel::setMetadata);
 
     auto *header = new QHBoxLayout;
     header->addWidget(m_title, 1);

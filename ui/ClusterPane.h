@@ -20,6 +20,8 @@ namespace md {
 
 class AclView;
 class BrokerTableModel;
+class GroupsPanel;
+class MessagesPanel;
 class TopicDetails;
 class TopicTableModel;
 
@@ -41,6 +43,8 @@ public:
     AdminClient *admin() const { return m_admin; }
     // Adds a page after the built-in tabs (Consumer groups, ...).
     void addTab(QWidget *page, const QString &title);
+    GroupsPanel *groupsPanel() const { return m_groupsPanel; }
+    MessagesPanel *messagesPanel() const { return m_messagesPanel; }
     TopicTableModel *topicModel() const { return m_topics; }
     QTableView *topicView() const { return m_topicView; }
     TopicDetails *details() const { return m_details; }
@@ -78,6 +82,8 @@ public:
 Q_SIGNALS:
     // An admin action finished (ok: succeeded; message: what the status line says).
     void adminActionFinished(md::AdminClient::Operation op, bool ok, const QString &message);
+    // "Watch lag" on a consumer group (the Consumer groups tab).
+    void watchGroupRequested(const QString &groupId);
 
 private:
     void onState(ClusterClient::State state);
@@ -113,6 +119,8 @@ private:
     QSplitter *m_splitter;
     TopicDetails *m_details;
     AclView *m_acls;
+    GroupsPanel *m_groupsPanel;
+    MessagesPanel *m_messagesPanel;
     QAction *m_createAction;
     QAction *m_deleteAction;
     QAction *m_addPartitionsAction;

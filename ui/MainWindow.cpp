@@ -3,6 +3,7 @@
 #include "ConnectionDialog.h"
 
 #include "ClusterPane.h"
+#include "MessagesPanel.h"
 #include "CompareView.h"
 #include "GroupMonitor.h"
 #include "JobListModel.h"
@@ -158,6 +159,13 @@ void MainWindow::showClusters(const ClusterConfig &source, const ClusterConfig &
 {
     m_source->connectTo(source);
     m_target->connectTo(target);
+    // Each messages tab copies to the other side's cluster.
+    m_source->messagesPanel()->setClusters(source, target);
+    m_target->messagesPanel()->setClusters(target, source);
+    connect(m_target->client(), &ClusterClient::metadataReady, m_source->messagesPanel(),
+            &MessagesPanel::setOtherMetadata, Qt::UniqueConnection);
+    connect(m_source->client(), &ClusterClient::metadataReady, m_target->messagesPanel(),
+            &MessagesPanel::setOtherMetadata, Qt::UniqueConnection);
 }
 
 void MainWindow::addJob(MirrorJob *job)
