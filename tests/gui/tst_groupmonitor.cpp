@@ -1,0 +1,163 @@
+// The consumer group monitor fed with synthetic GroupLagSampler-style samples (no Kafka):
+// it is a JobMonitor in its ConsumerGroup mode (same charts, lag map, partition table and
+// Burrow status rules), without job controls, lag-in-time or latency charts; a group whose
+// commits stop while lag grows turns STALL (ERR), one catching up is OK. The main window's
+// watchGroup slot opens one as its own window.
+#include "ChartPanel.h"
+#include "GroupLagSampler.h"
+#include "GroupMonitor.h"
+#include "JobMonitor.h"
+#include "MainWindow.h"
+#include "PartitionTableModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QDoubleSpinBox>
+#include <QPointer>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+
+#include "QCustomPlotInclude.h"
+
+using namespace md;
+
+namespace {
+
+const qint64 kBaseMs = QDateTime(QDate(2026, 11, 1), QTime(12, 0), Qt::UTC).toMSecsSinceEpoch();
+constexpr qint64 kPollMs = 5000;
+
+// Poll i of group "billing" on "orders" (2 partitions) as GroupLagSampler builds it:
+// committed offsets, end offsets, lag = end - committed, no nextOffset.
+MetricsSnapshot sample(int i, qint64 committed0, qint64 end0, qint64 committed1, qint64 end1)
+{
+    MetricsSnapshot s;
+    s.jobName = QStringLiteral("billing");
+    s.time = QDateTime::fromMSecsSinceEpoch(kBaseMs + i * kPollMs, Qt::UTC);
+    s.elapsedMs = i * kPollMs;
+    s.state = JobState::Running;
+    const QList<QPair<qint64, qint64>> parts{{committed0, end0}, {committed1, end1}};
+    for (int p = 0; p < parts.size(); ++p) {
+        PartitionMetrics m;
+        m.topic = QStringLiteral("orders");
+        m.targetTopic = m.topic;
+        m.partition = p;
+        m.committedOffset = parts[p].first;
+        m.endOffset = parts[p].second;
+        m.lag = m.committedOffset < 0 ? -1 : m.endOffset - m.committedOffset;
+        if (m.lag > 0)
+            s.totalLag += m.lag;
+        s.partitions.append(m);
+    }
+    s.consumeRecordsPerSec = 10;
+    s.produceRecordsPerSec = 20;
+    return s;
+}
+
+double lastValue(QCPGraph *g)
+{
+    return g->data()->isEmpty() ? qQNaN() : (g->data()->constEnd() - 1)->value;
+}
+
+} // namespace
+
+class TstGroupMonitor final : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void groupModeReusesTheJobMonitor()
+    {
+        GroupMonitor group(QStringLiteral("billing"));
+        group.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&group));
+        JobMonitor *monitor = group.monitor();
+        QCOMPARE(monitor->kind(), JobMonitor::Kind::ConsumerGroup);
+        QVERIFY(!group.sampler());
+        // Nothing to pause, resume, stop or throttle; no lag-in-time or latency charts.
+        QVERIFY(!monitor->pauseButton()->isVisible());
+        QVERIFY(!monitor->resumeButton()->isVisible());
+        QVERIFY(!monitor->stopButton()->isVisible());
+        QVERIFY(!monitor->throttleBox()->isVisible());
+        auto *tabs = monitor->findChild<QTabWidget *>(QStringLiteral("charts"));
+        QVERIFY(tabs);
+        QVERIFY(tabs->isTabVisible(JobMonitor::Throughput));
+        QVERIFY(tabs->isTabVisible(JobMonitor::Lag));
+        QVERIFY(!tabs->isTabVisible(JobMonitor::LagTime));
+        QVERIFY(!tabs->isTabVisible(JobMonitor::Latency));
+        QVERIFY(tabs->isTabVisible(JobMonitor::Partitions));
+        QCOMPARE(monitor->currentChart(), JobMonitor::Lag);
+        auto *table = monitor->findChild<QTableView *>(QStringLiteral("partitions"));
+        QVERIFY(table->isColumnHidden(PartitionTableModel::MirroredOffsetColumn));
+        QVERIFY(table->isColumnHidden(PartitionTableModel::TargetTopicColumn));
+        QAbstractItemModelTester tester(monitor->partitionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        QSignalSpy status(&group, &GroupMonitor::statusChanged);
+        // Catching up: commits move, lag shrinks.
+        int i = 0;
+        for (; i < 12; ++i)
+            group.addSnapshot(sample(i, 100 + i * 50, 1000, 500 + i * 10, 800));
+        monitor->redraw();
+        QCOMPARE(monitor->status(), JobLagStatus::Ok);
+        QVERIFY(status.isEmpty());
+        QCOMPARE(monitor->store().latest().totalLag, (1000 - 650) + (800 - 610));
+        QCOMPARE(lastValue(monitor->plot(JobMonitor::Lag)->graph(0)), double((1000 - 650) + (800 - 610)));
+        QVERIFY2(monitor->summaryText().contains(QStringLiteral("lag 540")), qPrintable(monitor->summaryText()));
+        QVERIFY(monitor->summaryText().startsWith(QStringLiteral("2 partitions")));
+
+        // The consumers stop committing while producers go on: STALL on both partitions.
+        for (int k = 0; k < 12; ++k, ++i)
+            group.addSnapshot(sample(i, 650, 1000 + k * 100, 610, 800 + k * 10));
+        QCOMPARE(monitor->status(), JobLagStatus::Err);
+        QCOMPARE(status.size(), 1);
+        QCOMPARE(status.first().first().value<JobLagStatus>(), JobLagStatus::Err);
+        monitor->setCurrentChart(JobMonitor::Partitions);
+        monitor->redraw();
+        PartitionTableModel *rows = monitor->partitionModel();
+        QCOMPARE(rows->rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(rows->index(r, PartitionTableModel::StatusColumn).data().toString(), QStringLiteral("STALL"));
+            QCOMPARE(rows->index(r, PartitionTableModel::CommittedOffsetColumn).data().toLongLong(), r == 0 ? 650 : 610);
+        }
+        QCOMPARE(rows->index(0, PartitionTableModel::LagColumn).data().toLongLong(), 1000 + 11 * 100 - 650);
+        QVERIFY(monitor->lagMap());
+    }
+
+    void noCommitIsNoneNotZero()
+    {
+        GroupMonitor group(QStringLiteral("billing"));
+        group.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&group));
+        group.addSnapshot(sample(0, -1, 1000, 5, 10));
+        group.monitor()->setCurrentChart(JobMonitor::Partitions);
+        group.monitor()->redraw();
+        PartitionTableModel *rows = group.monitor()->partitionModel();
+        QCOMPARE(rows->rowCount(), 2);
+        QCOMPARE(rows->index(0, PartitionTableModel::CommittedOffsetColumn).data().toString(), QStringLiteral("none"));
+        QCOMPARE(group.monitor()->store().latest().totalLag, 5);
+    }
+
+    void mainWindowWatchesAGroup()
+    {
+        MainWindow window;
+        ClusterConfig nowhere;
+        nowhere.alias = QStringLiteral("nowhere");
+        nowhere.bootstrap = QStringLiteral("127.0.0.1:1");
+        QPointer<GroupMonitor> monitor = window.watchGroup(nowhere, QStringLiteral("billing"));
+        QVERIFY(monitor);
+        QVERIFY(monitor->isWindow());
+        QVERIFY(monitor->isVisible());
+        QCOMPARE(monitor->groupId(), QStringLiteral("billing"));
+        QVERIFY(monitor->sampler());
+        QVERIFY(monitor->sampler()->isRunning());
+        QCOMPARE(monitor->sampler()->groupId(), QStringLiteral("billing"));
+        // The poll fails (nothing listens there): the monitor says so, in words.
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor->errorText().isEmpty(), 20000);
+        QVERIFY2(monitor->errorText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(monitor->errorText()));
+        monitor->close();
+        QTRY_VERIFY(monitor.isNull()); // deleted on close
+    }
+};
+
+QTEST_MAIN(TstGroupMonitor)
+#include "tst_groupmonitor.moc"
