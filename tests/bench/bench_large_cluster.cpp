@@ -87,6 +87,7 @@ int main(int argc, char **argv)
 {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
     QApplication app(argc, argv);
     const QStringList args = app.arguments();
     const int topics = args.size() > 1 ? args.at(1).toInt() : 10000;
@@ -111,6 +112,8 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bench: cannot create mock topic %s\n", name.constData());
             return 2;
         }
+        if (qEnvironmentVariableIsSet("BENCH_DEBUG") && t % 50 == 0)
+            std::printf("created %d\n", t);
     }
     ClusterConfig config;
     config.alias = QStringLiteral("large");
