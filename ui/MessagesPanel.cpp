@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
+#include <QStringListModel>
 #include <QDateTimeEdit>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -28,7 +29,7 @@ namespace md {
 
 MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     : QWidget(parent), m_admin(admin), m_model(new MessageTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_topic(new QComboBox(this)), m_partition(new QComboBox(this)), m_mode(new QComboBox(this)),
+      m_topicList(new QStringListModel(this)), m_topic(new QComboBox(this)), m_partition(new QComboBox(this)), m_mode(new QComboBox(this)),
       m_startStack(new QStackedWidget(this)), m_offset(new QLineEdit(this)), m_time(new QDateTimeEdit(this)),
       m_count(new QSpinBox(this)), m_read(new QPushButton(tr("Read"), this)), m_display(new QComboBox(this)),
       m_view(new QTableView(this)), m_detail(new QPlainTextEdit(this)), m_copyText(new QPushButton(tr("Copy"), this)),
@@ -37,6 +38,7 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
       m_copyOther(new QPushButton(tr("Copy to other cluster\u2026"), this)), m_status(new QLabel(this))
 {
     setObjectName(QStringLiteral("messagesPanel"));
+    m_topic->setModel(m_topicList);
     m_topic->setEditable(true);
     m_topic->setInsertPolicy(QComboBox::NoInsert);
     m_topic->setMinimumContentsLength(18);
@@ -148,14 +150,14 @@ void MessagesPanel::setMetadata(const ClusterMetadata &metadata)
     QStringList names;
     for (const TopicInfo &t : metadata.topics)
         names.append(t.name);
-    const QString current = m_topic->currentText();
-    QStringList have;
-    for (int i = 0; i < m_topic->count(); ++i)
-        have.append(m_topic->itemText(i));
-    if (have != names) {
+    // Refreshes mostly bring the same names: compare with what the box was given
+    // last time instead of reading back thousands of items on the UI thread, and
+    // hand a changed list over as one model reset, not one insert per topic.
+    if (names != m_topicNames) {
+        const QString current = m_topic->currentText();
         const QSignalBlocker block(m_topic);
-        m_topic->clear();
-        m_topic->addItems(names);
+        m_topicNames = names;
+        m_topicList->setStringList(names);
         m_topic->setCurrentText(current);
     }
     updatePartitions();
@@ -163,14 +165,9 @@ void MessagesPanel::setMetadata(const ClusterMetadata &metadata)
 
 void MessagesPanel::setOtherMetadata(const ClusterMetadata &metadata)
 {
-    m_otherTopics.clear();
-    m_otherPartitions.clear();
-    for (const TopicInfo &t : metadata.topics) {
-        if (t.internal)
-            continue;
-        m_otherTopics.append(t.name);
-        m_otherPartitions.insert(t.name, int(t.partitions.size()));
-    }
+    // Kept as it came (shared, no copy): the topic list is only needed when a copy
+    // dialog opens, not on every refresh of a cluster with thousands of topics.
+    m_otherMetadata = metadata;
 }
 
 void MessagesPanel::updatePartitions()
@@ -397,7 +394,12 @@ CopyMessagesDialog *MessagesPanel::openCopyDialog()
         spec.firstOffset = qMax<qint64>(0, first);
         spec.lastOffset = last;
     }
-    auto *dialog = new CopyMessagesDialog(spec, m_otherTopics, this);
+    QStringList otherTopics;
+    for (const TopicInfo &t : std::as_const(m_otherMetadata.topics)) {
+        if (!t.internal)
+            otherTopics.append(t.name);
+    }
+    auto *dialog = new CopyMessagesDialog(spec, otherTopics, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     dialog->show();
     return dialog;

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QStringListModel;
 class QDateTimeEdit;
 class QLabel;
 class QLineEdit;
@@ -87,8 +88,9 @@ private:
     ClusterConfig m_own;
     ClusterConfig m_other;
     ClusterMetadata m_metadata;
-    QStringList m_otherTopics;
-    QMap<QString, int> m_otherPartitions;
+    ClusterMetadata m_otherMetadata; // the other cluster, for the copy dialog
+    QStringListModel *m_topicList; // the topic box's items
+    QStringList m_topicNames;      // what m_topicList was last given
     QComboBox *m_topic;
     QComboBox *m_partition;
     QComboBox *m_mode;
