@@ -43,6 +43,11 @@ MainWindow::MainWindow(QWidget *parent)
     clusters->addWidget(m_source);
     clusters->addWidget(m_target);
     clusters->setChildrenCollapsible(false);
+    // "Watch lag" on a group in either pane opens its lag monitor.
+    for (ClusterPane *pane : {m_source, m_target}) {
+        connect(pane, &ClusterPane::watchGroupRequested, this,
+                [this, pane](const QString &groupId) { watchGroup(pane->client()->config(), groupId); });
+    }
 
     m_jobView->setObjectName(QStringLiteral("jobs"));
     m_jobView->setModel(m_jobModel);

@@ -4,6 +4,7 @@
 // commits stop while lag grows turns STALL (ERR), one catching up is OK. The main window's
 // watchGroup slot opens one as its own window.
 #include "ChartPanel.h"
+#include "ClusterPane.h"
 #include "GroupLagSampler.h"
 #include "GroupMonitor.h"
 #include "JobMonitor.h"
@@ -156,6 +157,27 @@ private Q_SLOTS:
         QVERIFY2(monitor->errorText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(monitor->errorText()));
         monitor->close();
         QTRY_VERIFY(monitor.isNull()); // deleted on close
+    }
+
+    void watchLagInAPaneOpensAMonitorForThatCluster()
+    {
+        MainWindow window;
+        ClusterConfig source;
+        source.alias = QStringLiteral("eu");
+        source.bootstrap = QStringLiteral("127.0.0.1:1");
+        ClusterConfig target = source;
+        target.alias = QStringLiteral("dr");
+        target.bootstrap = QStringLiteral("127.0.0.1:2");
+        window.showClusters(source, target);
+        // What the groups tab's "Watch lag" emits, forwarded by the pane.
+        Q_EMIT window.targetPane()->watchGroupRequested(QStringLiteral("payments"));
+        GroupMonitor *monitor = window.findChild<GroupMonitor *>();
+        QVERIFY(monitor);
+        QCOMPARE(monitor->groupId(), QStringLiteral("payments"));
+        QTRY_VERIFY_WITH_TIMEOUT(!monitor->errorText().isEmpty(), 20000);
+        // It watches the pane's own cluster, the target here.
+        QVERIFY2(monitor->errorText().contains(QStringLiteral("127.0.0.1:2")), qPrintable(monitor->errorText()));
+        monitor->close();
     }
 };
 
