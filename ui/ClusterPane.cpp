@@ -280,6 +280,11 @@ void ClusterPane::onState(ClusterClient::State state)
 
 void ClusterPane::onMetadata(const ClusterMetadata &metadata)
 {
+    // The selected topic is gone (deleted here or elsewhere): clear the selection
+    // before its row goes, or a single-selection view selects the neighbour row,
+    // and the next admin action would silently apply to another topic.
+    if (!m_selected.isEmpty() && !metadata.topic(m_selected))
+        m_topicView->selectionModel()->clear();
     m_topics->setTopics(metadata.topics);
     m_brokers->setBrokers(metadata.brokers);
     m_status->setStyleSheet({});

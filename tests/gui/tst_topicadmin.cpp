@@ -370,7 +370,9 @@ private Q_SLOTS:
         QVERIFY2(finished(done, &message), qPrintable(message));
         QVERIFY2(message.contains(QLatin1String("Deleted topic")), qPrintable(message));
         QVERIFY(eventually([&] { return !hasTopic(m_pane.get(), m_topic); }));
-        QVERIFY(eventually([&] { return m_pane->selectedTopic().isEmpty() || m_pane->selectedTopic() != m_topic; }));
+        // Nothing is selected afterwards, not the deleted topic's neighbour.
+        QVERIFY(eventually([&] { return m_pane->selectedTopic().isEmpty(); }));
+        QVERIFY(m_pane->topicView()->selectionModel()->selectedRows().isEmpty());
         QVERIFY(!m_pane->deleteTopicAction()->isEnabled());
     }
 
