@@ -37,6 +37,13 @@ public:
 // thread; every other public function may be called from any thread and
 // only posts a command. librdkafka callbacks run inside the polls of run(),
 // on the engine thread, and only record state.
+//
+// The implementation is split by feature: MirrorWorker.cpp (commands, life,
+// callbacks, reporting), MirrorWorkerRecords.cpp (copying records,
+// deliveries, replays, pausing, throttle), MirrorWorkerGroup.cpp (rebalances,
+// start positions, commits), MirrorWorkerTopics.cpp (source topic selection,
+// target topic creation and growth) and MirrorWorkerProgress.cpp (stop
+// condition, metrics).
 class MirrorWorker final {
 public:
     MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
@@ -139,6 +146,7 @@ private:
     void debouncedEvent(const QString &key, JobEvent::Severity severity, const QString &text);
     void setState(JobState s);
     void fail(const QString &error);
+    static qint64 nowMs(); // wall clock, ms since the epoch (record timestamps)
 
     MirrorJobSpec m_spec;
     MirrorSink *m_sink;

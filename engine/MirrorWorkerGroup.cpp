@@ -1,0 +1,195 @@
+#include "MirrorWorker.h"
+
+#include "ClusterConfig.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace md {
+
+// ---------------------------------------------------------------- group
+
+void MirrorWorker::onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts)
+{
+    const bool cooperative = std::strcmp(rd_kafka_rebalance_protocol(m_consumer.get()), "COOPERATIVE") == 0;
+    if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
+        assignPartitions(parts);
+        if (cooperative)
+            ErrorPtr(rd_kafka_incremental_assign(m_consumer.get(), parts));
+        else
+            rd_kafka_assign(m_consumer.get(), parts);
+        m_rebalancePending = false;
+        applyPauses();
+    } else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
+        revokePartitions(parts);
+        if (cooperative)
+            ErrorPtr(rd_kafka_incremental_unassign(m_consumer.get(), parts));
+        else
+            rd_kafka_assign(m_consumer.get(), nullptr);
+        m_rebalancePending = !cooperative && !m_stopping;
+    } else {
+        event(JobEvent::Severity::Error, QStringLiteral("source group %1 rebalance failed: %2").arg(m_groupId, kafkaErrorText(err)));
+        rd_kafka_assign(m_consumer.get(), nullptr);
+    }
+}
+
+void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
+{
+    PartitionListPtr byTime(rd_kafka_topic_partition_list_new(parts->cnt));
+    for (int i = 0; i < parts->cnt; ++i) {
+        rd_kafka_topic_partition_t &e = parts->elems[i];
+        TopicState *t = topicByName(QString::fromUtf8(e.topic));
+        PartState *p = partFor(t, e.partition);
+        p->assigned = true;
+        p->pausedActual = false;
+        p->ring.clear();
+        p->atEof = false;
+        p->failedOffset = -1;
+        p->resumeFrom = -1;
+        p->consumedNext = -1;
+        p->done = m_spec.stop == StopCondition::AfterRecords && m_spec.stopAfterRecords <= 0;
+        p->blocked = !ensureTargetPartitions(t, e.partition);
+        const bool first = !p->seenThisRun;
+        p->seenThisRun = true;
+        e.offset = RD_KAFKA_OFFSET_INVALID; // the group's committed offset (else auto.offset.reset=earliest)
+        if (first) {
+            switch (m_spec.start) {
+            case StartPosition::Committed: break;
+            case StartPosition::Earliest: e.offset = RD_KAFKA_OFFSET_BEGINNING; break;
+            case StartPosition::Latest:
+                // Only what exists at the job's start is skipped; topics and
+                // partitions that appear later are copied from their start.
+                if (!m_firstAssignmentDone)
+                    e.offset = RD_KAFKA_OFFSET_END;
+                break;
+            case StartPosition::Timestamp:
+                rd_kafka_topic_partition_list_add(byTime.get(), e.topic, e.partition)->offset =
+                    m_spec.startTimestamp.toMSecsSinceEpoch();
+                break;
+            }
+        }
+    }
+    if (byTime->cnt > 0) {
+        const rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(m_consumer.get(), byTime.get(), 10000);
+        for (int i = 0; i < byTime->cnt; ++i) {
+            const rd_kafka_topic_partition_t &r = byTime->elems[i];
+            rd_kafka_topic_partition_t *e = rd_kafka_topic_partition_list_find(parts, r.topic, r.partition);
+            if (!e)
+                continue;
+            if (err || r.err) {
+                // Never skip on doubt: copy from the start.
+                e->offset = RD_KAFKA_OFFSET_BEGINNING;
+                event(JobEvent::Severity::Warning, QStringLiteral("could not look up the start time in %1/%2 (%3); "
+                                                                  "copying from its first record")
+                                                       .arg(QString::fromUtf8(r.topic))
+                                                       .arg(r.partition)
+                                                       .arg(kafkaErrorText(err ? err : r.err)));
+            } else {
+                e->offset = r.offset >= 0 ? r.offset : RD_KAFKA_OFFSET_END; // -1: nothing that new yet
+            }
+        }
+    }
+    if (parts->cnt > 0)
+        m_firstAssignmentDone = true;
+
+    PartitionListPtr committed(rd_kafka_topic_partition_list_copy(parts));
+    if (rd_kafka_committed(m_consumer.get(), committed.get(), 5000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+        for (int i = 0; i < committed->cnt; ++i) {
+            const rd_kafka_topic_partition_t &c = committed->elems[i];
+            if (PartState *p = partFor(topicByName(QString::fromUtf8(c.topic)), c.partition))
+                p->committed = c.err == RD_KAFKA_RESP_ERR_NO_ERROR && c.offset >= 0 ? c.offset : -1;
+        }
+    }
+    event(JobEvent::Severity::Info, QStringLiteral("assigned %1 source partitions").arg(parts->cnt));
+}
+
+void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
+{
+    // Whatever the target has not acknowledged yet would otherwise be copied
+    // again by the next owner: wait for it (bounded) and commit.
+    if (!m_aborting)
+        flushProducer(kFlushTimeoutMs);
+    std::vector<PartState *> revoked;
+    for (int i = 0; i < parts->cnt; ++i) {
+        auto it = m_topics.find(QString::fromUtf8(parts->elems[i].topic));
+        if (it == m_topics.end())
+            continue;
+        if (PartState *p = partFor(it->second.get(), parts->elems[i].partition))
+            revoked.push_back(p);
+    }
+    if (!m_aborting)
+        commit(true, &revoked);
+    for (PartState *p : revoked) {
+        p->assigned = false;
+        p->pausedActual = false;
+        p->atEof = false;
+    }
+    // Records consumed but not handed over stay on the source for the next owner.
+    std::erase_if(m_pending, [&](const MessagePtr &m) {
+        if (!m)
+            return true;
+        PartState *p = partFor(topicFor(m->rkt), m->partition);
+        return !p || !p->assigned;
+    });
+}
+
+void MirrorWorker::commit(bool sync, const std::vector<PartState *> *only)
+{
+    if (!m_consumer)
+        return;
+    PartitionListPtr list(rd_kafka_topic_partition_list_new(16));
+    std::vector<PartState *> in;
+    auto consider = [&](PartState *p) {
+        if (!p || (!p->assigned && !only))
+            return;
+        const qint64 o = p->committable();
+        if (o >= 0 && o != p->committed) {
+            rd_kafka_topic_partition_list_add(list.get(), p->topic->nameUtf8.constData(), p->partition)->offset = o;
+            in.push_back(p);
+        }
+    };
+    if (only) {
+        for (PartState *p : *only)
+            consider(p);
+    } else {
+        for (auto &[name, t] : m_topics)
+            for (auto &p : t->parts)
+                consider(p.get());
+    }
+    if (list->cnt == 0)
+        return;
+    if (!sync) {
+        rd_kafka_commit(m_consumer.get(), list.get(), 1); // result in onCommit
+        return;
+    }
+    const rd_kafka_resp_err_t err = rd_kafka_commit(m_consumer.get(), list.get(), 0);
+    for (int i = 0; i < list->cnt; ++i) {
+        if (!err && !list->elems[i].err)
+            in[size_t(i)]->committed = list->elems[i].offset;
+    }
+    if (err)
+        debouncedEvent(QStringLiteral("commit"), JobEvent::Severity::Warning,
+                       QStringLiteral("could not commit progress to source group %1: %2").arg(m_groupId, kafkaErrorText(err)));
+}
+
+void MirrorWorker::onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets)
+{
+    if (err == RD_KAFKA_RESP_ERR__NO_OFFSET)
+        return;
+    if (err) {
+        debouncedEvent(QStringLiteral("commit"), JobEvent::Severity::Warning,
+                       QStringLiteral("could not commit progress to source group %1: %2").arg(m_groupId, kafkaErrorText(err)));
+        return;
+    }
+    for (int i = 0; offsets && i < offsets->cnt; ++i) {
+        const rd_kafka_topic_partition_t &e = offsets->elems[i];
+        if (e.err || e.offset < 0)
+            continue;
+        auto it = m_topics.find(QString::fromUtf8(e.topic));
+        if (it != m_topics.end())
+            if (PartState *p = partFor(it->second.get(), e.partition))
+                p->committed = e.offset;
+    }
+}
+
+} // namespace md

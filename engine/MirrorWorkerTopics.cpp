@@ -1,0 +1,149 @@
+#include "MirrorWorker.h"
+
+#include "ClusterConfig.h"
+#include "TopicNaming.h"
+
+namespace md {
+
+namespace {
+
+// A target topic that could not be created or grown is tried again after
+// this long: each attempt can block the engine thread for an admin timeout.
+constexpr std::chrono::seconds kSyncRetry(30);
+
+} // namespace
+
+// ---------------------------------------------------------------- topics
+
+bool MirrorWorker::ensureTargetPartitions(TopicState *t, int32_t partition)
+{
+    if (t->targetReady && partition < t->targetPartitions)
+        return true;
+    // One attempt per refresh interval: a target that cannot grow must not
+    // stall every rebalance with admin timeouts.
+    if (Clock::now() < t->nextSyncAttempt)
+        return false;
+    // The source grew before our periodic refresh saw it: catch up now.
+    const ClusterTopics src = readClusterTopics(m_consumer.get(), 5000);
+    const ClusterTopics tgt = readClusterTopics(m_producer.get(), 5000);
+    if (!src.ok || !tgt.ok || !src.topics.contains(t->name))
+        return false;
+    const TopicSyncResult r =
+        syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, src.topics.value(t->name), t->targetName, tgt, 5000);
+    for (const QString &s : r.infos)
+        event(JobEvent::Severity::Info, s);
+    for (const QString &s : r.warnings)
+        event(JobEvent::Severity::Warning, s);
+    if (r.targetPartitions > 0) {
+        t->targetPartitions = r.targetPartitions;
+        t->targetReady = true;
+        const rd_kafka_metadata_t *raw = nullptr;
+        if (rd_kafka_metadata(m_producer.get(), 0, t->targetRkt.get(), &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
+            MetadataPtr(raw).reset();
+    }
+    if (!r.error.isEmpty()) {
+        t->nextSyncAttempt = Clock::now() + kSyncRetry;
+        if (r.error != t->lastError)
+            event(JobEvent::Severity::Error,
+                  r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions));
+        t->lastError = r.error;
+    }
+    return t->targetReady && partition < t->targetPartitions;
+}
+
+void MirrorWorker::refreshTopics()
+{
+    const ClusterTopics src = readClusterTopics(m_consumer.get(), 5000);
+    if (!src.ok) {
+        m_sourceKnown = false;
+        m_sourceTrouble = true;
+        debouncedEvent(QStringLiteral("source-down"), JobEvent::Severity::Warning,
+                       QStringLiteral("source kafka %1 unreachable: cannot list topics: %2").arg(m_spec.source.bootstrap, src.error));
+        return;
+    }
+    m_sourceKnown = true;
+    QSet<QString> selected;
+    for (auto it = src.topics.cbegin(); it != src.topics.cend(); ++it)
+        if (topicSelected(m_spec, it.key()))
+            selected.insert(it.key());
+    if (selected.isEmpty())
+        debouncedEvent(QStringLiteral("nomatch"), JobEvent::Severity::Warning,
+                       QStringLiteral("no source topic matches the job's include patterns"));
+
+    ClusterTopics tgt;
+    bool tgtRead = false;
+    QStringList wanted;
+    QStringList names(selected.cbegin(), selected.cend());
+    names.sort();
+    for (const QString &name : names) {
+        TopicState *t = topicByName(name);
+        const TopicInfo &si = src.topics[name];
+        t->sourcePartitions = si.partitions;
+        if (!t->targetReady || t->targetPartitions < si.partitions) {
+            if (!tgtRead) {
+                tgt = readClusterTopics(m_producer.get(), 5000);
+                tgtRead = true;
+                if (!tgt.ok) {
+                    m_targetTrouble = true;
+                    debouncedEvent(QStringLiteral("target-down"), JobEvent::Severity::Warning,
+                                   QStringLiteral("target kafka %1 unreachable: cannot list topics: %2")
+                                       .arg(m_spec.target.bootstrap, tgt.error));
+                }
+            }
+            if (tgt.ok && Clock::now() >= t->nextSyncAttempt) {
+                const TopicSyncResult r = syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 5000);
+                for (const QString &s : r.infos)
+                    event(JobEvent::Severity::Info, s);
+                for (const QString &s : r.warnings)
+                    event(JobEvent::Severity::Warning, s);
+                const int before = t->targetPartitions;
+                if (r.targetPartitions > 0) {
+                    t->targetPartitions = r.targetPartitions;
+                    t->targetReady = true;
+                }
+                if (t->targetPartitions != before && t->targetReady) {
+                    // Let the producer see the new partitions before it is asked to use them.
+                    const rd_kafka_metadata_t *raw = nullptr;
+                    if (rd_kafka_metadata(m_producer.get(), 0, t->targetRkt.get(), &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
+                        MetadataPtr(raw).reset();
+                }
+                if (!r.error.isEmpty()) {
+                    t->nextSyncAttempt = Clock::now() + kSyncRetry;
+                    if (r.error != t->lastError)
+                        event(JobEvent::Severity::Error,
+                              t->targetReady ? r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions)
+                                             : r.error);
+                    t->lastError = r.error;
+                } else {
+                    t->lastError.clear();
+                }
+                for (auto &p : t->parts)
+                    if (p && p->blocked && p->partition < t->targetPartitions)
+                        p->blocked = false;
+            }
+        }
+        if (t->targetReady)
+            wanted << name;
+    }
+    m_selected = selected;
+    if (wanted != m_subscribed) {
+        for (const QString &name : wanted)
+            if (!m_subscribed.contains(name))
+                event(JobEvent::Severity::Info,
+                      QStringLiteral("mirroring %1 to %2").arg(name, m_topics.at(name)->targetName));
+        if (wanted.isEmpty()) {
+            rd_kafka_unsubscribe(m_consumer.get());
+        } else {
+            PartitionListPtr list(rd_kafka_topic_partition_list_new(int(wanted.size())));
+            for (const QString &name : wanted)
+                rd_kafka_topic_partition_list_add(list.get(), m_topics.at(name)->nameUtf8.constData(), RD_KAFKA_PARTITION_UA);
+            if (const rd_kafka_resp_err_t err = rd_kafka_subscribe(m_consumer.get(), list.get()))
+                event(JobEvent::Severity::Error, QStringLiteral("could not subscribe: %1").arg(kafkaErrorText(err)));
+        }
+        m_subscribed = wanted;
+        m_rebalancePending = !wanted.isEmpty();
+    }
+    applyPauses();
+}
+
+} // namespace md
