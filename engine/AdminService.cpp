@@ -21,23 +21,6 @@ QString errorText(const rd_kafka_error_t *e)
     return e ? utf8(rd_kafka_error_string(e)) : QString();
 }
 
-ConfigSource mapSource(rd_kafka_ConfigSource_t s)
-{
-    switch (s) {
-    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG:
-        return ConfigSource::Dynamic;
-    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG:
-    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG:
-        return ConfigSource::DynamicBroker;
-    case RD_KAFKA_CONFIG_SOURCE_STATIC_BROKER_CONFIG:
-        return ConfigSource::Static;
-    case RD_KAFKA_CONFIG_SOURCE_DEFAULT_CONFIG:
-        return ConfigSource::Default;
-    default:
-        return ConfigSource::Unknown;
-    }
-}
-
 GroupState mapState(rd_kafka_consumer_group_state_t s)
 {
     switch (s) {
@@ -242,17 +225,8 @@ AdminResult<QList<ConfigEntry>> AdminService::describeConfigs(rd_kafka_ResourceT
     const rd_kafka_ConfigEntry_t **entries = rd_kafka_ConfigResource_configs(resources[0], &n);
     QList<ConfigEntry> out;
     out.reserve(qsizetype(n));
-    for (size_t i = 0; i < n; ++i) {
-        ConfigEntry e;
-        e.name = utf8(rd_kafka_ConfigEntry_name(entries[i]));
-        if (const char *v = rd_kafka_ConfigEntry_value(entries[i]))
-            e.value = QString::fromUtf8(v);
-        e.source = mapSource(rd_kafka_ConfigEntry_source(entries[i]));
-        e.readOnly = rd_kafka_ConfigEntry_is_read_only(entries[i]);
-        e.sensitive = rd_kafka_ConfigEntry_is_sensitive(entries[i]);
-        e.isDefault = rd_kafka_ConfigEntry_is_default(entries[i]);
-        out.append(std::move(e));
-    }
+    for (size_t i = 0; i < n; ++i)
+        out.append(configEntryFrom(entries[i]));
     std::sort(out.begin(), out.end(), [](const ConfigEntry &a, const ConfigEntry &b) { return a.name < b.name; });
     return {out, {}};
 }

@@ -7,6 +7,7 @@
 
 #include "ClusterConfig.h"
 #include "ClusterMetadata.h"
+#include "ConfigEntry.h"
 #include "ProbeClient.h"
 
 #include <QByteArray>
@@ -41,26 +42,7 @@ struct Done {
     bool operator==(const Done &) const = default;
 };
 
-// Where a topic config's value comes from, as Kafka reports it.
-enum class ConfigSource {
-    Unknown,
-    Default,       // the broker's built-in default
-    Dynamic,       // set on this topic (kafka-configs / AlterConfigs)
-    DynamicBroker, // a dynamic broker-wide or cluster-wide default
-    Static,        // server.properties of the broker
-};
-QString configSourceName(ConfigSource source); // "default", "dynamic", "dynamic broker", "static"
-
-struct ConfigEntry {
-    QString name;
-    std::optional<QString> value; // nullopt for sensitive or unset values
-    ConfigSource source = ConfigSource::Unknown;
-    bool readOnly = false;
-    bool sensitive = false;
-    bool isDefault = false;
-
-    bool operator==(const ConfigEntry &) const = default;
-};
+// ConfigSource and ConfigEntry: ConfigEntry.h.
 
 struct NewTopicSpec {
     QString name;

@@ -32,7 +32,7 @@ ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs)
         result.brokerCount = int(md->brokers.size());
         result.topics.reserve(md->topics.size());
         for (const TopicInfo &t : std::as_const(md->topics))
-            result.topics.append({t.name, int(t.partitions.size()), t.error});
+            result.topics.append({t.name, int(t.partitions.size()), t.error, t.replicationFactor()});
     } else {
         result.error = error;
     }

@@ -11,6 +11,7 @@ struct ProbedTopic {
     QString name;
     int partitions = 0;
     QString error; // a topic-level error the broker reported, or empty
+    int replicationFactor = 0; // of its first partition; 0 when unknown
 
     bool operator==(const ProbedTopic &) const = default;
 };

@@ -1,10 +1,13 @@
 #include "MirrorPlan.h"
 
+#include "ProbeClient.h"
+#include "TargetTopicRule.h"
 #include "TopicNaming.h"
 
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <future>
 
 namespace md {
 
@@ -27,7 +30,8 @@ bool MirrorPlan::hasErrors() const
 }
 
 MirrorPlan planMirror(const MirrorJobSpec &spec, const QList<ProbedTopic> &sourceTopics,
-                      const QList<ProbedTopic> &targetTopics)
+                      const QList<ProbedTopic> &targetTopics, int targetBrokerCount,
+                      const TopicConfigsByName *sourceConfigs)
 {
     MirrorPlan plan;
     for (const ProbedTopic &source : sourceTopics) {
@@ -48,7 +52,29 @@ MirrorPlan planMirror(const MirrorJobSpec &spec, const QList<ProbedTopic> &sourc
         } else if (target == targetTopics.cend()) {
             if (spec.createTopics) {
                 entry.action = TopicPlanEntry::Action::Create;
-                entry.note = QStringLiteral("missing, will be created with %1 partitions").arg(source.partitions);
+                // What the engine's topic sync would read, then the rule it creates by.
+                QList<ConfigEntry> configs;
+                if (!createdTopicsCopyConfigs(spec)) {
+                    entry.configsNote = QStringLiteral("syncTopicConfigs is off: the target's defaults");
+                } else if (!sourceConfigs) {
+                    entry.configsNote = QStringLiteral("the source topic's configs were not read");
+                } else if (const auto it = sourceConfigs->constFind(source.name); it == sourceConfigs->cend()) {
+                    entry.configsNote = QStringLiteral("the source topic's configs were not read");
+                } else if (!it->ok()) {
+                    entry.configsNote = QStringLiteral("the source topic's configs cannot be read (%1): the job "
+                                                       "would create it with the target's defaults")
+                                            .arg(it->error);
+                } else {
+                    configs = it->entries;
+                }
+                const CreatedTopicSettings created =
+                    createdTopicSettings(spec, source.partitions, source.replicationFactor, targetBrokerCount, configs);
+                entry.configs = created.configs;
+                entry.note = QStringLiteral("missing, will be created with %1 partitions").arg(created.partitions);
+                if (targetBrokerCount > 0) {
+                    entry.replicationFactor = created.replicationFactor;
+                    entry.note += QStringLiteral(", replication factor %1").arg(created.replicationFactor);
+                }
             } else {
                 entry.action = TopicPlanEntry::Action::Error;
                 entry.note = QStringLiteral("missing on the target, and createTopics is off");
@@ -72,6 +98,42 @@ MirrorPlan planMirror(const MirrorJobSpec &spec, const QList<ProbedTopic> &sourc
         plan.topics.append(std::move(entry));
     }
     return plan;
+}
+
+QStringList topicsNeedingConfigs(const MirrorJobSpec &spec, const MirrorPlan &plan)
+{
+    QStringList out;
+    if (!createdTopicsCopyConfigs(spec))
+        return out;
+    for (const TopicPlanEntry &e : plan.topics) {
+        if (e.action == TopicPlanEntry::Action::Create)
+            out << e.sourceTopic;
+    }
+    return out;
+}
+
+ProbedPlan probeAndPlan(const MirrorJobSpec &spec, int timeoutMs)
+{
+    ProbedPlan r;
+    auto source = std::async(std::launch::async, probeCluster, spec.source, timeoutMs);
+    r.target = probeCluster(spec.target, timeoutMs);
+    r.source = source.get();
+    if (!r.source.reachable || !r.target.reachable)
+        return r;
+    r.plan = planMirror(spec, r.source.topics, r.target.topics, r.target.brokerCount);
+    const QStringList wanted = topicsNeedingConfigs(spec, r.plan);
+    if (wanted.isEmpty())
+        return r;
+    TopicConfigsByName configs;
+    QString error;
+    if (std::unique_ptr<ProbeClient> client = ProbeClient::create(spec.source, &error, timeoutMs)) {
+        configs = describeTopicConfigEntries(client->handle(), wanted, timeoutMs);
+    } else {
+        for (const QString &t : wanted)
+            configs[t].error = error;
+    }
+    r.plan = planMirror(spec, r.source.topics, r.target.topics, r.target.brokerCount, &configs);
+    return r;
 }
 
 } // namespace md

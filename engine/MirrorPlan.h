@@ -1,10 +1,13 @@
 #pragma once
 
 #include "ClusterProbe.h"
+#include "ConfigEntry.h"
 #include "MirrorJobSpec.h"
 
 #include <QList>
+#include <QMap>
 #include <QString>
+#include <QStringList>
 
 namespace md {
 
@@ -22,6 +25,13 @@ struct TopicPlanEntry {
     int targetPartitions = -1; // -1: missing on the target
     Action action = Action::Mirror;
     QString note; // for the user: "exists, 3 partitions", "will be created with 3 partitions", the error
+
+    // Create only, by the rule the engine creates topics with (TargetTopicRule):
+    int replicationFactor = 0;      // 0 when the target's broker count was not given
+    QMap<QString, QString> configs; // set on the new topic (only what differs from the target's defaults)
+    // Why configs is empty or may not be the whole story: "syncTopicConfigs is off",
+    // "the source topic's configs could not be read: ...", "not read"; empty otherwise.
+    QString configsNote;
 
     bool operator==(const TopicPlanEntry &) const = default;
 };
@@ -43,7 +53,26 @@ struct MirrorPlan {
 };
 
 // Pure: decides from two topic listings (ClusterProbeResult::topics) what the job would do.
+// A created topic's replication factor needs targetBrokerCount (> 0), its configs
+// sourceConfigs (DescribeConfigs of the source topics, see topicsNeedingConfigs);
+// without them the entry says what it could not tell.
 MirrorPlan planMirror(const MirrorJobSpec &spec, const QList<ProbedTopic> &sourceTopics,
-                      const QList<ProbedTopic> &targetTopics);
+                      const QList<ProbedTopic> &targetTopics, int targetBrokerCount = 0,
+                      const TopicConfigsByName *sourceConfigs = nullptr);
+
+// The source topics whose configs a plan's created topics take (none when
+// created topics copy no configs).
+QStringList topicsNeedingConfigs(const MirrorJobSpec &spec, const MirrorPlan &plan);
+
+struct ProbedPlan {
+    ClusterProbeResult source;
+    ClusterProbeResult target;
+    MirrorPlan plan; // empty unless both clusters were reached
+};
+
+// Blocking (worker threads, headless commands; never the UI thread): probes both
+// clusters at once, reads the configs of the source topics the job would create
+// (batched DescribeConfigs), and plans with all of it.
+ProbedPlan probeAndPlan(const MirrorJobSpec &spec, int timeoutMs);
 
 } // namespace md

@@ -1,46 +1,14 @@
 #include "TopicSync.h"
 
+#include "AdminCall.h"
 #include "ClusterConfig.h"
 
 #include <QElapsedTimer>
-#include <QRegularExpression>
 #include <QThread>
 
 namespace md {
 
 namespace {
-
-// Runs one admin request on a private queue and waits for its result event.
-template<typename Call>
-EventPtr adminCall(rd_kafka_t *rk, rd_kafka_admin_op_t op, int timeoutMs, Call &&call, QString *error)
-{
-    QueuePtr queue(rd_kafka_queue_new(rk));
-    AdminOptionsPtr options(rd_kafka_AdminOptions_new(rk, op));
-    char errstr[256];
-    rd_kafka_AdminOptions_set_request_timeout(options.get(), timeoutMs, errstr, sizeof errstr);
-    if (op == RD_KAFKA_ADMIN_OP_CREATETOPICS || op == RD_KAFKA_ADMIN_OP_CREATEPARTITIONS)
-        rd_kafka_AdminOptions_set_operation_timeout(options.get(), timeoutMs, errstr, sizeof errstr);
-    call(options.get(), queue.get());
-    EventPtr ev(rd_kafka_queue_poll(queue.get(), timeoutMs + 2000));
-    if (!ev) {
-        *error = QStringLiteral("no answer within %1 ms").arg(timeoutMs + 2000);
-        return nullptr;
-    }
-    if (rd_kafka_event_error(ev.get())) {
-        *error = QString::fromUtf8(rd_kafka_event_error_string(ev.get()));
-        return nullptr;
-    }
-    return ev;
-}
-
-bool matchesAny(const QStringList &regexes, const QString &name)
-{
-    for (const QString &re : regexes) {
-        if (QRegularExpression(QRegularExpression::anchoredPattern(re)).match(name).hasMatch())
-            return true;
-    }
-    return false;
-}
 
 struct CreateOutcome {
     rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
@@ -141,63 +109,15 @@ ClusterTopics readClusterTopics(rd_kafka_t *rk, int timeoutMs)
     return out;
 }
 
-QStringList defaultConfigExcludes()
-{
-    // MM2's DefaultConfigPropertyFilter, plus the KIP-937 successors of
-    // message.timestamp.difference.max.ms, which would reject old records.
-    return {QStringLiteral("follower\\.replication\\.throttled\\.replicas"),
-            QStringLiteral("leader\\.replication\\.throttled\\.replicas"),
-            QStringLiteral("message\\.timestamp\\.difference\\.max\\.ms"),
-            QStringLiteral("message\\.timestamp\\.before\\.max\\.ms"),
-            QStringLiteral("message\\.timestamp\\.after\\.max\\.ms"),
-            // LogAppendTime on the target would overwrite the copied CreateTime.
-            QStringLiteral("message\\.timestamp\\.type"),
-            QStringLiteral("unclean\\.leader\\.election\\.enable"),
-            QStringLiteral("min\\.insync\\.replicas")};
-}
-
 TopicConfigs describeTopicOverrides(rd_kafka_t *rk, const QString &topic, const QStringList &excludeRegexes,
                                     int timeoutMs)
 {
     TopicConfigs out;
-    ConfigResourcePtr res(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData()));
-    rd_kafka_ConfigResource_t *arr[] = {res.get()};
-    EventPtr ev = adminCall(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs,
-                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_DescribeConfigs(rk, arr, 1, o, q); },
-                            &out.error);
-    if (!ev)
-        return out;
-    size_t cnt = 0;
-    const rd_kafka_ConfigResource_t **rs =
-        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &cnt);
-    if (cnt < 1) {
-        out.error = QStringLiteral("empty DescribeConfigs result");
-        return out;
-    }
-    if (const rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(rs[0])) {
-        const char *s = rd_kafka_ConfigResource_error_string(rs[0]);
-        out.error = QString::fromUtf8(s ? s : rd_kafka_err2str(err));
-        return out;
-    }
-    size_t n = 0;
-    const rd_kafka_ConfigEntry_t **entries = rd_kafka_ConfigResource_configs(rs[0], &n);
-    for (size_t i = 0; i < n; ++i) {
-        const rd_kafka_ConfigEntry_t *e = entries[i];
-        // Only what an operator set on this topic; broker and static defaults
-        // belong to the source cluster, not to the topic.
-        if (rd_kafka_ConfigEntry_source(e) != RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG)
-            continue;
-        if (rd_kafka_ConfigEntry_is_sensitive(e) || rd_kafka_ConfigEntry_is_read_only(e))
-            continue;
-        const char *v = rd_kafka_ConfigEntry_value(e);
-        if (!v)
-            continue;
-        const QString name = QString::fromUtf8(rd_kafka_ConfigEntry_name(e));
-        if (matchesAny(excludeRegexes, name))
-            continue;
-        out.configs.insert(name, QString::fromUtf8(v));
-    }
-    out.ok = true;
+    const DescribedTopicConfigs d = describeTopicConfigEntries(rk, {topic}, timeoutMs).value(topic);
+    out.ok = d.ok();
+    out.error = d.error;
+    if (out.ok)
+        out.configs = copiedTopicConfigs(excludeRegexes, d.entries);
     return out;
 }
 
@@ -247,19 +167,21 @@ TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, cons
         r.error = QStringLiteral("target topic %1 does not exist and topic creation is off").arg(targetName);
         return r;
     }
-    QMap<QString, QString> configs;
-    if (spec.syncTopicConfigs) {
-        const QStringList excludes = spec.configExclude.isEmpty() ? defaultConfigExcludes() : spec.configExclude;
-        const TopicConfigs tc = describeTopicOverrides(sourceRk, source.name, excludes, timeoutMs);
-        if (tc.ok)
-            configs = tc.configs;
+    QList<ConfigEntry> sourceConfigs;
+    if (createdTopicsCopyConfigs(spec)) {
+        const DescribedTopicConfigs d = describeTopicConfigEntries(sourceRk, {source.name}, timeoutMs).value(source.name);
+        if (d.ok())
+            sourceConfigs = d.entries;
         else
             r.warnings << QStringLiteral("could not read the configs of source topic %1 (%2); creating %3 with the "
                                          "target's defaults")
-                              .arg(source.name, tc.error, targetName);
+                              .arg(source.name, d.error, targetName);
     }
-    const int rf = qMax(1, qMin(source.replicationFactor > 0 ? source.replicationFactor : 1,
-                                target.brokerCount > 0 ? target.brokerCount : 1));
+    // The same rule the plan shows (TargetTopicRule).
+    const CreatedTopicSettings settings =
+        createdTopicSettings(spec, source.partitions, source.replicationFactor, target.brokerCount, sourceConfigs);
+    QMap<QString, QString> configs = settings.configs;
+    const int rf = settings.replicationFactor;
     CreateOutcome created = createTopic(targetRk, targetName, source.partitions, rf, configs, timeoutMs);
     if (created.err == RD_KAFKA_RESP_ERR_INVALID_CONFIG && !configs.isEmpty()) {
         // A config the target's Kafka version does not know: the topic is
@@ -286,14 +208,12 @@ TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, cons
         return r;
     }
     if (!created.err) {
-        QStringList cfg;
-        for (auto it = configs.cbegin(); it != configs.cend(); ++it)
-            cfg << it.key() + QLatin1Char('=') + it.value();
+        const QString cfg = configsText(configs);
         r.infos << QStringLiteral("created target topic %1 (%2 partitions, replication factor %3%4)")
                        .arg(targetName)
                        .arg(source.partitions)
                        .arg(rf)
-                       .arg(cfg.isEmpty() ? QString() : QStringLiteral(", ") + cfg.join(QStringLiteral(", ")));
+                       .arg(cfg.isEmpty() ? QString() : QStringLiteral(", ") + cfg);
     }
     r.ready = true;
     return r;

@@ -2,6 +2,7 @@
 
 #include "KafkaHandles.h"
 #include "MirrorJobSpec.h"
+#include "TargetTopicRule.h"
 
 #include <QList>
 #include <QMap>
@@ -27,12 +28,8 @@ struct ClusterTopics {
 };
 ClusterTopics readClusterTopics(rd_kafka_t *rk, int timeoutMs);
 
-// The MM2 DefaultConfigPropertyFilter defaults (regexes, whole-name match):
-// configs that must not follow a topic to the target.
-QStringList defaultConfigExcludes();
-
-// Topic-level overrides (source DYNAMIC_TOPIC_CONFIG) of a source topic,
-// minus the excluded names. Sensitive or read-only entries are skipped.
+// The configs of a source topic that copiedTopicConfigs (TargetTopicRule) lets
+// through excludeRegexes.
 struct TopicConfigs {
     bool ok = false;
     QString error;
@@ -50,10 +47,8 @@ struct TopicSyncResult {
     QStringList warnings;
 };
 
-// Creates the target topic when missing (spec.createTopics), with the
-// source's partition count, replication factor min(source RF, target
-// brokers) and, with spec.syncTopicConfigs, the source's topic-level configs
-// minus spec.configExclude (MM2's defaults when empty); grows its partitions
+// Creates the target topic when missing (spec.createTopics) as
+// createdTopicSettings (TargetTopicRule) says, which the plan shows too; grows its partitions
 // when the source has more. `target` is the cluster's current metadata.
 // Blocking admin calls on the given handles: engine thread only.
 TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, const MirrorJobSpec &spec,

@@ -1,28 +1,16 @@
 #include "ClusterDiff.h"
 
+#include "TargetTopicRule.h"
 #include "TopicNaming.h"
 
 #include <QMap>
-#include <QRegularExpression>
 #include <QSet>
 
 #include <algorithm>
 
 namespace md {
 
-// Declared in engine/TopicSync.h, which cannot be included here: its own TopicInfo
-// clashes with ClusterMetadata's. The list is MM2's DefaultConfigPropertyFilter.
-QStringList defaultConfigExcludes();
-
 namespace {
-
-bool matchesAny(const QStringList &patterns, const QString &name)
-{
-    return std::any_of(patterns.cbegin(), patterns.cend(), [&](const QString &p) {
-        const QRegularExpression re(QRegularExpression::anchoredPattern(p));
-        return re.isValid() && re.match(name).hasMatch();
-    });
-}
 
 std::optional<QString> effectiveValue(const QList<ConfigEntry> &entries, const QString &name)
 {
@@ -255,17 +243,11 @@ QString partitionDiffStatusName(PartitionDiff::Status status)
 
 QHash<QString, QString> mirroredTopicConfigs(const MirrorJobSpec &spec, const QList<ConfigEntry> &entries)
 {
-    const QStringList excludes = spec.configExclude.isEmpty() ? defaultConfigExcludes() : spec.configExclude;
+    // The engine's rule (TargetTopicRule), whether or not the job creates topics.
+    const QMap<QString, QString> copied = copiedTopicConfigs(configExcludes(spec), entries);
     QHash<QString, QString> out;
-    for (const ConfigEntry &e : entries) {
-        // As the engine copies them (TopicSync): topic-level overrides only; broker and
-        // static defaults belong to the cluster, not to the topic.
-        if (e.source != ConfigSource::Dynamic || e.sensitive || e.readOnly || !e.value)
-            continue;
-        if (matchesAny(excludes, e.name))
-            continue;
-        out.insert(e.name, *e.value);
-    }
+    for (auto it = copied.cbegin(); it != copied.cend(); ++it)
+        out.insert(it.key(), it.value());
     return out;
 }
 
