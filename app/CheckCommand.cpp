@@ -3,8 +3,7 @@
 #include "ClusterProbe.h"
 #include "MirrorPlan.h"
 #include "ProfileLoader.h"
-
-#include <future>
+#include "TargetTopicRule.h"
 
 namespace md {
 
@@ -47,9 +46,10 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     out << path << ": profile is valid (job \"" << spec->name << "\")\n";
     out.flush();
 
-    auto sourceFuture = std::async(std::launch::async, probeCluster, spec->source, kCheckProbeTimeoutMs);
-    const ClusterProbeResult target = probeCluster(spec->target, kCheckProbeTimeoutMs);
-    const ClusterProbeResult source = sourceFuture.get();
+    // Both clusters at once, then the configs of the source topics the job would create.
+    const ProbedPlan probed = probeAndPlan(*spec, kCheckProbeTimeoutMs);
+    const ClusterProbeResult &source = probed.source;
+    const ClusterProbeResult &target = probed.target;
     out << sideLine(QStringLiteral("source"), spec->source, source) << '\n';
     out << sideLine(QStringLiteral("target"), spec->target, target) << '\n';
     out.flush();
@@ -62,7 +62,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return 2;
     }
 
-    const MirrorPlan plan = planMirror(*spec, source.topics, target.topics);
+    const MirrorPlan &plan = probed.plan;
     int created = 0, errors = 0;
     out << "topics mirrored (" << plan.topics.size() << "):\n";
     for (const TopicPlanEntry &e : plan.topics) {
@@ -74,6 +74,14 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             ++created;
         }
         out << e.note << '\n';
+        if (e.action == TopicPlanEntry::Action::Create) {
+            // What the engine will set on the new topic; everything else is the target's default.
+            const QString configs = configsText(e.configs);
+            out << "      configs: " << (configs.isEmpty() ? QStringLiteral("none (the target's defaults)") : configs);
+            if (!e.configsNote.isEmpty())
+                out << " (" << e.configsNote << ')';
+            out << '\n';
+        }
     }
     if (plan.topics.isEmpty())
         out << "  (none: no source topic matches the include patterns)\n";

@@ -1,6 +1,7 @@
 #include "PlanView.h"
 
 #include "ClusterProbe.h"
+#include "TargetTopicRule.h"
 
 #include <QColor>
 #include <QHeaderView>
@@ -12,7 +13,6 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
-#include <future>
 
 namespace md {
 
@@ -21,14 +21,20 @@ struct PlanView::Result {
     QString specError;
     ClusterConfig sourceConfig;
     ClusterConfig targetConfig;
-    ClusterProbeResult source;
-    ClusterProbeResult target;
-    MirrorPlan plan;
+    ProbedPlan probed;
 };
 
 namespace {
 
-enum Column { SourceTopic, Partitions, TargetTopic, Action, Note, ColumnCount };
+enum Column {
+    SourceTopic = PlanView::SourceTopicColumn,
+    Partitions = PlanView::PartitionsColumn,
+    TargetTopic = PlanView::TargetTopicColumn,
+    Action = PlanView::ActionColumn,
+    Note = PlanView::NoteColumn,
+    Configs = PlanView::ConfigsColumn,
+    ColumnCount = PlanView::ColumnCount
+};
 
 QString sideText(const QString &role, const ClusterConfig &c, const ClusterProbeResult &r)
 {
@@ -49,7 +55,8 @@ PlanView::PlanView(QWidget *parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setObjectName(QStringLiteral("planTable"));
-    m_table->setHorizontalHeaderLabels({tr("Source topic"), tr("Partitions"), tr("Target topic"), tr("Action"), tr("Note")});
+    m_table->setHorizontalHeaderLabels({tr("Source topic"), tr("Partitions"), tr("Target topic"), tr("Action"), tr("Note"),
+                                        tr("Created with configs")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
@@ -158,11 +165,8 @@ void PlanView::startProbe()
             r.specOk = true;
             r.sourceConfig = spec->source;
             r.targetConfig = spec->target;
-            auto source = std::async(std::launch::async, probeCluster, spec->source, ProbeTimeoutMs);
-            r.target = probeCluster(spec->target, ProbeTimeoutMs);
-            r.source = source.get();
-            if (r.source.reachable && r.target.reachable)
-                r.plan = planMirror(*spec, r.source.topics, r.target.topics);
+            // Both clusters, then the configs of the topics the job would create.
+            r.probed = probeAndPlan(*spec, ProbeTimeoutMs);
         }
         if (!alive->load())
             return;
@@ -174,6 +178,36 @@ void PlanView::startProbe()
             },
             Qt::QueuedConnection);
     });
+}
+
+void PlanView::setConfigsCell(int row, const TopicPlanEntry &e)
+{
+    auto *item = new QTableWidgetItem;
+    if (e.action == TopicPlanEntry::Action::Create) {
+        // Only what the job will set on the new topic: the rest is the target's default.
+        QStringList lines;
+        for (auto it = e.configs.cbegin(); it != e.configs.cend(); ++it)
+            lines << it.key() + QLatin1Char('=') + it.value();
+        QString tip = lines.isEmpty() ? tr("No topic configs are set: the target's defaults apply.")
+                                      : tr("Set on the new topic:\n%1").arg(lines.join(QLatin1Char('\n')));
+        if (!e.configsNote.isEmpty())
+            tip += QLatin1Char('\n') + e.configsNote;
+        QString text = configsText(e.configs);
+        if (text.isEmpty())
+            text = e.configsNote.isEmpty() ? tr("(target's defaults)") : e.configsNote;
+        else if (!e.configsNote.isEmpty())
+            text += QStringLiteral(" (") + e.configsNote + QLatin1Char(')');
+        item->setText(text);
+        item->setToolTip(tip);
+        if (e.configs.isEmpty())
+            item->setForeground(QColor(0x75, 0x75, 0x75));
+        // The exact map, for whoever reads the table (tests, copy).
+        QVariantMap values;
+        for (auto it = e.configs.cbegin(); it != e.configs.cend(); ++it)
+            values.insert(it.key(), it.value());
+        item->setData(Qt::UserRole, values);
+    }
+    m_table->setItem(row, Configs, item);
 }
 
 void PlanView::apply(quint64 generation, const Result &r)
@@ -192,15 +226,17 @@ void PlanView::apply(quint64 generation, const Result &r)
         Q_EMIT planUpdated();
         return;
     }
-    if (!r.source.reachable || !r.target.reachable) {
+    const ClusterProbeResult &source = r.probed.source;
+    const ClusterProbeResult &target = r.probed.target;
+    if (!source.reachable || !target.reachable) {
         m_plan = {};
         m_table->setRowCount(0);
-        setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, r.source) + QLatin1Char('\n')
-                                         + sideText(tr("Target"), r.targetConfig, r.target));
+        setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, source) + QLatin1Char('\n')
+                                         + sideText(tr("Target"), r.targetConfig, target));
         Q_EMIT planUpdated();
         return;
     }
-    m_plan = r.plan;
+    m_plan = r.probed.plan;
     int created = 0, errors = 0;
     m_table->setRowCount(int(m_plan.topics.size() + m_plan.excluded.size()));
     int row = 0;
@@ -209,6 +245,7 @@ void PlanView::apply(quint64 generation, const Result &r)
         if (color.isValid())
             item->setForeground(color);
         m_table->setItem(row, column, item);
+        return item;
     };
     for (const TopicPlanEntry &e : std::as_const(m_plan.topics)) {
         QString action;
@@ -230,7 +267,8 @@ void PlanView::apply(quint64 generation, const Result &r)
         set(row, Partitions, QString::number(e.sourcePartitions));
         set(row, TargetTopic, e.targetTopic);
         set(row, Action, action, color);
-        set(row, Note, e.note, color);
+        set(row, Note, e.note, color)->setToolTip(e.note);
+        setConfigsCell(row, e);
         ++row;
     }
     for (const ExcludedTopic &x : std::as_const(m_plan.excluded)) {
@@ -240,6 +278,7 @@ void PlanView::apply(quint64 generation, const Result &r)
         set(row, TargetTopic, QString());
         set(row, Action, tr("excluded"), grey);
         set(row, Note, x.reason, grey);
+        set(row, Configs, QString());
         ++row;
     }
     m_table->resizeColumnsToContents();
@@ -250,8 +289,8 @@ void PlanView::apply(quint64 generation, const Result &r)
         text += errors == 1 ? tr(", 1 error") : tr(", %1 errors").arg(errors);
     if (m_plan.topics.isEmpty())
         text += tr(" (no source topic matches the include patterns)");
-    text += QStringLiteral(" \u2014 ") + sideText(tr("source"), r.sourceConfig, r.source) + QStringLiteral("; ")
-            + sideText(tr("target"), r.targetConfig, r.target) + tr("; as of %1").arg(QTime::currentTime().toString());
+    text += QStringLiteral(" \u2014 ") + sideText(tr("source"), r.sourceConfig, source) + QStringLiteral("; ")
+            + sideText(tr("target"), r.targetConfig, target) + tr("; as of %1").arg(QTime::currentTime().toString());
     setState(State::Ready, text);
     Q_EMIT planUpdated();
 }

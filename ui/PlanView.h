@@ -17,14 +17,19 @@ namespace md {
 // The live plan of a job being edited: both clusters are probed on a worker
 // thread (debounced; a result that a newer edit made stale is dropped), then
 // MirrorPlan says which source topics match, what each is called on the
-// target, which are created with how many partitions, and which are left out
-// and why.
+// target, which are created with how many partitions, which replication factor
+// and which configs (the engine's own rule, TargetTopicRule), and which are
+// left out and why.
 class PlanView final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PlanView)
 public:
     static constexpr int DefaultDebounceMs = 700;
     static constexpr int ProbeTimeoutMs = 8000;
+    // The table's columns. ConfigsColumn: for a created topic, the configs it gets
+    // (text "name=value, ..."; tooltip one per line; Qt::UserRole: a QVariantMap).
+    enum TableColumn { SourceTopicColumn, PartitionsColumn, TargetTopicColumn, ActionColumn, NoteColumn,
+                       ConfigsColumn, ColumnCount };
 
     explicit PlanView(QWidget *parent = nullptr);
     ~PlanView() override;
@@ -49,6 +54,7 @@ private:
     struct Result;
     void startProbe();
     void apply(quint64 generation, const Result &result);
+    void setConfigsCell(int row, const TopicPlanEntry &entry);
     void setState(State state, const QString &text);
 
     QLabel *m_status;

@@ -8,6 +8,8 @@
 #include "JobEditor.h"
 #include "JobListModel.h"
 #include "JobWorkspace.h"
+#include "KafkaTestEnv.h"
+#include "KafkaTestUtil.h"
 #include "MainWindow.h"
 #include "MirrorJob.h"
 #include "PlanView.h"
@@ -384,6 +386,72 @@ private Q_SLOTS:
                  qPrintable(plan->statusText()));
         QVERIFY(plan->statusText().contains(QStringLiteral("127.0.0.1:1")));
         QCOMPARE(plan->table()->rowCount(), 0);
+        e->document()->clearPendingSecrets();
+        ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
+        QVERIFY(ws.closeAll());
+    }
+
+    void planShowsTheConfigsOfCreatedTopics()
+    {
+        // Real brokers: the mock clusters cannot hold topic configs.
+        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"));
+        const QString topic = test::uniqueName(QStringLiteral("editorcfg"));
+        QString error;
+        QVERIFY2(test::createTopic(test::sourceBootstrap(), topic, 2,
+                                   {{QStringLiteral("cleanup.policy"), QStringLiteral("compact")},
+                                    {QStringLiteral("retention.ms"), QStringLiteral("3600000")},
+                                    {QStringLiteral("min.insync.replicas"), QStringLiteral("1")}},
+                                   &error),
+                 qPrintable(error));
+        auto store = makeStore();
+        JobWorkspace ws(store.get());
+        JobEditor *e = ws.newDocument();
+        PlanView *plan = e->planView();
+        plan->setDebounceMs(100);
+        field<QLineEdit>(e, QStringLiteral("source.alias"))->setText(QStringLiteral("eu"));
+        field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->setText(test::sourceBootstrap());
+        field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(test::targetBootstrap());
+        field<QPlainTextEdit>(e, QStringLiteral("topics.include"))->setPlainText(topic);
+        e->validateNow();
+        QVERIFY(!hasErrors(e->issues()));
+        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready, 30000);
+
+        QCOMPARE(plan->plan().topics.size(), 1);
+        QTableWidget *table = plan->table();
+        QCOMPARE(table->columnCount(), int(PlanView::ColumnCount));
+        QCOMPARE(table->horizontalHeaderItem(PlanView::ConfigsColumn)->text(), QStringLiteral("Created with configs"));
+        QCOMPARE(table->item(0, PlanView::ActionColumn)->text(), QStringLiteral("create"));
+        QVERIFY2(table->item(0, PlanView::NoteColumn)->text().contains(QStringLiteral("2 partitions, replication factor 1")),
+                 qPrintable(table->item(0, PlanView::NoteColumn)->text()));
+        // Only what will be set on the new topic; min.insync.replicas is one of MM2's exclusions.
+        QTableWidgetItem *configs = table->item(0, PlanView::ConfigsColumn);
+        QCOMPARE(configs->text(), QStringLiteral("cleanup.policy=compact, retention.ms=3600000"));
+        QCOMPARE(configs->data(Qt::UserRole).toMap(),
+                 (QVariantMap{{QStringLiteral("cleanup.policy"), QStringLiteral("compact")},
+                              {QStringLiteral("retention.ms"), QStringLiteral("3600000")}}));
+        QVERIFY2(configs->toolTip().contains(QStringLiteral("retention.ms=3600000\n"))
+                     || configs->toolTip().endsWith(QStringLiteral("retention.ms=3600000")),
+                 qPrintable(configs->toolTip()));
+
+        // The profile's own exclusions replace MM2's: the plan follows as the editor changes.
+        field<QPlainTextEdit>(e, QStringLiteral("configExclude"))->setPlainText(QStringLiteral("retention\\..*"));
+        e->validateNow();
+        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready
+                                     && plan->table()->item(0, PlanView::ConfigsColumn)
+                                     && plan->table()->item(0, PlanView::ConfigsColumn)->text()
+                                            == QStringLiteral("cleanup.policy=compact, min.insync.replicas=1"),
+                                 30000);
+
+        // No config sync: the created topic gets the target's defaults, and the cell says why.
+        field<QCheckBox>(e, QStringLiteral("syncTopicConfigs"))->setChecked(false);
+        e->validateNow();
+        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready
+                                     && plan->table()->item(0, PlanView::ConfigsColumn)
+                                     && plan->table()->item(0, PlanView::ConfigsColumn)->text().contains(
+                                         QStringLiteral("syncTopicConfigs is off")),
+                                 30000);
+        QVERIFY(plan->table()->item(0, PlanView::ConfigsColumn)->data(Qt::UserRole).toMap().isEmpty());
+        QVERIFY2(test::deleteTopic(test::sourceBootstrap(), topic, &error), qPrintable(error));
         e->document()->clearPendingSecrets();
         ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
         QVERIFY(ws.closeAll());
