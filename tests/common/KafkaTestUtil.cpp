@@ -727,4 +727,120 @@ std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QStr
     return all;
 }
 
+
+struct GroupMember::Private {
+    ClientState state; // outlives the handle (declared first)
+    KafkaPtr rk;
+    QByteArray topic;
+    QMap<int, qint64> consumed; // partition -> offset after the last record polled
+
+    // One poll; a record moves this member's consumed position.
+    void poll(int timeoutMs)
+    {
+        MessagePtr m(rd_kafka_consumer_poll(rk.get(), timeoutMs));
+        if (m && m->err == RD_KAFKA_RESP_ERR_NO_ERROR)
+            consumed[m->partition] = std::max<qint64>(consumed.value(m->partition, 0), m->offset + 1);
+    }
+};
+
+GroupMember::GroupMember()
+    : d(std::make_unique<Private>())
+{
+}
+
+GroupMember::~GroupMember()
+{
+    close();
+}
+
+bool GroupMember::start(const QString &bootstrap, const QString &groupId, const QString &topic, QString *error,
+                        const QString &clientId, const ClientProperties &client, int timeoutMs)
+{
+    close();
+    QMap<QString, QString> settings{
+        {QStringLiteral("group.id"), groupId},
+        {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+        {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
+    };
+    if (!clientId.isEmpty())
+        settings.insert(QStringLiteral("client.id"), clientId);
+    d->rk = makeClient(RD_KAFKA_CONSUMER, bootstrap, client, settings, &d->state, error);
+    if (!d->rk)
+        return false;
+    rd_kafka_poll_set_consumer(d->rk.get());
+    d->topic = topic.toUtf8();
+    PartitionListPtr sub(rd_kafka_topic_partition_list_new(1));
+    rd_kafka_topic_partition_list_add(sub.get(), d->topic.constData(), RD_KAFKA_PARTITION_UA);
+    if (const rd_kafka_resp_err_t err = rd_kafka_subscribe(d->rk.get(), sub.get())) {
+        setError(error, QStringLiteral("subscribe to %1: %2").arg(topic, errText(err)));
+        return false;
+    }
+    // A member commits only once it belongs to the group's generation.
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!deadline.hasExpired()) {
+        d->poll(200);
+        rd_kafka_topic_partition_list_t *assigned = nullptr;
+        if (rd_kafka_assignment(d->rk.get(), &assigned) == RD_KAFKA_RESP_ERR_NO_ERROR && assigned) {
+            PartitionListPtr own(assigned);
+            if (own->cnt > 0)
+                return true;
+        }
+    }
+    setError(error, withClientError(QStringLiteral("no partitions of %1 assigned to group %2 within %3 s")
+                                        .arg(topic, groupId)
+                                        .arg(timeoutMs / 1000),
+                                    d->state));
+    return false;
+}
+
+bool GroupMember::commit(const QMap<int, qint64> &offsets, QString *error)
+{
+    if (!d->rk) {
+        setError(error, QStringLiteral("the group member is not started"));
+        return false;
+    }
+    PartitionListPtr list(rd_kafka_topic_partition_list_new(static_cast<int>(offsets.size())));
+    for (auto it = offsets.cbegin(); it != offsets.cend(); ++it)
+        rd_kafka_topic_partition_list_add(list.get(), d->topic.constData(), it.key())->offset = it.value();
+    if (const rd_kafka_resp_err_t err = rd_kafka_commit(d->rk.get(), list.get(), 0)) {
+        setError(error, QStringLiteral("commit: %1").arg(errText(err)));
+        return false;
+    }
+    return true;
+}
+
+bool GroupMember::consumeAndCommit(const QMap<int, qint64> &offsets, QString *error, int timeoutMs)
+{
+    if (!d->rk) {
+        setError(error, QStringLiteral("the group member is not started"));
+        return false;
+    }
+    const auto done = [&] {
+        for (auto it = offsets.cbegin(); it != offsets.cend(); ++it) {
+            if (d->consumed.value(it.key(), 0) < it.value())
+                return false;
+        }
+        return true;
+    };
+    const QDeadlineTimer deadline(timeoutMs);
+    while (!done()) {
+        if (deadline.hasExpired()) {
+            setError(error, withClientError(QStringLiteral("did not consume the wanted records within %1 s")
+                                                .arg(timeoutMs / 1000),
+                                            d->state));
+            return false;
+        }
+        d->poll(200);
+    }
+    return commit(offsets, error);
+}
+
+void GroupMember::close()
+{
+    if (d->rk)
+        rd_kafka_consumer_close(d->rk.get());
+    d->rk.reset();
+    d->consumed.clear();
+}
+
 } // namespace md::test

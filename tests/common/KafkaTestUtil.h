@@ -13,6 +13,7 @@
 #include <QPair>
 #include <QString>
 
+#include <memory>
 #include <optional>
 
 namespace md::test {
@@ -124,5 +125,39 @@ std::optional<Watermarks> watermarks(const QString &bootstrap, const QString &to
 
 // Sum over partitions of (high - low): the records plus control records stored.
 qint64 totalMessages(const Watermarks &marks);
+
+// A real consumer group member, for tests that need a group with a member and
+// committed offsets: it subscribes to one topic (enable.auto.commit=false,
+// auto.offset.reset=earliest) and commits only what a test tells it to, with
+// synchronous commits. Closing (or destroying) it leaves the group, which
+// then turns Empty.
+class GroupMember final {
+public:
+    GroupMember();
+    ~GroupMember(); // close()
+    GroupMember(const GroupMember &) = delete;
+    GroupMember &operator=(const GroupMember &) = delete;
+
+    // Joins `groupId` on `bootstrap` subscribed to `topic` and waits (up to
+    // timeoutMs) until partitions are assigned. `clientId` empty: librdkafka's
+    // default.
+    bool start(const QString &bootstrap, const QString &groupId, const QString &topic, QString *error = nullptr,
+               const QString &clientId = {}, const ClientProperties &client = {}, int timeoutMs = 40000);
+
+    // Commits exactly `offsets` (partition -> next offset) of the topic.
+    bool commit(const QMap<int, qint64> &offsets, QString *error = nullptr);
+
+    // Polls until this member has consumed at least up to `offsets`
+    // (partition -> next offset; records it polled while starting count),
+    // then commits exactly `offsets`, not what it read past them.
+    bool consumeAndCommit(const QMap<int, qint64> &offsets, QString *error = nullptr, int timeoutMs = 40000);
+
+    // Leaves the group (consumer close); idempotent.
+    void close();
+
+private:
+    struct Private;
+    std::unique_ptr<Private> d;
+};
 
 } // namespace md::test

@@ -46,71 +46,6 @@ const GroupPartitionOffset *findOffset(const QList<GroupPartitionOffset> &list, 
     return nullptr;
 }
 
-// A real group member: subscribes, waits for its assignment, commits `commits`.
-struct GroupConsumer {
-    KafkaPtr rk;
-
-    bool start(const QString &groupId, const QString &topic, const QString &clientId, QString *error)
-    {
-        ConfResult conf = makeKafkaConf(test::clusterConfig(QStringLiteral("source")), ClientRole::Consumer,
-                                        {{QStringLiteral("group.id"), groupId},
-                                         {QStringLiteral("client.id"), clientId},
-                                         {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                         {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")}});
-        if (!conf.conf) {
-            *error = conf.error;
-            return false;
-        }
-        char errstr[512];
-        rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
-        if (!rk) {
-            *error = QString::fromUtf8(errstr);
-            return false;
-        }
-        conf.conf.release();
-        rd_kafka_poll_set_consumer(rk.get());
-        PartitionListPtr sub(rd_kafka_topic_partition_list_new(1));
-        rd_kafka_topic_partition_list_add(sub.get(), topic.toUtf8().constData(), RD_KAFKA_PARTITION_UA);
-        if (rd_kafka_resp_err_t err = rd_kafka_subscribe(rk.get(), sub.get())) {
-            *error = kafkaErrorText(err);
-            return false;
-        }
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < 40000) {
-            MessagePtr m(rd_kafka_consumer_poll(rk.get(), 200));
-            rd_kafka_topic_partition_list_t *assigned = nullptr;
-            if (rd_kafka_assignment(rk.get(), &assigned) == RD_KAFKA_RESP_ERR_NO_ERROR && assigned) {
-                PartitionListPtr own(assigned);
-                if (own->cnt > 0)
-                    return true;
-            }
-        }
-        *error = QStringLiteral("no partitions assigned within 40 s");
-        return false;
-    }
-
-    bool commit(const QString &topic, const QMap<int, qint64> &offsets, QString *error)
-    {
-        PartitionListPtr list(rd_kafka_topic_partition_list_new(int(offsets.size())));
-        for (auto it = offsets.cbegin(); it != offsets.cend(); ++it)
-            rd_kafka_topic_partition_list_add(list.get(), topic.toUtf8().constData(), it.key())->offset = it.value();
-        if (rd_kafka_resp_err_t err = rd_kafka_commit(rk.get(), list.get(), 0)) {
-            *error = kafkaErrorText(err);
-            return false;
-        }
-        return true;
-    }
-
-    void close()
-    {
-        if (rk)
-            rd_kafka_consumer_close(rk.get());
-        rk.reset();
-    }
-    ~GroupConsumer() { close(); }
-};
-
 test::TestRecord record(std::optional<QByteArray> key, std::optional<QByteArray> value, int partition, qint64 ts,
                         QList<QPair<QString, std::optional<QByteArray>>> headers = {})
 {
@@ -229,9 +164,9 @@ private Q_SLOTS:
         auto admin = service(QStringLiteral("source"));
         QVERIFY(admin);
         {
-            GroupConsumer consumer;
-            QVERIFY2(consumer.start(group, topic, QStringLiteral("lag-test-client"), &error), qPrintable(error));
-            QVERIFY2(consumer.commit(topic, {{0, 4}, {1, 5}}, &error), qPrintable(error));
+            test::GroupMember consumer;
+            QVERIFY2(consumer.start(bootstrap, group, topic, &error, QStringLiteral("lag-test-client")), qPrintable(error));
+            QVERIFY2(consumer.commit({{0, 4}, {1, 5}}, &error), qPrintable(error));
 
             // With an active member: described with its assignment, and reset refused.
             auto groups = admin->consumerGroups();

@@ -16,78 +16,6 @@ using namespace md;
 
 namespace {
 
-// A real group member: subscribes, consumes `count` records, commits what it consumed.
-struct GroupConsumer {
-    KafkaPtr rk;
-
-    bool start(const QString &groupId, const QString &topic, QString *error)
-    {
-        ConfResult conf = makeKafkaConf(test::clusterConfig(QStringLiteral("source")), ClientRole::Consumer,
-                                        {{QStringLiteral("group.id"), groupId},
-                                         {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                         {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")}});
-        if (!conf.conf) {
-            *error = conf.error;
-            return false;
-        }
-        char errstr[512];
-        rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
-        if (!rk) {
-            *error = QString::fromUtf8(errstr);
-            return false;
-        }
-        conf.conf.release();
-        rd_kafka_poll_set_consumer(rk.get());
-        PartitionListPtr sub(rd_kafka_topic_partition_list_new(1));
-        rd_kafka_topic_partition_list_add(sub.get(), topic.toUtf8().constData(), RD_KAFKA_PARTITION_UA);
-        if (rd_kafka_resp_err_t err = rd_kafka_subscribe(rk.get(), sub.get())) {
-            *error = kafkaErrorText(err);
-            return false;
-        }
-        return true;
-    }
-
-    // Consumes until `want` records per partition were read (records past them are not
-    // committed), then commits exactly those positions.
-    bool consumeAndCommit(const QString &topic, const QMap<int, qint64> &want, QString *error)
-    {
-        QMap<int, qint64> next;
-        QElapsedTimer t;
-        t.start();
-        const auto done = [&] {
-            for (auto it = want.cbegin(); it != want.cend(); ++it) {
-                if (next.value(it.key(), 0) < it.value())
-                    return false;
-            }
-            return true;
-        };
-        while (!done()) {
-            if (t.elapsed() > 40000) {
-                *error = QStringLiteral("did not consume the wanted records within 40 s");
-                return false;
-            }
-            MessagePtr m(rd_kafka_consumer_poll(rk.get(), 200));
-            if (!m || m->err)
-                continue;
-            next[m->partition] = std::max<qint64>(next.value(m->partition, 0), m->offset + 1);
-        }
-        PartitionListPtr list(rd_kafka_topic_partition_list_new(int(want.size())));
-        for (auto it = want.cbegin(); it != want.cend(); ++it)
-            rd_kafka_topic_partition_list_add(list.get(), topic.toUtf8().constData(), it.key())->offset = it.value();
-        if (rd_kafka_resp_err_t err = rd_kafka_commit(rk.get(), list.get(), 0)) {
-            *error = kafkaErrorText(err);
-            return false;
-        }
-        return true;
-    }
-
-    ~GroupConsumer()
-    {
-        if (rk)
-            rd_kafka_consumer_close(rk.get());
-    }
-};
-
 QList<test::TestRecord> records(int partition, int count)
 {
     QList<test::TestRecord> out;
@@ -139,10 +67,10 @@ private Q_SLOTS:
         QVERIFY2(test::createTopic(bootstrap, topic, 2, {}, &error), qPrintable(error));
         QVERIFY2(test::produce(bootstrap, topic, records(0, 10) + records(1, 6), &error), qPrintable(error));
 
-        GroupConsumer consumer;
-        QVERIFY2(consumer.start(group, topic, &error), qPrintable(error));
+        test::GroupMember consumer;
+        QVERIFY2(consumer.start(bootstrap, group, topic, &error), qPrintable(error));
         // Part of the topic: 4 of partition 0's 10 records, all 6 of partition 1's.
-        QVERIFY2(consumer.consumeAndCommit(topic, {{0, 4}, {1, 6}}, &error), qPrintable(error));
+        QVERIFY2(consumer.consumeAndCommit({{0, 4}, {1, 6}}, &error), qPrintable(error));
 
         GroupLagSampler sampler(test::clusterConfig(QStringLiteral("source")), group);
         sampler.setIntervalMs(300);
@@ -191,7 +119,7 @@ private Q_SLOTS:
 
         // The group consumes and commits the rest: lag 0, and the commit rate shows it.
         const qint64 consumedBefore = latest(spy).recordsConsumed;
-        QVERIFY2(consumer.consumeAndCommit(topic, {{0, 10}, {1, 11}}, &error), qPrintable(error));
+        QVERIFY2(consumer.consumeAndCommit({{0, 10}, {1, 11}}, &error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(lagOf(spy, 0) == 0 && lagOf(spy, 1) == 0, 20000);
         QCOMPARE(latest(spy).totalLag, 0);
         QVERIFY(latest(spy).caughtUp);
