@@ -2,9 +2,9 @@
 
 #include "AclTableModel.h"
 #include "AdminClient.h"
+#include "TableViews.h"
 
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
@@ -34,12 +34,9 @@ AclView::AclView(AdminClient *admin, QWidget *parent)
     m_proxy->setFilterKeyColumn(-1);
     m_view->setObjectName(QStringLiteral("acls"));
     m_view->setModel(m_proxy);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setAlternatingRowColors(true);
-    m_view->setSortingEnabled(true);
+    // Unlike the other tables: rows as tall as the style makes them, text wrapped.
+    setUpTableView(m_view, {QAbstractItemView::ExtendedSelection, false});
     m_view->sortByColumn(AclTableModel::ResourceType, Qt::AscendingOrder);
-    m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setStretchLastSection(true);
     m_status->setObjectName(QStringLiteral("aclStatus"));
     m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);

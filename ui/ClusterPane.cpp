@@ -4,6 +4,7 @@
 #include "AdminDialogs.h"
 #include "GroupsPanel.h"
 #include "MessagesPanel.h"
+#include "TableViews.h"
 #include "TopicConfigModel.h"
 #include "TopicDetails.h"
 #include "TopicTableModel.h"
@@ -33,19 +34,6 @@ constexpr int kDefaultRefreshMs = 10000;
 // DescribeConfigs trails AlterConfigs on KRaft brokers: read the configs again after this.
 constexpr int kConfigRecheckMs = 1500;
 
-QTableView *makeTable(QWidget *parent)
-{
-    auto *view = new QTableView(parent);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setAlternatingRowColors(true);
-    view->setSortingEnabled(true);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->setWordWrap(false);
-    return view;
-}
-
 QString quoted(const QString &name)
 {
     return QLatin1Char('"') + name + QLatin1Char('"');
@@ -56,7 +44,7 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     : QWidget(parent), m_role(role), m_client(new ClusterClient(this)), m_admin(new AdminClient(this)), m_topics(new TopicTableModel(this)),
       m_brokers(new BrokerTableModel(this)), m_topicProxy(new QSortFilterProxyModel(this)),
       m_title(new QLabel(this)), m_status(new QLabel(this)), m_actionStatus(new QLabel(this)),
-      m_filter(new QLineEdit(this)), m_topicView(makeTable(this)), m_brokerView(makeTable(this)),
+      m_filter(new QLineEdit(this)), m_topicView(makeTableView(this)), m_brokerView(makeTableView(this)),
       m_tabs(new QTabWidget(this)), m_refresh(new QToolButton(this)), m_interval(new QComboBox(this)),
       m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
       m_details(new TopicDetails(this)), m_acls(new AclView(m_admin, this)),

@@ -2,6 +2,7 @@
 
 #include "ConsumerGroupModel.h"
 #include "GroupOffsetsModel.h"
+#include "TableViews.h"
 
 #include <QComboBox>
 #include <QDateTimeEdit>
@@ -25,21 +26,6 @@ namespace md {
 namespace {
 
 constexpr int kAutoRefreshMs = 10000;
-
-QTableView *makeTable(QWidget *parent, const QString &name)
-{
-    auto *view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setAlternatingRowColors(true);
-    view->setSortingEnabled(true);
-    view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
-    return view;
-}
 
 QString assignmentText(const GroupMember &m)
 {
@@ -69,8 +55,8 @@ QString modeName(OffsetReset::Mode mode)
 GroupsPanel::GroupsPanel(AdminClient *admin, QWidget *parent)
     : QWidget(parent), m_admin(admin), m_groups(new ConsumerGroupModel(this)), m_offsets(new GroupOffsetsModel(this)),
       m_groupProxy(new QSortFilterProxyModel(this)), m_offsetsProxy(new QSortFilterProxyModel(this)),
-      m_filter(new QLineEdit(this)), m_groupView(makeTable(this, QStringLiteral("groups"))),
-      m_offsetsView(makeTable(this, QStringLiteral("groupOffsets"))), m_members(new QTableWidget(0, 3, this)),
+      m_filter(new QLineEdit(this)), m_groupView(makeTableView(this, QStringLiteral("groups"), {QAbstractItemView::SingleSelection})),
+      m_offsetsView(makeTableView(this, QStringLiteral("groupOffsets"), {QAbstractItemView::SingleSelection})), m_members(new QTableWidget(0, 3, this)),
       m_groupTitle(new QLabel(this)), m_totalLag(new QLabel(this)), m_resetHint(new QLabel(this)),
       m_status(new QLabel(this)), m_refresh(new QPushButton(tr("Refresh"), this)),
       m_reset(new QPushButton(tr("Reset offsets\u2026"), this)), m_delete(new QPushButton(tr("Delete group\u2026"), this)),

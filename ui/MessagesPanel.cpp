@@ -1,6 +1,7 @@
 #include "MessagesPanel.h"
 
 #include "CopyMessagesDialog.h"
+#include "TableViews.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -9,7 +10,6 @@
 #include <QDateTimeEdit>
 #include <QFileDialog>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
@@ -68,14 +68,7 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     m_proxy->setSortRole(MessageTableModel::SortRole);
     m_view->setObjectName(QStringLiteral("messages"));
     m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(true);
+    setUpTableView(m_view);
     m_detail->setReadOnly(true);
     m_detail->setObjectName(QStringLiteral("messageDetail"));
     m_detail->setPlaceholderText(tr("Select a message to see it whole"));

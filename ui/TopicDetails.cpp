@@ -1,6 +1,7 @@
 #include "TopicDetails.h"
 
 #include "PartitionDetailModel.h"
+#include "TableViews.h"
 #include "TopicConfigModel.h"
 
 #include <QHeaderView>
@@ -13,28 +14,12 @@
 
 namespace md {
 
-namespace {
-QTableView *makeTable(QWidget *parent, const QString &name)
-{
-    auto *view = new QTableView(parent);
-    view->setObjectName(name);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setAlternatingRowColors(true);
-    view->setSortingEnabled(true);
-    view->verticalHeader()->hide();
-    view->verticalHeader()->setDefaultSectionSize(view->fontMetrics().height() + 6);
-    view->horizontalHeader()->setStretchLastSection(true);
-    view->setWordWrap(false);
-    return view;
-}
-} // namespace
-
 TopicDetails::TopicDetails(QWidget *parent)
     : QWidget(parent), m_partitions(new PartitionDetailModel(this)), m_configs(new TopicConfigModel(this)),
       m_partitionProxy(new QSortFilterProxyModel(this)), m_configProxy(new QSortFilterProxyModel(this)),
       m_summary(new QLabel(this)), m_configStatus(new QLabel(this)), m_tabs(new QTabWidget(this)),
-      m_partitionView(makeTable(this, QStringLiteral("partitions"))),
-      m_configView(makeTable(this, QStringLiteral("configs")))
+      m_partitionView(makeTableView(this, QStringLiteral("partitions"))),
+      m_configView(makeTableView(this, QStringLiteral("configs")))
 {
     setObjectName(QStringLiteral("topicDetails"));
     m_summary->setObjectName(QStringLiteral("topicSummary"));
