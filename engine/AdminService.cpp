@@ -342,54 +342,36 @@ AdminResult<Done> AdminService::alterTopicConfigs(const QString &topic,
 {
     using R = AdminResult<Done>;
     const QString what = QStringLiteral("cannot change the configs of topic \"%1\"").arg(topic);
-    // librdkafka 2.0.2 has AlterConfigs but not IncrementalAlterConfigs, and
-    // AlterConfigs REPLACES the topic's whole set of dynamic configs: anything
-    // not sent goes back to its default. So read the current dynamic configs
-    // first and send them merged with the changes. (Not atomic: a change made by
-    // someone else between the read and the write is lost.)
-    AdminResult<QList<ConfigEntry>> current = describeTopicConfigs(topic);
-    if (!current.ok())
-        return R::failure(current.error);
-    QMap<QString, QString> merged;
-    for (const ConfigEntry &e : current.value) {
-        if (e.source != ConfigSource::Dynamic)
-            continue;
-        if (e.sensitive || !e.value) {
-            // Its value is hidden from us, so sending the set would erase it.
-            if (!changes.contains(e.name))
-                return R::failure(what + QStringLiteral(": its dynamic config %1 is sensitive and cannot be kept "
-                                                        "by this Kafka client (no incremental update)")
-                                             .arg(e.name));
-            continue;
-        }
-        merged.insert(e.name, *e.value);
-    }
-    for (auto it = changes.cbegin(); it != changes.cend(); ++it) {
-        if (it.key().isEmpty())
-            return R::failure(what + QStringLiteral(": empty config name"));
-        if (it.value())
-            merged.insert(it.key(), *it.value());
-        else
-            merged.remove(it.key());
-    }
+    // IncrementalAlterConfigs (KIP-339): only the named configs change, on the
+    // broker, atomically; a change someone else makes meanwhile is kept, and
+    // sensitive configs whose values we cannot read are left alone.
+    if (changes.isEmpty())
+        return {};
     ConfigResourcePtr res(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData()));
-    for (auto it = merged.cbegin(); it != merged.cend(); ++it) {
-        if (rd_kafka_resp_err_t err = rd_kafka_ConfigResource_set_config(res.get(), it.key().toUtf8().constData(),
-                                                                         it.value().toUtf8().constData()))
-            return R::failure(what + QStringLiteral(": ") + it.key() + QStringLiteral(": ") + kafkaErrorText(err));
+    for (auto it = changes.cbegin(); it != changes.cend(); ++it) {
+        if (it.key().trimmed().isEmpty())
+            return R::failure(what + QStringLiteral(": empty config name"));
+        const QByteArray name = it.key().toUtf8();
+        const QByteArray value = it.value() ? it.value()->toUtf8() : QByteArray();
+        ErrorPtr added(rd_kafka_ConfigResource_add_incremental_config(
+            res.get(), name.constData(),
+            it.value() ? RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET : RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE,
+            it.value() ? value.constData() : nullptr));
+        if (added)
+            return R::failure(what + QStringLiteral(": ") + it.key() + QStringLiteral(": ") + errorText(added.get()));
     }
     QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_ALTERCONFIGS, what,
+    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS, what,
                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
                                rd_kafka_ConfigResource_t *arr[] = {res.get()};
-                               rd_kafka_AlterConfigs(rk(), arr, 1, o, q);
+                               rd_kafka_IncrementalAlterConfigs(rk(), arr, 1, o, q);
                            },
                            &error);
     if (!ev)
         return R::failure(error);
     size_t n = 0;
-    const rd_kafka_ConfigResource_t **resources =
-        rd_kafka_AlterConfigs_result_resources(rd_kafka_event_AlterConfigs_result(ev.get()), &n);
+    const rd_kafka_ConfigResource_t **resources = rd_kafka_IncrementalAlterConfigs_result_resources(
+        rd_kafka_event_IncrementalAlterConfigs_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i) {
         if (rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(resources[i]))
             return R::failure(describeFailure(what, err, utf8(rd_kafka_ConfigResource_error_string(resources[i]))));

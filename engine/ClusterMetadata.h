@@ -11,7 +11,7 @@ struct BrokerInfo {
     int id = -1;
     QString host;
     int port = 0;
-    QString rack; // empty when the client library cannot tell (librdkafka 2.0 metadata has no rack)
+    QString rack; // broker.rack, from DescribeCluster; empty when unset or not answered
     bool controller = false;
 
     QString address() const { return host + QLatin1Char(':') + QString::number(port); }

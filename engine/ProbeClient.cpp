@@ -1,6 +1,7 @@
 #include "ProbeClient.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 
 #include <algorithm>
 
@@ -8,6 +9,7 @@ namespace md {
 
 namespace {
 constexpr int kWatermarkTimeoutMs = 8000;
+constexpr int kDescribeClusterTimeoutMs = 3000;
 constexpr int kRoundMs = 1000; // one metadata attempt; the error callback is served between rounds
 
 bool isHopeless(int code)
@@ -119,6 +121,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         MetadataPtr meta(raw);
         if (lastErr == RD_KAFKA_RESP_ERR_NO_ERROR && meta) {
             ClusterMetadata result = convert(*meta);
+            fillFromDescribeCluster(result, kDescribeClusterTimeoutMs);
             if (withWatermarks) {
                 QString wmError;
                 // Watermarks are a nicety: metadata without them is still an answer.
@@ -189,6 +192,44 @@ ClusterMetadata ProbeClient::convert(const rd_kafka_metadata_t &meta) const
     std::sort(result.topics.begin(), result.topics.end(),
               [](const TopicInfo &a, const TopicInfo &b) { return a.name < b.name; });
     return result;
+}
+
+void ProbeClient::fillFromDescribeCluster(ClusterMetadata &metadata, int timeoutMs)
+{
+    if (m_describeClusterUnsupported)
+        return;
+    QueuePtr queue(rd_kafka_queue_new(m_rk.get()));
+    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_rk.get(), RD_KAFKA_ADMIN_OP_DESCRIBECLUSTER));
+    char errstr[256];
+    if (rd_kafka_AdminOptions_set_request_timeout(options.get(), timeoutMs, errstr, sizeof errstr))
+        return;
+    rd_kafka_DescribeCluster(m_rk.get(), options.get(), queue.get());
+    EventPtr ev(rd_kafka_queue_poll(queue.get(), timeoutMs + 500));
+    if (!ev)
+        return;
+    if (const rd_kafka_resp_err_t err = rd_kafka_event_error(ev.get())) {
+        // Brokers before Kafka 2.8 and librdkafka's mock cluster have no
+        // DescribeCluster: do not pay for the question on every refresh.
+        if (err == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE || err == RD_KAFKA_RESP_ERR_UNSUPPORTED_VERSION)
+            m_describeClusterUnsupported = true;
+        return;
+    }
+    const rd_kafka_DescribeCluster_result_t *described = rd_kafka_event_DescribeCluster_result(ev.get());
+    if (!described)
+        return;
+    size_t n = 0;
+    const rd_kafka_Node_t **nodes = rd_kafka_DescribeCluster_result_nodes(described, &n);
+    QHash<int, QString> racks;
+    for (size_t i = 0; i < n; ++i) {
+        if (const char *rack = rd_kafka_Node_rack(nodes[i]))
+            racks.insert(rd_kafka_Node_id(nodes[i]), QString::fromUtf8(rack));
+    }
+    if (const rd_kafka_Node_t *controller = rd_kafka_DescribeCluster_result_controller(described))
+        metadata.controllerId = rd_kafka_Node_id(controller);
+    for (BrokerInfo &b : metadata.brokers) {
+        b.rack = racks.value(b.id);
+        b.controller = b.id == metadata.controllerId;
+    }
 }
 
 bool ProbeClient::fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QString *error)

@@ -49,6 +49,10 @@ private:
     bool queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error);
     static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
     ClusterMetadata convert(const rd_kafka_metadata_t &meta) const;
+    // Racks and the controller from DescribeCluster (metadata has no racks);
+    // a nicety like watermarks: left as they are when the call fails.
+    void fillFromDescribeCluster(ClusterMetadata &metadata, int timeoutMs);
+    bool m_describeClusterUnsupported = false; // asked once, the cluster cannot answer
 
     ClusterConfig m_config;
     KafkaPtr m_rk;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what MirrorDesk needs to build, run and test on Debian 12 (bookworm)
-# with apt-get. Idempotent: checks each package with dpkg-query first and says
-# nothing when all are there.
+# with apt-get, then builds librdkafka once (installer/librdkafka.sh).
+# Idempotent: checks each package with dpkg-query first and says nothing when
+# all are there.
 #
 #   bash installer/deps.sh              build + run + test packages
 #   bash installer/deps.sh --build-only only what building and running needs
@@ -10,13 +11,16 @@
 set -euo pipefail
 
 # Compiler, CMake, Qt 6 (Core/Gui/Widgets/Network/PrintSupport/Test and the
-# platform plugins, offscreen included), librdkafka, QCustomPlot (its Qt 6
-# build), QtKeychain (Qt 6). qt6-base-dev pulls libgl-dev and friends, which
-# Qt6Gui's CMake package requires.
+# platform plugins, offscreen included), QCustomPlot (its Qt 6 build),
+# QtKeychain (Qt 6). qt6-base-dev pulls libgl-dev and friends, which Qt6Gui's
+# CMake package requires. librdkafka is built from source by
+# installer/librdkafka.sh (Debian's 2.0.2 cannot do SCRAM with Kafka 4.x):
+# it needs the -dev packages of what it links and cargo to fetch the source.
 BUILD_PACKAGES=(
-    build-essential cmake ninja-build pkg-config
+    build-essential cmake ninja-build pkg-config python3
     qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev
-    librdkafka-dev libqcustomplot-dev qtkeychain-qt6-dev
+    libqcustomplot-dev qtkeychain-qt6-dev
+    libssl-dev libsasl2-dev zlib1g-dev libzstd-dev liblz4-dev libcurl4-openssl-dev
 )
 # Tests: Maven + Java 17 for the real Kafka brokers (tests/kafka/harness.sh),
 # python3 for its port picking, Xvfb for screenshots, a D-Bus session with
@@ -40,6 +44,8 @@ for arg in "$@"; do
 done
 
 wanted=("${BUILD_PACKAGES[@]}")
+# Any cargo will do (rustup's or Debian's); install Debian's only when there is none.
+command -v cargo >/dev/null 2>&1 || wanted+=(cargo)
 if [[ "$mode" != build ]]; then
     wanted+=("${TEST_PACKAGES[@]}")
     # Any Java 17+ will do; install one only when there is none.
@@ -54,12 +60,19 @@ for pkg in "${wanted[@]}"; do
     [[ "$status" == ii* ]] || missing+=("$pkg")
 done
 
-if (( ${#missing[@]} == 0 )); then
-    exit 0
-fi
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if [[ "$mode" == check ]]; then
-    echo "deps.sh: missing packages: ${missing[*]}"
-    exit 1
+    status=0
+    if (( ${#missing[@]} > 0 )); then
+        echo "deps.sh: missing packages: ${missing[*]}"
+        status=1
+    fi
+    bash "$here/librdkafka.sh" --check >/dev/null || status=1
+    exit "$status"
+fi
+if (( ${#missing[@]} == 0 )); then
+    bash "$here/librdkafka.sh" >/dev/null
+    exit 0
 fi
 
 command -v apt-get >/dev/null || { echo "deps.sh: apt-get not found; install by hand: ${missing[*]}" >&2; exit 1; }
@@ -72,4 +85,5 @@ echo "deps.sh: installing ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+bash "$here/librdkafka.sh" >/dev/null
 echo "deps.sh: done"

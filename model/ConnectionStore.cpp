@@ -1,5 +1,6 @@
 #include "ConnectionStore.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSettings>
@@ -436,6 +437,16 @@ bool ConnectionStore::sync(QString *error)
                 ? QString(QStringLiteral("cannot write the settings file ") + m_settings->fileName())
                 : QString(QStringLiteral("the settings file ") + m_settings->fileName() + QStringLiteral(" is malformed"));
     return false;
+}
+
+bool isEncryptedPrivateKey(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false;
+    // A key file is small; the markers are in its first lines.
+    const QByteArray head = file.read(64 * 1024);
+    return head.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || head.contains("Proc-Type: 4,ENCRYPTED");
 }
 
 } // namespace md

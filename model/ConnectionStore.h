@@ -60,6 +60,11 @@ bool isSecretProperty(const QString &key, const QString &value = {}, QString *wh
 // know, or that a form field already sets. Empty when `c` can be saved.
 QList<ConnectionIssue> validateConnection(const Connection &c);
 
+// True when the PEM file at `path` holds an encrypted private key (PKCS#8
+// "ENCRYPTED PRIVATE KEY", or a traditional key with "Proc-Type: 4,ENCRYPTED"):
+// then connecting needs its password. False for an unreadable file.
+bool isEncryptedPrivateKey(const QString &path);
+
 // "key=value" lines (blank lines and '#' comments ignored) to properties;
 // issues name the line.
 QMap<QString, QString> parsePropertyLines(const QString &text, QList<ConnectionIssue> *issues);

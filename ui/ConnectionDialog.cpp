@@ -139,7 +139,7 @@ void ConnectionDialog::buildUi()
     m_user = lineEdit(QStringLiteral("userEdit"), {});
     m_password = lineEdit(QStringLiteral("passwordEdit"), {});
     m_password->setEchoMode(QLineEdit::Password);
-    m_remember = new QCheckBox(tr("Keep the password in the system keychain"), right);
+    m_remember = new QCheckBox(tr("Keep passwords in the system keychain"), right);
     m_remember->setObjectName(QStringLiteral("rememberCheck"));
     m_remember->setChecked(true);
     m_keychainNote = new QLabel(right);
@@ -149,6 +149,8 @@ void ConnectionDialog::buildUi()
     m_caFile = lineEdit(QStringLiteral("caFileEdit"), tr("system CA store"));
     m_certFile = lineEdit(QStringLiteral("certFileEdit"), tr("none (no client certificate)"));
     m_keyFile = lineEdit(QStringLiteral("keyFileEdit"), tr("none"));
+    m_keyPassword = lineEdit(QStringLiteral("keyPasswordEdit"), {});
+    m_keyPassword->setEchoMode(QLineEdit::Password);
     auto fileRow = [this, right](QLineEdit *edit, const QString &title) {
         auto *row = new QWidget(right);
         auto *h = new QHBoxLayout(row);
@@ -178,12 +180,12 @@ void ConnectionDialog::buildUi()
     addTracked(tr("SASL mechanism:"), m_mechanism, m_saslWidgets);
     addTracked(tr("User:"), m_user, m_saslWidgets);
     addTracked(tr("Password:"), m_password, m_saslWidgets);
-    form->addRow(QString(), m_remember);
-    m_saslWidgets.append(m_remember);
-    form->addRow(QString(), m_keychainNote);
     addTracked(tr("CA certificate file:"), fileRow(m_caFile, tr("CA certificate")), m_sslWidgets);
     addTracked(tr("Client certificate file:"), fileRow(m_certFile, tr("Client certificate")), m_sslWidgets);
     addTracked(tr("Client key file:"), fileRow(m_keyFile, tr("Client key")), m_sslWidgets);
+    addTracked(tr("Client key password:"), m_keyPassword, m_sslWidgets);
+    form->addRow(QString(), m_remember);
+    form->addRow(QString(), m_keychainNote);
     form->addRow(tr("Extra properties:"), m_properties);
 
     m_status = new QLabel(right);
@@ -291,6 +293,7 @@ void ConnectionDialog::showConnection(const Connection &c)
     m_mechanism->setCurrentIndex(mech < 0 ? 0 : mech);
     m_user->setText(c.saslUsername);
     m_password->clear();
+    m_keyPassword->clear();
     m_caFile->setText(c.sslCaFile);
     m_certFile->setText(c.sslCertFile);
     m_keyFile->setText(c.sslKeyFile);
@@ -312,8 +315,7 @@ void ConnectionDialog::updateProtocolFields()
     for (QWidget *w : std::as_const(m_sslWidgets))
         if (w)
             w->setEnabled(ssl);
-    if (sasl && m_secrets->availability() == SecretStore::Availability::Unavailable)
-        m_remember->setEnabled(false);
+    m_remember->setEnabled((sasl || ssl) && m_secrets->availability() != SecretStore::Availability::Unavailable);
 }
 
 void ConnectionDialog::updateKeychainNote()
@@ -323,13 +325,17 @@ void ConnectionDialog::updateKeychainNote()
         m_keychainNote->setText(tr("Passwords are not saved: %1. MirrorDesk asks for the password each time "
                                    "it connects.").arg(m_secrets->unavailableReason()));
         m_password->setPlaceholderText(tr("asked when connecting"));
+        m_keyPassword->setPlaceholderText(tr("asked when connecting, if the key is encrypted"));
+    } else if (m_current.isEmpty()) {
+        m_password->setPlaceholderText(QString());
+        m_keyPassword->setPlaceholderText(tr("only for an encrypted key"));
     } else {
-        m_password->setPlaceholderText(m_current.isEmpty() ? QString()
-                                                           : tr("leave empty to use the password in the keychain"));
+        m_password->setPlaceholderText(tr("leave empty to use the password in the keychain"));
+        m_keyPassword->setPlaceholderText(tr("leave empty to use the keychain (encrypted keys only)"));
     }
     m_keychainNote->setVisible(unavailable);
     const QSignalBlocker block(m_remember);
-    m_remember->setEnabled(!unavailable && m_password->isEnabled());
+    m_remember->setEnabled(!unavailable && (m_password->isEnabled() || m_keyPassword->isEnabled()));
     if (unavailable)
         m_remember->setChecked(false);
 }
@@ -399,8 +405,16 @@ void ConnectionDialog::moveSecret(const QString &from, const QString &to, bool k
 {
     if (m_secrets->availability() == SecretStore::Availability::Unavailable)
         return;
-    const QString fromKey = SecretStore::connectionPasswordKey(from);
-    const QString toKey = SecretStore::connectionPasswordKey(to);
+    for (const Secret which : {Secret::SaslPassword, Secret::KeyPassword})
+        moveOneSecret(from, to, keepOld, which);
+}
+
+void ConnectionDialog::moveOneSecret(const QString &from, const QString &to, bool keepOld, Secret which)
+{
+    if (m_secrets->availability() == SecretStore::Availability::Unavailable)
+        return;
+    const QString fromKey = secretKey(from, which);
+    const QString toKey = secretKey(to, which);
     QPointer<SecretStore> secrets(m_secrets);
     m_secrets->readPassword(fromKey, [secrets, fromKey, toKey, keepOld](std::optional<QString> value, QString) {
         if (!value || !secrets)
@@ -429,39 +443,48 @@ bool ConnectionDialog::saveConnection()
         return false;
     }
     const QString password = m_password->text();
+    const QString keyPassword = m_keyPassword->text();
     const bool remember = m_remember->isChecked() && m_remember->isEnabled();
     const bool renamed = !old.isEmpty() && old != c.name;
-    reloadList(c.name); // shows the saved connection; the typed password stays for this session
+    reloadList(c.name); // shows the saved connection; the typed passwords stay for this session
     m_password->setText(password);
+    m_keyPassword->setText(keyPassword);
     setDirty(false);
 
-    if (renamed && password.isEmpty())
-        moveSecret(old, c.name, false);
-    else if (renamed)
-        m_secrets->removePassword(SecretStore::connectionPasswordKey(old), [](bool, QString) {});
+    setStatus(tr("Saved."), false);
+    keepSecret(c, Secret::SaslPassword, remember, old, renamed);
+    keepSecret(c, Secret::KeyPassword, remember, old, renamed);
+    return true;
+}
 
-    const QString key = SecretStore::connectionPasswordKey(c.name);
+void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed)
+{
+    const QString typed = secretEdit(which)->text();
+    const bool used = which == Secret::SaslPassword ? c.usesSasl() : c.usesSsl() && !c.sslKeyFile.isEmpty();
+    if (renamed && typed.isEmpty() && used)
+        moveOneSecret(old, c.name, false, which);
+    else if (renamed)
+        m_secrets->removePassword(secretKey(old, which), [](bool, QString) {});
+
+    const QString key = secretKey(c.name, which);
+    const QString what = which == Secret::SaslPassword ? tr("the password") : tr("the key password");
     QPointer<ConnectionDialog> self(this);
-    if (c.usesSasl() && remember && !password.isEmpty()) {
-        setStatus(tr("Saved. Storing the password in the system keychain…"), false);
-        m_secrets->writePassword(key, password, [self](bool ok, QString error) {
+    if (used && remember && !typed.isEmpty()) {
+        setStatus(tr("Saved. Storing %1 in the system keychain…").arg(what), false);
+        m_secrets->writePassword(key, typed, [self, what](bool ok, QString error) {
             if (!self)
                 return;
             if (ok)
-                self->setStatus(tr("Saved; the password is in the system keychain."), false);
+                self->setStatus(tr("Saved; %1 is in the system keychain.").arg(what), false);
             else
-                self->setStatus(tr("Saved, but without the password: %1. It will be asked for when connecting.")
-                                    .arg(error), true);
+                self->setStatus(tr("Saved, but without %1: %2. It will be asked for when connecting.")
+                                    .arg(what, error), true);
         });
-    } else if (!c.usesSasl() || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable
-                                 && m_remember->isEnabled())) {
-        // No SASL, or the user asked not to keep it: nothing stays behind in the keychain.
+    } else if (!used || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable
+                         && m_remember->isEnabled())) {
+        // Not needed, or the user asked not to keep it: nothing stays behind in the keychain.
         m_secrets->removePassword(key, [](bool, QString) {});
-        setStatus(tr("Saved."), false);
-    } else {
-        setStatus(tr("Saved."), false);
     }
-    return true;
 }
 
 void ConnectionDialog::addConnection()
@@ -550,25 +573,51 @@ void ConnectionDialog::removeConnection()
     m_store->remove(name);
     m_store->sync();
     m_secrets->removePassword(SecretStore::connectionPasswordKey(name), [](bool, QString) {});
+    m_secrets->removePassword(SecretStore::connectionKeyPasswordKey(name), [](bool, QString) {});
     const QStringList names = m_store->names();
     m_dirty = false;
     reloadList(names.isEmpty() ? QString() : names.first());
     setStatus(tr("Removed \"%1\".").arg(name), false);
 }
 
-void ConnectionDialog::promptPassword(const Connection &c, const QString &why,
-                                      std::function<void(QString password)> use)
+QString ConnectionDialog::secretKey(const QString &connectionName, Secret which)
+{
+    return which == Secret::SaslPassword ? SecretStore::connectionPasswordKey(connectionName)
+                                         : SecretStore::connectionKeyPasswordKey(connectionName);
+}
+
+QLineEdit *ConnectionDialog::secretEdit(Secret which) const
+{
+    return which == Secret::SaslPassword ? m_password : m_keyPassword;
+}
+
+bool ConnectionDialog::needsSecret(const Connection &c, Secret which) const
+{
+    if (which == Secret::SaslPassword)
+        return c.usesSasl();
+    // A key password only for a key that is encrypted (or when one was typed):
+    // most client keys are not, and asking for nothing would only confuse.
+    if (!c.usesSsl() || c.sslKeyFile.isEmpty())
+        return false;
+    return !m_keyPassword->text().isEmpty() || isEncryptedPrivateKey(c.sslKeyFile);
+}
+
+void ConnectionDialog::promptSecret(const Connection &c, Secret which, const QString &why,
+                                    std::function<void(QString)> use)
 {
     if (m_prompt) {
         m_prompt->setObjectName(QString()); // it is on its way out (deleted later)
         m_prompt->close();
     }
     auto *dlg = new QInputDialog(this);
-    dlg->setObjectName(QStringLiteral("passwordPrompt"));
+    dlg->setObjectName(which == Secret::SaslPassword ? QStringLiteral("passwordPrompt")
+                                                     : QStringLiteral("keyPasswordPrompt"));
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     dlg->setWindowTitle(tr("Password for %1").arg(c.name.isEmpty() ? c.bootstrap : c.name));
     dlg->setLabelText(why + QStringLiteral("\n\n")
-                      + tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap));
+                      + (which == Secret::SaslPassword
+                             ? tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap)
+                             : tr("Password of the client key %1:").arg(c.sslKeyFile)));
     dlg->setTextEchoMode(QLineEdit::Password);
     connect(dlg, &QInputDialog::textValueSelected, this, [use = std::move(use)](const QString &pw) { use(pw); });
     connect(dlg, &QDialog::rejected, this, [this] { setStatus(tr("Cancelled: no password given."), true); });
@@ -576,27 +625,39 @@ void ConnectionDialog::promptPassword(const Connection &c, const QString &why,
     dlg->open();
 }
 
-void ConnectionDialog::withPassword(const Connection &c, std::function<void(QString password)> use)
+void ConnectionDialog::withSecret(const Connection &c, Secret which, std::function<void(QString)> use)
 {
-    if (!c.usesSasl())
+    if (!needsSecret(c, which))
         return use(QString());
-    if (!m_password->text().isEmpty())
-        return use(m_password->text());
+    if (const QString typed = secretEdit(which)->text(); !typed.isEmpty())
+        return use(typed);
     if (m_secrets->availability() == SecretStore::Availability::Unavailable)
-        return promptPassword(c, tr("No system keychain, so no password is saved: %1.")
-                                     .arg(m_secrets->unavailableReason()), std::move(use));
+        return promptSecret(c, which, tr("No system keychain, so no password is saved: %1.")
+                                          .arg(m_secrets->unavailableReason()), std::move(use));
     // A connection not saved yet (or renamed in the form) has no keychain entry of its own.
     const QString name = m_current.isEmpty() ? c.name : m_current;
     QPointer<ConnectionDialog> self(this);
-    m_secrets->readPassword(SecretStore::connectionPasswordKey(name),
-                            [self, c, use = std::move(use)](std::optional<QString> value, QString error) {
+    m_secrets->readPassword(secretKey(name, which),
+                            [self, c, which, use = std::move(use)](std::optional<QString> value, QString error) {
         if (!self)
             return;
         if (value)
             return use(*value);
         if (error.isEmpty())
-            return self->promptPassword(c, tr("No password is saved for this connection."), use);
-        self->promptPassword(c, tr("The system keychain could not give the password: %1.").arg(error), use);
+            return self->promptSecret(c, which, tr("No password is saved for this connection."), use);
+        self->promptSecret(c, which, tr("The system keychain could not give the password: %1.").arg(error), use);
+    });
+}
+
+void ConnectionDialog::withSecrets(const Connection &c, std::function<void(Secrets)> use)
+{
+    QPointer<ConnectionDialog> self(this);
+    withSecret(c, Secret::SaslPassword, [self, c, use = std::move(use)](const QString &saslPassword) {
+        if (!self)
+            return;
+        self->withSecret(c, Secret::KeyPassword, [saslPassword, use](const QString &keyPassword) {
+            use({saslPassword, keyPassword});
+        });
     });
 }
 
@@ -610,9 +671,9 @@ void ConnectionDialog::testConnection()
         return;
     }
     QPointer<ConnectionDialog> self(this);
-    withPassword(c, [self, c](const QString &password) {
+    withSecrets(c, [self, c](const Secrets &secrets) {
         if (self)
-            self->startTest(c.toClusterConfig(password));
+            self->startTest(c.toClusterConfig(secrets.saslPassword, secrets.keyPassword));
     });
 }
 
@@ -673,6 +734,9 @@ QString ConnectionDialog::explainFailure(const QString &error)
         || lower.contains(QLatin1String("unsupported sasl mechanism")))
         return tr("authentication failed: the cluster refused the user name or password, or the SASL "
                   "mechanism (%1)").arg(error);
+    if (lower.contains(QLatin1String("ssl.key")) || lower.contains(QLatin1String("private key")))
+        return tr("TLS failed: the client key could not be read; check the key file and its password (%1)")
+            .arg(error);
     if (lower.contains(QLatin1String("ssl")) || lower.contains(QLatin1String("tls"))
         || lower.contains(QLatin1String("certificate")) || lower.contains(QLatin1String("handshake")))
         return tr("TLS failed: the secure connection could not be set up; check the security protocol and the "
@@ -693,13 +757,13 @@ void ConnectionDialog::requestConnect(Side side)
         return;
     }
     QPointer<ConnectionDialog> self(this);
-    withPassword(c, [self, c, side](const QString &password) {
+    withSecrets(c, [self, c, side](const Secrets &secrets) {
         if (!self)
             return;
         self->setStatus(side == Side::Source ? tr("Connecting the source pane to %1.").arg(c.bootstrap)
                                              : tr("Connecting the target pane to %1.").arg(c.bootstrap),
                         false);
-        Q_EMIT self->connectRequested(side, c.toClusterConfig(password));
+        Q_EMIT self->connectRequested(side, c.toClusterConfig(secrets.saslPassword, secrets.keyPassword));
     });
 }
 

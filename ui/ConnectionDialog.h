@@ -83,15 +83,29 @@ private:
     void setStatus(const QString &text, bool error);
     void setDirty(bool dirty);
     void onSelectionChanged();
-    // Finds the password for `c` (typed, keychain, or asked) and calls `use`
-    // with it; nothing when the user cancels the prompt.
-    void withPassword(const Connection &c, std::function<void(QString password)> use);
-    void promptPassword(const Connection &c, const QString &why, std::function<void(QString password)> use);
+    // The two secrets a connection can need: the SASL password and the
+    // password of an encrypted TLS client key. Each is typed in the form,
+    // kept in the keychain, or asked for when connecting.
+    enum class Secret { SaslPassword, KeyPassword };
+    struct Secrets {
+        QString saslPassword;
+        QString keyPassword;
+    };
+    // Finds every secret `c` needs and calls `use` with them; nothing when the
+    // user cancels a prompt.
+    void withSecrets(const Connection &c, std::function<void(Secrets)> use);
+    void withSecret(const Connection &c, Secret which, std::function<void(QString)> use);
+    void promptSecret(const Connection &c, Secret which, const QString &why, std::function<void(QString)> use);
+    bool needsSecret(const Connection &c, Secret which) const;
+    QLineEdit *secretEdit(Secret which) const;
+    static QString secretKey(const QString &connectionName, Secret which);
+    void keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed);
     void startTest(const ClusterConfig &config);
     void requestConnect(Side side);
     void pickFile(QLineEdit *edit, const QString &title);
 
-    void moveSecret(const QString &from, const QString &to, bool keepOld);
+    void moveSecret(const QString &from, const QString &to, bool keepOld); // both secrets
+    void moveOneSecret(const QString &from, const QString &to, bool keepOld, Secret which);
 
     std::unique_ptr<ConnectionStore> m_ownedStore;
     ConnectionStore *m_store;
@@ -119,6 +133,7 @@ private:
     QLineEdit *m_caFile = nullptr;
     QLineEdit *m_certFile = nullptr;
     QLineEdit *m_keyFile = nullptr;
+    QLineEdit *m_keyPassword = nullptr;
     QList<QWidget *> m_saslWidgets;
     QList<QWidget *> m_sslWidgets;
     QPlainTextEdit *m_properties = nullptr;

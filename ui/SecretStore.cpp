@@ -157,6 +157,11 @@ QString SecretStore::connectionPasswordKey(const QString &connectionName)
     return QStringLiteral("connection/") + connectionName;
 }
 
+QString SecretStore::connectionKeyPasswordKey(const QString &connectionName)
+{
+    return QStringLiteral("connection-key/") + connectionName;
+}
+
 void SecretStore::noteReply(const SecretReply &reply)
 {
     Availability now = m_availability;

@@ -108,6 +108,9 @@ public:
     // The keychain key of a saved connection's password: "connection/<name>",
     // usable in a profile as "${keychain:connection/<name>}".
     static QString connectionPasswordKey(const QString &connectionName);
+    // The keychain key of the password of a saved connection's encrypted TLS
+    // client key: "connection-key/<name>".
+    static QString connectionKeyPasswordKey(const QString &connectionName);
 
 Q_SIGNALS:
     void availabilityChanged(md::SecretStore::Availability availability, const QString &reason);

@@ -25,6 +25,9 @@ QByteArray overrideVariable(const QString &name)
 
 QString bootstrapFile(const QString &name)
 {
+    // "tls" is the sasl broker's SSL listener (harness.sh ssl-bootstrap).
+    if (name == QLatin1String("tls"))
+        return QDir(stateDir()).filePath(QStringLiteral("sasl/ssl-bootstrap"));
     return QDir(stateDir()).filePath(name + QStringLiteral("/bootstrap"));
 }
 
@@ -66,8 +69,27 @@ QString bootstrap(const QString &name)
     return QString::fromUtf8(file.readAll()).trimmed();
 }
 
+QString tlsFile(const QString &fileName)
+{
+    return QDir(stateDir()).filePath(QStringLiteral("sasl/tls/") + fileName);
+}
+
+QString tlsKeyPassword()
+{
+    return envOr("MIRRORDESK_TLS_KEY_PASSWORD", QString::fromLatin1(kTlsKeyPassword));
+}
+
 QMap<QString, QString> clientProperties(const QString &name)
 {
+    if (name == QLatin1String("tls")) {
+        return {
+            {QStringLiteral("security.protocol"), QStringLiteral("SSL")},
+            {QStringLiteral("ssl.ca.location"), tlsFile(QStringLiteral("ca.pem"))},
+            {QStringLiteral("ssl.certificate.location"), tlsFile(QStringLiteral("client.pem"))},
+            {QStringLiteral("ssl.key.location"), tlsFile(QStringLiteral("client.key"))},
+            {QStringLiteral("ssl.key.password"), tlsKeyPassword()},
+        };
+    }
     if (name != QLatin1String("sasl"))
         return {};
     return {
@@ -88,6 +110,12 @@ md::ClusterConfig clusterConfig(const QString &name)
         config.saslMechanism = QString::fromLatin1(kSaslMechanism);
         config.saslUsername = saslUser();
         config.saslPassword = saslPassword();
+    } else if (name == QLatin1String("tls")) {
+        config.security = md::SecurityProtocol::Ssl;
+        config.sslCaFile = tlsFile(QStringLiteral("ca.pem"));
+        config.sslCertFile = tlsFile(QStringLiteral("client.pem"));
+        config.sslKeyFile = tlsFile(QStringLiteral("client.key"));
+        config.sslKeyPassword = tlsKeyPassword();
     }
     return config;
 }

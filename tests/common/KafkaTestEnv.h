@@ -18,17 +18,23 @@
 
 namespace md::test {
 
-// The "sasl" broker: a SASL_PLAINTEXT listener offering SCRAM-SHA-512 (user
-// created at format time) and PLAIN, for the same user and password
-// (harness.sh; overridable there with MIRRORDESK_SASL_USER/PASSWORD).
-// librdkafka before 2.6.1 (Debian 12 has 2.0.2) fails SCRAM against Kafka 4.x
-// brokers (they check the nonce strictly, librdkafka sends it doubled), so
-// clients built on librdkafka use kSaslMechanism = PLAIN; Java clients (MM2)
-// can use kSaslScramMechanism.
+// The "sasl" broker: a SASL_PLAINTEXT listener offering SCRAM-SHA-512 and
+// SCRAM-SHA-256 (user created at format time) and PLAIN, for the same user and
+// password (harness.sh; overridable there with MIRRORDESK_SASL_USER/PASSWORD).
+// Tests authenticate with kSaslMechanism unless they test another one.
 inline constexpr char kSaslUser[] = "mirrordesk";
 inline constexpr char kSaslPassword[] = "mirrordesk-test-secret";
-inline constexpr char kSaslMechanism[] = "PLAIN";
-inline constexpr char kSaslScramMechanism[] = "SCRAM-SHA-512";
+inline constexpr char kSaslMechanism[] = "SCRAM-SHA-512";
+inline constexpr char kSaslScram256Mechanism[] = "SCRAM-SHA-256";
+inline constexpr char kSaslPlainMechanism[] = "PLAIN";
+
+// The sasl broker's SSL listener ("tls" to bootstrap(), clientProperties() and
+// clusterConfig()): mutual TLS with a throw-away CA the harness makes at start.
+// tlsFile() names its files: ca.pem, client.pem, client.key (encrypted with
+// tlsKeyPassword()), other-ca.pem (a CA that signed neither side).
+inline constexpr char kTlsKeyPassword[] = "mirrordesk-key-secret";
+QString tlsFile(const QString &fileName);
+QString tlsKeyPassword(); // kTlsKeyPassword unless env MIRRORDESK_TLS_KEY_PASSWORD is set
 
 QString saslUser();     // kSaslUser unless env MIRRORDESK_SASL_USER is set
 QString saslPassword(); // kSaslPassword unless env MIRRORDESK_SASL_PASSWORD is set
@@ -43,10 +49,12 @@ QString bootstrap(const QString &name);
 inline QString sourceBootstrap() { return bootstrap(QStringLiteral("source")); }
 inline QString targetBootstrap() { return bootstrap(QStringLiteral("target")); }
 inline QString saslBootstrap() { return bootstrap(QStringLiteral("sasl")); }
+inline QString tlsBootstrap() { return bootstrap(QStringLiteral("tls")); }
 
 // librdkafka properties a client of broker `name` needs besides
 // bootstrap.servers: empty for plaintext brokers, security.protocol +
-// sasl.mechanism (kSaslMechanism) + sasl.username + sasl.password for "sasl".
+// sasl.mechanism (kSaslMechanism) + sasl.username + sasl.password for "sasl",
+// security.protocol + the ssl.* files and key password for "tls".
 QMap<QString, QString> clientProperties(const QString &name);
 
 // A ClusterConfig for broker `name` (alias = name, SASL filled in for "sasl"),

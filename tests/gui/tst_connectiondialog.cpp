@@ -1,9 +1,11 @@
-// The connection manager against the real brokers (source, sasl): test
-// connection lists the broker, a closed port is "unreachable" within 10 s with
-// the UI thread responsive, PLAIN with the right password connects and with a
-// wrong one says "authentication failed". Passwords: with an in-memory keychain
-// they land there and nowhere else; without a keychain the dialog says why and
-// asks at connect time.
+// The connection manager against the real brokers (source, sasl and its SSL
+// listener): test connection lists the broker, a closed port is "unreachable"
+// within 10 s with the UI thread responsive, SCRAM with the right password
+// connects and with a wrong one says "authentication failed", mutual TLS with
+// an encrypted client key connects and a CA that did not sign the broker says
+// "TLS failed". Passwords (SASL and key): with an in-memory keychain they land
+// there and nowhere else; without a keychain the dialog says why and asks at
+// connect time.
 #include "ConnectionDialog.h"
 #include "ConnectionStore.h"
 #include "KafkaTestEnv.h"
@@ -74,6 +76,20 @@ struct Fixture {
         }
     }
 
+    // Fills the form of a new mutual-TLS connection to the sasl broker's SSL listener.
+    void fillTls(const QString &name, const QString &caFile, const QString &keyPassword)
+    {
+        dialog.addConnection();
+        child<QLineEdit>("nameEdit")->setText(name);
+        child<QLineEdit>("bootstrapEdit")->setText(test::tlsBootstrap());
+        auto *security = child<QComboBox>("securityCombo");
+        security->setCurrentIndex(security->findText(QStringLiteral("SSL")));
+        child<QLineEdit>("caFileEdit")->setText(caFile);
+        child<QLineEdit>("certFileEdit")->setText(test::tlsFile(QStringLiteral("client.pem")));
+        child<QLineEdit>("keyFileEdit")->setText(test::tlsFile(QStringLiteral("client.key")));
+        child<QLineEdit>("keyPasswordEdit")->setText(keyPassword);
+    }
+
     // Clicks "Test connection" and waits for the answer; *ms is the time it took.
     std::pair<bool, QString> runTest(qint64 *ms = nullptr, int *maxGapMs = nullptr)
     {
@@ -116,7 +132,7 @@ class TestConnectionDialog final : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("sasl"));
+        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("sasl"), QStringLiteral("tls"));
     }
 
     void testListsTheSourceBroker()
@@ -167,6 +183,91 @@ private Q_SLOTS:
         QVERIFY2(message.startsWith(QStringLiteral("authentication failed")), qPrintable(message));
         QVERIFY2(!message.contains(QStringLiteral("wrong-password")), qPrintable(message));
         QVERIFY2(ms < 10500, qPrintable(QString::number(ms)));
+    }
+
+    void saslScram256()
+    {
+        Fixture f;
+        f.fill(QStringLiteral("sasl-256"), test::saslBootstrap(), true, test::saslPassword());
+        auto *mech = f.child<QComboBox>("mechanismCombo");
+        mech->setCurrentIndex(mech->findText(QString::fromLatin1(test::kSaslScram256Mechanism)));
+        QVERIFY(mech->currentIndex() >= 0);
+        const auto [ok, message] = f.runTest();
+        QVERIFY2(ok, qPrintable(message));
+    }
+
+    void tlsWithEncryptedClientKey()
+    {
+        Fixture f;
+        f.fillTls(QStringLiteral("tls"), test::tlsFile(QStringLiteral("ca.pem")), test::tlsKeyPassword());
+        QVERIFY(f.child<QLineEdit>("keyPasswordEdit")->isEnabled());
+        QCOMPARE(f.child<QLineEdit>("keyPasswordEdit")->echoMode(), QLineEdit::Password);
+        auto [ok, message] = f.runTest();
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("1 broker")), qPrintable(message));
+
+        // A CA that did not sign the broker's certificate: TLS, in words, fast.
+        f.child<QLineEdit>("caFileEdit")->setText(test::tlsFile(QStringLiteral("other-ca.pem")));
+        qint64 ms = 0;
+        std::tie(ok, message) = f.runTest(&ms);
+        QVERIFY(!ok);
+        QVERIFY2(message.startsWith(QStringLiteral("TLS failed")), qPrintable(message));
+        QVERIFY2(ms < 10500, qPrintable(QString::number(ms)));
+
+        // The wrong key password: the key cannot be read, said before any connection.
+        f.child<QLineEdit>("caFileEdit")->setText(test::tlsFile(QStringLiteral("ca.pem")));
+        f.child<QLineEdit>("keyPasswordEdit")->setText(QStringLiteral("not-the-key-password"));
+        std::tie(ok, message) = f.runTest();
+        QVERIFY(!ok);
+        QVERIFY2(message.startsWith(QStringLiteral("TLS failed: the client key could not be read")),
+                 qPrintable(message));
+        QVERIFY2(!message.contains(QStringLiteral("not-the-key-password")), qPrintable(message));
+    }
+
+    void keyPasswordGoesToTheKeychainOnly()
+    {
+        Fixture f;
+        f.fillTls(QStringLiteral("tls-kept"), test::tlsFile(QStringLiteral("ca.pem")), test::tlsKeyPassword());
+        QVERIFY(f.child<QCheckBox>("rememberCheck")->isEnabled());
+        QVERIFY(f.dialog.saveConnection());
+        const QString key = SecretStore::connectionKeyPasswordKey(QStringLiteral("tls-kept"));
+        QTRY_COMPARE(f.backend->entries().value(key), test::tlsKeyPassword());
+        QCOMPARE(f.backend->entries().size(), 1); // no SASL, so no SASL password entry
+        QVERIFY(!f.iniBytes().contains(test::tlsKeyPassword().toUtf8()));
+
+        // Shown again, the field is empty; connecting takes the keychain's.
+        f.fill(QStringLiteral("other"), test::sourceBootstrap());
+        QVERIFY(f.dialog.saveConnection());
+        QVERIFY(f.dialog.selectConnection(QStringLiteral("tls-kept")));
+        QVERIFY(f.child<QLineEdit>("keyPasswordEdit")->text().isEmpty());
+        QSignalSpy connectSpy(&f.dialog, &ConnectionDialog::connectRequested);
+        QTest::mouseClick(f.child<QPushButton>("sourceButton"), Qt::LeftButton);
+        QTRY_COMPARE(connectSpy.size(), 1);
+        const auto config = connectSpy.first().at(1).value<ClusterConfig>();
+        QCOMPARE(config.sslKeyPassword, test::tlsKeyPassword());
+        QCOMPARE(config.security, SecurityProtocol::Ssl);
+
+        f.dialog.removeConnection();
+        QTRY_VERIFY(!f.backend->entries().contains(key));
+    }
+
+    void noKeychainAsksForTheKeyPassword()
+    {
+        Fixture f(QStringLiteral("no secret service runs in this test"));
+        f.fillTls(QStringLiteral("tls-asked"), test::tlsFile(QStringLiteral("ca.pem")), {});
+        QVERIFY(f.dialog.saveConnection());
+        QTest::mouseClick(f.child<QPushButton>("testButton"), Qt::LeftButton);
+        // The key is encrypted, so its password is asked for (there is no SASL one to ask).
+        QTRY_VERIFY(f.child<QInputDialog>("keyPasswordPrompt"));
+        QVERIFY(!f.child<QInputDialog>("passwordPrompt"));
+        QInputDialog *prompt = f.child<QInputDialog>("keyPasswordPrompt");
+        QVERIFY2(prompt->labelText().contains(QStringLiteral("client.key")), qPrintable(prompt->labelText()));
+        QSignalSpy testSpy(&f.dialog, &ConnectionDialog::testFinished);
+        prompt->setTextValue(test::tlsKeyPassword());
+        prompt->accept();
+        QVERIFY(testSpy.wait(12000));
+        QVERIFY2(testSpy.first().at(0).toBool(), qPrintable(testSpy.first().at(1).toString()));
+        QVERIFY(f.backend->entries().isEmpty());
     }
 
     void passwordGoesToTheKeychainOnly()

@@ -90,7 +90,7 @@ private Q_SLOTS:
         QVERIFY(cleanup->source != ConfigSource::Dynamic);
         QCOMPARE(cleanup->value.value_or(QString()), QStringLiteral("delete"));
 
-        // Altering one config keeps the other dynamic one (AlterConfigs replaces the set).
+        // Altering one config keeps the other dynamic one (an incremental update).
         auto altered = admin->alterTopicConfigs(topic, {{QStringLiteral("max.message.bytes"), QStringLiteral("200000")}});
         QVERIFY2(altered.ok(), qPrintable(altered.error));
         // A KRaft broker answers DescribeConfigs from its metadata image, which

@@ -65,6 +65,8 @@ private Q_SLOTS:
         const ClusterMetadata &md = client.metadata();
         QVERIFY(!md.brokers.isEmpty());
         QVERIFY(md.controllerId >= 0 || md.brokers.size() == 1);
+        // The harness sets broker.rack; metadata has no racks, DescribeCluster does.
+        QCOMPARE(md.brokers.first().rack, QStringLiteral("rack-source"));
         const TopicInfo *ta = md.topic(a);
         const TopicInfo *tb = md.topic(b);
         QVERIFY(ta && tb);

@@ -8,14 +8,20 @@
 #   harness.sh kill NAME             kill -9, as a crash; data and ports are kept
 #   harness.sh restart NAME          start NAME again with the same ports and data
 #   harness.sh start-all             "source", "target" (PLAINTEXT) and "sasl"
-#                                    (SASL_PLAINTEXT: SCRAM-SHA-512 and PLAIN), in parallel
+#                                    (SASL_PLAINTEXT: SCRAM-SHA-512/256 and PLAIN;
+#                                    and an SSL listener with client certificates),
+#                                    in parallel
 #   harness.sh stop-all              stop every broker of the state dir
 #   harness.sh bootstrap NAME        print host:port of NAME's client listener
+#   harness.sh ssl-bootstrap NAME    print host:port of a --sasl broker's SSL listener
 #   harness.sh status                one line per broker
 #
 # State: $MIRRORDESK_KAFKA_STATE/NAME/ holds server.properties, data/, logs/,
 # pid, ports, mode and bootstrap (written only once the broker is ready, removed
-# by stop). Each broker is stopped by its own pid only, never by process name.
+# by stop); a --sasl broker also has ssl-bootstrap and tls/ (a test CA, the
+# broker's keystore, a client certificate with an encrypted key, and an
+# unrelated CA for the "wrong CA" case). Each broker is stopped by its own pid
+# only, never by process name.
 set -euo pipefail
 
 HARNESS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -25,6 +31,8 @@ LIBS="$CACHE_DIR/libs"
 STATE="${MIRRORDESK_KAFKA_STATE:-${TMPDIR:-/tmp}/mirrordesk-kafka-$(id -u)}"
 SASL_USER="${MIRRORDESK_SASL_USER:-mirrordesk}"
 SASL_PASSWORD="${MIRRORDESK_SASL_PASSWORD:-mirrordesk-test-secret}"
+# Protects the test client's private key (tls/client.key) and the broker's keystore.
+TLS_KEY_PASSWORD="${MIRRORDESK_TLS_KEY_PASSWORD:-mirrordesk-key-secret}"
 READY_TIMEOUT="${MIRRORDESK_KAFKA_READY_TIMEOUT:-120}"
 STOP_TIMEOUT=60
 # Small heap, serial GC and C1 only: three brokers share 2 cores with the build
@@ -36,7 +44,7 @@ log() { printf 'harness: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
 usage() {
-    sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -156,28 +164,34 @@ while True:
 }
 
 write_config() {
-    local name="$1" mode="$2" client_port="$3" controller_port="$4" internal_port="${5:-}"
+    local name="$1" mode="$2" client_port="$3" controller_port="$4" internal_port="${5:-}" ssl_port="${6:-}"
     local dir
     dir="$(broker_dir "$name")"
-    sed -e "s|@CONTROLLER_PORT@|$controller_port|g" -e "s|@DATA_DIR@|$dir/data|g" \
+    sed -e "s|@CONTROLLER_PORT@|$controller_port|g" -e "s|@DATA_DIR@|$dir/data|g" -e "s|@NAME@|$name|g" \
         "$HARNESS_DIR/server.properties.in" >"$dir/server.properties"
     if [[ "$mode" == sasl ]]; then
-        # Clients authenticate on SASL_PLAINTEXT with SCRAM-SHA-512 (credentials
-        # stored at format time) or PLAIN (same user and password, from the JAAS
-        # line): librdkafka before 2.6.1 (Debian 12 ships 2.0.2) cannot do SCRAM
-        # against Kafka 4.x, whose stricter nonce check rejects its final
-        # message, so librdkafka-based tests use PLAIN. The broker
+        # Clients authenticate on SASL_PLAINTEXT with SCRAM-SHA-512 or
+        # SCRAM-SHA-256 (credentials stored at format time) or PLAIN (same
+        # user and password, from the JAAS line); or on SSL with a client
+        # certificate signed by the test CA (mutual TLS). The broker
         # talks to itself (transaction markers, ...) on a separate PLAINTEXT
         # listener, so inter-broker traffic needs no credentials of its own.
         cat >>"$dir/server.properties" <<EOF
 
-listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
-listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,SSL://127.0.0.1:$ssl_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,SSL://127.0.0.1:$ssl_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
+listener.name.ssl.ssl.keystore.type=PKCS12
+listener.name.ssl.ssl.keystore.location=$dir/tls/broker.p12
+listener.name.ssl.ssl.keystore.password=$TLS_KEY_PASSWORD
+listener.name.ssl.ssl.truststore.type=PEM
+listener.name.ssl.ssl.truststore.location=$dir/tls/ca.pem
+listener.name.ssl.ssl.client.auth=required
 inter.broker.listener.name=INTERNAL
-sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN
-listener.name.sasl_plaintext.sasl.enabled.mechanisms=SCRAM-SHA-512,PLAIN
+sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256,PLAIN
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=SCRAM-SHA-512,SCRAM-SHA-256,PLAIN
 listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$SASL_USER="$SASL_PASSWORD";
 EOF
     else
@@ -191,13 +205,40 @@ EOF
     fi
 }
 
+# A throw-away CA, the broker's certificate (for 127.0.0.1 and localhost) in a
+# PKCS12 keystore, a client certificate whose key is encrypted with
+# TLS_KEY_PASSWORD, and a second CA that signed neither.
+make_tls() {
+    local dir
+    dir="$(broker_dir "$1")/tls"
+    command -v openssl >/dev/null || die "openssl not found (installer/deps.sh installs it)"
+    mkdir -p "$dir"
+    (
+        cd "$dir"
+        local ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1)
+        openssl req -x509 "${ec[@]}" -nodes -keyout ca.key -out ca.pem -days 30 -subj "/CN=MirrorDesk test CA"
+        openssl req -x509 "${ec[@]}" -nodes -keyout other-ca.key -out other-ca.pem -days 30 -subj "/CN=Someone else's CA"
+        openssl req "${ec[@]}" -nodes -keyout broker.key -out broker.csr -subj "/CN=localhost"
+        printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >broker.ext
+        openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 30 -extfile broker.ext
+        openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker \
+            -out broker.p12 -passout "pass:$TLS_KEY_PASSWORD"
+        openssl req "${ec[@]}" -nodes -keyout client-plain.key -out client.csr -subj "/CN=mirrordesk-test-client"
+        printf 'extendedKeyUsage=clientAuth\n' >client.ext
+        openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 30 -extfile client.ext
+        openssl pkcs8 -topk8 -v2 aes-256-cbc -in client-plain.key -out client.key -passout "pass:$TLS_KEY_PASSWORD"
+        rm -f client-plain.key ./*.csr ./*.ext
+    ) >"$(broker_dir "$1")/logs/tls.out" 2>&1 || { cat "$(broker_dir "$1")/logs/tls.out" >&2; die "making the test certificates of broker '$1' failed"; }
+}
+
 format_storage() {
     local name="$1" mode="$2"
     local dir
     dir="$(broker_dir "$name")"
     local args=(format -t "$(cluster_id)" -c "$dir/server.properties" --standalone)
     if [[ "$mode" == sasl ]]; then
-        args+=(--add-scram "SCRAM-SHA-512=[name=$SASL_USER,password=$SASL_PASSWORD]")
+        args+=(--add-scram "SCRAM-SHA-512=[name=$SASL_USER,password=$SASL_PASSWORD]"
+               --add-scram "SCRAM-SHA-256=[name=$SASL_USER,password=$SASL_PASSWORD]")
     fi
     # The format tool logs through the same config; its lines land in server.log.
     if ! kafka_java -Dkafka.logs.dir="$dir/logs" -Dlog4j2.configurationFile="$HARNESS_DIR/log4j2.properties" \
@@ -211,8 +252,9 @@ launch() {
     local name="$1"
     local dir
     dir="$(broker_dir "$name")"
-    read -r client_port _ <"$dir/ports"
-    rm -f "$dir/bootstrap"
+    local client_port ssl_port
+    read -r client_port _ _ ssl_port <"$dir/ports"
+    rm -f "$dir/bootstrap" "$dir/ssl-bootstrap"
     # setsid: the broker must outlive this script and not receive the signals
     # sent to CTest's process group; all fds are redirected so CTest does not
     # wait for the broker's end of its output pipes.
@@ -240,6 +282,9 @@ launch() {
         fi
         sleep 0.5
     done
+    if [[ -n "$ssl_port" ]]; then
+        echo "127.0.0.1:$ssl_port" >"$dir/ssl-bootstrap"
+    fi
     echo "127.0.0.1:$client_port" >"$dir/bootstrap"
     log "broker '$name' ready at 127.0.0.1:$client_port (pid $pid, $((SECONDS - start))s)"
 }
@@ -259,7 +304,7 @@ fail_tail() {
     exit 1
 }
 
-# start NAME [--sasl] [--ports "CLIENT CONTROLLER [INTERNAL]"]
+# start NAME [--sasl] [--ports "CLIENT CONTROLLER [INTERNAL SSL]"]
 cmd_start() {
     local name="" mode=plain ports=""
     while (( $# )); do
@@ -284,13 +329,17 @@ cmd_start() {
     rm -rf "$dir"
     mkdir -p "$dir/data" "$dir/logs"
     if [[ -z "$ports" ]]; then
-        ports="$(pick_ports 3)"
+        if [[ "$mode" == sasl ]]; then ports="$(pick_ports 4)"; else ports="$(pick_ports 2)"; fi
     fi
     echo "$ports" >"$dir/ports"
     echo "$mode" >"$dir/mode"
     local p
     read -r -a p <<<"$ports"
-    write_config "$name" "$mode" "${p[0]}" "${p[1]}" "${p[2]:-}"
+    if [[ "$mode" == sasl ]]; then
+        (( ${#p[@]} == 4 )) || die "a --sasl broker needs four ports (client, controller, internal, SSL)"
+        make_tls "$name"
+    fi
+    write_config "$name" "$mode" "${p[0]}" "${p[1]}" "${p[2]:-}" "${p[3]:-}"
     format_storage "$name" "$mode"
     launch "$name"
 }
@@ -329,7 +378,7 @@ cmd_stop() {
         wait_gone "$pid"
         log "broker '$name' stopped"
     fi
-    rm -f "$dir/pid" "$dir/bootstrap"
+    rm -f "$dir/pid" "$dir/bootstrap" "$dir/ssl-bootstrap"
 }
 
 wait_gone() {
@@ -360,6 +409,16 @@ cmd_bootstrap() {
     local f
     f="$(broker_dir "$name")/bootstrap"
     [[ -f "$f" ]] || die "broker '$name' has no bootstrap address (not started in $STATE)"
+    cat "$f"
+}
+
+cmd_ssl_bootstrap() {
+    local name="${1:-}"
+    [[ -n "$name" ]] || die "ssl-bootstrap needs a broker name"
+    valid_name "$name"
+    local f
+    f="$(broker_dir "$name")/ssl-bootstrap"
+    [[ -f "$f" ]] || die "broker '$name' has no SSL listener (not a --sasl broker, or not started in $STATE)"
     cat "$f"
 }
 
@@ -401,13 +460,13 @@ cmd_start_all() {
     # Leftovers of an interrupted run would hold their ports and old topics.
     cmd_stop_all || true
     local all
-    all=($(pick_ports 7))
+    all=($(pick_ports 8))
     local start=$SECONDS
     cmd_start source --ports "${all[0]} ${all[1]}" &
     local p1=$!
     cmd_start target --ports "${all[2]} ${all[3]}" &
     local p2=$!
-    cmd_start sasl --sasl --ports "${all[4]} ${all[5]} ${all[6]}" &
+    cmd_start sasl --sasl --ports "${all[4]} ${all[5]} ${all[6]} ${all[7]}" &
     local p3=$!
     local rc=0
     wait $p1 || rc=1
@@ -434,6 +493,7 @@ main() {
         start-all) cmd_start_all ;;
         stop-all) cmd_stop_all ;;
         bootstrap) cmd_bootstrap "$@" ;;
+        ssl-bootstrap) cmd_ssl_bootstrap "$@" ;;
         status) cmd_status ;;
         -h|--help|help) usage ;;
         *) log "unknown command '$cmd'"; usage ;;
