@@ -170,8 +170,12 @@ void ChartPanel::setRightAxisLabel(const QString &label)
 void ChartPanel::applyPalette()
 {
     MonitorChart::applyPalette();
+    // Width 1: the raster engine strokes pens up to 1 px with its fast cosmetic stroker;
+    // wider ones (and their dashes) go through QStroker and an antialiased polygon fill,
+    // which under a full-speed job (rates zig-zag over the whole height every sample) made
+    // the throughput chart's replot cost 4-7 times as much (tests/bench/bench_monitor_live).
     for (int i = 0; i < m_plot->graphCount() && i < m_lines.size(); ++i)
-        m_plot->graph(i)->setPen(QPen(chartSeriesColor(i, palette()), 1.6, m_lines.at(i).style));
+        m_plot->graph(i)->setPen(QPen(chartSeriesColor(i, palette()), 1.0, m_lines.at(i).style));
     if (m_tracer) {
         m_tracer->setPen(QPen(palette().color(QPalette::Text)));
         m_tracer->setBrush(palette().brush(QPalette::Highlight));
