@@ -472,7 +472,9 @@ int main(int argc, char **argv)
         std::vector<double> v;
         for (const PhaseResult &r : rs)
             v.push_back(r.*field);
-        return percentile(v, 0.5);
+        std::sort(v.begin(), v.end());
+        const size_t n = v.size();
+        return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     };
     bool pass = true;
     std::printf("\nmethod: UI delay = lateness of a %d ms precise timer; upkeep = UI-thread CPU time "
