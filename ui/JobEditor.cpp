@@ -25,6 +25,8 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTimer>
+#include <QUndoCommand>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 namespace md {
@@ -99,15 +101,64 @@ QString fieldPath(const QString &keyPath)
 
 } // namespace
 
+// One step of the document's history: the whole profile before and after, so
+// undo restores every field at once whatever the edit touched.
+class ProfileEditCommand final : public QUndoCommand {
+public:
+    ProfileEditCommand(JobEditor *editor, const JobProfile &before, const JobProfile &after, const QObject *source)
+        : m_editor(editor), m_before(before), m_after(after), m_source(source)
+    {
+        setText(QObject::tr("edit"));
+    }
+    int id() const override { return 1; }
+    bool mergeWith(const QUndoCommand *other) override
+    {
+        // Consecutive changes of one field (each keystroke) are one step.
+        const auto *o = static_cast<const ProfileEditCommand *>(other);
+        if (!m_source || o->m_source != m_source)
+            return false;
+        m_after = o->m_after;
+        return true;
+    }
+    void undo() override { m_editor->applyProfile(m_before); }
+    void redo() override
+    {
+        // The first redo is the push: the form already shows the edit.
+        if (m_pushed)
+            m_editor->applyProfile(m_after);
+        m_pushed = true;
+    }
+
+private:
+    JobEditor *m_editor;
+    JobProfile m_before;
+    JobProfile m_after;
+    const QObject *m_source;
+    bool m_pushed = false;
+};
+
 JobEditor::JobEditor(JobDocument *document, SecretStore *secrets, QWidget *parent)
-    : QWidget(parent), m_doc(document), m_secrets(secrets), m_validateTimer(new QTimer(this))
+    : QWidget(parent), m_doc(document), m_secrets(secrets), m_validateTimer(new QTimer(this)),
+      m_undo(new QUndoStack(this))
 {
     m_validateTimer->setSingleShot(true);
     m_validateTimer->setInterval(kValidateDebounceMs);
     connect(m_validateTimer, &QTimer::timeout, this, &JobEditor::validateNow);
     buildForm();
     load(m_doc->profile());
+    m_shown = m_doc->profile();
     validateNow();
+    // Saved (or edited back to the saved text): this is the clean point. Inside
+    // an undo or redo the stack's index has not moved yet, so those are settled
+    // once it has (indexChanged).
+    connect(m_doc, &JobDocument::modifiedChanged, this, [this](bool modified) {
+        if (!modified && !m_applying)
+            m_undo->setClean();
+    });
+    connect(m_undo, &QUndoStack::indexChanged, this, [this] {
+        if (!m_doc->isModified() && !m_undo->isClean())
+            m_undo->setClean();
+    });
 
     if (m_secrets) {
         QPointer<JobEditor> self(this);
@@ -478,13 +529,37 @@ void JobEditor::edited()
 {
     if (m_loading)
         return;
-    m_doc->setProfile(collect());
+    const JobProfile now = collect();
+    // The document first: the push's indexChanged reads its modified flag.
+    m_doc->setProfile(now);
+    syncPendingSecrets();
+    if (!(now == m_shown)) {
+        const JobProfile before = m_shown;
+        m_shown = now;
+        m_undo->push(new ProfileEditCommand(this, before, now, sender()));
+    }
+    updateEnabled();
+    m_validateTimer->start();
+}
+
+void JobEditor::syncPendingSecrets()
+{
     for (SecretField *f : {m_source.password, m_source.keyPassword, m_target.password, m_target.keyPassword}) {
         if (const std::optional<PendingSecret> s = f->pending())
             m_doc->setPendingSecret(*s);
         else
             m_doc->clearPendingSecret(f->objectName());
     }
+}
+
+void JobEditor::applyProfile(const JobProfile &p)
+{
+    load(p);
+    m_shown = p;
+    m_applying = true;
+    m_doc->setProfile(p);
+    syncPendingSecrets();
+    m_applying = false;
     updateEnabled();
     m_validateTimer->start();
 }

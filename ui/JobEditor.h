@@ -17,10 +17,12 @@ class QPlainTextEdit;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+class QUndoStack;
 
 namespace md {
 
 class JobDocument;
+class ProfileEditCommand;
 class PlanView;
 class SecretField;
 class SecretStore;
@@ -38,6 +40,9 @@ public:
 
     JobDocument *document() const { return m_doc; }
     PlanView *planView() const { return m_plan; }
+    // Every change of the form is one step here (typing into one field merges
+    // into one step); its clean state follows the document's modified flag.
+    QUndoStack *undoStack() const { return m_undo; }
     void setResolver(const ReferenceResolver &resolver);
 
     // The issues shown now (after the debounce); validateNow() skips the wait.
@@ -60,7 +65,10 @@ Q_SIGNALS:
     void runRequested();
 
 private:
+    friend class ProfileEditCommand;
     struct SideWidgets;
+    void applyProfile(const JobProfile &p); // undo/redo: the form, the document and the plan show p
+    void syncPendingSecrets();              // the secret fields' keychain values into the document
     void buildForm();
     QWidget *buildSide(SideWidgets &w, const QString &side);
     void addRow(QFormLayout *form, const QString &label, QWidget *field, const QStringList &keyPaths);
@@ -76,6 +84,9 @@ private:
     ReferenceResolver m_resolver;
     QTimer *m_validateTimer;
     bool m_loading = false;
+    QUndoStack *m_undo;
+    bool m_applying = false; // inside an undo or redo
+    JobProfile m_shown; // what the form showed after the last recorded step
 
     struct SideWidgets {
         QLineEdit *alias = nullptr;

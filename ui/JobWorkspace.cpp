@@ -19,6 +19,8 @@
 #include <QStackedLayout>
 #include <QTabWidget>
 #include <QTimer>
+#include <QUndoGroup>
+#include <QUndoStack>
 #include <QVBoxLayout>
 
 #include <memory>
@@ -33,7 +35,7 @@ constexpr int kKeychainWaitMs = 15000;
 
 JobWorkspace::JobWorkspace(SecretStore *secrets, QWidget *parent)
     : QWidget(parent), m_tabs(new QTabWidget(this)), m_secrets(secrets ? secrets : new SecretStore({}, this)),
-      m_recent(new RecentFiles(this))
+      m_recent(new RecentFiles(this)), m_undoGroup(new QUndoGroup(this))
 {
     m_tabs->setObjectName(QStringLiteral("jobDocuments"));
     m_tabs->setTabsClosable(true);
@@ -44,6 +46,11 @@ JobWorkspace::JobWorkspace(SecretStore *secrets, QWidget *parent)
             closeEditor(e);
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &JobWorkspace::updateActions);
+    // Undo and redo act on the document in front.
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
+        JobEditor *e = currentEditor();
+        m_undoGroup->setActiveStack(e ? e->undoStack() : nullptr);
+    });
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
@@ -86,6 +93,18 @@ void JobWorkspace::addFileActions(QMenu *menu)
     updateActions();
 }
 
+void JobWorkspace::addEditActions(QMenu *menu)
+{
+    QAction *undo = m_undoGroup->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undoEdit"));
+    undo->setShortcut(QKeySequence::Undo);
+    menu->addAction(undo);
+    QAction *redo = m_undoGroup->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redoEdit"));
+    redo->setShortcut(QKeySequence::Redo);
+    menu->addAction(redo);
+}
+
 void JobWorkspace::rebuildRecentMenu()
 {
     if (!m_recentMenu)
@@ -121,6 +140,7 @@ JobEditor *JobWorkspace::addEditor(JobDocument *doc)
 {
     auto *editor = new JobEditor(doc, m_secrets, m_tabs);
     doc->setParent(editor);
+    m_undoGroup->addStack(editor->undoStack());
     editor->setResolver(m_resolver);
     connect(doc, &JobDocument::modifiedChanged, this, [this, editor] { updateTab(editor); });
     connect(doc, &JobDocument::pathChanged, this, [this, editor] { updateTab(editor); });

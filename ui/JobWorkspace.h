@@ -10,6 +10,7 @@
 class QAction;
 class QMenu;
 class QTabWidget;
+class QUndoGroup;
 
 namespace md {
 
@@ -46,6 +47,9 @@ public:
 
     // New Job, Open..., Open Recent, Save, Save As, Close.
     void addFileActions(QMenu *menu);
+    // Edit > Undo / Redo (standard shortcuts) for the current document's history.
+    void addEditActions(QMenu *menu);
+    QUndoGroup *undoGroup() const { return m_undoGroup; }
 
     JobEditor *newDocument();
     // Opens (or brings forward, when already open) a profile; nullptr after
@@ -90,6 +94,7 @@ private:
     QAction *m_save = nullptr;
     QAction *m_saveAs = nullptr;
     QAction *m_close = nullptr;
+    QUndoGroup *m_undoGroup;
     QString m_lastMessage;
 };
 

@@ -132,6 +132,8 @@ MainWindow::MainWindow(QWidget *parent)
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    m_workspace->addEditActions(edit);
     QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
     cluster->addAction(tr("&Connections…"), this, [this] {
         // One manager per window, found again by name: no member needed here.

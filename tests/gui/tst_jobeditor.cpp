@@ -34,7 +34,11 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QMenu>
+#include <QMenuBar>
 #include <QTemporaryDir>
+#include <QUndoGroup>
+#include <QUndoStack>
 #include <QTest>
 
 using namespace md;
@@ -455,6 +459,88 @@ private Q_SLOTS:
         e->document()->clearPendingSecrets();
         ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
         QVERIFY(ws.closeAll());
+    }
+
+    void undoRedoWalksTheDocumentHistory()
+    {
+        auto store = makeStore();
+        JobWorkspace ws(store.get());
+        QMenu menu;
+        ws.addEditActions(&menu);
+        auto *undo = ws.findChild<QAction *>(QStringLiteral("undoEdit"));
+        auto *redo = ws.findChild<QAction *>(QStringLiteral("redoEdit"));
+        QVERIFY(undo && redo);
+        QCOMPARE(undo->shortcut(), QKeySequence(QKeySequence::Undo));
+        QCOMPARE(redo->shortcut(), QKeySequence(QKeySequence::Redo));
+        JobEditor *e = ws.openFile(copyExample(QStringLiteral("undo.mirrorjob")));
+        QVERIFY(e);
+        QUndoStack *stack = e->undoStack();
+        QCOMPARE(ws.undoGroup()->activeStack(), stack);
+        QVERIFY(stack->isClean());
+        QVERIFY(!undo->isEnabled());
+        const JobProfile saved = e->document()->profile();
+
+        // Typing into one field is one step; another field is the next.
+        auto *name = field<QLineEdit>(e, QStringLiteral("name"));
+        QTest::keyClicks(name, QStringLiteral(" v2"));
+        QCOMPARE(name->text(), QStringLiteral("orders to DR v2"));
+        QCOMPARE(stack->count(), 1);
+        auto *create = field<QCheckBox>(e, QStringLiteral("createTopics"));
+        const bool created = create->isChecked();
+        create->setChecked(!created);
+        QCOMPARE(stack->count(), 2);
+        QVERIFY(e->document()->isModified());
+        QVERIFY(!stack->isClean());
+
+        undo->trigger();
+        QCOMPARE(create->isChecked(), created);
+        QCOMPARE(e->document()->profile().createTopics, created);
+        QCOMPARE(name->text(), QStringLiteral("orders to DR v2"));
+        QVERIFY(e->document()->isModified());
+        undo->trigger();
+        // Back at the saved text: every field, the document, and not modified.
+        QCOMPARE(name->text(), QStringLiteral("orders to DR"));
+        QCOMPARE(e->document()->profile(), saved);
+        QVERIFY(!e->document()->isModified());
+        QVERIFY(stack->isClean());
+        QVERIFY(!undo->isEnabled());
+
+        redo->trigger();
+        redo->trigger();
+        QCOMPARE(name->text(), QStringLiteral("orders to DR v2"));
+        QCOMPARE(create->isChecked(), !created);
+        QVERIFY(e->document()->isModified());
+
+        // Saving moves the clean point; undoing past it is a modification again.
+        QVERIFY(ws.save(e));
+        QVERIFY(!e->document()->isModified());
+        QVERIFY2(stack->isClean(), qPrintable(QStringLiteral("count %1 index %2 clean %3").arg(stack->count()).arg(stack->index()).arg(stack->cleanIndex())));
+        undo->trigger();
+        QCOMPARE(create->isChecked(), created);
+        QVERIFY(e->document()->isModified());
+        redo->trigger();
+        QVERIFY(!e->document()->isModified());
+        QVERIFY(stack->isClean());
+
+        // Undo acts on the document in front, each with its own history.
+        JobEditor *other = ws.newDocument();
+        QCOMPARE(ws.undoGroup()->activeStack(), other->undoStack());
+        QVERIFY(!undo->isEnabled());
+        field<QLineEdit>(other, QStringLiteral("name"))->setText(QStringLiteral("second"));
+        QVERIFY(undo->isEnabled());
+        undo->trigger();
+        QCOMPARE(stack->count(), 2); // the first document's history is untouched
+        QCOMPARE(name->text(), QStringLiteral("orders to DR v2"));
+        ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
+        QVERIFY(ws.closeAll());
+
+        // The main window offers them under Edit.
+        MainWindow window;
+        QStringList titles;
+        for (QAction *a : window.menuBar()->actions())
+            titles << a->text();
+        QVERIFY2(titles.contains(QStringLiteral("&Edit")), qPrintable(titles.join(QLatin1Char(','))));
+        QVERIFY(window.workspace()->findChild<QAction *>(QStringLiteral("undoEdit")));
     }
 
     void runStartsTheJobInTheWindow()
