@@ -72,6 +72,8 @@ void ProbeClient::errorCallback(rd_kafka_t *, int err, const char *reason, void 
     QMutexLocker lock(&self->m_mutex);
     if (isHopeless(err))
         self->m_hopeless = true;
+    if (err == RD_KAFKA_RESP_ERR__TRANSPORT)
+        self->m_transportErrorSeen = true;
     // "all brokers down" repeats the cause less precisely than the error before it.
     if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->m_lastError.isEmpty())
         return;
@@ -110,6 +112,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         // old "all brokers down" from before a broker came back must not.
         QMutexLocker lock(&m_mutex);
         m_hopeless = false;
+        m_transportErrorSeen = false;
     }
     rd_kafka_resp_err_t lastErr = RD_KAFKA_RESP_ERR__TIMED_OUT;
     while (true) {
@@ -117,6 +120,8 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         if (remaining <= 0)
             break;
         const rd_kafka_metadata_t *raw = nullptr;
+        QElapsedTimer round;
+        round.start();
         lastErr = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, int(std::min<qint64>(remaining, kRoundMs)));
         MetadataPtr meta(raw);
         if (lastErr == RD_KAFKA_RESP_ERR_NO_ERROR && meta) {
@@ -130,9 +135,22 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
             return result;
         }
         rd_kafka_poll(m_rk.get(), 0); // serve the error callback
-        QMutexLocker lock(&m_mutex);
-        if (m_hopeless)
-            break;
+        {
+            QMutexLocker lock(&m_mutex);
+            // librdkafka 2.10+ re-bootstraps instead of reporting "all brokers
+            // down" for a cluster never reached; it fails the request with a
+            // transport error at once. After a connection error of our own
+            // that is as final as "all brokers down" was.
+            if ((lastErr == RD_KAFKA_RESP_ERR__TRANSPORT || lastErr == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
+                && m_transportErrorSeen)
+                m_hopeless = true;
+            if (m_hopeless)
+                break;
+        }
+        // A request that failed at once must not turn the rounds into a busy loop.
+        const qint64 rest = std::min<qint64>(kRoundMs - round.elapsed(), timeoutMs - timer.elapsed());
+        if (rest > 0)
+            rd_kafka_poll(m_rk.get(), int(rest));
     }
     rd_kafka_poll(m_rk.get(), 0);
     bool hopeless;

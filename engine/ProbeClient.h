@@ -60,6 +60,7 @@ private:
     QString m_lastError;
     int m_lastErrorCode = 0;
     bool m_hopeless = false; // every broker down, or credentials/TLS refused, since the last fetch began
+    bool m_transportErrorSeen = false; // a connection failed since the last fetch began
 };
 
 } // namespace md

@@ -43,9 +43,13 @@ dpkg-deb -e "$deb" "$tmp/control"
 # --- control data -----------------------------------------------------------
 [[ "$(dpkg-deb -f "$deb" Package)" == mirrordesk ]] || fail "package name is not mirrordesk"
 depends="$(dpkg-deb -f "$deb" Depends)"
-for lib in libc6 libqt6core6 libqt6widgets6 librdkafka1; do
+# librdkafka is linked statically (installer/librdkafka.sh), so the package
+# needs what it links instead (TLS, SASL, compression), not Debian's too-old
+# librdkafka1.
+for lib in libc6 libqt6core6 libqt6widgets6 libssl3 libsasl2-2 libzstd1; do
     [[ "$depends" == *"$lib"* ]] || fail "Depends lacks $lib: $depends"
 done
+[[ "$depends" != *librdkafka* ]] || fail "Depends names a librdkafka package although it is linked in: $depends"
 ok "Depends: $depends"
 for script in postinst postrm; do
     [[ -x "$tmp/control/$script" ]] || fail "$script missing or not executable"
