@@ -58,6 +58,8 @@ public Q_SLOTS:
     // Fetches both sides again on a worker thread; the tree updates when both are in.
     // A refresh asked for while one runs is done right after it.
     void refresh();
+    // A fetch runs (or another was asked for while one ran, and follows it).
+    bool isRefreshing() const { return m_thread != nullptr || m_refreshAgain; }
 
 Q_SIGNALS:
     // A refresh ended (the diff is updated, or errorText() says why not).
