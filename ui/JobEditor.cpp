@@ -396,11 +396,16 @@ void JobEditor::buildForm()
     m_run->setObjectName(QStringLiteral("runJob"));
     m_run->setToolTip(tr("Start this job now (it appears in the job list, where it can be paused, resumed and stopped)"));
     connect(m_run, &QPushButton::clicked, this, &JobEditor::runRequested);
+    auto *browse = new QPushButton(tr("&Browse Clusters"));
+    browse->setObjectName(QStringLiteral("browseClusters"));
+    browse->setToolTip(tr("Open this job's source and target in the two cluster panes"));
+    connect(browse, &QPushButton::clicked, this, &JobEditor::browseRequested);
     auto *refresh = new QPushButton(tr("Refresh Plan"));
     connect(refresh, &QPushButton::clicked, m_plan, &PlanView::refreshNow);
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
     buttons->addWidget(refresh);
+    buttons->addWidget(browse);
     buttons->addWidget(m_run);
 
     auto *split = new QSplitter(Qt::Vertical);

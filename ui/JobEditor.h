@@ -63,6 +63,7 @@ public:
 
 Q_SIGNALS:
     void runRequested();
+    void browseRequested();
 
 private:
     friend class ProfileEditCommand;

@@ -145,6 +145,7 @@ JobEditor *JobWorkspace::addEditor(JobDocument *doc)
     connect(doc, &JobDocument::modifiedChanged, this, [this, editor] { updateTab(editor); });
     connect(doc, &JobDocument::pathChanged, this, [this, editor] { updateTab(editor); });
     connect(editor, &JobEditor::runRequested, this, [this, editor] { run(editor); });
+    connect(editor, &JobEditor::browseRequested, this, [this, editor] { browse(editor); });
     m_tabs->addTab(editor, QString());
     m_tabs->setCurrentWidget(editor);
     updateTab(editor);
@@ -307,7 +308,7 @@ bool JobWorkspace::closeAll()
     return true;
 }
 
-void JobWorkspace::run(JobEditor *editor)
+std::optional<MirrorJobSpec> JobWorkspace::resolvedSpec(JobEditor *editor, const QString &failure)
 {
     editor->validateNow();
     // Passwords typed but not saved yet are used as typed.
@@ -326,16 +327,33 @@ void JobWorkspace::run(JobEditor *editor)
         return std::nullopt;
     };
     QList<ProfileIssue> issues;
-    const std::optional<MirrorJobSpec> spec = editor->document()->profile().toSpec(resolver, &issues);
+    std::optional<MirrorJobSpec> spec = editor->document()->profile().toSpec(resolver, &issues);
     if (!spec) {
         QStringList lines;
         for (const ProfileIssue &i : std::as_const(issues))
             lines.append(i.toString());
-        ask(Question::Error, tr("The job cannot start:\n%1").arg(lines.join(QLatin1Char('\n'))));
-        return;
+        ask(Question::Error, failure.arg(lines.join(QLatin1Char('\n'))));
     }
+    return spec;
+}
+
+void JobWorkspace::run(JobEditor *editor)
+{
+    const std::optional<MirrorJobSpec> spec = resolvedSpec(editor, tr("The job cannot start:\n%1"));
+    if (!spec)
+        return;
     say(tr("Started %1").arg(spec->name));
     Q_EMIT runRequested(*spec);
+}
+
+void JobWorkspace::browse(JobEditor *editor)
+{
+    const std::optional<MirrorJobSpec> spec =
+        resolvedSpec(editor, tr("The job's clusters cannot be opened:\n%1"));
+    if (!spec)
+        return;
+    say(tr("Browsing %1 and %2").arg(spec->source.alias, spec->target.alias));
+    Q_EMIT browseRequested(*spec);
 }
 
 int JobWorkspace::ask(Question question, const QString &text)

@@ -62,6 +62,8 @@ public:
     bool closeEditor(JobEditor *editor);
     bool closeAll();
     void run(JobEditor *editor);
+    // Opens the job's source and target in the window's two panes, nothing started.
+    void browse(JobEditor *editor);
 
     QList<JobEditor *> editors() const;
     JobEditor *currentEditor() const;
@@ -71,11 +73,15 @@ public:
 
 Q_SIGNALS:
     void runRequested(const md::MirrorJobSpec &spec);
+    void browseRequested(const md::MirrorJobSpec &spec);
     void documentCountChanged(int count);
     void statusMessage(const QString &text);
 
 private:
     JobEditor *addEditor(JobDocument *doc);
+    // The editor's profile as a spec, references resolved; nullopt after telling
+    // the user why (`failure` has %1 for the problems).
+    std::optional<MirrorJobSpec> resolvedSpec(JobEditor *editor, const QString &failure);
     bool write(JobEditor *editor, const QString &path);
     QString storeSecrets(JobDocument *doc);
     int ask(Question question, const QString &text);

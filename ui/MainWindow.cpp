@@ -118,6 +118,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_workspace, &JobWorkspace::statusMessage, this, [this](const QString &text) {
         statusBar()->showMessage(text, 10000);
     });
+    connect(m_workspace, &JobWorkspace::browseRequested, this,
+            [this](const MirrorJobSpec &spec) { showClusters(spec.source, spec.target); });
     connect(m_workspace, &JobWorkspace::runRequested, this, [this](const MirrorJobSpec &spec) {
         showClusters(spec.source, spec.target);
         auto *job = new MirrorJob(spec);

@@ -1,7 +1,9 @@
 // The main window on the sandbox: both panes connect on their admin threads,
 // the source pane lists the demo topics with their partition counts, the
 // target pane the topics the sandbox prepared, and the demo job runs.
+#include "ClusterClient.h"
 #include "ClusterPane.h"
+#include "JobWorkspace.h"
 #include "JobListModel.h"
 #include "MainWindow.h"
 #include "MirrorJob.h"
@@ -11,6 +13,9 @@
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QPushButton>
+#include <QTemporaryDir>
 #include <QTableView>
 #include <QToolButton>
 #include <QTcpServer>
@@ -106,6 +111,40 @@ private Q_SLOTS:
         QVERIFY(job->isRunning());
         QVERIFY(!start->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
+        window.close();
+    }
+
+    void aJobsClustersOpenInThePanesWithOneAction()
+    {
+        QString error;
+        auto sandbox = SandboxClusters::start(&error);
+        QVERIFY2(sandbox, qPrintable(error));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("browse.mirrorjob"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"mirrordesk": 1, "name": "browse me",
+            "source": {"alias": "src", "bootstrap": "%1", "security": "plaintext"},
+            "target": {"alias": "dst", "bootstrap": "%2", "security": "plaintext"},
+            "topics": {"include": ["demo\..*"]}})")
+                       .arg(sandbox->sourceBootstrap(), sandbox->targetBootstrap())
+                       .toUtf8());
+        file.close();
+
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.workspace()->openFile(path));
+        QCOMPARE(window.sourcePane()->client()->state(), ClusterClient::State::Disconnected);
+        auto *browse = window.findChild<QPushButton *>(QStringLiteral("browseClusters"));
+        QVERIFY(browse);
+        QTest::mouseClick(browse, Qt::LeftButton);
+
+        const TopicTableModel *source = window.sourcePane()->topicModel();
+        for (const SandboxClusters::DemoTopic &t : SandboxClusters::demoTopics())
+            QTRY_VERIFY_WITH_TIMEOUT(rowOf(source, t.name) >= 0, 15000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.targetPane()->client()->state(), ClusterClient::State::Connected, 15000);
+        QCOMPARE(window.jobModel()->rowCount(), 0); // browsing starts nothing
         window.close();
     }
 
