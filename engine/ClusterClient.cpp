@@ -26,7 +26,7 @@ class ClusterWorker final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterWorker)
 public:
-    ClusterWorker() : m_timer(this)
+    explicit ClusterWorker(const std::atomic<bool> *closing) : m_closing(closing), m_timer(this)
     {
         connect(&m_timer, &QTimer::timeout, this, &ClusterWorker::refresh);
     }
@@ -48,7 +48,7 @@ public:
 
     void refresh()
     {
-        if (m_config.bootstrap.isEmpty())
+        if (m_config.bootstrap.isEmpty() || m_closing->load())
             return;
         QString error;
         if (!m_probe) {
@@ -57,6 +57,7 @@ public:
                 Q_EMIT failure(error);
                 return;
             }
+            m_probe->setCancelFlag(m_closing);
         }
         if (auto md = m_probe->fetchMetadata(kMetadataTimeoutMs, true, &error))
             Q_EMIT metadata(*md);
@@ -69,6 +70,7 @@ Q_SIGNALS:
     void failure(const QString &message);
 
 private:
+    const std::atomic<bool> *m_closing; // the client's: it waits for this thread before it goes
     ClusterConfig m_config;
     std::unique_ptr<ProbeClient> m_probe;
     QTimer m_timer;
@@ -78,7 +80,7 @@ ClusterClient::ClusterClient(QObject *parent) : QObject(parent)
 {
     registerTypes();
     m_thread.setObjectName(QStringLiteral("cluster-admin"));
-    m_worker = new ClusterWorker;
+    m_worker = new ClusterWorker(&m_closing);
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(m_worker, &ClusterWorker::metadata, this, &ClusterClient::onMetadata);
@@ -88,6 +90,8 @@ ClusterClient::ClusterClient(QObject *parent) : QObject(parent)
 
 ClusterClient::~ClusterClient()
 {
+    // A refresh of a large cluster can take long; closing must not wait for all of it.
+    m_closing = true;
     m_thread.quit();
     m_thread.wait();
 }

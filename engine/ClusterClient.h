@@ -4,6 +4,8 @@
 #include "ClusterMetadata.h"
 #include "ProbeClient.h"
 
+#include <atomic>
+
 #include <QMutex>
 #include <QObject>
 #include <QThread>
@@ -54,6 +56,7 @@ private:
     State m_state = State::Disconnected;
     QThread m_thread;
     ClusterWorker *m_worker = nullptr; // lives on m_thread, deleted when it finishes
+    std::atomic<bool> m_closing{false}; // ends the worker's fetch early when this client goes
 };
 
 } // namespace md

@@ -115,7 +115,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         m_transportErrorSeen = false;
     }
     rd_kafka_resp_err_t lastErr = RD_KAFKA_RESP_ERR__TIMED_OUT;
-    while (true) {
+    while (!cancelled()) {
         const qint64 remaining = timeoutMs - timer.elapsed();
         if (remaining <= 0)
             break;
@@ -258,10 +258,19 @@ bool ProbeClient::fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QStri
     QList<TopicInfo *> all;
     for (TopicInfo &t : topics)
         all.append(&t);
+    QElapsedTimer spent;
+    spent.start();
     if (queryWatermarks(all, timeoutMs, error))
         return true;
+    // One by one is bounded too: on a cluster with thousands of topics it could
+    // otherwise take minutes (and keep a closing window waiting). Topics not
+    // asked in time keep unknown watermarks (-1), shown as unknown.
     bool allOk = true;
     for (TopicInfo *t : std::as_const(all)) {
+        if (cancelled() || spent.elapsed() >= 2 * qint64(timeoutMs)) {
+            *error = QStringLiteral("watermarks of some topics not read in time");
+            return false;
+        }
         QString topicError;
         if (!queryWatermarks({t}, timeoutMs, &topicError)) {
             allOk = false;

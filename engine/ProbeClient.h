@@ -6,6 +6,7 @@
 #include <QMutex>
 #include <QString>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -39,6 +40,10 @@ public:
     // reported in about a second, and otherwise fails after about `timeoutMs`,
     // naming the bootstrap address and the reason ("cannot reach the cluster").
     std::optional<ClusterMetadata> fetchMetadata(int timeoutMs, bool withWatermarks, QString *error);
+    // A flag another thread may set to end a fetch early (between requests:
+    // one librdkafka call in progress still finishes, within its timeout).
+    // The flag must outlive this client.
+    void setCancelFlag(const std::atomic<bool> *flag) { m_cancel = flag; }
 
     // Fills low/high watermarks of the given topics with one batched ListOffsets
     // request per side (offsets_for_times with the earliest/latest sentinels).
@@ -52,6 +57,8 @@ private:
     // Racks and the controller from DescribeCluster (metadata has no racks);
     // a nicety like watermarks: left as they are when the call fails.
     void fillFromDescribeCluster(ClusterMetadata &metadata, int timeoutMs);
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    const std::atomic<bool> *m_cancel = nullptr;
     bool m_describeClusterUnsupported = false; // asked once, the cluster cannot answer
 
     ClusterConfig m_config;
