@@ -85,10 +85,11 @@ MirrorPlan planMirror(const MirrorJobSpec &spec, const QList<ProbedTopic> &sourc
                 entry.action = TopicPlanEntry::Action::Error;
                 entry.note = QStringLiteral("the target topic cannot be used: ") + target->error;
             } else if (target->partitions < source.partitions) {
-                entry.action = TopicPlanEntry::Action::Error;
-                entry.note = QStringLiteral("exists with %1 partitions, fewer than the source's %2: the job would stop")
+                // The engine's topic sync grows it (CreatePartitions), as MM2 does.
+                entry.note = QStringLiteral("exists with %1 partitions, fewer than the source's %2: the job adds %3")
                                  .arg(target->partitions)
-                                 .arg(source.partitions);
+                                 .arg(source.partitions)
+                                 .arg(source.partitions - target->partitions);
             } else {
                 entry.note = QStringLiteral("exists, %1 partitions").arg(target->partitions);
                 if (target->partitions > source.partitions)

@@ -14,9 +14,9 @@ namespace md {
 // What a job would do with one selected source topic, given what the target holds now.
 struct TopicPlanEntry {
     enum class Action {
-        Mirror, // the target topic exists with enough partitions
+        Mirror, // the target topic exists (with too few partitions: the job adds them)
         Create, // missing on the target; the job creates it (createTopics)
-        Error,  // the job would stop: too few target partitions, or missing with createTopics off
+        Error,  // the job would stop: missing with createTopics off, or the target topic unusable
     };
 
     QString sourceTopic;
