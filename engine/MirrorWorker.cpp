@@ -134,13 +134,12 @@ bool MirrorWorker::setup(QString *error)
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("client.id"),
                QStringLiteral("mirrordesk-") + m_groupId);
     // Prefetch: librdkafka's own bounds (64 MB, 100,000 records a
-    // partition), stated here because they set the copy rate. Produced
-    // records point into the consumed fetch buffers (zero copy), so a buffer
-    // counts against this bound until the target acknowledges its last
-    // record: the bound is what may be in flight end to end. With librdkafka
-    // 2.12 a 16 MB bound held a 1M-record copy to ~50k records/s on the
-    // benchmark's brokers; 64 MB gives ~125-145k at ~130 MB resident
-    // (docs/PERFORMANCE.md).
+    // partition), stated here because produced records point into the
+    // consumed fetch buffers (zero copy), so a buffer stays allocated until
+    // the target acknowledges its last record. With fetch.queue.backoff.ms at
+    // 10 ms (makeKafkaConf) a 16 MB bound copies as fast as this one; the
+    // bound was the rate's limit only while a full queue stopped fetching
+    // for a whole second (docs/PERFORMANCE.md).
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.max.messages.kbytes"),
                QStringLiteral("65536"));
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.min.messages"),

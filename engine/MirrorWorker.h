@@ -141,6 +141,7 @@ private:
     void assignPartitions(rd_kafka_topic_partition_list_t *parts);
     void revokePartitions(rd_kafka_topic_partition_list_t *parts);
     bool ensureTargetPartitions(TopicState *t, int32_t partition);
+    void applySyncResult(TopicState *t, const TopicSyncResult &r); // events, partition count, retry time
 
     void event(JobEvent::Severity severity, const QString &text);
     void debouncedEvent(const QString &key, JobEvent::Severity severity, const QString &text);

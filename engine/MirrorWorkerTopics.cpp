@@ -15,6 +15,38 @@ constexpr std::chrono::seconds kSyncRetry(30);
 
 // ---------------------------------------------------------------- topics
 
+void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
+{
+    for (const QString &s : r.infos)
+        event(JobEvent::Severity::Info, s);
+    for (const QString &s : r.warnings)
+        event(JobEvent::Severity::Warning, s);
+    const int before = t->targetPartitions;
+    if (r.targetPartitions > 0) {
+        t->targetPartitions = r.targetPartitions;
+        t->targetReady = true;
+    }
+    if (t->targetPartitions != before && t->targetReady) {
+        // Let the producer see the new partitions before it is asked to use them.
+        const rd_kafka_metadata_t *raw = nullptr;
+        if (rd_kafka_metadata(m_producer.get(), 0, t->targetRkt.get(), &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
+            MetadataPtr(raw).reset();
+    }
+    if (!r.error.isEmpty()) {
+        t->nextSyncAttempt = Clock::now() + kSyncRetry;
+        if (r.error != t->lastError)
+            event(JobEvent::Severity::Error,
+                  t->targetReady ? r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions)
+                                 : r.error);
+        t->lastError = r.error;
+    } else {
+        t->lastError.clear();
+    }
+    for (auto &p : t->parts)
+        if (p && p->blocked && p->partition < t->targetPartitions)
+            p->blocked = false;
+}
+
 bool MirrorWorker::ensureTargetPartitions(TopicState *t, int32_t partition)
 {
     if (t->targetReady && partition < t->targetPartitions)
@@ -28,26 +60,7 @@ bool MirrorWorker::ensureTargetPartitions(TopicState *t, int32_t partition)
     const ClusterTopics tgt = readClusterTopics(m_producer.get(), 5000);
     if (!src.ok || !tgt.ok || !src.topics.contains(t->name))
         return false;
-    const TopicSyncResult r =
-        syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, src.topics.value(t->name), t->targetName, tgt, 5000);
-    for (const QString &s : r.infos)
-        event(JobEvent::Severity::Info, s);
-    for (const QString &s : r.warnings)
-        event(JobEvent::Severity::Warning, s);
-    if (r.targetPartitions > 0) {
-        t->targetPartitions = r.targetPartitions;
-        t->targetReady = true;
-        const rd_kafka_metadata_t *raw = nullptr;
-        if (rd_kafka_metadata(m_producer.get(), 0, t->targetRkt.get(), &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
-            MetadataPtr(raw).reset();
-    }
-    if (!r.error.isEmpty()) {
-        t->nextSyncAttempt = Clock::now() + kSyncRetry;
-        if (r.error != t->lastError)
-            event(JobEvent::Severity::Error,
-                  r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions));
-        t->lastError = r.error;
-    }
+    applySyncResult(t, syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, src.topics.value(t->name), t->targetName, tgt, 5000));
     return t->targetReady && partition < t->targetPartitions;
 }
 
@@ -90,37 +103,8 @@ void MirrorWorker::refreshTopics()
                                        .arg(m_spec.target.bootstrap, tgt.error));
                 }
             }
-            if (tgt.ok && Clock::now() >= t->nextSyncAttempt) {
-                const TopicSyncResult r = syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 5000);
-                for (const QString &s : r.infos)
-                    event(JobEvent::Severity::Info, s);
-                for (const QString &s : r.warnings)
-                    event(JobEvent::Severity::Warning, s);
-                const int before = t->targetPartitions;
-                if (r.targetPartitions > 0) {
-                    t->targetPartitions = r.targetPartitions;
-                    t->targetReady = true;
-                }
-                if (t->targetPartitions != before && t->targetReady) {
-                    // Let the producer see the new partitions before it is asked to use them.
-                    const rd_kafka_metadata_t *raw = nullptr;
-                    if (rd_kafka_metadata(m_producer.get(), 0, t->targetRkt.get(), &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
-                        MetadataPtr(raw).reset();
-                }
-                if (!r.error.isEmpty()) {
-                    t->nextSyncAttempt = Clock::now() + kSyncRetry;
-                    if (r.error != t->lastError)
-                        event(JobEvent::Severity::Error,
-                              t->targetReady ? r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions)
-                                             : r.error);
-                    t->lastError = r.error;
-                } else {
-                    t->lastError.clear();
-                }
-                for (auto &p : t->parts)
-                    if (p && p->blocked && p->partition < t->targetPartitions)
-                        p->blocked = false;
-            }
+            if (tgt.ok && Clock::now() >= t->nextSyncAttempt)
+                applySyncResult(t, syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 5000));
         }
         if (t->targetReady)
             wanted << name;

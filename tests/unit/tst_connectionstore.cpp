@@ -87,6 +87,32 @@ private Q_SLOTS:
         QVERIFY(makeKafkaConf(cfg, ClientRole::Admin).conf);
     }
 
+    void consumerDefaults()
+    {
+        // A consumer fetches again 10 ms after its prefetch queue was full
+        // (librdkafka's 1000 ms stalled the mirror engine), unless the
+        // operator says otherwise; other roles do not get the setting.
+        const auto value = [](const ClusterConfig &c, ClientRole role) -> QString {
+            ConfResult r = makeKafkaConf(c, role);
+            if (!r.conf)
+                return QStringLiteral("error: ") + r.error;
+            char buf[64];
+            size_t size = sizeof buf;
+            if (rd_kafka_conf_get(r.conf.get(), "fetch.queue.backoff.ms", buf, &size) != RD_KAFKA_CONF_OK)
+                return QStringLiteral("unknown");
+            return QString::fromUtf8(buf);
+        };
+        ClusterConfig c;
+        c.bootstrap = QStringLiteral("localhost:9092");
+        QCOMPARE(value(c, ClientRole::Consumer), QStringLiteral("10"));
+        QCOMPARE(value(c, ClientRole::Producer), QStringLiteral("1000")); // librdkafka's default, unused there
+        c.consumerProperties.insert(QStringLiteral("fetch.queue.backoff.ms"), QStringLiteral("250"));
+        QCOMPARE(value(c, ClientRole::Consumer), QStringLiteral("250"));
+        c.consumerProperties.clear();
+        c.properties.insert(QStringLiteral("fetch.queue.backoff.ms"), QStringLiteral("100"));
+        QCOMPARE(value(c, ClientRole::Consumer), QStringLiteral("100"));
+    }
+
     void renameDuplicateRemove()
     {
         QTemporaryDir dir;
