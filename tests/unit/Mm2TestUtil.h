@@ -1,0 +1,49 @@
+#pragma once
+
+// Helpers shared by the MirrorMaker 2 import and export tests: the password
+// that must never reach a written file, and the import result's unmapped
+// keys listed for comparisons and failure messages.
+
+#include "Mm2Properties.h"
+
+#include <QByteArray>
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QString>
+#include <QStringList>
+
+namespace md::test {
+
+inline const QString kSecret = QStringLiteral("s3cr3t-Pa55word!");
+
+inline QStringList unmappedKeys(const Mm2ImportResult &r)
+{
+    QStringList keys;
+    for (const Mm2Unmapped &u : r.unmapped)
+        keys << u.key;
+    return keys;
+}
+
+inline QString describeUnmapped(const Mm2ImportResult &r)
+{
+    QStringList lines;
+    for (const Mm2Unmapped &u : r.unmapped)
+        lines << u.toString();
+    return lines.join(QLatin1Char('\n'));
+}
+
+// Every file under `dir` that holds `needle`.
+inline QStringList filesContaining(const QString &dir, const QByteArray &needle)
+{
+    QStringList hits;
+    QDirIterator it(dir, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        QFile f(it.next());
+        if (f.open(QIODevice::ReadOnly) && f.readAll().contains(needle))
+            hits << f.fileName();
+    }
+    return hits;
+}
+
+} // namespace md::test
