@@ -451,13 +451,29 @@ bool ConnectionDialog::saveConnection()
     m_keyPassword->setText(keyPassword);
     setDirty(false);
 
-    setStatus(tr("Saved."), false);
-    keepSecret(c, Secret::SaslPassword, remember, old, renamed);
-    keepSecret(c, Secret::KeyPassword, remember, old, renamed);
+    // Both secrets answer into one status line, once both have answered.
+    auto report = std::make_shared<SecretReport>();
+    keepSecret(c, Secret::SaslPassword, remember, old, renamed, report);
+    keepSecret(c, Secret::KeyPassword, remember, old, renamed, report);
+    if (report->pending == 0)
+        setStatus(tr("Saved."), false);
+    else
+        setStatus(tr("Saved. Storing %1 in the system keychain…").arg(report->storing.join(tr(" and "))), false);
     return true;
 }
 
-void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed)
+void ConnectionDialog::reportSecrets(const SecretReport &report)
+{
+    if (report.failed.isEmpty())
+        setStatus(report.storing.size() == 1 ? tr("Saved; %1 is in the system keychain.").arg(report.storing.constFirst())
+                                             : tr("Saved; %1 are in the system keychain.").arg(report.storing.join(tr(" and "))),
+                  false);
+    else
+        setStatus(tr("Saved, but without %1. It will be asked for when connecting.").arg(report.failed.join(tr("; "))), true);
+}
+
+void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed,
+                                  const std::shared_ptr<SecretReport> &report)
 {
     const QString typed = secretEdit(which)->text();
     const bool used = which == Secret::SaslPassword ? c.usesSasl() : c.usesSsl() && !c.sslKeyFile.isEmpty();
@@ -470,15 +486,13 @@ void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool rememb
     const QString what = which == Secret::SaslPassword ? tr("the password") : tr("the key password");
     QPointer<ConnectionDialog> self(this);
     if (used && remember && !typed.isEmpty()) {
-        setStatus(tr("Saved. Storing %1 in the system keychain…").arg(what), false);
-        m_secrets->writePassword(key, typed, [self, what](bool ok, QString error) {
-            if (!self)
-                return;
-            if (ok)
-                self->setStatus(tr("Saved; %1 is in the system keychain.").arg(what), false);
-            else
-                self->setStatus(tr("Saved, but without %1: %2. It will be asked for when connecting.")
-                                    .arg(what, error), true);
+        ++report->pending;
+        report->storing << what;
+        m_secrets->writePassword(key, typed, [self, what, report](bool ok, QString error) {
+            if (!ok)
+                report->failed << tr("%1: %2").arg(what, error);
+            if (--report->pending == 0 && self)
+                self->reportSecrets(*report);
         });
     } else if (!used || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable
                          && m_remember->isEnabled())) {

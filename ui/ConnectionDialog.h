@@ -99,7 +99,15 @@ private:
     bool needsSecret(const Connection &c, Secret which) const;
     QLineEdit *secretEdit(Secret which) const;
     static QString secretKey(const QString &connectionName, Secret which);
-    void keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed);
+    // What became of the secrets one save handed to the keychain.
+    struct SecretReport {
+        int pending = 0;     // writes not answered yet
+        QStringList storing; // "the password", "the key password"
+        QStringList failed;  // "the password: <why>"
+    };
+    void keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed,
+                    const std::shared_ptr<SecretReport> &report);
+    void reportSecrets(const SecretReport &report);
     void startTest(const ClusterConfig &config);
     void requestConnect(Side side);
     void pickFile(QLineEdit *edit, const QString &title);

@@ -251,6 +251,32 @@ private Q_SLOTS:
         QTRY_VERIFY(!f.backend->entries().contains(key));
     }
 
+    void bothSecretsReportInOneStatus()
+    {
+        // SASL over TLS with an encrypted client key: one save stores two
+        // secrets, and the status line names both once both have answered.
+        Fixture f;
+        f.fillTls(QStringLiteral("both"), test::tlsFile(QStringLiteral("ca.pem")), test::tlsKeyPassword());
+        auto *security = f.child<QComboBox>("securityCombo");
+        security->setCurrentIndex(security->findText(QStringLiteral("SASL_SSL")));
+        f.child<QLineEdit>("userEdit")->setText(test::saslUser());
+        f.child<QLineEdit>("passwordEdit")->setText(test::saslPassword());
+        QVERIFY(f.dialog.saveConnection());
+        auto *status = f.child<QLabel>("statusLabel");
+        QCOMPARE(status->text(), QStringLiteral("Saved. Storing the password and the key password in the system keychain…"));
+        QTRY_COMPARE(status->text(), QStringLiteral("Saved; the password and the key password are in the system keychain."));
+        QCOMPARE(f.backend->entries().size(), 2);
+
+        // A keychain that refuses: one error line with both reasons.
+        f.backend->setUnavailable(QStringLiteral("locked"));
+        f.child<QLineEdit>("passwordEdit")->setText(test::saslPassword());
+        f.child<QLineEdit>("keyPasswordEdit")->setText(test::tlsKeyPassword());
+        QVERIFY(f.dialog.saveConnection());
+        QTRY_VERIFY2(status->text().startsWith(QStringLiteral("Saved, but without the password: ")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral("; the key password: ")), qPrintable(status->text()));
+        QCOMPARE(status->property("error").toBool(), true);
+    }
+
     void noKeychainAsksForTheKeyPassword()
     {
         Fixture f(QStringLiteral("no secret service runs in this test"));
