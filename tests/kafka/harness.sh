@@ -402,24 +402,24 @@ cmd_kill() {
     log "broker '$name' killed (pid $pid)"
 }
 
-cmd_bootstrap() {
-    local name="${1:-}"
-    [[ -n "$name" ]] || die "bootstrap needs a broker name"
+# Prints a broker's state file: COMMAND NAME FILE WHY-MISSING
+print_state_file() {
+    local cmd="$1" name="${2:-}" file="$3" why="$4"
+    [[ -n "$name" ]] || die "$cmd needs a broker name"
     valid_name "$name"
     local f
-    f="$(broker_dir "$name")/bootstrap"
-    [[ -f "$f" ]] || die "broker '$name' has no bootstrap address (not started in $STATE)"
+    f="$(broker_dir "$name")/$file"
+    [[ -f "$f" ]] || die "broker '$name' has $why"
     cat "$f"
 }
 
+cmd_bootstrap() {
+    print_state_file bootstrap "${1:-}" bootstrap "no bootstrap address (not started in $STATE)"
+}
+
 cmd_ssl_bootstrap() {
-    local name="${1:-}"
-    [[ -n "$name" ]] || die "ssl-bootstrap needs a broker name"
-    valid_name "$name"
-    local f
-    f="$(broker_dir "$name")/ssl-bootstrap"
-    [[ -f "$f" ]] || die "broker '$name' has no SSL listener (not a --sasl broker, or not started in $STATE)"
-    cat "$f"
+    print_state_file ssl-bootstrap "${1:-}" ssl-bootstrap \
+        "no SSL listener (not a --sasl broker, or not started in $STATE)"
 }
 
 brokers() {
