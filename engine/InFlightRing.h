@@ -22,11 +22,12 @@ public:
     qint64 frontOffset() const { return at(0).offset; }
     State frontState() const { return at(0).state; }
 
-    void push(qint64 offset)
+    // `bytes`: the record's size (key, value, headers), handed back on completion.
+    void push(qint64 offset, qint32 bytes = 0)
     {
         if (m_size == qsizetype(m_buf.size()))
             grow();
-        m_buf[size_t((m_head + m_size) & (qsizetype(m_buf.size()) - 1))] = {offset, State::InFlight};
+        m_buf[size_t((m_head + m_size) & (qsizetype(m_buf.size()) - 1))] = {offset, bytes, State::InFlight};
         ++m_size;
         ++m_inFlight;
     }
@@ -34,12 +35,14 @@ public:
     // Marks `offset` acknowledged (ok) or failed and pops acknowledged
     // entries off the front. Returns false when the offset is not in flight
     // (a stale report after a rebalance or replay cleared the ring).
-    bool complete(qint64 offset, bool ok)
+    bool complete(qint64 offset, bool ok, qint32 *bytes = nullptr)
     {
         const qsizetype i = find(offset);
         if (i < 0 || at(i).state != State::InFlight)
             return false;
         at(i).state = ok ? State::Acked : State::Failed;
+        if (bytes)
+            *bytes = at(i).bytes;
         --m_inFlight;
         while (m_size > 0 && at(0).state == State::Acked) {
             m_head = (m_head + 1) & (qsizetype(m_buf.size()) - 1);
@@ -58,6 +61,7 @@ public:
 private:
     struct Entry {
         qint64 offset;
+        qint32 bytes; // fits the padding: still 16 bytes an entry
         State state;
     };
 

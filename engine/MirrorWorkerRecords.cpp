@@ -23,14 +23,6 @@ qint64 headerBytes(const rd_kafka_headers_t *hdrs)
     return total;
 }
 
-qint64 recordBytes(const rd_kafka_message_t *m)
-{
-    rd_kafka_headers_t *hdrs = nullptr;
-    if (rd_kafka_message_headers(m, &hdrs) != RD_KAFKA_RESP_ERR_NO_ERROR)
-        hdrs = nullptr;
-    return qint64(m->len) + qint64(m->key_len) + headerBytes(hdrs);
-}
-
 } // namespace
 
 // ---------------------------------------------------------------- records
@@ -130,16 +122,19 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         msg.reset();
         return true;
     }
-    const qint64 bytes = recordBytes(m);
-    if (m_throttleRate > 0 && m_tokens < 0) {
-        m_throttled = true; // wait in line until the budget refills
-        return false;
-    }
-
     // Headers move from the consumed message to the produced one (no copy).
+    // librdkafka parses them on every ask when a record has none (nothing
+    // is cached then), so they are asked for once.
     rd_kafka_headers_t *hdrs = nullptr;
     if (rd_kafka_message_detach_headers(m, &hdrs) != RD_KAFKA_RESP_ERR_NO_ERROR)
         hdrs = nullptr;
+    const qint64 bytes = qint64(m->len) + qint64(m->key_len) + headerBytes(hdrs);
+    if (m_throttleRate > 0 && m_tokens < 0) {
+        if (hdrs)
+            rd_kafka_message_set_headers(m, hdrs); // back to the message while it waits
+        m_throttled = true; // wait in line until the budget refills
+        return false;
+    }
     rd_kafka_vu_t vu[8];
     size_t n = 0;
     vu[n].vtype = RD_KAFKA_VTYPE_RKT;
@@ -198,7 +193,7 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     }
     (void)msg.release(); // owned by the produced record until its delivery report
 
-    p->ring.push(m->offset);
+    p->ring.push(m->offset, qint32(bytes));
     ++m_inFlight;
     p->consumedNext = m->offset + 1;
     p->atEof = false;
@@ -236,10 +231,10 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     --m_inFlight;
     PartState *p = partFor(topicFor(src->rkt), src->partition);
     const bool ok = dm->err == RD_KAFKA_RESP_ERR_NO_ERROR;
-    if (!p || !p->ring.complete(src->offset, ok))
+    qint32 bytes = 0;
+    if (!p || !p->ring.complete(src->offset, ok, &bytes))
         return; // stale: the partition was revoked or replayed meanwhile
     if (ok) {
-        const qint64 bytes = recordBytes(dm);
         ++p->records;
         p->bytes += bytes;
         ++m_recordsProduced;

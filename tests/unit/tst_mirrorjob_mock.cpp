@@ -112,17 +112,21 @@ private Q_SLOTS:
     {
         InFlightRing r;
         for (qint64 o = 10; o < 200; o += 2)
-            r.push(o);
+            r.push(o, qint32(1000 + o)); // grows past its first capacity of 64
         QCOMPARE(r.frontOffset(), 10);
-        QVERIFY(r.complete(12, true)); // out of order: front stays
+        qint32 bytes = 0;
+        QVERIFY(r.complete(12, true, &bytes)); // out of order: front stays
+        QCOMPARE(bytes, 1012);                 // the record's size comes back with its offset
         QCOMPARE(r.frontOffset(), 10);
+        QVERIFY(r.complete(150, true, &bytes)); // found past the first capacity
+        QCOMPARE(bytes, 1150);
         QVERIFY(r.complete(10, true));
         QCOMPARE(r.frontOffset(), 14);
         QVERIFY(!r.complete(11, true)); // never in flight
         QVERIFY(r.complete(14, false));
         QCOMPARE(r.frontOffset(), 14); // a failure holds the commit point
         QCOMPARE(r.frontState(), InFlightRing::State::Failed);
-        QCOMPARE(r.inFlight(), qsizetype(92));
+        QCOMPARE(r.inFlight(), qsizetype(91));
     }
 
     void histogram()
