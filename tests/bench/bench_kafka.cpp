@@ -5,6 +5,7 @@
 //   bench_kafka consume BOOTSTRAP TOPIC --records N
 //   bench_kafka watch   BOOTSTRAP TOPIC --records N [--timeout S]
 //   bench_kafka latency BOOTSTRAP TOPIC --records N [--skip K] [--timeout S]
+//   bench_kafka copy    BOOTSTRAP TOPIC --records N --to BOOTSTRAP2 --to-topic TOPIC2
 //
 // load: one librdkafka producer (the engine's producer settings: idempotent, acks=all,
 //   linger.ms=5), records spread round-robin over the partitions, each value starting with
@@ -15,6 +16,11 @@
 //   records: the source-alone limit.
 // watch: the target's high watermarks summed every 100 ms (waits for the topic to exist)
 //   until N records: how fast a mirror lands records, whatever the mirror is.
+// copy: the bare pipe. One consumer of the source (as `consume`) and one producer into the
+//   target (as `load`); each record is produced zero-copy to the same partition with its
+//   headers and timestamp (what any faithful copy must carry) and released on its delivery
+//   report, and nothing else happens: no group, no offsets kept, no metrics. What a mirror could reach on this machine if its own work cost
+//   nothing; the target topic must exist with at least the source's partitions.
 // latency: a consumer on the target from the beginning; per record, now minus the embedded
 //   send time; the first K records are warm-up and not counted.
 //
@@ -56,6 +62,7 @@ int64_t wallUs()
 
 struct Args {
     std::string command, bootstrap, topic;
+    std::string toBootstrap, toTopic; // copy
     int partitions = 0;
     long long records = 0;
     int size = 200;
@@ -67,7 +74,7 @@ struct Args {
 Args parse(int argc, char **argv)
 {
     if (argc < 4)
-        die("usage: bench_kafka create|load|consume|watch|latency BOOTSTRAP TOPIC [options] (see the source's header)");
+        die("usage: bench_kafka create|load|consume|watch|latency|copy BOOTSTRAP TOPIC [options] (see the source's header)");
     Args a;
     a.command = argv[1];
     a.bootstrap = argv[2];
@@ -94,6 +101,10 @@ Args parse(int argc, char **argv)
             a.skip = std::atoll(v);
         else if (k == "--timeout")
             a.timeoutS = std::atof(v);
+        else if (k == "--to")
+            a.toBootstrap = v;
+        else if (k == "--to-topic")
+            a.toTopic = v;
         else
             die("unknown option " + k);
     }
@@ -224,20 +235,40 @@ void onDelivery(rd_kafka_t *, const rd_kafka_message_t *m, void *opaque)
     ++s->acked;
 }
 
+// The engine's producer settings (idempotent, acks=all, linger.ms=5) with room for every
+// record of a run in the queue; `st` counts the delivery reports.
+rd_kafka_t *benchProducer(const std::string &bootstrap, LoadState *st,
+                          void (*dr)(rd_kafka_t *, const rd_kafka_message_t *, void *))
+{
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    set(conf, "bootstrap.servers", bootstrap.c_str());
+    set(conf, "enable.idempotence", "true");
+    set(conf, "acks", "all");
+    set(conf, "linger.ms", "5");
+    set(conf, "queue.buffering.max.messages", "1000000");
+    rd_kafka_conf_set_opaque(conf, st);
+    rd_kafka_conf_set_dr_msg_cb(conf, dr);
+    return client(RD_KAFKA_PRODUCER, conf);
+}
+
+// Serves delivery reports until `sent` records are answered; dies if any failed.
+void awaitDeliveries(rd_kafka_t *producer, LoadState &st, long long sent)
+{
+    while (st.acked + st.failed < sent) {
+        rd_kafka_poll(producer, 5);
+        st.progress.update(st.acked, wallMs());
+    }
+    if (st.failed)
+        die(std::to_string(st.failed) + " records failed");
+}
+
 int cmdLoad(const Args &a)
 {
     if (a.records <= 0 || a.size < 8)
         die("load needs --records > 0 and --size >= 8");
     LoadState st;
     st.progress.total = a.records;
-    rd_kafka_conf_t *conf = baseConf(a);
-    set(conf, "enable.idempotence", "true");
-    set(conf, "acks", "all");
-    set(conf, "linger.ms", "5");
-    set(conf, "queue.buffering.max.messages", "1000000");
-    rd_kafka_conf_set_opaque(conf, &st);
-    rd_kafka_conf_set_dr_msg_cb(conf, &onDelivery);
-    rd_kafka_t *rk = client(RD_KAFKA_PRODUCER, conf);
+    rd_kafka_t *rk = benchProducer(a.bootstrap, &st, &onDelivery);
     const int parts = partitionsOf(rk, a.topic);
     if (parts <= 0)
         die("topic " + a.topic + " does not exist");
@@ -280,12 +311,7 @@ int cmdLoad(const Args &a)
             st.progress.update(st.acked, wallMs());
         }
     }
-    while (st.acked + st.failed < a.records) {
-        rd_kafka_poll(rk, 5);
-        st.progress.update(st.acked, wallMs());
-    }
-    if (st.failed)
-        die(std::to_string(st.failed) + " records failed");
+    awaitDeliveries(rk, st, a.records);
     const double end = wallMs();
     rd_kafka_topic_destroy(rkt);
     rd_kafka_destroy(rk);
@@ -303,6 +329,8 @@ rd_kafka_t *assignedConsumer(const Args &a, int *partsOut, const char *fetchWait
     set(conf, "enable.auto.offset.store", "false");
     if (fetchWait)
         set(conf, "fetch.wait.max.ms", fetchWait);
+    // As MirrorDesk's consumers: fetch again 10 ms after a full prefetch queue, not 1 s.
+    set(conf, "fetch.queue.backoff.ms", "10");
     rd_kafka_t *rk = client(RD_KAFKA_CONSUMER, conf);
     rd_kafka_poll_set_consumer(rk);
     int parts = -1;
@@ -353,6 +381,73 @@ int cmdConsume(const Args &a)
     rd_kafka_destroy(rk);
     pr.print("consume", a.size);
     std::printf("RESULT consume_total start_ms=%.1f end_ms=%.1f bytes=%lld\n", start, end, bytes);
+    return 0;
+}
+
+void onCopyDelivery(rd_kafka_t *, const rd_kafka_message_t *m, void *opaque)
+{
+    auto *s = static_cast<LoadState *>(opaque);
+    ++(m->err ? s->failed : s->acked);
+    rd_kafka_message_destroy(static_cast<rd_kafka_message_t *>(m->_private)); // the source record
+}
+
+int cmdCopy(const Args &a)
+{
+    if (a.records <= 0 || a.toBootstrap.empty() || a.toTopic.empty())
+        die("copy needs --records > 0, --to BOOTSTRAP and --to-topic TOPIC");
+    const double start = wallMs();
+    LoadState st;
+    st.progress.total = a.records;
+    rd_kafka_t *producer = benchProducer(a.toBootstrap, &st, &onCopyDelivery);
+    rd_kafka_topic_t *rkt = rd_kafka_topic_new(producer, a.toTopic.c_str(), nullptr);
+    int parts = 0;
+    rd_kafka_t *consumer = assignedConsumer(a, &parts, nullptr);
+    if (partitionsOf(producer, a.toTopic) < parts)
+        die("target topic " + a.toTopic + " needs at least " + std::to_string(parts) + " partitions");
+    long long sent = 0;
+    const auto deadline = Clock::now() + std::chrono::seconds(int(a.timeoutS));
+    rd_kafka_message_t *pending = nullptr; // consumed, refused by a full producer queue
+    while (sent < a.records) {
+        if (Clock::now() > deadline)
+            die("timed out after " + std::to_string(sent) + " records");
+        rd_kafka_message_t *m = pending ? pending : rd_kafka_consumer_poll(consumer, sent > st.acked ? 1 : 100);
+        pending = nullptr;
+        if (!m)
+            continue;
+        if (m->err) {
+            rd_kafka_message_destroy(m);
+            continue;
+        }
+        rd_kafka_headers_t *hdrs = nullptr;
+        if (rd_kafka_message_detach_headers(m, &hdrs) != RD_KAFKA_RESP_ERR_NO_ERROR)
+            hdrs = nullptr;
+        const int64_t ts = rd_kafka_message_timestamp(m, nullptr);
+        const rd_kafka_resp_err_t err = rd_kafka_producev(
+            producer, RD_KAFKA_V_RKT(rkt), RD_KAFKA_V_PARTITION(m->partition), RD_KAFKA_V_VALUE(m->payload, m->len),
+            RD_KAFKA_V_KEY(m->key, m->key_len), RD_KAFKA_V_TIMESTAMP(ts > 0 ? ts : 0), RD_KAFKA_V_OPAQUE(m),
+            RD_KAFKA_V_HEADERS(hdrs), RD_KAFKA_V_END);
+        if (err) {
+            if (hdrs)
+                rd_kafka_message_set_headers(m, hdrs); // not taken: back to the message
+            if (err != RD_KAFKA_RESP_ERR__QUEUE_FULL)
+                die(std::string("produce: ") + rd_kafka_err2str(err));
+            pending = m;
+            rd_kafka_poll(producer, 5);
+            continue;
+        }
+        if ((++sent & 255) == 0) {
+            rd_kafka_poll(producer, 0);
+            st.progress.update(st.acked, wallMs());
+        }
+    }
+    awaitDeliveries(producer, st, sent);
+    const double end = wallMs();
+    rd_kafka_consumer_close(consumer);
+    rd_kafka_destroy(consumer);
+    rd_kafka_topic_destroy(rkt);
+    rd_kafka_destroy(producer);
+    st.progress.print("copy", a.size);
+    std::printf("RESULT copy_total start_ms=%.1f end_ms=%.1f\n", start, end);
     return 0;
 }
 
@@ -442,5 +537,7 @@ int main(int argc, char **argv)
         return cmdWatch(a);
     if (a.command == "latency")
         return cmdLatency(a);
+    if (a.command == "copy")
+        return cmdCopy(a);
     die("unknown command " + a.command);
 }

@@ -49,6 +49,7 @@ names = {
     "mm2": "MirrorMaker 2 (dedicated)",
     "produce": "limit: 1 librdkafka producer → target",
     "consume": "limit: 1 librdkafka consumer ← source",
+    "copy": "bare copy loop: 1 consumer → 1 producer",
 }
 print(f"Parameters: {params}\n")
 if mode == "throughput":
@@ -57,7 +58,7 @@ if mode == "throughput":
         data["limit"]["steady_rps"][r] = min(data["produce"]["steady_rps"][r], data["consume"]["steady_rps"][r])
     print("| | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s |")
     print("|---|---:|---:|---:|---:|---:|")
-    for kind in ("md", "mm2", "produce", "consume"):
+    for kind in ("md", "mm2", "produce", "consume", "copy"):
         if kind not in data:
             continue
         print(f"| {names[kind]} | {summary(runs_of(kind, 'steady_rps').values())} "
@@ -70,6 +71,7 @@ if mode == "throughput":
     print("|---|---:|---|")
     print(f"| MirrorDesk / MM2 steady rate | {summary(ratio('md', 'steady_rps', 'mm2', 'steady_rps'), '{:.2f}')} | ≥ 1.5 |")
     print(f"| MirrorDesk / limit steady rate | {summary(ratio('md', 'steady_rps', 'limit', 'steady_rps'), '{:.2f}')} | ≥ 0.8 |")
+    print(f"| MirrorDesk / bare copy loop steady rate | {summary(ratio('md', 'steady_rps', 'copy', 'steady_rps'), '{:.2f}')} | |")
     print(f"| MirrorDesk / MM2 peak RSS | {summary(ratio('md', 'rss_mb', 'mm2', 'rss_mb'), '{:.3f}')} | ≤ 0.2 |")
     print(f"| MirrorDesk / MM2 CPU seconds | {summary(ratio('md', 'cpu_s', 'mm2', 'cpu_s'), '{:.2f}')} | |")
     print(f"| MirrorDesk / MM2 end to end | {summary(ratio('md', 'e2e_s', 'mm2', 'e2e_s'), '{:.2f}')} | |")

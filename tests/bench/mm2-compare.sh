@@ -15,6 +15,8 @@
 #     each into a fresh target topic, and measures
 #     3. the limit: one librdkafka producer into the target alone, one librdkafka consumer
 #        reading the source alone.
+#     4. the bare copy loop: one consumer feeding one producer (bench_kafka copy), both
+#        pipes at once on the same cores but none of a mirror's bookkeeping.
 #     Steady rate = 80% of the records over the time between 10% and 90% of them landing on
 #     the target (high watermarks polled every 100 ms); end to end = process start to the
 #     last record on the target; peak RSS and CPU seconds from /usr/bin/time.
@@ -39,8 +41,9 @@ OUT=""
 MD_CONSUMER_PROPS="{}"
 MD_PRODUCER_PROPS="{}"
 
-die() { printf 'mm2-compare: error: %s\n' "$*" >&2; exit 1; }
-log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+BENCH_NAME=mm2-compare
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
 
 while (($#)); do
     case "$1" in
@@ -56,14 +59,12 @@ while (($#)); do
         # librdkafka properties for MirrorDesk's profile, e.g. '{"linger.ms": "10"}'
         --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
         --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
-        -h|--help) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
     shift
 done
-for v in RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN; do
-    [[ "${!v}" =~ ^[0-9]+$ && "${!v}" -gt 0 ]] || die "${v,,} must be a positive integer, got '${!v}'"
-done
+require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN
 (( SIZE >= 8 )) || die "size must be at least 8 bytes (the send time is embedded)"
 
 MD="$BUILD/app/mirrordesk"
@@ -79,12 +80,8 @@ CORES="$(nproc)"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mirrordesk-bench.XXXXXX")"
 export MIRRORDESK_KAFKA_STATE="$WORK/kafka"
-# The brokers as kafka-server-start.sh runs them (1 GB heap, G1, full JIT), not the
-# harness's C1-only test setting: the broker must not be the narrowest pipe by design.
-export MIRRORDESK_KAFKA_JAVA_OPTS="${MIRRORDESK_BENCH_BROKER_OPTS:--Xms1g -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true}"
 # MM2 as connect-mirror-maker.sh runs it (kafka-run-class.sh defaults).
 MM2_OPTS="${MIRRORDESK_BENCH_MM2_OPTS:--Xms256m -Xmx2g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:InitiatingHeapOccupancyPercent=35 -XX:+ExplicitGCInvokesConcurrent -Djava.awt.headless=true}"
-HARNESS="$ROOT/tests/kafka/harness.sh"
 RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
 OWN_PIDS=()
@@ -94,7 +91,7 @@ cleanup() {
     for p in "${OWN_PIDS[@]}"; do
         kill_tree "$p"
     done
-    bash "$HARNESS" stop-all >/dev/null 2>&1 || true
+    stop_brokers
     if [[ -n "${KEEP_WORK:-}" ]]; then
         log "work dir kept: $WORK"
     else
@@ -129,15 +126,7 @@ record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RESULTS"; }
 TIMEFMT="%e %U %S %M"
 
 log "work dir $WORK; starting brokers"
-bash "$HARNESS" fetch
-bash "$HARNESS" start source >"$WORK/harness-source.log" 2>&1 &
-hs=$!
-bash "$HARNESS" start target >"$WORK/harness-target.log" 2>&1 &
-ht=$!
-wait $hs || { cat "$WORK/harness-source.log" >&2; die "source broker did not start"; }
-wait $ht || { cat "$WORK/harness-target.log" >&2; die "target broker did not start"; }
-SRC="$(bash "$HARNESS" bootstrap source)"
-TGT="$(bash "$HARNESS" bootstrap target)"
+start_brokers "$WORK"
 log "source $SRC, target $TGT"
 
 write_profile() { # FILE NAME ALIAS TOPIC_REGEX
@@ -251,6 +240,17 @@ run_throughput() {
         t0=$(now_ms)
         /usr/bin/time -f "$TIMEFMT" -o "$d/consume.time" "$BK" consume "$SRC" bench --records "$RECORDS" >"$d/consume.out"
         collect_self consume "$r" "$d/consume.out" consume "$d/consume.time" "$t0"
+
+        # 4. the bare copy loop: both pipes at once and none of a mirror's own work
+        "$BK" create "$TGT" "copy$r" "$PARTITIONS" >/dev/null
+        "$BK" watch "$TGT" "copy$r" --records "$RECORDS" --timeout 900 >"$d/copy.watch" &
+        w=$!
+        log "run $r: bare copy loop"
+        t0=$(now_ms)
+        /usr/bin/time -f "$TIMEFMT" -o "$d/copy.time" "$BK" copy "$SRC" bench --records "$RECORDS" \
+            --to "$TGT" --to-topic "copy$r" >"$d/copy.out"
+        wait $w || die "the bare copy loop did not land $RECORDS records (run $r)"
+        collect copy "$r" "$d/copy.watch" "$d/copy.time" "$t0"
     done
 }
 

@@ -25,8 +25,9 @@ OUTDIR=""
 MD_CONSUMER_PROPS="{}"
 MD_PRODUCER_PROPS="{}"
 
-die() { printf 'soak: error: %s\n' "$*" >&2; exit 1; }
-log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+BENCH_NAME=soak
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
 
 while (($#)); do
     case "$1" in
@@ -38,14 +39,12 @@ while (($#)); do
         --out) OUTDIR="$2"; shift ;;
         --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
         --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
-        -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
     shift
 done
-for v in MINUTES RATE SIZE PARTITIONS; do
-    [[ "${!v}" =~ ^[0-9]+$ && "${!v}" -gt 0 ]] || die "${v,,} must be a positive integer, got '${!v}'"
-done
+require_positive MINUTES RATE SIZE PARTITIONS
 (( SIZE >= 8 )) || die "size must be at least 8 bytes"
 
 MD="$BUILD/app/mirrordesk"
@@ -54,8 +53,8 @@ BK="$BUILD/tests/bench/bench_kafka"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mirrordesk-soak.XXXXXX")"
 export MIRRORDESK_KAFKA_STATE="$WORK/kafka"
-export MIRRORDESK_KAFKA_JAVA_OPTS="${MIRRORDESK_BENCH_BROKER_OPTS:--Xms512m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true}"
-HARNESS="$ROOT/tests/kafka/harness.sh"
+# A moderate rate needs no more than half a gigabyte of broker heap.
+BENCH_BROKER_OPTS="${MIRRORDESK_BENCH_BROKER_OPTS:--Xms512m -Xmx512m -XX:+UseG1GC -Djava.awt.headless=true}"
 MD_PID=""
 LOAD_PID=""
 
@@ -65,7 +64,7 @@ cleanup() {
         kill -TERM "$MD_PID" 2>/dev/null || true
         wait "$MD_PID" 2>/dev/null || true
     fi
-    bash "$HARNESS" stop-all >/dev/null 2>&1 || true
+    stop_brokers
     if [[ -n "$OUTDIR" ]]; then
         mkdir -p "$OUTDIR"
         cp "$WORK"/rss.tsv "$WORK"/summary.txt "$WORK"/md.log "$WORK"/verify.log "$OUTDIR"/ 2>/dev/null || true
@@ -76,15 +75,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 log "work dir $WORK; starting brokers"
-bash "$HARNESS" fetch
-bash "$HARNESS" start source >"$WORK/harness-source.log" 2>&1 &
-hs=$!
-bash "$HARNESS" start target >"$WORK/harness-target.log" 2>&1 &
-ht=$!
-wait $hs || { cat "$WORK/harness-source.log" >&2; die "source broker did not start"; }
-wait $ht || { cat "$WORK/harness-target.log" >&2; die "target broker did not start"; }
-SRC="$(bash "$HARNESS" bootstrap source)"
-TGT="$(bash "$HARNESS" bootstrap target)"
+start_brokers "$WORK"
 
 "$BK" create "$SRC" soak "$PARTITIONS" >/dev/null
 cat >"$WORK/soak.mirrorjob" <<EOF
