@@ -23,7 +23,7 @@ public:
     State frontState() const { return at(0).state; }
 
     // `bytes`: the record's size (key, value, headers), handed back on completion.
-    void push(qint64 offset, qint32 bytes = 0)
+    void push(qint64 offset, qint32 bytes)
     {
         if (m_size == qsizetype(m_buf.size()))
             grow();

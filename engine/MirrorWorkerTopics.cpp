@@ -22,12 +22,14 @@ void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
     for (const QString &s : r.warnings)
         event(JobEvent::Severity::Warning, s);
     const int before = t->targetPartitions;
+    const bool wasReady = t->targetReady;
     if (r.targetPartitions > 0) {
         t->targetPartitions = r.targetPartitions;
         t->targetReady = true;
     }
-    if (t->targetPartitions != before && t->targetReady) {
-        // Let the producer see the new partitions before it is asked to use them.
+    if (t->targetReady && (t->targetPartitions != before || !wasReady)) {
+        // Let the producer see the new (or recreated) topic and partitions
+        // before it is asked to use them.
         const rd_kafka_metadata_t *raw = nullptr;
         if (rd_kafka_metadata(m_producer.get(), 0, t->targetRkt.get(), &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
             MetadataPtr(raw).reset();

@@ -398,6 +398,7 @@ void ConnectionDialog::onSelectionChanged()
     if (const std::optional<Connection> c = m_store->connection(name)) {
         showConnection(*c);
         setStatus({}, false);
+        ++m_saves; // a keychain answer still on its way no longer speaks for what is shown
     }
 }
 
@@ -453,6 +454,7 @@ bool ConnectionDialog::saveConnection()
 
     // Both secrets answer into one status line, once both have answered.
     auto report = std::make_shared<SecretReport>();
+    report->save = ++m_saves;
     keepSecret(c, Secret::SaslPassword, remember, old, renamed, report);
     keepSecret(c, Secret::KeyPassword, remember, old, renamed, report);
     if (report->pending == 0)
@@ -469,7 +471,10 @@ void ConnectionDialog::reportSecrets(const SecretReport &report)
                                              : tr("Saved; %1 are in the system keychain.").arg(report.storing.join(tr(" and "))),
                   false);
     else
-        setStatus(tr("Saved, but without %1. It will be asked for when connecting.").arg(report.failed.join(tr("; "))), true);
+        setStatus((report.failed.size() == 1 ? tr("Saved, but without %1. It will be asked for when connecting.")
+                                              : tr("Saved, but without %1. They will be asked for when connecting."))
+                      .arg(report.failed.join(tr("; "))),
+                  true);
 }
 
 void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed,
@@ -491,7 +496,9 @@ void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool rememb
         m_secrets->writePassword(key, typed, [self, what, report](bool ok, QString error) {
             if (!ok)
                 report->failed << tr("%1: %2").arg(what, error);
-            if (--report->pending == 0 && self)
+            // Only the latest save speaks: an earlier one's slow answer
+            // must not overwrite what came after it.
+            if (--report->pending == 0 && self && self->m_saves == report->save)
                 self->reportSecrets(*report);
         });
     } else if (!used || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable

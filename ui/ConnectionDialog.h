@@ -101,6 +101,7 @@ private:
     static QString secretKey(const QString &connectionName, Secret which);
     // What became of the secrets one save handed to the keychain.
     struct SecretReport {
+        int save = 0;        // which save (m_saves) this is
         int pending = 0;     // writes not answered yet
         QStringList storing; // "the password", "the key password"
         QStringList failed;  // "the password: <why>"
@@ -120,6 +121,7 @@ private:
     SecretStore *m_secrets;
     QString m_current; // saved name of the connection in the form, empty for none
     bool m_dirty = false;
+    int m_saves = 0; // counts saves (and selection changes): only the latest save reports its secrets
     bool m_loading = false;
     bool m_confirmRemovals = true;
     quint64 m_testSerial = 0;

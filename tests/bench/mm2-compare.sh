@@ -85,9 +85,13 @@ MM2_OPTS="${MIRRORDESK_BENCH_MM2_OPTS:--Xms256m -Xmx2g -XX:+UseG1GC -XX:MaxGCPau
 RESULTS="$WORK/results.tsv"
 : >"$RESULTS"
 OWN_PIDS=()
+WATCH_PIDS=() # target watchers: a failed step must not leave them polling for 900 s
 
 cleanup() {
     local p
+    for p in "${WATCH_PIDS[@]}"; do
+        kill "$p" 2>/dev/null || true
+    done
     for p in "${OWN_PIDS[@]}"; do
         kill_tree "$p"
     done
@@ -207,6 +211,7 @@ run_throughput() {
         write_profile "$d/md.mirrorjob" "bench md $r" "md$r" "bench"
         "$BK" watch "$TGT" "md$r.bench" --records "$RECORDS" --timeout 900 >"$d/md.watch" &
         local w=$!
+        WATCH_PIDS+=("$w")
         local t0
         t0=$(now_ms)
         log "run $r: MirrorDesk"
@@ -219,6 +224,7 @@ run_throughput() {
         write_mm2 "$d/mm2.properties" "mm$r" "bench"
         "$BK" watch "$TGT" "mm$r.bench" --records "$RECORDS" --timeout 900 >"$d/mm2.watch" &
         w=$!
+        WATCH_PIDS+=("$w")
         t0=$(now_ms)
         log "run $r: MirrorMaker 2"
         start_mm2 "$d/mm2.properties" "$d/mm2" "$d/mm2.time"
@@ -245,6 +251,7 @@ run_throughput() {
         "$BK" create "$TGT" "copy$r" "$PARTITIONS" >/dev/null
         "$BK" watch "$TGT" "copy$r" --records "$RECORDS" --timeout 900 >"$d/copy.watch" &
         w=$!
+        WATCH_PIDS+=("$w")
         log "run $r: bare copy loop"
         t0=$(now_ms)
         /usr/bin/time -f "$TIMEFMT" -o "$d/copy.time" "$BK" copy "$SRC" bench --records "$RECORDS" \

@@ -59,8 +59,7 @@ export MIRRORDESK_KAFKA_STATE="${MIRRORDESK_KAFKA_STATE:-$WORK/kafka}"
 
 cleanup() {
     stop_brokers
-    rm -rf "$WORK"
-    [[ "$MIRRORDESK_KAFKA_STATE" == "$WORK/kafka" ]] || rm -rf "$MIRRORDESK_KAFKA_STATE"
+    rm -rf "$WORK" # with the brokers' state, unless the caller gave its own (kept)
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM

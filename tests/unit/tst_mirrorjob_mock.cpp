@@ -175,6 +175,17 @@ private Q_SLOTS:
         const auto last = metrics.last().first().value<MetricsSnapshot>();
         QCOMPARE(last.recordsProduced, 300);
         QCOMPARE(last.recordsConsumed, 300);
+        // Bytes are key + value + header names and values, counted when
+        // consumed and again (from the in-flight ring) when acknowledged.
+        qint64 bytes = 0;
+        for (const TestRecord &r : records) {
+            bytes += (r.key ? r.key->size() : 0) + (r.value ? r.value->size() : 0);
+            for (const auto &[name, value] : r.headers)
+                bytes += name.toUtf8().size() + (value ? value->size() : 0);
+        }
+        QVERIFY(bytes > 0);
+        QCOMPARE(last.bytesConsumed, bytes);
+        QCOMPARE(last.bytesProduced, bytes);
         QCOMPARE(last.inFlight, 0);
         QCOMPARE(last.partitions.size(), 3);
         for (const PartitionMetrics &p : last.partitions) {
