@@ -28,6 +28,9 @@ struct PartitionMetrics {
     qint64 records = 0;         // copied since the job started (acknowledged by the target)
     qint64 bytes = 0;           // key + value + headers
     qint64 lastSourceTimestampMs = -1; // timestamp of the newest record acknowledged
+    // Records that vanished from the source before the job copied them
+    // (retention, DeleteRecords), counted since this instance started.
+    qint64 vanishedRecords = 0;
     bool paused = false;        // by the user or the throttle
     bool caughtUp = false;
 };
@@ -42,6 +45,8 @@ struct LatencyStats {
 // One immutable sample of a job, emitted by value every sampling interval.
 struct MetricsSnapshot {
     QString jobName;
+    QString instanceId; // static membership id, empty for a dynamic member
+    QString memberId;   // this instance's member id in the job's group (empty before it joined)
     QDateTime time;      // when the sample was taken (UTC)
     qint64 elapsedMs = 0; // since the job started
     JobState state = JobState::Starting;
@@ -59,6 +64,7 @@ struct MetricsSnapshot {
     LatencyStats latency;    // over the last interval
     qint64 throttleBytesPerSecond = 0;
     bool caughtUp = false;   // every assigned partition has lag 0
+    qint64 vanishedRecords = 0; // sum of the partitions' vanishedRecords
     QList<PartitionMetrics> partitions;
 };
 

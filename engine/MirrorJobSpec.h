@@ -31,6 +31,9 @@ struct MirrorJobSpec {
     QString separator = QStringLiteral(".");
     QString nameTemplate = QStringLiteral("${topic}"); // NamingPolicy::Template
     QString groupId;                                   // empty: derived from the name
+    // Static membership (group.instance.id): a restarted instance gets its
+    // partitions back without a rebalance. Empty: a dynamic member.
+    QString instanceId;
     StartPosition start = StartPosition::Committed;
     QDateTime startTimestamp;
     StopCondition stop = StopCondition::RunForever;
@@ -42,6 +45,7 @@ struct MirrorJobSpec {
     qint64 throttleBytesPerSecond = 0; // 0: unlimited
     int samplingIntervalMs = 250;
     int topicRefreshIntervalMs = 10000;
+    int configSyncIntervalMs = 60000; // target topic configs follow the source within this
 
     bool operator==(const MirrorJobSpec &) const = default;
 };
