@@ -319,6 +319,7 @@ void MirrorWorker::shutdown(bool graceful)
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (rd_kafka_outq_len(m_producer.get()) > 0 && Clock::now() < deadline)
         rd_kafka_poll(m_producer.get(), 50);
+    m_topicIdQueue.reset(); // a queue goes before its client
     if (graceful && !m_aborting) {
         rd_kafka_consumer_close(m_consumer.get()); // leaves the group (revoke: commits nothing new)
         m_consumer.reset();
@@ -411,6 +412,7 @@ void MirrorWorker::tick()
         syncTopicConfigs();
         m_nextConfigSync = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.configSyncIntervalMs));
     }
+    pollTopicIds();
     serviceReplays();
     if (now >= m_nextCommit) {
         commit(false);

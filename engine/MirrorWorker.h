@@ -147,7 +147,8 @@ private:
     void noteJump(PartState *p, qint64 offset, bool eof); // offsets not contiguous: vanished records, recreated topic
     bool groupCaughtUp(); // every partition of the job, whoever owns it, committed at its end
     void syncTopicConfigs();
-    void checkTopicIds(const QStringList &names);
+    void checkTopicIds(const QStringList &names); // asks; pollTopicIds takes the answer
+    void pollTopicIds();
     void revokePartitions(rd_kafka_topic_partition_list_t *parts);
     bool ensureTargetPartitions(TopicState *t, int32_t partition);
     void applySyncResult(TopicState *t, const TopicSyncResult &r); // events, partition count, retry time
@@ -198,6 +199,10 @@ private:
     Clock::time_point m_nextRefresh;
     Clock::time_point m_nextConfigSync;
     Clock::time_point m_nextGroupCheck;
+    QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting
+    bool m_topicIdPending = false;
+    Clock::time_point m_topicIdSent;
+    int m_topicIdFailures = 0;
     QString m_memberId;
     Clock::time_point m_lastSample;
     Clock::time_point m_lastConsumerPoll;

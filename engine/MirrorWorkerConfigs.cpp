@@ -37,7 +37,10 @@ void MirrorWorker::checkTopicIds(const QStringList &names)
 {
     // A topic deleted and recreated between two refreshes keeps its name but
     // gets a new id; its partitions then start again from their first record.
-    if (names.isEmpty())
+    // Asked without waiting (pollTopicIds takes the answer): a cluster that
+    // never answers (the sandbox's mock cluster) must not hold the engine.
+    // One that fails twice in a row is not asked again.
+    if (names.isEmpty() || m_topicIdPending || m_topicIdFailures >= 2)
         return;
     std::vector<QByteArray> utf8;
     std::vector<const char *> raw;
@@ -46,16 +49,37 @@ void MirrorWorker::checkTopicIds(const QStringList &names)
     for (const QByteArray &n : utf8)
         raw.push_back(n.constData());
     TopicCollectionPtr topics(rd_kafka_TopicCollection_of_topic_names(raw.data(), raw.size()));
-    QString error;
-    EventPtr ev = adminCall(
-        m_consumer.get(), RD_KAFKA_ADMIN_OP_DESCRIBETOPICS, 5000,
-        [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
-            rd_kafka_DescribeTopics(m_consumer.get(), topics.get(), options, queue);
-        },
-        &error);
-    const rd_kafka_DescribeTopics_result_t *result = ev ? rd_kafka_event_DescribeTopics_result(ev.get()) : nullptr;
-    if (!result)
-        return; // the next refresh asks again
+    if (!m_topicIdQueue)
+        m_topicIdQueue.reset(rd_kafka_queue_new(m_consumer.get()));
+    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_consumer.get(), RD_KAFKA_ADMIN_OP_DESCRIBETOPICS));
+    char errstr[256];
+    rd_kafka_AdminOptions_set_request_timeout(options.get(), 10000, errstr, sizeof errstr);
+    rd_kafka_DescribeTopics(m_consumer.get(), topics.get(), options.get(), m_topicIdQueue.get());
+    m_topicIdPending = true;
+    m_topicIdSent = Clock::now();
+}
+
+void MirrorWorker::pollTopicIds()
+{
+    if (!m_topicIdPending)
+        return;
+    EventPtr ev(rd_kafka_queue_poll(m_topicIdQueue.get(), 0));
+    if (!ev) {
+        if (Clock::now() - m_topicIdSent > std::chrono::seconds(20)) {
+            m_topicIdQueue.reset(); // a late answer goes with it
+            m_topicIdPending = false;
+            ++m_topicIdFailures;
+        }
+        return;
+    }
+    m_topicIdPending = false;
+    const rd_kafka_DescribeTopics_result_t *result =
+        rd_kafka_event_error(ev.get()) ? nullptr : rd_kafka_event_DescribeTopics_result(ev.get());
+    if (!result) {
+        ++m_topicIdFailures;
+        return;
+    }
+    m_topicIdFailures = 0;
     size_t cnt = 0;
     const rd_kafka_TopicDescription_t **descs = rd_kafka_DescribeTopics_result_topics(result, &cnt);
     for (size_t i = 0; i < cnt; ++i) {
@@ -84,6 +108,7 @@ void MirrorWorker::checkTopicIds(const QStringList &names)
                 p->done = false;
                 p->committed = -1;
             }
+            applyPauses();
         }
         t->topicId = id;
     }
