@@ -40,7 +40,9 @@ void printPartitionStarts(const MirrorJobSpec &spec, QTextStream &out, QTextStre
         return;
     }
     const QLocale english(QLocale::English);
-    out << "where the job starts (group " << progress.groupId << ", " << progress.groupState;
+    const bool noGroup = progress.groupState == QLatin1String("Dead") && progress.members.isEmpty();
+    out << "where the job starts (group " << progress.groupId << ", "
+        << (noGroup ? QStringLiteral("no such group yet") : progress.groupState);
     if (!progress.members.isEmpty())
         out << ", " << progress.members.size() << (progress.members.size() == 1 ? " member: " : " members: ")
             << progress.members.join(QStringLiteral(", "));

@@ -50,6 +50,12 @@ int usageError(QTextStream &err, const QString &problem)
     return 2;
 }
 
+// "Empty", "Stable", ...; a group that does not exist (yet) says so.
+QString groupStateText(const JobProgress &p)
+{
+    return p.groupState == QLatin1String("Dead") && p.members.isEmpty() ? QStringLiteral("no such group yet") : p.groupState;
+}
+
 // One line per partition, columns aligned.
 void printTable(const JobProgress &plan, QTextStream &out)
 {
@@ -91,8 +97,18 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("this text"));
     parser.addOptions({to, topic, dryRun, help});
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the job profile"));
-    if (!parser.parse(QStringList{QStringLiteral("mirrordesk reset")} + args))
+    if (!parser.parse(QStringList{QStringLiteral("mirrordesk reset")} + args)) {
+        // Named as typed ("--frob"), not as the parser strips it ("frob").
+        const QStringList unknown = parser.unknownOptionNames();
+        if (!unknown.isEmpty()) {
+            for (const QString &a : args) {
+                const QString bare = a.section(QLatin1Char('='), 0, 0);
+                if (bare.startsWith(QLatin1Char('-')) && bare.mid(bare.startsWith(QLatin1String("--")) ? 2 : 1) == unknown.first())
+                    return usageError(err, QStringLiteral("unknown option ") + bare);
+            }
+        }
         return usageError(err, parser.errorText());
+    }
     if (parser.isSet(help)) {
         out << kResetUsage;
         out.flush();
@@ -146,7 +162,7 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err.flush();
         return 1;
     }
-    out << "job \"" << spec->name << "\", group " << plan.groupId << " (" << plan.groupState;
+    out << "job \"" << spec->name << "\", group " << plan.groupId << " (" << groupStateText(plan);
     if (!plan.members.isEmpty())
         out << ", " << plan.members.size() << (plan.members.size() == 1 ? " member: " : " members: ")
             << plan.members.join(QStringLiteral(", "));
