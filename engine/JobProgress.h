@@ -39,9 +39,12 @@ struct PartitionStart {
     StartReason reason = StartReason::Earliest;
     qint64 toCopy = 0;  // end - start: what a run copies from here
     qint64 skipped = 0; // CommittedBelowLogStart: logStart - committed
+    QDateTime startTime; // Timestamp: the profile's start time; Reset: the reset's time (else invalid)
 
     // For people: "resumes at 1,234 (committed)", "starts at 0 (earliest, no progress)".
     QString describe() const;
+    // CommittedBelowLogStart: "1,000 records vanished before they were copied: offsets 0..999"; else empty.
+    QString vanishedText() const;
     bool operator==(const PartitionStart &) const = default;
 };
 
@@ -53,6 +56,9 @@ struct JobProgress {
     QStringList members;        // active members: "client-id on host" (empty: none)
     QList<PartitionStart> partitions; // by topic, then partition
     qint64 totalToCopy() const;
+    qint64 totalSkipped() const; // records that vanished before they were copied, over all partitions
+    // True when the group has members (or is rebalancing): a reset is refused then.
+    bool groupActive() const;
 };
 
 // Blocking (engine threads, headless commands; never the UI thread): the
