@@ -6,6 +6,7 @@
 // with librdkafka's admin API directly, never through MirrorDesk's code.
 
 #include "tst_mirror_support.h"
+#include "tst_progress_support.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -106,20 +107,6 @@ bool growTopic(const QString &bootstrap, const QString &topic, int partitions, Q
     return finishAdmin(rk, ev, error);
 }
 
-bool deleteRecordsBefore(const QString &bootstrap, const QString &topic, int partition, qint64 offset, QString *error)
-{
-    rd_kafka_t *rk = nullptr;
-    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
-        rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(1);
-        rd_kafka_topic_partition_list_add(list, topic.toUtf8().constData(), partition)->offset = offset;
-        rd_kafka_DeleteRecords_t *del = rd_kafka_DeleteRecords_new(list);
-        rd_kafka_topic_partition_list_destroy(list);
-        rd_kafka_DeleteRecords(h, &del, 1, nullptr, q);
-        rd_kafka_DeleteRecords_destroy(del);
-    }, &rk);
-    return finishAdmin(rk, ev, error);
-}
-
 bool anyEventContains(const QStringList &events, const QString &text)
 {
     return std::any_of(events.cbegin(), events.cend(), [&](const QString &e) { return e.contains(text); });
@@ -209,7 +196,7 @@ private Q_SLOTS:
         }
         // While the job is down: 500 more, of which the first 200 are deleted before it runs again.
         QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 500, 1), &error), qPrintable(error));
-        QVERIFY2(deleteRecordsBefore(sourceBootstrap(), topic, 0, 1200, &error), qPrintable(error));
+        QVERIFY2(deleteRecordsBefore(topic, 0, 1200, &error), qPrintable(error));
         MirrorJob second(spec);
         const JobOutcome out = runJob(second, 90000);
         QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));

@@ -257,6 +257,38 @@ private Q_SLOTS:
         QCOMPARE(*after, expected);
     }
 
+    void runResumesAndOnlyAResetCopiesAgain()
+    {
+        // What the operator relies on: a run after a run copies nothing twice
+        // (progress wins, whatever `start` says), and reset makes the next run
+        // copy again from where it says.
+        const std::optional<Job> job = makeJob();
+        QVERIFY(job);
+        Result r = reset({job->profile, QStringLiteral("--to"), QStringLiteral("earliest")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        const auto targetCount = [&] {
+            qint64 n = 0;
+            for (const QString &t : {job->a, job->b})
+                if (const auto got = test::consumeAll(test::targetBootstrap(), QStringLiteral("src.") + t))
+                    n += got->size();
+            return n;
+        };
+        const auto run = [&] {
+            return runProcess(kExe, {QStringLiteral("run"), job->profile, QStringLiteral("--until-caught-up")}, 180000);
+        };
+        r = run();
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QCOMPARE(targetCount(), 18); // a[0] from 2 (0..1 deleted), a[1] and b from 0
+        r = run();
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QCOMPARE(targetCount(), 18);
+        r = reset({job->profile, QStringLiteral("--to"), QStringLiteral("earliest")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        r = run();
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QCOMPARE(targetCount(), 36);
+    }
+
     void resetToLatestAndToATime()
     {
         const std::optional<Job> job = makeJob();
