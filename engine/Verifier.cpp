@@ -47,6 +47,8 @@ QString PartitionVerdict::toString() const
         line += QStringLiteral("  sha256 ") + QString::fromLatin1(sourceDigest.left(16));
     if (sourceSkipped > 0)
         line += QStringLiteral("  (%1 source records before the start position)").arg(sourceSkipped);
+    if (!trimNote.isEmpty())
+        line += QStringLiteral("  (") + trimNote + QLatin1Char(')');
     return line;
 }
 
@@ -68,10 +70,12 @@ int VerifyReport::exitCode() const
 
 QString VerifyReport::summary() const
 {
-    qint64 records = 0, duplicates = 0;
+    qint64 records = 0, duplicates = 0, trimmedFromTarget = 0, trimmedFromSource = 0;
     int matching = 0, differing = 0;
     for (const PartitionVerdict &v : partitions) {
         records += v.sourceCount;
+        trimmedFromTarget += v.trimmedFromTarget;
+        trimmedFromSource += v.trimmedFromSource;
         if (v.matches())
             duplicates += v.duplicates; // a differing partition's count says nothing about replays
         v.matches() ? ++matching : ++differing;
@@ -90,6 +94,14 @@ QString VerifyReport::summary() const
                .arg(differing);
     if (duplicates)
         text += QStringLiteral("; warning: %1 duplicate records on the target (at-least-once replay)").arg(duplicates);
+    if (trimmedFromTarget || trimmedFromSource) {
+        QStringList parts;
+        if (trimmedFromTarget)
+            parts << QStringLiteral("%1 source records the target no longer holds").arg(trimmedFromTarget);
+        if (trimmedFromSource)
+            parts << QStringLiteral("%1 target records the source no longer holds").arg(trimmedFromSource);
+        text += QStringLiteral("; not compared (trimmed logs): ") + parts.join(QStringLiteral(", "));
+    }
     if (const PartitionVerdict *first = firstDifference()) {
         text += QStringLiteral("\nfirst difference: ") + first->location() + QStringLiteral(": ") + first->difference;
         if (first->partition >= 0) {

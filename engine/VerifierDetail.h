@@ -4,6 +4,7 @@
 // fingerprints, the partition reader, the record-by-record comparison, and the
 // run with its report). Not part of Verifier's interface.
 
+#include "ConfigEntry.h"
 #include "KafkaHandles.h"
 #include "Verifier.h"
 
@@ -68,6 +69,9 @@ public:
     // The next record of the partition, End once the end offset (or the end of
     // committed data) is reached, Failed after idleTimeoutMs without progress.
     Next next(MessagePtr *out, QString *error);
+    // DescribeConfigs of a topic on this side, asked once per topic (the
+    // error names the cluster).
+    const DescribedTopicConfigs &topicConfigs(const QString &topic);
 
 private:
     QString m_where;
@@ -81,7 +85,32 @@ private:
     qint64 m_next = 0;
     qint64 m_end = 0;
     bool m_ended = true;
+    QHash<QString, DescribedTopicConfigs> m_configs;
 };
+
+// Records one side holds that the other side's log start removed: what the
+// explanation of the trimming says about them.
+struct TrimmedRecords {
+    qint64 count = 0;
+    qint64 firstOffset = -1; // on the side that still holds them
+    qint64 lastOffset = -1;
+    qint64 minTimestamp = -1; // -1: no timestamp seen
+    qint64 maxTimestamp = -1;
+    int timestampType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+
+    void add(const rd_kafka_message_t *m);
+};
+
+// "1,000"
+QString groupedNumber(qint64 n);
+
+// Why `side`'s ("target", "source") log starts at logStart, as far as its
+// configs and the removed records' timestamps tell: "target log starts at 205:
+// removed by the target's retention.ms=604800000; records carry 2024
+// CreateTimes", or "source log starts at 1,000 (deleted records or retention:
+// retention.ms=-1)".
+QString trimExplanation(const QString &side, qint64 logStart, const DescribedTopicConfigs &configs,
+                        const TrimmedRecords &removed, qint64 nowMs);
 
 
 // The source records read so far, by position in the mirrored range (0, 1, ...),
@@ -146,6 +175,21 @@ public:
     std::optional<PartitionVerdict> run(const PartitionJob &job, QString *error);
 
 private:
+    struct Range {
+        qint64 srcLow = 0, srcHigh = 0, tgtLow = 0, tgtHigh = 0;
+        qint64 from = 0;     // where the mirrored range of the source starts
+        bool aligned = true; // false: the target's first record marks the start (start: latest)
+    };
+    // Where the compared range starts when a log start moved: None, at the
+    // target's first record (found in the source), or at the source's first
+    // record (found on the target).
+    enum class Anchor { None, TargetStart, SourceStart };
+    struct Attempt {
+        PartitionVerdict verdict;
+        bool anchored = true; // false: the anchor record was not found where trimming could have left it
+    };
+    std::optional<Attempt> compare(const PartitionJob &job, const Range &range, Anchor anchor, QString *error);
+
     const MirrorJobSpec &m_spec;
     const VerifyOptions &m_options;
     PartitionReader &m_source;
