@@ -221,7 +221,7 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
             lastTargetOffset = t->offset;
             removed.add(t.get());
         }
-        if (!found && s0) {
+        if (!found && s0 && removed.count > 0) {
             attempt.anchored = false;
             differs(s0->first, r.tgtLow,
                     QStringLiteral("the source's first record (its log starts at %1) is not among the first %2 on "

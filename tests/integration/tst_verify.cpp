@@ -538,6 +538,15 @@ private Q_SLOTS:
         QCOMPARE(r1.firstDifference()->sourceOffset, 10);
         QVERIFY(r1.firstDifference()->difference.contains(QStringLiteral("value differs")));
 
+        // Nothing copied at all is still "missing", trimmed source or not.
+        const QString empty = test::uniqueName(QStringLiteral("verify-srcdel-empty"));
+        makePair(empty, 1, records, {});
+        QVERIFY2(test::deleteRecords(test::sourceBootstrap(), empty, {{0, 5}}, &error), qPrintable(error));
+        const VerifyReport r3 = Verifier(makeSpec(empty), quickOptions()).run();
+        QCOMPARE(r3.exitCode(), 1);
+        QVERIFY2(r3.firstDifference()->difference.contains(QStringLiteral("missing on the target (0 of 15 records copied)")),
+                 qPrintable(r3.firstDifference()->difference));
+
         // Both trimmed: the side that lost more decides where the compared range starts.
         const QString both1 = test::uniqueName(QStringLiteral("verify-both-tgt"));
         const QString both2 = test::uniqueName(QStringLiteral("verify-both-src"));
