@@ -4,6 +4,7 @@
 #include "JobProgress.h"
 #include "MirrorPlan.h"
 #include "ProfileLoader.h"
+#include "RetentionCheck.h"
 #include "TargetTopicRule.h"
 
 #include <QLocale>
@@ -128,6 +129,13 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             out << "  " << x.topic << ": " << x.reason << '\n';
     }
     printPartitionStarts(*spec, out, err);
+    // History the target would delete on arrival: source records older than the target topic's retention.
+    const RetentionCheckResult retention = checkRetention(*spec, plan, kCheckProbeTimeoutMs);
+    for (const QString &w : retention.warnings())
+        out << "warning: " << w << '\n';
+    for (const QString &p : retention.problems)
+        out << "note: retention not checked: " << p << '\n';
+
     out << "check: " << plan.topics.size() << " topics to mirror, " << created << " to create, " << errors
         << (errors == 1 ? " error" : " errors") << '\n';
     out.flush();

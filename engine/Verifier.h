@@ -36,10 +36,17 @@ struct PartitionVerdict {
     QString targetTopic;
     int partition = -1;
     Status status = Status::Match;
-    qint64 sourceCount = 0; // records in the mirrored range of the source
-    qint64 targetCount = 0; // records read from the target, duplicates included
+    qint64 sourceCount = 0; // records of the source compared (the mirrored range both sides still hold)
+    qint64 targetCount = 0; // records of the target compared, duplicates included
     qint64 duplicates = 0;  // target records that repeat an earlier stretch (MatchWithDuplicates)
     qint64 sourceSkipped = 0; // source records before the job's start position (start: latest/timestamp)
+    // When a log start moved (retention, DeleteRecords), only what both sides
+    // still hold is compared; these are left out, and trimNote says what was
+    // trimmed where and why ("target log starts at 205: removed by the
+    // target's retention.ms=604800000; ..."). Empty/0 when nothing was.
+    qint64 trimmedFromTarget = 0; // source records of the range gone from the target's log
+    qint64 trimmedFromSource = 0; // target records whose originals are gone from the source's log
+    QString trimNote;
     // First difference: source and target offsets (-1 when that side has no record there)
     // and what differs ("value differs", "missing on the target", ...).
     qint64 sourceOffset = -1;
@@ -77,7 +84,17 @@ struct VerifyReport {
 // (start: committed or earliest), at the first offset at or after the start
 // timestamp (start: timestamp), or at the source record equal to the target's
 // first record (start: latest), and ends at the source's end offset when the
-// run begins. The target partition is read from its low watermark. Records are
+// run begins. The target partition is read from its low watermark.
+//
+// A log whose start moved (retention, DeleteRecords) is compared on the range
+// both sides still hold. Target trimmed: the compared range starts at the
+// source record equal to the target's first record; the source records before
+// it are what the target removed, which its log start offset bounds (the
+// target removed that many offsets, so at most that many records): more
+// source records before it are reported as missing. Source trimmed: the
+// compared range starts at the target's copy of the source's first record, the
+// target records before it likewise bounded by the source's log start. Gaps
+// and changes inside the compared range are differences as always. Records are
 // matched by content and order, not by offset, because the target's offsets
 // differ from the source's (transaction markers, compaction). Both sides are
 // read with read_committed through assign() (no group membership, no commits).

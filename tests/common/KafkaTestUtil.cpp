@@ -627,6 +627,39 @@ qint64 totalMessages(const Watermarks &marks)
     return total;
 }
 
+bool deleteRecords(const QString &bootstrap, const QString &topic, const QMap<int, qint64> &beforeOffsets,
+                   QString *error, const ClientProperties &client, int timeoutMs)
+{
+    const QDeadlineTimer deadline(timeoutMs);
+    ClientState state;
+    KafkaPtr rk = makeClient(RD_KAFKA_PRODUCER, bootstrap, client, {}, &state, error);
+    if (!rk)
+        return false;
+    const QByteArray name = topic.toUtf8();
+    PartitionListPtr offsets(rd_kafka_topic_partition_list_new(int(beforeOffsets.size())));
+    for (auto it = beforeOffsets.cbegin(); it != beforeOffsets.cend(); ++it)
+        rd_kafka_topic_partition_list_add(offsets.get(), name.constData(), it.key())->offset = it.value();
+    DeleteRecordsPtr request(rd_kafka_DeleteRecords_new(offsets.get()));
+    QueuePtr queue(rd_kafka_queue_new(rk.get()));
+    AdminOptionsPtr options = adminOptions(rk.get(), RD_KAFKA_ADMIN_OP_DELETERECORDS, deadline);
+    rd_kafka_DeleteRecords_t *requests[] = {request.get()};
+    rd_kafka_DeleteRecords(rk.get(), requests, 1, options.get(), queue.get());
+    const QString what = QStringLiteral("deleting records of %1").arg(topic);
+    EventPtr event = waitAdminResult(queue.get(), deadline, what, state, error);
+    if (!event)
+        return false;
+    const rd_kafka_topic_partition_list_t *result =
+        rd_kafka_DeleteRecords_result_offsets(rd_kafka_event_DeleteRecords_result(event.get()));
+    for (int i = 0; result && i < result->cnt; ++i) {
+        if (result->elems[i].err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+            setError(error, QStringLiteral("%1 [%2] failed: %3").arg(what).arg(result->elems[i].partition)
+                                .arg(errText(result->elems[i].err)));
+            return false;
+        }
+    }
+    return true;
+}
+
 std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QString &topic, QString *error,
                                             const ConsumeOptions &options)
 {

@@ -126,6 +126,12 @@ std::optional<Watermarks> watermarks(const QString &bootstrap, const QString &to
 // Sum over partitions of (high - low): the records plus control records stored.
 qint64 totalMessages(const Watermarks &marks);
 
+// DeleteRecords: moves the log start of each given partition (partition ->
+// offset; every record before it is deleted) and waits for the brokers'
+// answer. What retention does to a log, on demand.
+bool deleteRecords(const QString &bootstrap, const QString &topic, const QMap<int, qint64> &beforeOffsets,
+                   QString *error = nullptr, const ClientProperties &client = {}, int timeoutMs = 30000);
+
 // A real consumer group member, for tests that need a group with a member and
 // committed offsets: it subscribes to one topic (enable.auto.commit=false,
 // auto.offset.reset=earliest) and commits only what a test tells it to, with

@@ -6,8 +6,10 @@
 #include "KafkaTestUtil.h"
 #include "tst_progress_support.h"
 #include "MirrorPlan.h"
+#include "RetentionCheck.h"
 #include "TopicNaming.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -309,6 +311,85 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("records to copy: %1 in 3 partitions (4 vanished before they were copied)\n")
                                     .arg(total)),
                  qPrintable(r.out));
+    void retentionWarningForHistoryTheTargetWouldDelete()
+    {
+        QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
+        // Own topics (not under m_base): records from 2024 and from a minute ago.
+        const QString base = test::uniqueName(QStringLiteral("checkret"));
+        const QString history = base + QStringLiteral(".history"); // target keeps 7 days: warned
+        const QString kept = base + QStringLiteral(".kept");       // target keeps forever: not warned
+        const QString fresh = base + QStringLiteral(".fresh");     // created with the target's default (-1)
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QList<test::TestRecord> records;
+        for (int i = 0; i < 6; ++i) {
+            test::TestRecord r;
+            r.partition = i % 2;
+            r.value = QByteArray("v") + QByteArray::number(i);
+            // Partition 1 starts with the oldest record: the topic's oldest is found in any partition.
+            r.timestamp = i < 4 ? 1709251200000LL + (r.partition == 1 ? 0 : 86400000) + i : now - 60000 + i;
+            records << r;
+        }
+        QString error;
+        for (const QString &t : {history, kept, fresh}) {
+            QVERIFY2(test::createTopic(test::sourceBootstrap(), t, 2, {}, &error), qPrintable(error));
+            QVERIFY2(test::produce(test::sourceBootstrap(), t, records, &error), qPrintable(error));
+        }
+        QVERIFY2(test::createTopic(test::targetBootstrap(), QStringLiteral("eu.") + history, 2,
+                                   {{QStringLiteral("retention.ms"), QStringLiteral("604800000")}}, &error),
+                 qPrintable(error));
+        QVERIFY2(test::createTopic(test::targetBootstrap(), QStringLiteral("eu.") + kept, 2,
+                                   {{QStringLiteral("retention.ms"), QStringLiteral("-1")}}, &error),
+                 qPrintable(error));
+
+        const QString path = writeProfile(QStringLiteral("retention.mirrorjob"),
+                                          QStringLiteral(R"({"mirrordesk": 1, "name": "retention",
+            "source": {"alias": "eu", "bootstrap": "%1"}, "target": {"alias": "dr", "bootstrap": "%2"},
+            "topics": {"include": ["%3\\..*"]}, "naming": {"policy": "prefix"}, "start": "earliest"})")
+                                              .arg(test::sourceBootstrap(), test::targetBootstrap(), base)
+                                              .toUtf8());
+        const Run r = runCheck(path);
+        QCOMPARE(r.exitCode, 0); // a warning, not an error
+        const QString expected = QStringLiteral("warning: %1: oldest record is from 2024-03-01 (CreateTime) but the "
+                                                "target topic eu.%1 keeps records for 7 days (retention.ms=604800000): "
+                                                "the target will delete them on arrival\n")
+                                     .arg(history);
+        QVERIFY2(r.out.contains(expected), qPrintable(r.out + r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("warning: ") + kept), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral("warning: ") + fresh), qPrintable(r.out));
+        // Its own block, right before the summary line.
+        const qsizetype at = r.out.indexOf(expected);
+        QVERIFY2(r.out.indexOf(QStringLiteral("\ncheck: "), at) == at + expected.size() - 1, qPrintable(r.out));
+
+        // A topic the job creates gets the retention.ms it would be created with.
+        MirrorJobSpec s = spec(NamingPolicy::Prefix);
+        s.include = {QRegularExpression::escape(base) + QStringLiteral("\\..*")};
+        s.exclude.clear();
+        const ProbedPlan probed = probeAndPlan(s, 15000);
+        QVERIFY2(probed.source.reachable && probed.target.reachable, qPrintable(probed.source.error + probed.target.error));
+        MirrorPlan plan = probed.plan;
+        QCOMPARE(plan.topics.size(), 3);
+        for (TopicPlanEntry &e : plan.topics) {
+            if (e.sourceTopic == fresh) {
+                QCOMPARE(e.action, TopicPlanEntry::Action::Create);
+                RetentionCheckResult byDefault = checkRetention(s, plan, 15000);
+                QVERIFY2(byDefault.problems.isEmpty(), qPrintable(byDefault.problems.join(QLatin1Char('\n'))));
+                QCOMPARE(byDefault.warnings().size(), 1); // history only: the target's default keeps records forever
+                e.configs.insert(QStringLiteral("retention.ms"), QStringLiteral("86400000"));
+            }
+        }
+        const RetentionCheckResult created = checkRetention(s, plan, 15000);
+        const QStringList warnings = created.warnings();
+        QCOMPARE(warnings.size(), 2);
+        QVERIFY2(warnings.contains(QStringLiteral("%1: oldest record is from 2024-03-01 (CreateTime) but the target "
+                                                  "topic eu.%1 would keep records for 1 day (retention.ms=86400000, "
+                                                  "copied from the source topic): the target will delete them on "
+                                                  "arrival")
+                                       .arg(fresh)),
+                 qPrintable(warnings.join(QLatin1Char('\n'))));
+        for (const RetentionFinding &f : created.topics) {
+            QCOMPARE(f.oldestPartition, 1);
+            QCOMPARE(f.oldestTimestamp, 1709251200000LL + 1);
+        }
     }
 
     void unreachableClusterIsNamedWithin20Seconds()
