@@ -311,6 +311,8 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("records to copy: %1 in 3 partitions (4 vanished before they were copied)\n")
                                     .arg(total)),
                  qPrintable(r.out));
+    }
+
     void retentionWarningForHistoryTheTargetWouldDelete()
     {
         QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
