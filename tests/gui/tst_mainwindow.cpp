@@ -219,7 +219,7 @@ private Q_SLOTS:
         ws->run(b);
         QCOMPARE(window.jobModel()->rowCount(), 1);
         message = window.statusBar()->currentMessage();
-        QVERIFY2(message.contains(QStringLiteral("consumer group mirrordesk.payments-once")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("consumer group mirrordesk-payments-once")), qPrintable(message));
 
         // Another group on the same cluster is another job.
         JobEditor *c = ws->openFile(pathC);
@@ -231,6 +231,7 @@ private Q_SLOTS:
         // Start on a waiting job of a running profile is refused the same way.
         MirrorJobSpec spec;
         spec.name = QStringLiteral("payments once");
+        spec.groupId = QStringLiteral("mirrordesk-payments-once"); // what the profile derives
         spec.source.bootstrap = source;
         spec.target.bootstrap = target;
         spec.include = {QStringLiteral("demo\\.payments")};
