@@ -129,8 +129,8 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const QStringList unknown = parser.unknownOptionNames();
         if (!unknown.isEmpty()) {
             const QString &name = unknown.first();
-            return usage(QStringLiteral("unknown option ") + (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--"))
-                         + name);
+            const QString dashes = name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--");
+            return usage(QStringLiteral("unknown option ") + dashes + name);
         }
         return usage(parser.errorText());
     }
