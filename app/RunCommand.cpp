@@ -7,6 +7,7 @@
 #include "PrometheusExporter.h"
 #include "Sandbox.h"
 
+#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSocketNotifier>
@@ -78,6 +79,8 @@ QString progressLine(const MetricsSnapshot &s)
         line += QStringLiteral(" latency p50 %1 ms p99 %2 ms")
                     .arg(QString::number(s.latency.p50Ms, 'f', 0), QString::number(s.latency.p99Ms, 'f', 0));
     line += QStringLiteral(" partitions %1").arg(s.partitions.size());
+    if (s.vanishedRecords > 0)
+        line += QStringLiteral(" vanished %1").arg(formatCount(double(s.vanishedRecords)));
     if (s.caughtUp)
         line += QStringLiteral(" caught-up");
     return line;
@@ -87,37 +90,76 @@ QString progressLine(const MetricsSnapshot &s)
 
 int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    QString file;
-    bool untilCaughtUp = false;
-    bool sandboxMode = false;
-    int metricsPort = 0;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        if (a == QLatin1String("--until-caught-up")) {
-            untilCaughtUp = true;
-        } else if (a == QLatin1String("--sandbox")) {
-            sandboxMode = true;
-        } else if (a == QLatin1String("--metrics-port")) {
-            bool ok = false;
-            metricsPort = i + 1 < args.size() ? args[++i].toInt(&ok) : 0;
-            if (!ok || metricsPort <= 0 || metricsPort > 65535) {
-                err << "mirrordesk run: --metrics-port needs a port number from 1 to 65535" << Qt::endl;
-                return 2;
-            }
-        } else if (a.startsWith(QLatin1Char('-'))) {
-            err << "mirrordesk run: unknown option " << a << Qt::endl;
-            return 2;
-        } else if (file.isEmpty()) {
-            file = a;
-        } else {
-            err << "mirrordesk run: one profile at a time (got " << file << " and " << a << ")" << Qt::endl;
-            return 2;
-        }
-    }
-    if (file.isEmpty()) {
-        err << "usage: mirrordesk run FILE.mirrorjob [--until-caught-up] [--sandbox] [--metrics-port N]" << Qt::endl;
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Runs a mirror job headless until SIGINT/SIGTERM (or caught up)."));
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")},
+                                        QStringLiteral("Show this help and exit."));
+    const QCommandLineOption untilCaughtUpOption(
+        QStringLiteral("until-caught-up"),
+        QStringLiteral("Exit 0 once the whole job (every instance's partitions) is caught up."));
+    const QCommandLineOption sandboxOption(QStringLiteral("sandbox"),
+                                           QStringLiteral("Run against two embedded demo clusters."));
+    const QCommandLineOption metricsPortOption(
+        QStringLiteral("metrics-port"), QStringLiteral("Serve Prometheus metrics on 127.0.0.1:N/metrics."),
+        QStringLiteral("N"));
+    const QCommandLineOption instanceIdOption(
+        QStringLiteral("instance-id"),
+        QStringLiteral("Static group membership (group.instance.id): a restarted instance gets its partitions "
+                       "back without a rebalance. Unique per running instance of the profile."),
+        QStringLiteral("NAME"));
+    parser.addOptions({helpOption, untilCaughtUpOption, sandboxOption, metricsPortOption, instanceIdOption});
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The job profile (*.mirrorjob)."));
+
+    // The parser's own text, under our usage line (its first line names the binary's path).
+    const auto usageText = [&parser]() -> QString {
+        QString text = parser.helpText();
+        text = text.mid(text.indexOf(QLatin1Char('\n')) + 1);
+        return QStringLiteral("usage: mirrordesk run FILE.mirrorjob [--until-caught-up] [--sandbox] "
+                              "[--metrics-port N] [--instance-id NAME]\n")
+               + text;
+    };
+    const auto usage = [&](const QString &problem) {
+        err << "mirrordesk run: " << problem << '\n' << usageText();
+        err.flush();
         return 2;
+    };
+
+    // --name value and --name=value both work; options may come before or after FILE.
+    if (!parser.parse(QStringList{QStringLiteral("mirrordesk run")} + args)) {
+        const QStringList unknown = parser.unknownOptionNames();
+        if (!unknown.isEmpty()) {
+            const QString &name = unknown.first();
+            const QString dashes = name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--");
+            return usage(QStringLiteral("unknown option ") + dashes + name);
+        }
+        return usage(parser.errorText());
     }
+    if (parser.isSet(helpOption)) {
+        out << usageText();
+        out.flush();
+        return 0;
+    }
+    const bool untilCaughtUp = parser.isSet(untilCaughtUpOption);
+    const bool sandboxMode = parser.isSet(sandboxOption);
+    int metricsPort = 0;
+    if (parser.isSet(metricsPortOption)) {
+        bool ok = false;
+        metricsPort = parser.value(metricsPortOption).toInt(&ok);
+        if (!ok || metricsPort <= 0 || metricsPort > 65535)
+            return usage(QStringLiteral("--metrics-port needs a port number from 1 to 65535"));
+    }
+    QString instanceId;
+    if (parser.isSet(instanceIdOption)) {
+        instanceId = parser.value(instanceIdOption).trimmed();
+        if (instanceId.isEmpty())
+            return usage(QStringLiteral("--instance-id needs a name"));
+    }
+    const QStringList files = parser.positionalArguments();
+    if (files.isEmpty())
+        return usage(QStringLiteral("no profile given"));
+    if (files.size() > 1)
+        return usage(QStringLiteral("one profile at a time (got %1 and %2)").arg(files.at(0), files.at(1)));
+    const QString file = files.first();
 
     std::unique_ptr<SandboxClusters> sandbox;
     if (sandboxMode) {
@@ -133,6 +175,8 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         return 2;
     if (untilCaughtUp)
         spec->stop = StopCondition::CaughtUp;
+    if (!instanceId.isEmpty())
+        spec->instanceId = instanceId;
     if (sandbox)
         sandbox->prepareTarget(*spec);
 
@@ -198,8 +242,10 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         }
     });
 
-    out << "mirroring " << spec->name << ": " << spec->source.bootstrap << " -> " << spec->target.bootstrap
-        << Qt::endl;
+    out << "mirroring " << spec->name;
+    if (!spec->instanceId.isEmpty())
+        out << " as instance " << spec->instanceId;
+    out << ": " << spec->source.bootstrap << " -> " << spec->target.bootstrap << Qt::endl;
     job.start();
     return QCoreApplication::exec() == 0 ? exitCode : 1;
 }

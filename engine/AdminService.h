@@ -172,8 +172,11 @@ public:
     AdminResult<QList<ConsumerGroupInfo>> consumerGroups();
     AdminResult<ConsumerGroupInfo> describeGroup(const QString &groupId);
     // Committed offsets with end offsets, for every partition of every topic the
-    // group has committed to or is assigned; sorted by topic and partition.
-    AdminResult<QList<GroupPartitionOffset>> groupOffsets(const QString &groupId);
+    // group has committed to or is assigned; sorted by topic and partition. When
+    // `description` is given, it receives the group's description taken on the way
+    // (members and assignments), or is reset when that describe failed.
+    AdminResult<QList<GroupPartitionOffset>> groupOffsets(const QString &groupId,
+                                                          std::optional<ConsumerGroupInfo> *description = nullptr);
     // Refused unless the group is Empty (or unknown to the broker): Kafka would
     // overwrite the new offsets with the active members' next commit.
     AdminResult<QList<GroupPartitionOffset>> resetGroupOffsets(const QString &groupId, const OffsetReset &reset);

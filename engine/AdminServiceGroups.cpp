@@ -208,8 +208,11 @@ bool AdminService::offsetsAt(const QList<TopicPartitionRef> &parts, qint64 senti
     return true;
 }
 
-AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QString &groupId)
+AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QString &groupId,
+                                                                    std::optional<ConsumerGroupInfo> *description)
 {
+    if (description)
+        description->reset();
     using R = AdminResult<QList<GroupPartitionOffset>>;
     const QString what = QStringLiteral("cannot read the committed offsets of group \"%1\"").arg(groupId);
     if (groupId.isEmpty())
@@ -255,6 +258,8 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QStrin
             for (const TopicPartitionRef &tp : m.assignment)
                 topics.insert(tp.topic);
         }
+        if (description)
+            *description = desc.value;
     }
     // Every partition of those topics, so one without a commit shows as "none".
     QMap<QString, QList<int>> partitions;

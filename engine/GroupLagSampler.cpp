@@ -56,16 +56,21 @@ public:
                 return;
             }
         }
-        const AdminResult<QList<GroupPartitionOffset>> r = m_service->groupOffsets(m_groupId);
+        std::optional<ConsumerGroupInfo> description;
+        const AdminResult<QList<GroupPartitionOffset>> r = m_service->groupOffsets(m_groupId, &description);
         if (!r.ok()) {
             Q_EMIT failed(QStringLiteral("consumer group %1 on %2: %3").arg(m_groupId, m_cluster.bootstrap, r.error));
             return;
         }
-        Q_EMIT sampled(toSnapshot(r.value));
+        const MetricsSnapshot snapshot = toSnapshot(r.value);
+        Q_EMIT sampled(snapshot);
+        if (description)
+            Q_EMIT membersSampled(*description, snapshot);
     }
 
 Q_SIGNALS:
     void sampled(const md::MetricsSnapshot &snapshot);
+    void membersSampled(const md::ConsumerGroupInfo &group, const md::MetricsSnapshot &snapshot);
     void failed(const QString &error);
 
 private:
@@ -144,6 +149,7 @@ GroupLagSampler::GroupLagSampler(const ClusterConfig &cluster, const QString &gr
     : QObject(parent), m_cluster(cluster), m_groupId(groupId)
 {
     qRegisterMetaType<MetricsSnapshot>("md::MetricsSnapshot");
+    qRegisterMetaType<ConsumerGroupInfo>("md::ConsumerGroupInfo");
     m_thread.setObjectName(QStringLiteral("group-lag"));
 }
 
@@ -167,6 +173,7 @@ void GroupLagSampler::start()
         m_worker->moveToThread(&m_thread);
         connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
         connect(m_worker, &GroupLagWorker::sampled, this, &GroupLagSampler::sampled);
+        connect(m_worker, &GroupLagWorker::membersSampled, this, &GroupLagSampler::membersSampled);
         connect(m_worker, &GroupLagWorker::failed, this, &GroupLagSampler::failed);
         m_thread.start();
     }

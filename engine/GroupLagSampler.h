@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AdminService.h"
 #include "ClusterConfig.h"
 #include "MetricsSnapshot.h"
 
@@ -20,7 +21,8 @@ class GroupLagWorker;
 //  - consume rate = committed offsets' advance per second (what the group consumed),
 //    produce rate = end offsets' advance per second (what producers wrote);
 //  - totalLag = sum of the known lags; latency and lag in time unknown (-1).
-// One signal per poll, never per partition.
+// One signal per poll, never per partition; when the group could also be described, a second
+// one carries its members and their assignments (which member owns which partition).
 class GroupLagSampler final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(GroupLagSampler)
@@ -45,6 +47,9 @@ public:
 
 Q_SIGNALS:
     void sampled(const md::MetricsSnapshot &snapshot);
+    // After sampled(), when the poll also described the group: its members, with the same poll's
+    // snapshot. Not emitted when the describe failed (the offsets alone are still sampled).
+    void membersSampled(const md::ConsumerGroupInfo &group, const md::MetricsSnapshot &snapshot);
     // A poll failed (the next one retries); the message names the cluster and the reason.
     void failed(const QString &error);
 

@@ -1,7 +1,9 @@
 #include "PrometheusExporter.h"
 
+#include <QCoreApplication>
 #include <QHostAddress>
 #include <QMutexLocker>
+#include <QSysInfo>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTimer>
@@ -45,6 +47,8 @@ QString escapeHelp(const QString &text)
     return out;
 }
 
+using Label = std::pair<const char *, QString>;
+
 // One metric family: HELP and TYPE once, then its samples, whatever job they belong to.
 class Family
 {
@@ -53,7 +57,7 @@ public:
         : m_name(name), m_type(type), m_help(help)
     {}
 
-    void sample(std::initializer_list<std::pair<const char *, QString>> labels, const QByteArray &value)
+    void sample(const QList<Label> &labels, const QByteArray &value)
     {
         QByteArray line = m_name;
         if (labels.size() > 0) {
@@ -94,7 +98,19 @@ private:
 
 const QStringList kStatuses{QStringLiteral("OK"), QStringLiteral("WARN"), QStringLiteral("ERR")};
 
+QString partitionKey(const QString &topic, int partition)
+{
+    return topic + QLatin1Char('\x1f') + QString::number(partition);
+}
+
 } // namespace
+
+QString PrometheusExporter::defaultInstance()
+{
+    static const QString name = QSysInfo::machineHostName() + QLatin1Char('-')
+                                + QString::number(QCoreApplication::applicationPid());
+    return name;
+}
 
 PrometheusExporter::PrometheusExporter(QObject *parent)
     : QObject(parent)
@@ -137,7 +153,20 @@ quint16 PrometheusExporter::serverPort() const
 void PrometheusExporter::update(const MetricsSnapshot &snapshot, const QString &status)
 {
     QMutexLocker lock(&m_mutex);
-    m_jobs.insert(snapshot.jobName, JobEntry{snapshot, status});
+    JobEntry &entry = m_jobs[snapshot.jobName];
+    entry.snapshot = snapshot;
+    entry.status = status;
+    // A partition that moved to another instance keeps its count here: a counter never goes
+    // down. A count lower than the last one seen is the engine starting over (Prometheus'
+    // counter-reset rule): what was counted before stays in the base.
+    for (const PartitionMetrics &p : snapshot.partitions) {
+        VanishedCount &v = entry.vanished[partitionKey(p.topic, p.partition)];
+        v.topic = p.topic;
+        v.partition = p.partition;
+        if (p.vanishedRecords < v.last)
+            v.base += v.last;
+        v.last = p.vanishedRecords;
+    }
 }
 
 void PrometheusExporter::removeJob(const QString &jobName)
@@ -190,33 +219,38 @@ QByteArray PrometheusExporter::render() const
     Family committed("mirrordesk_partition_committed_offset", "gauge", "Committed offset of the job's consumer group; absent while there is none.");
     Family records("mirrordesk_records_copied_total", "counter", "Records copied to the target since the job started.");
     Family bytes("mirrordesk_bytes_copied_total", "counter", "Bytes (key, value and headers) copied to the target since the job started.");
+    Family vanished("mirrordesk_records_vanished_total", "counter", "Records that vanished from the source before the job copied them (retention, DeleteRecords), since this instance started; kept for partitions that moved to another instance.");
 
     for (const JobEntry &entry : std::as_const(jobs)) {
         const MetricsSnapshot &s = entry.snapshot;
-        const QString &job = s.jobName;
+        // Every series names the job and the instance, so the instances of one profile
+        // (several machines, one consumer group) never collide in one Prometheus.
+        const QList<Label> id{{"job", s.jobName},
+                              {"instance", s.instanceId.isEmpty() ? defaultInstance() : s.instanceId}};
+        const auto with = [&id](std::initializer_list<Label> extra) { return id + QList<Label>(extra); };
         const bool running = s.state != JobState::Stopped && s.state != JobState::Failed;
-        up.sample({{"job", job}}, number(qint64(running ? 1 : 0)));
+        up.sample(id, number(qint64(running ? 1 : 0)));
 
         QStringList statuses = kStatuses;
         if (!entry.status.isEmpty() && !statuses.contains(entry.status))
             statuses.append(entry.status); // never hide a status we did not foresee
         for (const QString &st : std::as_const(statuses))
-            status.sample({{"job", job}, {"status", st}}, number(qint64(st == entry.status ? 1 : 0)));
+            status.sample(with({{"status", st}}), number(qint64(st == entry.status ? 1 : 0)));
         for (JobState js : {JobState::Starting, JobState::Running, JobState::Paused, JobState::Stopping,
                             JobState::Stopped, JobState::Failed}) {
-            state.sample({{"job", job}, {"state", jobStateName(js)}}, number(qint64(js == s.state ? 1 : 0)));
+            state.sample(with({{"state", jobStateName(js)}}), number(qint64(js == s.state ? 1 : 0)));
         }
-        jobLag.sample({{"job", job}}, number(s.totalLag));
+        jobLag.sample(id, number(s.totalLag));
         if (s.lagTimeMs >= 0)
-            lagTime.sample({{"job", job}}, number(s.lagTimeMs));
-        consumed.sample({{"job", job}}, number(s.recordsConsumed));
-        produced.sample({{"job", job}}, number(s.recordsProduced));
-        inFlight.sample({{"job", job}}, number(s.inFlight));
+            lagTime.sample(id, number(s.lagTimeMs));
+        consumed.sample(id, number(s.recordsConsumed));
+        produced.sample(id, number(s.recordsProduced));
+        inFlight.sample(id, number(s.inFlight));
         if (s.latency.p50Ms >= 0)
-            latency.sample({{"job", job}, {"quantile", QStringLiteral("0.5")}}, number(s.latency.p50Ms));
+            latency.sample(with({{"quantile", QStringLiteral("0.5")}}), number(s.latency.p50Ms));
         if (s.latency.p99Ms >= 0)
-            latency.sample({{"job", job}, {"quantile", QStringLiteral("0.99")}}, number(s.latency.p99Ms));
-        throttle.sample({{"job", job}}, number(s.throttleBytesPerSecond));
+            latency.sample(with({{"quantile", QStringLiteral("0.99")}}), number(s.latency.p99Ms));
+        throttle.sample(id, number(s.throttleBytesPerSecond));
 
         QList<PartitionMetrics> parts = s.partitions;
         std::sort(parts.begin(), parts.end(), [](const PartitionMetrics &a, const PartitionMetrics &b) {
@@ -224,9 +258,7 @@ QByteArray PrometheusExporter::render() const
         });
         for (const PartitionMetrics &p : std::as_const(parts)) {
             const QString partition = QString::number(p.partition);
-            const auto labels = {std::pair<const char *, QString>{"job", job},
-                                 std::pair<const char *, QString>{"topic", p.topic},
-                                 std::pair<const char *, QString>{"partition", partition}};
+            const QList<Label> labels = with({{"topic", p.topic}, {"partition", partition}});
             // Unknown (-1) values are left out rather than exported as a misleading number.
             if (p.lag >= 0)
                 partLag.sample(labels, number(p.lag));
@@ -239,13 +271,20 @@ QByteArray PrometheusExporter::render() const
             records.sample(labels, number(p.records));
             bytes.sample(labels, number(p.bytes));
         }
+        QList<VanishedCount> counts = entry.vanished.values();
+        std::sort(counts.begin(), counts.end(), [](const VanishedCount &a, const VanishedCount &b) {
+            return a.topic != b.topic ? a.topic < b.topic : a.partition < b.partition;
+        });
+        for (const VanishedCount &v : std::as_const(counts))
+            vanished.sample(with({{"topic", v.topic}, {"partition", QString::number(v.partition)}}),
+                            number(v.base + v.last));
     }
 
     QByteArray out;
     out.reserve(4096);
     for (const Family *f : {&up, &status, &state, &jobLag, &lagTime, &consumed, &produced, &inFlight,
                             &latency, &throttle, &partLag, &endOffset, &mirrored, &committed, &records,
-                            &bytes}) {
+                            &bytes, &vanished}) {
         f->appendTo(out);
     }
     return out;

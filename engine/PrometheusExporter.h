@@ -14,6 +14,10 @@ namespace md {
 
 // Serves the jobs' latest figures to Prometheus, for `mirrordesk run FILE --metrics-port N`.
 //
+// Every series carries `job` and `instance` labels; instance is the snapshot's instance id
+// (static membership), else "<hostname>-<pid>", so several instances of one profile can be
+// scraped into one Prometheus (scrape them with honor_labels: true to keep this label).
+//
 // GET /metrics answers the text exposition format 0.0.4 (# HELP / # TYPE, one family each,
 // label values escaped); any other path is 404, any other method 405. Listens on 127.0.0.1
 // only: metrics are for a local agent or an SSH tunnel, never the open network.
@@ -46,6 +50,8 @@ public:
     QByteArray render() const;
 
     static QString escapeLabelValue(const QString &value);
+    // The `instance` label of a snapshot without an instance id: "<hostname>-<pid>".
+    static QString defaultInstance();
 
 private:
     void onNewConnection();
@@ -53,9 +59,16 @@ private:
     void respond(QTcpSocket *socket, int code, const QByteArray &reason, const QByteArray &body,
                  bool headOnly, const QByteArray &contentType);
 
+    struct VanishedCount {
+        QString topic;
+        int partition = -1;
+        qint64 base = 0; // counted before the engine's count last started over
+        qint64 last = 0; // the engine's latest count
+    };
     struct JobEntry {
         MetricsSnapshot snapshot;
         QString status;
+        QHash<QString, VanishedCount> vanished; // every partition ever assigned, by topic + partition
     };
 
     QTcpServer *m_server = nullptr;

@@ -67,6 +67,7 @@ expect=(
     "$share/mime/packages/$app_id.xml"
     "$share/metainfo/$app_id.metainfo.xml"
     "$share/icons/hicolor/scalable/apps/$app_id.svg"
+    "$root/usr/lib/systemd/system/mirrordesk@.service"
 )
 for size in 16 22 24 32 48 64 128 256 512; do
     expect+=("$share/icons/hicolor/${size}x${size}/apps/$app_id.png")
@@ -81,6 +82,21 @@ for size in 16 48 256; do
 done
 "$root/usr/bin/mirrordesk" --version | grep -q '^mirrordesk ' || fail "the packaged binary does not run"
 ok "files, icons and examples present; the packaged binary runs"
+
+# --- systemd unit template ----------------------------------------------------
+unit="$root/usr/lib/systemd/system/mirrordesk@.service"
+grep -qx 'ExecStart=/usr/bin/mirrordesk run /etc/mirrordesk/%i.mirrorjob --instance-id %H-%i' "$unit" \
+    || fail "mirrordesk@.service: unexpected ExecStart: $(grep '^ExecStart=' "$unit")"
+grep -v '^#' "$unit" | grep -qi 'password' && fail "mirrordesk@.service holds a password"
+if command -v systemd-analyze >/dev/null; then
+    # verify wants the binary where ExecStart says; point a copy at the unpacked one.
+    mkdir -p "$tmp/units"
+    sed "s|/usr/bin/mirrordesk|$root/usr/bin/mirrordesk|" "$unit" >"$tmp/units/mirrordesk@.service"
+    systemd-analyze verify "$tmp/units/mirrordesk@orders.service" 2>&1 | grep -v 'ConditionPathExists\|Cannot add dependency\|network-online' \
+        | grep . && fail "systemd-analyze verify complains about mirrordesk@.service"
+    ok "systemd-analyze verify accepts mirrordesk@.service"
+fi
+ok "mirrordesk@.service runs /etc/mirrordesk/NAME.mirrorjob with --instance-id %H-%i"
 
 # --- desktop entry and metainfo ----------------------------------------------
 desktop="$share/applications/$app_id.desktop"

@@ -15,6 +15,20 @@ PartitionKey keyOf(const MetricStore::PartitionRow &r)
     return {r.metrics.topic, r.metrics.partition};
 }
 
+PartitionKey keyOf(const OtherMemberPartition &p)
+{
+    return {p.metrics.topic, p.metrics.partition};
+}
+
+template<typename T>
+void sortUnique(QList<T> &rows)
+{
+    std::sort(rows.begin(), rows.end(), [](const T &a, const T &b) { return keyOf(a) < keyOf(b); });
+    // A duplicate key would make the row bookkeeping ambiguous; keep one.
+    rows.erase(std::unique(rows.begin(), rows.end(), [](const T &a, const T &b) { return keyOf(a) == keyOf(b); }),
+               rows.end());
+}
+
 const QString kUnknown = QStringLiteral("\u2014"); // em dash: unknown, never shown as 0
 
 QVariant offsetOrUnknown(qint64 v)
@@ -30,39 +44,75 @@ PartitionTableModel::PartitionTableModel(QObject *parent)
 
 PartitionTableModel::~PartitionTableModel() = default;
 
-bool PartitionTableModel::sameDisplay(const MetricStore::PartitionRow &a, const MetricStore::PartitionRow &b)
+bool PartitionTableModel::sameDisplay(const Row &ra, const Row &rb)
 {
+    const MetricStore::PartitionRow &a = ra.data;
+    const MetricStore::PartitionRow &b = rb.data;
     const PartitionMetrics &x = a.metrics;
     const PartitionMetrics &y = b.metrics;
     // Rates are shown with one decimal: a change below that is not a change.
     const bool sameRate = (a.recordsPerSec < 0 && b.recordsPerSec < 0)
                           || std::abs(a.recordsPerSec - b.recordsPerSec) < 0.05;
     return x.targetTopic == y.targetTopic && x.endOffset == y.endOffset && x.nextOffset == y.nextOffset
-           && x.committedOffset == y.committedOffset && x.lag == y.lag && sameRate && a.status == b.status;
+           && x.committedOffset == y.committedOffset && x.lag == y.lag && sameRate && a.status == b.status
+           && ra.mine == rb.mine && ra.owner == rb.owner && ra.ownerDetail == rb.ownerDetail;
 }
 
 void PartitionTableModel::setRows(QList<MetricStore::PartitionRow> rows)
 {
-    std::sort(rows.begin(), rows.end(),
-              [](const auto &a, const auto &b) { return keyOf(a) < keyOf(b); });
-    // A duplicate key would make the row bookkeeping ambiguous; keep one.
-    rows.erase(std::unique(rows.begin(), rows.end(),
-                           [](const auto &a, const auto &b) { return keyOf(a) == keyOf(b); }),
-               rows.end());
+    sortUnique(rows);
+    m_own = std::move(rows);
+    apply(merged());
+}
 
+void PartitionTableModel::setOtherMembers(QList<OtherMemberPartition> partitions)
+{
+    sortUnique(partitions);
+    m_others = std::move(partitions);
+    apply(merged());
+}
+
+QList<PartitionTableModel::Row> PartitionTableModel::merged() const
+{
+    // Both lists are sorted: one merge; this window's row wins a key both have (the group's
+    // description lags behind a rebalance the snapshot already shows).
+    QList<Row> out;
+    out.reserve(m_own.size() + m_others.size());
+    qsizetype i = 0;
+    qsizetype j = 0;
+    while (i < m_own.size() || j < m_others.size()) {
+        const bool takeOther = i >= m_own.size() || (j < m_others.size() && keyOf(m_others[j]) < keyOf(m_own[i]));
+        if (!takeOther) {
+            if (j < m_others.size() && keyOf(m_others[j]) == keyOf(m_own[i]))
+                ++j;
+            out.append(Row{m_own[i++], true, {}, {}});
+            continue;
+        }
+        const OtherMemberPartition &o = m_others[j++];
+        MetricStore::PartitionRow row;
+        row.metrics = o.metrics;
+        row.recordsPerSec = -1;
+        out.append(Row{row, false, o.owner, o.ownerDetail});
+    }
+    return out;
+}
+
+void PartitionTableModel::apply(const QList<Row> &rows)
+{
+    const auto key = [](const Row &r) { return keyOf(r.data); };
     QSet<PartitionKey> incoming;
     incoming.reserve(rows.size());
-    for (const auto &r : std::as_const(rows))
-        incoming.insert(keyOf(r));
+    for (const Row &r : rows)
+        incoming.insert(key(r));
 
     // 1. Removals, bottom up, one call per contiguous run.
     for (int i = int(m_rows.size()) - 1; i >= 0;) {
-        if (incoming.contains(keyOf(m_rows[i]))) {
+        if (incoming.contains(key(m_rows[i]))) {
             --i;
             continue;
         }
         int first = i;
-        while (first > 0 && !incoming.contains(keyOf(m_rows[first - 1])))
+        while (first > 0 && !incoming.contains(key(m_rows[first - 1])))
             --first;
         beginRemoveRows({}, first, i);
         m_rows.remove(first, i - first + 1);
@@ -73,13 +123,13 @@ void PartitionTableModel::setRows(QList<MetricStore::PartitionRow> rows)
     // 2. Insertions: what is left is an ordered subsequence of rows; fill the gaps.
     int i = 0;
     while (i < rows.size()) {
-        if (i < m_rows.size() && keyOf(m_rows[i]) == keyOf(rows[i])) {
+        if (i < m_rows.size() && key(m_rows[i]) == key(rows[i])) {
             ++i;
             continue;
         }
-        const PartitionKey stopAt = i < m_rows.size() ? keyOf(m_rows[i]) : PartitionKey{};
+        const PartitionKey stopAt = i < m_rows.size() ? key(m_rows[i]) : PartitionKey{};
         int last = i;
-        while (last + 1 < rows.size() && (i >= m_rows.size() || !(keyOf(rows[last + 1]) == stopAt)))
+        while (last + 1 < rows.size() && (i >= m_rows.size() || !(key(rows[last + 1]) == stopAt)))
             ++last;
         beginInsertRows({}, i, last);
         for (int k = i; k <= last; ++k)
@@ -132,6 +182,8 @@ void PartitionTableModel::applySnapshot(const MetricsSnapshot &snapshot,
 void PartitionTableModel::clear()
 {
     m_previous = MetricsSnapshot{};
+    m_own.clear();
+    m_others.clear();
     if (m_rows.isEmpty())
         return;
     beginRemoveRows({}, 0, int(m_rows.size()) - 1);
@@ -141,14 +193,14 @@ void PartitionTableModel::clear()
 
 PartitionKey PartitionTableModel::keyAt(int row) const
 {
-    return row >= 0 && row < m_rows.size() ? keyOf(m_rows[row]) : PartitionKey{};
+    return row >= 0 && row < m_rows.size() ? keyOf(m_rows[row].data) : PartitionKey{};
 }
 
 int PartitionTableModel::rowOf(const PartitionKey &key) const
 {
     const auto it = std::lower_bound(m_rows.cbegin(), m_rows.cend(), key,
-                                     [](const auto &r, const PartitionKey &k) { return keyOf(r) < k; });
-    return it != m_rows.cend() && keyOf(*it) == key ? int(it - m_rows.cbegin()) : -1;
+                                     [](const Row &r, const PartitionKey &k) { return keyOf(r.data) < k; });
+    return it != m_rows.cend() && keyOf(it->data) == key ? int(it - m_rows.cbegin()) : -1;
 }
 
 int PartitionTableModel::rowCount(const QModelIndex &parent) const
@@ -165,9 +217,11 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const MetricStore::PartitionRow &row = m_rows[index.row()];
+    const Row &shown = m_rows[index.row()];
+    const MetricStore::PartitionRow &row = shown.data;
     const PartitionMetrics &p = row.metrics;
     const auto column = Column(index.column());
+    const bool mine = shown.mine;
 
     switch (role) {
     case Qt::DisplayRole:
@@ -182,7 +236,8 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         case LagColumn: return offsetOrUnknown(p.lag);
         case RateColumn:
             return row.recordsPerSec < 0 ? kUnknown : QString::number(row.recordsPerSec, 'f', 1);
-        case StatusColumn: return partitionLagStatusName(row.status);
+        case StatusColumn: return mine ? partitionLagStatusName(row.status) : kUnknown;
+        case OwnerColumn: return mine ? tr("this window") : shown.owner;
         case ColumnCount: break;
         }
         break;
@@ -196,18 +251,23 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         case CommittedOffsetColumn: return qlonglong(p.committedOffset);
         case LagColumn: return qlonglong(p.lag);
         case RateColumn: return row.recordsPerSec;
-        case StatusColumn: return int(row.status);
+        case StatusColumn: return mine ? int(row.status) : -1;
+        case OwnerColumn: return mine ? QString() : shown.owner; // this window's first
         case ColumnCount: break;
         }
         break;
     case StatusRole:
-        return int(row.status);
+        return mine ? QVariant(int(row.status)) : QVariant();
+    case OwnedHereRole:
+        return mine;
     case Qt::TextAlignmentRole:
-        if (column == TopicColumn || column == TargetTopicColumn || column == StatusColumn)
+        if (column == TopicColumn || column == TargetTopicColumn || column == StatusColumn || column == OwnerColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ForegroundRole:
         // Mid-tone colours read on light and dark palettes alike.
+        if (!mine)
+            return QColor(0x80, 0x80, 0x80); // another member's: for reference
         if (column == StatusColumn) {
             switch (rollUp(row.status)) {
             case JobLagStatus::Ok: return {};
@@ -217,6 +277,13 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         }
         break;
     case Qt::ToolTipRole:
+        if (column == OwnerColumn) {
+            return mine ? tr("This window's job copies this partition.")
+                        : tr("Another member of the job's consumer group copies this partition:\n%1")
+                              .arg(shown.ownerDetail);
+        }
+        if (!mine && column == StatusColumn)
+            return tr("Another member copies this partition; its lag status is in that member's monitor.");
         if (column == StatusColumn) {
             switch (row.status) {
             case PartitionLagStatus::Ok: return tr("Keeping up, or catching up.");
@@ -249,9 +316,64 @@ QVariant PartitionTableModel::headerData(int section, Qt::Orientation orientatio
     case LagColumn: return tr("Lag");
     case RateColumn: return tr("Records/s");
     case StatusColumn: return tr("Status");
+    case OwnerColumn: return tr("Owner");
     case ColumnCount: break;
     }
     return {};
+}
+
+QString memberDisplayName(const GroupMember &member)
+{
+    if (!member.groupInstanceId.isEmpty())
+        return member.groupInstanceId;
+    QString host = member.host;
+    if (host.startsWith(QLatin1Char('/')))
+        host.remove(0, 1); // the broker writes "/10.0.0.5"
+    if (!member.clientId.isEmpty() && !host.isEmpty())
+        return member.clientId + QStringLiteral(" @ ") + host;
+    if (!host.isEmpty())
+        return host;
+    return member.clientId.isEmpty() ? member.memberId : member.clientId;
+}
+
+QList<OtherMemberPartition> partitionsOfOtherMembers(const ConsumerGroupInfo &group,
+                                                     const QList<PartitionMetrics> &groupPartitions,
+                                                     const QString &selfMemberId, const QString &selfInstanceId)
+{
+    QHash<PartitionKey, PartitionMetrics> figures;
+    figures.reserve(groupPartitions.size());
+    for (const PartitionMetrics &p : groupPartitions)
+        figures.insert({p.topic, p.partition}, p);
+    QList<OtherMemberPartition> out;
+    for (const GroupMember &m : group.members) {
+        const bool self = (!selfMemberId.isEmpty() && m.memberId == selfMemberId)
+                          || (!selfInstanceId.isEmpty() && m.groupInstanceId == selfInstanceId);
+        if (self)
+            continue;
+        QStringList detail{QObject::tr("member %1").arg(m.memberId)};
+        if (!m.groupInstanceId.isEmpty())
+            detail.append(QObject::tr("instance %1").arg(m.groupInstanceId));
+        if (!m.clientId.isEmpty())
+            detail.append(QObject::tr("client %1").arg(m.clientId));
+        if (!m.host.isEmpty())
+            detail.append(QObject::tr("host %1").arg(m.host));
+        const QString name = memberDisplayName(m);
+        const QString details = detail.join(QLatin1Char('\n'));
+        for (const TopicPartitionRef &tp : m.assignment) {
+            OtherMemberPartition o;
+            o.metrics = figures.value({tp.topic, tp.partition});
+            o.metrics.topic = tp.topic;
+            o.metrics.partition = tp.partition;
+            o.metrics.nextOffset = -1; // that member's position is not known here
+            o.owner = name;
+            o.ownerDetail = details;
+            out.append(std::move(o));
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const OtherMemberPartition &a, const OtherMemberPartition &b) {
+        return keyOf(a) < keyOf(b);
+    });
+    return out;
 }
 
 } // namespace md

@@ -1,10 +1,12 @@
 #include "JobMonitor.h"
 
 #include "ChartPanel.h"
+#include "GroupLagSampler.h"
 #include "JobListModel.h"
 #include "LagMapWidget.h"
 #include "MirrorJob.h"
 #include "PartitionTableModel.h"
+#include "TopicNaming.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -128,6 +130,7 @@ void JobMonitor::build()
         m_tabs->setTabVisible(Latency, false);
         m_partitionView->setColumnHidden(PartitionTableModel::TargetTopicColumn, true);
         m_partitionView->setColumnHidden(PartitionTableModel::MirroredOffsetColumn, true);
+        m_partitionView->setColumnHidden(PartitionTableModel::OwnerColumn, true);
     }
     connect(m_tabs, &QTabWidget::currentChanged, this, [this] {
         if (isVisible())
@@ -249,14 +252,64 @@ void JobMonitor::setJob(MirrorJob *job)
     if (m_job)
         disconnect(m_job.data(), nullptr, this, nullptr);
     m_job = job;
+    delete m_ownersSampler;
+    m_ownersSampler = nullptr;
+    m_otherMembers = 0;
+    m_partitionModel->setOtherMembers({});
     if (job) {
         connect(job, &MirrorJob::metricsSampled, this, &JobMonitor::addSnapshot);
         connect(job, &MirrorJob::stateChanged, this, &JobMonitor::updateControls);
         connect(job, &MirrorJob::finished, this, &JobMonitor::updateControls);
         const QSignalBlocker blocker(m_throttle);
         m_throttle->setValue(double(job->spec().throttleBytesPerSecond) / kMB);
+        if (m_kind == Kind::MirrorJob) {
+            // Who owns the other partitions: DescribeConsumerGroups of the job's group, on the
+            // sampler's thread. A failed poll keeps the last answer; the next one retries.
+            m_ownersSampler = new GroupLagSampler(job->spec().source, consumerGroupId(job->spec()), this);
+            m_ownersSampler->setIntervalMs(ownersIntervalMs);
+            m_ownersSampler->setTimeoutMs(4000); // bounds the wait when the monitor closes mid-poll
+            connect(m_ownersSampler, &GroupLagSampler::membersSampled, this, &JobMonitor::setGroupMembers);
+        }
     }
     updateControls();
+    updateOwnersPolling();
+}
+
+void JobMonitor::updateOwnersPolling()
+{
+    if (!m_ownersSampler)
+        return;
+    if (isVisible() && !m_ownersSampler->isRunning())
+        m_ownersSampler->start();
+    else if (!isVisible() && m_ownersSampler->isRunning())
+        m_ownersSampler->stop();
+}
+
+void JobMonitor::setGroupMembers(const ConsumerGroupInfo &group, const MetricsSnapshot &groupOffsets)
+{
+    const MetricsSnapshot *own = m_store.isEmpty() ? nullptr : &m_store.latest();
+    const QString memberId = own ? own->memberId : QString();
+    QString instanceId = own ? own->instanceId : QString();
+    if (instanceId.isEmpty() && m_job)
+        instanceId = m_job->spec().instanceId;
+    QList<OtherMemberPartition> others =
+        partitionsOfOtherMembers(group, groupOffsets.partitions, memberId, instanceId);
+    if (m_job) {
+        for (OtherMemberPartition &o : others)
+            o.metrics.targetTopic = targetTopicName(m_job->spec(), o.metrics.topic);
+    }
+    int members = 0;
+    for (const GroupMember &m : group.members) {
+        if (!((!memberId.isEmpty() && m.memberId == memberId)
+              || (!instanceId.isEmpty() && m.groupInstanceId == instanceId)))
+            ++members;
+    }
+    // Before the job reports its member id, one of them is this job.
+    if (memberId.isEmpty() && instanceId.isEmpty() && m_job && m_job->isRunning())
+        --members;
+    m_otherMembers = std::max(0, members);
+    m_partitionModel->setOtherMembers(std::move(others));
+    m_summary->setText(summaryText());
 }
 
 void JobMonitor::updateControls()
@@ -297,6 +350,7 @@ void JobMonitor::scheduleRedraw()
 void JobMonitor::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);
+    updateOwnersPolling();
     if (m_stale) {
         m_stale = false;
         scheduleRedraw();
@@ -306,6 +360,7 @@ void JobMonitor::showEvent(QShowEvent *event)
 void JobMonitor::hideEvent(QHideEvent *event)
 {
     QWidget::hideEvent(event);
+    updateOwnersPolling();
     if (m_redrawTimer.isActive()) {
         m_redrawTimer.stop();
         m_stale = true;
@@ -357,9 +412,17 @@ QString JobMonitor::summaryText() const
         return tr("%1 partitions \u2022 %2 records/s committed \u2022 lag %3 \u2022 %4")
             .arg(QString::number(s.partitions.size()), formatCount(s.consumeRecordsPerSec),
                  formatCount(double(s.totalLag)), jobLagStatusName(m_status));
-    return tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
-        .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec), formatCount(double(s.totalLag)),
-             jobLagStatusName(m_status));
+    QString text = tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
+                       .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec),
+                            formatCount(double(s.totalLag)), jobLagStatusName(m_status));
+    if (m_otherMembers > 0)
+        text += tr(" \u2022 shared with %n other member(s)", nullptr, m_otherMembers);
+    if (s.vanishedRecords > 0) {
+        // Never silent: retention or DeleteRecords removed them before they were copied.
+        text += tr(" \u2022 %1 records vanished from the source before they were copied")
+                    .arg(formatCount(double(s.vanishedRecords)));
+    }
+    return text;
 }
 
 void JobMonitor::setCurrentChart(Chart chart)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AdminService.h"
 #include "LagStatus.h"
 #include "MetricStore.h"
 #include "MetricsSnapshot.h"
@@ -22,6 +23,7 @@ class QToolButton;
 namespace md {
 
 class ChartPanel;
+class GroupLagSampler;
 class LagMapWidget;
 class MonitorChart;
 class PartitionTableModel;
@@ -34,6 +36,10 @@ class PartitionTableModel;
 // charts replot at most ~10 times a second however fast snapshots arrive, and not at all
 // while the monitor is hidden (a hidden monitor only marks itself stale). Only the visible
 // tab is redrawn, and it queries only its time window, about one point per pixel.
+//
+// Several instances of one profile share its partitions through the consumer group. While a
+// job's monitor is shown, a GroupLagSampler (its own thread) describes the job's group every
+// few seconds, so the partition table also lists the partitions other members own, and whom.
 class JobMonitor final : public QWidget
 {
     Q_OBJECT
@@ -49,6 +55,8 @@ public:
     // Window lengths of the window combo, in its order; 0 = the whole run.
     static const QList<qint64> &windowChoicesMs();
     static constexpr int redrawIntervalMs = 100;
+    // How often a shown monitor asks the job's group who owns which partition.
+    static constexpr int ownersIntervalMs = 3000;
 
     explicit JobMonitor(QWidget *parent = nullptr);
     explicit JobMonitor(const MetricStore::Config &config, QWidget *parent = nullptr);
@@ -84,6 +92,10 @@ public:
     QToolButton *pauseButton() const { return m_pause; }
     QToolButton *resumeButton() const { return m_resume; }
     QToolButton *stopButton() const { return m_stop; }
+    // Describes the job's group while the monitor is shown; null before setJob and for a group.
+    GroupLagSampler *ownersSampler() const { return m_ownersSampler; }
+    // Members of the job's group other than this window's job, as last described.
+    int otherMemberCount() const { return m_otherMembers; }
 
     // Exports of the current chart. The files are written atomically (CSV) or not at all;
     // on failure error says why and where.
@@ -99,6 +111,9 @@ public:
 
 public Q_SLOTS:
     void addSnapshot(const md::MetricsSnapshot &snapshot);
+    // The job's group as described (members, assignments) with its committed offsets: the
+    // partitions other members own go into the partition table. Called by the owners sampler.
+    void setGroupMembers(const md::ConsumerGroupInfo &group, const md::MetricsSnapshot &groupOffsets);
     // Redraws the current chart now (the timer's target).
     void redraw();
 
@@ -116,6 +131,7 @@ private:
     void updateControls();
     void currentWindow(qint64 *fromMs, qint64 *toMs) const;
     void exportWithDialog(const QString &kind);
+    void updateOwnersPolling();
 
     Kind m_kind = Kind::MirrorJob;
     MetricStore m_store;
@@ -143,6 +159,8 @@ private:
     QToolButton *m_stop = nullptr;
     QDoubleSpinBox *m_throttle = nullptr;
     QLabel *m_summary = nullptr;
+    GroupLagSampler *m_ownersSampler = nullptr;
+    int m_otherMembers = 0;
 };
 
 } // namespace md

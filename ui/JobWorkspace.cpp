@@ -342,8 +342,8 @@ void JobWorkspace::run(JobEditor *editor)
     const std::optional<MirrorJobSpec> spec = resolvedSpec(editor, tr("The job cannot start:\n%1"));
     if (!spec)
         return;
-    say(tr("Started %1").arg(spec->name));
-    Q_EMIT runRequested(*spec);
+    // The window starts it, or shows the same profile's running job instead, and says which.
+    Q_EMIT runRequested(*spec, editor->document()->path());
 }
 
 void JobWorkspace::browse(JobEditor *editor)

@@ -72,7 +72,8 @@ public:
     QString lastMessage() const { return m_lastMessage; }
 
 Q_SIGNALS:
-    void runRequested(const md::MirrorJobSpec &spec);
+    // profilePath: the profile's file (absolute), empty while untitled.
+    void runRequested(const md::MirrorJobSpec &spec, const QString &profilePath);
     void browseRequested(const md::MirrorJobSpec &spec);
     void documentCountChanged(int count);
     void statusMessage(const QString &text);

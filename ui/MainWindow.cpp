@@ -10,17 +10,20 @@
 #include "JobMonitor.h"
 #include "JobWorkspace.h"
 #include "MirrorJob.h"
+#include "TopicNaming.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSet>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStyle>
@@ -63,8 +66,14 @@ MainWindow::MainWindow(QWidget *parent)
     m_start->setText(tr("Start"));
     m_start->setObjectName(QStringLiteral("startJob"));
     connect(m_start, &QToolButton::clicked, this, [this] {
-        if (MirrorJob *job = selectedJob())
-            job->start();
+        if (MirrorJob *job = selectedJob()) {
+            QString why;
+            const QString path = m_profilePaths.value(int(m_jobs.indexOf(job)));
+            if (MirrorJob *running = runningDuplicate(job->spec(), path, job, &why))
+                showDuplicate(running, why);
+            else
+                job->start();
+        }
         updateJobButtons();
     });
 
@@ -120,14 +129,8 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_workspace, &JobWorkspace::browseRequested, this,
             [this](const MirrorJobSpec &spec) { showClusters(spec.source, spec.target); });
-    connect(m_workspace, &JobWorkspace::runRequested, this, [this](const MirrorJobSpec &spec) {
-        showClusters(spec.source, spec.target);
-        auto *job = new MirrorJob(spec);
-        addJob(job);
-        m_jobView->selectRow(m_jobModel->rowCount() - 1);
-        job->start();
-        updateJobButtons();
-    });
+    connect(m_workspace, &JobWorkspace::runRequested, this,
+            [this](const MirrorJobSpec &spec, const QString &path) { runJob(spec, path); });
 
     QMenu *file = menuBar()->addMenu(tr("&File"));
     m_workspace->addFileActions(file);
@@ -177,11 +180,92 @@ void MainWindow::showClusters(const ClusterConfig &source, const ClusterConfig &
             &MessagesPanel::setOtherMetadata, Qt::UniqueConnection);
 }
 
-void MainWindow::addJob(MirrorJob *job)
+namespace {
+
+QString canonicalProfilePath(const QString &path)
+{
+    if (path.isEmpty())
+        return {};
+    const QFileInfo info(path);
+    const QString canonical = info.canonicalFilePath(); // one file by any link or spelling
+    return canonical.isEmpty() ? info.absoluteFilePath() : canonical;
+}
+
+// "Kafka-EU:9092, kafka-eu2:9092" -> {"kafka-eu:9092", "kafka-eu2:9092"}
+QSet<QString> bootstrapServers(const QString &bootstrap)
+{
+    QSet<QString> out;
+    for (const QString &server : bootstrap.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        QString s = server.trimmed().toLower();
+        if (const qsizetype scheme = s.indexOf(QLatin1String("://")); scheme >= 0)
+            s = s.mid(scheme + 3); // "PLAINTEXT://host:9092"
+        if (!s.isEmpty())
+            out.insert(s);
+    }
+    return out;
+}
+
+} // namespace
+
+MirrorJob *MainWindow::runningDuplicate(const MirrorJobSpec &spec, const QString &profilePath,
+                                        const MirrorJob *except, QString *why) const
+{
+    const QString path = canonicalProfilePath(profilePath);
+    const QSet<QString> servers = bootstrapServers(spec.source.bootstrap);
+    const QString group = consumerGroupId(spec);
+    for (qsizetype row = 0; row < m_jobs.size(); ++row) {
+        MirrorJob *job = m_jobs[row];
+        if (job == except || !job->isRunning())
+            continue;
+        if (!path.isEmpty() && m_profilePaths.value(row) == path) {
+            if (why)
+                *why = tr("the same profile file");
+            return job;
+        }
+        // Two jobs of one group in one window would only split the partitions between them.
+        if (consumerGroupId(job->spec()) == group && bootstrapServers(job->spec().source.bootstrap).intersects(servers)) {
+            if (why)
+                *why = tr("the same source cluster and consumer group %1").arg(group);
+            return job;
+        }
+    }
+    return nullptr;
+}
+
+void MainWindow::showDuplicate(MirrorJob *running, const QString &why)
+{
+    const int row = int(m_jobs.indexOf(running));
+    m_jobView->selectRow(row);
+    showSelectedMonitor();
+    statusBar()->showMessage(tr("%1 already runs in this window (%2): showing its monitor. To share its "
+                                "partitions, run the profile on another machine.")
+                                 .arg(running->spec().name, why),
+                             15000);
+}
+
+MirrorJob *MainWindow::runJob(const MirrorJobSpec &spec, const QString &profilePath)
+{
+    QString why;
+    if (MirrorJob *running = runningDuplicate(spec, profilePath, nullptr, &why)) {
+        showDuplicate(running, why);
+        return running;
+    }
+    showClusters(spec.source, spec.target);
+    auto *job = new MirrorJob(spec);
+    addJob(job, profilePath);
+    m_jobView->selectRow(m_jobModel->rowCount() - 1);
+    job->start();
+    statusBar()->showMessage(tr("Started %1").arg(spec.name), 10000);
+    updateJobButtons();
+    return job;
+}
+
+void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
 {
     job->setParent(this);
     const int row = m_jobModel->addJob(job->spec().name);
     m_jobs.append(job);
+    m_profilePaths.append(canonicalProfilePath(profilePath));
     connect(job, &MirrorJob::metricsSampled, this, [this, job](const MetricsSnapshot &s) {
         m_jobModel->setMetrics(int(m_jobs.indexOf(job)), s);
     });

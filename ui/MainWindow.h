@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClusterConfig.h"
+#include "MirrorJobSpec.h"
 
 #include <QMainWindow>
 
@@ -31,7 +32,17 @@ public:
 
     void showClusters(const ClusterConfig &source, const ClusterConfig &target);
     // Takes ownership; the job is shown in the job list and stopped when the window closes.
-    void addJob(MirrorJob *job);
+    // profilePath: the file the job's profile came from, if any.
+    void addJob(MirrorJob *job, const QString &profilePath = {});
+    // Starts a job of this profile and shows its monitor, unless the same profile already
+    // runs in this window (runningDuplicate): then shows that job's monitor instead and says
+    // so in the status bar. Returns the job that runs the profile.
+    MirrorJob *runJob(const MirrorJobSpec &spec, const QString &profilePath = {});
+    // A running job of this window (other than `except`) with the same profile: the same file,
+    // or the same source cluster (a bootstrap server in common) and consumer group. Null if none;
+    // *why, when given, says which.
+    MirrorJob *runningDuplicate(const MirrorJobSpec &spec, const QString &profilePath,
+                                const MirrorJob *except = nullptr, QString *why = nullptr) const;
 
     ClusterPane *sourcePane() const { return m_source; }
     ClusterPane *targetPane() const { return m_target; }
@@ -62,6 +73,8 @@ private:
     void openProfile();
     void showSelectedMonitor();
     void notifyStatus(MirrorJob *job, int status);
+    // Selects the job's row (its monitor shows) and says why it was not started again.
+    void showDuplicate(MirrorJob *running, const QString &why);
 
     ClusterPane *m_source;
     ClusterPane *m_target;
@@ -70,6 +83,7 @@ private:
     QToolButton *m_start;
     QToolButton *m_compare = nullptr;
     QList<MirrorJob *> m_jobs; // row order of m_jobModel
+    QStringList m_profilePaths; // row order of m_jobModel; canonical, empty when not from a file
     QList<JobMonitor *> m_monitors; // row order of m_jobModel
     QStackedWidget *m_monitorStack = nullptr;
     QSystemTrayIcon *m_tray = nullptr; // only where a tray exists

@@ -2,9 +2,12 @@
 // partition table hold, that redraws are coalesced and skipped while hidden, the exports,
 // and that its controls drive a real MirrorJob.
 #include "ChartPanel.h"
+#include "JobListModel.h"
 #include "JobMonitor.h"
+#include "GroupLagSampler.h"
 #include "MirrorJob.h"
 #include "PartitionTableModel.h"
+#include "TopicNaming.h"
 
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
@@ -412,6 +415,78 @@ private Q_SLOTS:
         QCOMPARE(status.size(), 2);
     }
 
+    void showsWhoOwnsEachPartitionAndVanishedRecords()
+    {
+        ShownMonitor m;
+        QVERIFY(QTest::qWaitForWindowExposed(&m.monitor));
+        QAbstractItemModelTester modelTester(m.monitor.partitionModel(),
+                                             QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester proxyTester(m.monitor.partitionProxy(),
+                                             QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QVERIFY(!m.monitor.ownersSampler()); // no job, no group to describe
+        m.monitor.setCurrentChart(JobMonitor::Partitions);
+        for (int i = 0; i < 8; ++i) {
+            MetricsSnapshot s = snapshot(i, 4);
+            s.memberId = QStringLiteral("m-self");
+            m.monitor.addSnapshot(s);
+        }
+        m.monitor.redraw();
+        QVERIFY(!m.monitor.summaryText().contains(QStringLiteral("vanished")));
+        QVERIFY(!m.monitor.summaryText().contains(QStringLiteral("shared")));
+
+        // The group's description: this window owns orders 0-3, another instance 4 and 5.
+        ConsumerGroupInfo group;
+        GroupMember self;
+        self.memberId = QStringLiteral("m-self");
+        for (int p = 0; p < 4; ++p)
+            self.assignment.append({QStringLiteral("orders"), p});
+        GroupMember other;
+        other.memberId = QStringLiteral("m-other");
+        other.groupInstanceId = QStringLiteral("host-b-orders");
+        other.assignment = {{QStringLiteral("orders"), 4}, {QStringLiteral("orders"), 5}};
+        group.members = {other, self};
+        MetricsSnapshot offsets;
+        PartitionMetrics p4;
+        p4.topic = QStringLiteral("orders");
+        p4.partition = 4;
+        p4.committedOffset = 700;
+        p4.endOffset = 750;
+        p4.lag = 50;
+        offsets.partitions = {p4};
+        m.monitor.setGroupMembers(group, offsets);
+
+        PartitionTableModel *model = m.monitor.partitionModel();
+        QCOMPARE(model->rowCount(), 6);
+        const auto owner = [model](int partition) {
+            return model->index(model->rowOf({QStringLiteral("orders"), partition}), PartitionTableModel::OwnerColumn)
+                .data()
+                .toString();
+        };
+        QCOMPARE(owner(0), QStringLiteral("this window"));
+        QCOMPARE(owner(3), QStringLiteral("this window"));
+        QCOMPARE(owner(4), QStringLiteral("host-b-orders"));
+        QCOMPARE(owner(5), QStringLiteral("host-b-orders"));
+        QCOMPARE(model->index(model->rowOf({QStringLiteral("orders"), 4}), PartitionTableModel::LagColumn).data().toString(),
+                 QStringLiteral("50"));
+        QCOMPARE(m.monitor.otherMemberCount(), 1);
+        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("shared with 1 other member")),
+                 qPrintable(m.monitor.summaryText()));
+        // This window's table updates keep the other member's rows.
+        m.monitor.addSnapshot(snapshot(8, 4));
+        m.monitor.redraw();
+        QCOMPARE(model->rowCount(), 6);
+
+        // Records vanished before they were copied: the status says so.
+        MetricsSnapshot s = snapshot(9, 4);
+        s.memberId = QStringLiteral("m-self");
+        s.partitions[1].vanishedRecords = 1234;
+        s.vanishedRecords = 1234;
+        m.monitor.addSnapshot(s);
+        m.monitor.redraw();
+        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("records vanished")), qPrintable(m.monitor.summaryText()));
+        QVERIFY2(m.monitor.summaryText().contains(formatCount(1234)), qPrintable(m.monitor.summaryText()));
+    }
+
     void controlsDriveTheJob()
     {
         // A real job against a bootstrap where nothing listens: it starts, never connects, and
@@ -427,6 +502,14 @@ private Q_SLOTS:
         MirrorJob job(spec);
         ShownMonitor m;
         m.monitor.setJob(&job);
+        // A shown job monitor asks the job's group who owns the partitions; hidden, it stops.
+        QVERIFY(m.monitor.ownersSampler());
+        QCOMPARE(m.monitor.ownersSampler()->groupId(), consumerGroupId(spec));
+        QVERIFY(m.monitor.ownersSampler()->isRunning());
+        m.monitor.hide();
+        QVERIFY(!m.monitor.ownersSampler()->isRunning());
+        m.monitor.show();
+        QVERIFY(m.monitor.ownersSampler()->isRunning());
         QCOMPARE(m.monitor.throttleBox()->value(), 3.0);
         QVERIFY(!m.monitor.stopButton()->isEnabled()); // not started
 

@@ -3,8 +3,10 @@
 // target pane the topics the sandbox prepared, and the demo job runs.
 #include "ClusterClient.h"
 #include "ClusterPane.h"
-#include "JobWorkspace.h"
+#include "JobEditor.h"
 #include "JobListModel.h"
+#include "JobMonitor.h"
+#include "JobWorkspace.h"
 #include "MainWindow.h"
 #include "MirrorJob.h"
 #include "Sandbox.h"
@@ -14,7 +16,10 @@
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QMessageBox>
 #include <QPushButton>
+#include <QStackedWidget>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTableView>
 #include <QToolButton>
@@ -31,6 +36,20 @@ int rowOf(const TopicTableModel *m, const QString &name)
             return r;
     }
     return -1;
+}
+
+bool writeProfile(const QString &path, const QString &name, const QString &bootstrap, const QString &target)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return false;
+    file.write(QStringLiteral(R"({"mirrordesk": 1, "name": "%1",
+        "source": {"alias": "src", "bootstrap": "%2", "security": "plaintext"},
+        "target": {"alias": "dst", "bootstrap": "%3", "security": "plaintext"},
+        "topics": {"include": ["demo\\.payments"]}, "syncTopicConfigs": false})")
+                   .arg(name, bootstrap, target)
+                   .toUtf8());
+    return true;
 }
 } // namespace
 
@@ -145,6 +164,94 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(rowOf(source, t.name) >= 0, 15000);
         QTRY_COMPARE_WITH_TIMEOUT(window.targetPane()->client()->state(), ClusterClient::State::Connected, 15000);
         QCOMPARE(window.jobModel()->rowCount(), 0); // browsing starts nothing
+        window.close();
+    }
+
+    void theSameProfileRunsOnceInAWindow()
+    {
+        QString error;
+        auto sandbox = SandboxClusters::start(&error);
+        QVERIFY2(sandbox, qPrintable(error));
+        QTemporaryDir dir;
+        const QString source = sandbox->sourceBootstrap();
+        const QString target = sandbox->targetBootstrap();
+        const QString pathA = dir.filePath(QStringLiteral("payments.mirrorjob"));
+        QVERIFY(writeProfile(pathA, QStringLiteral("payments once"), source, target));
+        // Another file, the same job: the same name (so the same consumer group), the source
+        // cluster named by one of its servers in capitals.
+        const QString pathB = dir.filePath(QStringLiteral("payments-copy.mirrorjob"));
+        QVERIFY(writeProfile(pathB, QStringLiteral("payments once"),
+                             source.section(QLatin1Char(','), -1).toUpper(), target));
+        const QString pathC = dir.filePath(QStringLiteral("payments-other-group.mirrorjob"));
+        QVERIFY(writeProfile(pathC, QStringLiteral("payments elsewhere"), source, target));
+
+        MainWindow window;
+        QAbstractItemModelTester jobTester(window.jobModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        JobWorkspace *ws = window.workspace();
+        ws->setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *jobs = window.findChild<QTableView *>(QStringLiteral("jobs"));
+        auto *monitors = window.findChild<QStackedWidget *>(QStringLiteral("monitors"));
+        QVERIFY(jobs && monitors);
+
+        JobEditor *a = ws->openFile(pathA);
+        QVERIFY(a);
+        ws->run(a);
+        QCOMPARE(window.jobModel()->rowCount(), 1);
+        MirrorJob *first = window.jobMonitor(0)->job();
+        QVERIFY(first && first->isRunning());
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("Started")));
+
+        // Run again: no second job; the running one's monitor shows and the status bar says why.
+        jobs->clearSelection();
+        QCOMPARE(monitors->currentIndex(), 0);
+        ws->run(a);
+        QCOMPARE(window.jobModel()->rowCount(), 1);
+        QString message = window.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QStringLiteral("already runs")) && message.contains(QStringLiteral("same profile file")),
+                 qPrintable(message));
+        QCOMPARE(monitors->currentWidget(), window.jobMonitor(0));
+
+        // The same source cluster and consumer group from another file: refused too.
+        JobEditor *b = ws->openFile(pathB);
+        QVERIFY(b);
+        ws->run(b);
+        QCOMPARE(window.jobModel()->rowCount(), 1);
+        message = window.statusBar()->currentMessage();
+        QVERIFY2(message.contains(QStringLiteral("consumer group mirrordesk-payments-once")), qPrintable(message));
+
+        // Another group on the same cluster is another job.
+        JobEditor *c = ws->openFile(pathC);
+        QVERIFY(c);
+        ws->run(c);
+        QCOMPARE(window.jobModel()->rowCount(), 2);
+        QCOMPARE(monitors->currentWidget(), window.jobMonitor(1));
+
+        // Start on a waiting job of a running profile is refused the same way.
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("payments once");
+        spec.groupId = QStringLiteral("mirrordesk-payments-once"); // what the profile derives
+        spec.source.bootstrap = source;
+        spec.target.bootstrap = target;
+        spec.include = {QStringLiteral("demo\\.payments")};
+        spec.syncTopicConfigs = false;
+        auto *waiting = new MirrorJob(spec);
+        window.addJob(waiting);
+        jobs->selectRow(2);
+        auto *start = window.findChild<QToolButton *>(QStringLiteral("startJob"));
+        QVERIFY(start && start->isEnabled());
+        QTest::mouseClick(start, Qt::LeftButton);
+        QVERIFY(!waiting->hasStarted());
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("already runs")));
+        QCOMPARE(monitors->currentWidget(), window.jobMonitor(0));
+
+        // Once the first run has stopped, the profile runs again.
+        first->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(!first->isRunning(), 30000);
+        ws->run(a);
+        QCOMPARE(window.jobModel()->rowCount(), 4);
+        QVERIFY(window.jobMonitor(3)->job()->isRunning());
         window.close();
     }
 

@@ -75,10 +75,20 @@ private Q_SLOTS:
         GroupLagSampler sampler(test::clusterConfig(QStringLiteral("source")), group);
         sampler.setIntervalMs(300);
         QSignalSpy spy(&sampler, &GroupLagSampler::sampled);
+        QSignalSpy members(&sampler, &GroupLagSampler::membersSampled);
         QSignalSpy failures(&sampler, &GroupLagSampler::failed);
         sampler.start();
         QVERIFY(sampler.isRunning());
         QTRY_VERIFY_WITH_TIMEOUT(lagOf(spy, 0) == 6 && lagOf(spy, 1) == 0, 20000);
+        // The same poll described the group: its one member holds both partitions.
+        QTRY_VERIFY_WITH_TIMEOUT(!members.isEmpty(), 20000);
+        {
+            const ConsumerGroupInfo g = members.last().at(0).value<ConsumerGroupInfo>();
+            QCOMPARE(g.groupId, group);
+            QCOMPARE(g.members.size(), 1);
+            QCOMPARE(g.members.first().assignment.size(), 2);
+            QCOMPARE(members.last().at(1).value<MetricsSnapshot>().partitions.size(), 2);
+        }
         {
             const MetricsSnapshot s = latest(spy);
             QCOMPARE(s.jobName, group);

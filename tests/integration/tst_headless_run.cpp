@@ -101,6 +101,48 @@ private Q_SLOTS:
         QVERIFY(m_dir.isValid());
     }
 
+    void runArgumentsAreParsed()
+    {
+        const Result help = runExe({QStringLiteral("run"), QStringLiteral("--help")}, 10000);
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY2(help.out.startsWith(QLatin1String("usage: mirrordesk run FILE")), qPrintable(help.out));
+        for (const char *option : {"--until-caught-up", "--sandbox", "--metrics-port", "--instance-id"})
+            QVERIFY2(help.out.contains(QLatin1String(option)), option);
+
+        const Result unknown = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--bogus")}, 10000);
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains(QLatin1String("unknown option --bogus")), qPrintable(unknown.err));
+        QVERIFY2(unknown.err.contains(QLatin1String("usage: mirrordesk run")), qPrintable(unknown.err));
+
+        const Result none = runExe({QStringLiteral("run")}, 10000);
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY2(none.err.contains(QLatin1String("usage:")), qPrintable(none.err));
+        const Result two = runExe({QStringLiteral("run"), QStringLiteral("a.mirrorjob"), QStringLiteral("b.mirrorjob")}, 10000);
+        QCOMPARE(two.exitCode, 2);
+        QVERIFY2(two.err.contains(QLatin1String("one profile at a time")), qPrintable(two.err));
+
+        for (const QStringList &bad : {QStringList{QStringLiteral("--metrics-port=abc")},
+                                       QStringList{QStringLiteral("--metrics-port"), QStringLiteral("70000")}}) {
+            const Result port = runExe(QStringList{QStringLiteral("run"), QStringLiteral("x.mirrorjob")} + bad, 10000);
+            QCOMPARE(port.exitCode, 2);
+            QVERIFY2(port.err.contains(QLatin1String("--metrics-port needs a port number")), qPrintable(port.err));
+        }
+        const Result missing = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-port")}, 10000);
+        QCOMPARE(missing.exitCode, 2);
+        const Result emptyId = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--instance-id=")}, 10000);
+        QCOMPARE(emptyId.exitCode, 2);
+        QVERIFY2(emptyId.err.contains(QLatin1String("--instance-id needs a name")), qPrintable(emptyId.err));
+
+        // Both spellings get past the options: what fails then is the missing profile (still 2).
+        const QString absent = m_dir.filePath(QStringLiteral("absent.mirrorjob"));
+        const Result spelled = runExe({QStringLiteral("run"), QStringLiteral("--metrics-port=9464"), absent,
+                                       QStringLiteral("--instance-id"), QStringLiteral("dr-1")},
+                                      10000);
+        QCOMPARE(spelled.exitCode, 2);
+        QVERIFY2(!spelled.err.contains(QLatin1String("option")), qPrintable(spelled.err));
+        QVERIFY2(spelled.err.contains(QLatin1String("absent.mirrorjob")), qPrintable(spelled.err));
+    }
+
     void runUntilCaughtUpThenVerify()
     {
         const QString topic = test::uniqueName(QStringLiteral("headless"));
@@ -114,7 +156,10 @@ private Q_SLOTS:
         QVERIFY2(check.exitCode == 0, qPrintable(check.out + check.err));
         QVERIFY2(check.out.contains(QStringLiteral("src.") + topic), qPrintable(check.out));
 
-        const Result run = runExe({QStringLiteral("run"), profile, QStringLiteral("--until-caught-up")}, 180000);
+        // A static member, named the --name=value way.
+        const Result run = runExe({QStringLiteral("run"), profile, QStringLiteral("--until-caught-up"),
+                                   QStringLiteral("--instance-id=") + topic},
+                                  180000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
         QVERIFY2(run.out.contains(QLatin1String("stopped cleanly")), qPrintable(run.out));
 

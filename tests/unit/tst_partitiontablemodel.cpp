@@ -75,6 +75,9 @@ private Q_SLOTS:
     void sortsByRawValuesThroughProxy();
     void feedsFromMetricStore();
     void randomAssignmentsKeepTheModelSane();
+    void otherMembersPartitionsShowTheirOwner();
+    void partitionsOfOtherMembersFromTheGroup();
+    void randomOwnersKeepTheModelSane();
 
 private:
     std::unique_ptr<PartitionTableModel> m_model;
@@ -270,6 +273,135 @@ void TestPartitionTableModel::randomAssignmentsKeepTheModelSane()
             QVERIFY(row >= 0);
             QCOMPARE(m_model->index(row, PartitionTableModel::LagColumn).data(PartitionTableModel::SortRole).toLongLong(), p.lag);
         }
+        for (int r = 1; r < m_model->rowCount(); ++r)
+            QVERIFY(m_model->keyAt(r - 1) < m_model->keyAt(r));
+    }
+}
+
+namespace {
+
+OtherMemberPartition other(const QString &topic, int partition, const QString &owner, qint64 committed = 10,
+                           qint64 end = 20)
+{
+    OtherMemberPartition o;
+    o.metrics = pm(topic, partition, -1, end, 0, committed);
+    o.metrics.lag = end - committed;
+    o.owner = owner;
+    o.ownerDetail = QStringLiteral("member ") + owner;
+    return o;
+}
+
+} // namespace
+
+void TestPartitionTableModel::otherMembersPartitionsShowTheirOwner()
+{
+    const QString a = QStringLiteral("a");
+    m_model->applySnapshot(snap(0, {pm(a, 0, 5, 10), pm(a, 1, 5, 10)}));
+    // a-1 is in both (the group's description lags behind the rebalance): this window's.
+    m_model->setOtherMembers({other(QStringLiteral("b"), 0, QStringLiteral("dr-2")), other(a, 1, QStringLiteral("dr-2")),
+                              other(a, 2, QStringLiteral("dr-3"))});
+    QCOMPARE(keys(*m_model), (QStringList{QStringLiteral("a-0"), QStringLiteral("a-1"), QStringLiteral("a-2"),
+                                          QStringLiteral("b-0")}));
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::OwnerColumn), QStringLiteral("this window"));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::OwnerColumn), QStringLiteral("this window"));
+    QCOMPARE(cell(*m_model, 2, PartitionTableModel::OwnerColumn), QStringLiteral("dr-3"));
+    QCOMPARE(cell(*m_model, 3, PartitionTableModel::OwnerColumn), QStringLiteral("dr-2"));
+    QCOMPARE(m_model->headerData(PartitionTableModel::OwnerColumn, Qt::Horizontal).toString(), QStringLiteral("Owner"));
+    QVERIFY(m_model->index(1, 0).data(PartitionTableModel::OwnedHereRole).toBool());
+    QVERIFY(!m_model->index(2, 0).data(PartitionTableModel::OwnedHereRole).toBool());
+    // Another member's row: the group's figures, no status or rate of ours.
+    QCOMPARE(cell(*m_model, 2, PartitionTableModel::CommittedOffsetColumn), QStringLiteral("10"));
+    QCOMPARE(cell(*m_model, 2, PartitionTableModel::LagColumn), QStringLiteral("10"));
+    QCOMPARE(cell(*m_model, 2, PartitionTableModel::StatusColumn), QStringLiteral("\u2014"));
+    QCOMPARE(cell(*m_model, 2, PartitionTableModel::MirroredOffsetColumn), QStringLiteral("\u2014"));
+    QVERIFY(!m_model->index(2, 0).data(PartitionTableModel::StatusRole).isValid());
+    QVERIFY(m_model->index(2, PartitionTableModel::OwnerColumn).data(Qt::ToolTipRole).toString().contains(
+        QStringLiteral("member dr-3")));
+
+    // Rebalance: a-1 goes to dr-2. The row stays (no remove and insert), its owner changes.
+    QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
+    QSignalSpy removed(m_model.get(), &QAbstractItemModel::rowsRemoved);
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    m_model->applySnapshot(snap(250, {pm(a, 0, 5, 10)}));
+    QCOMPARE(removed.size(), 0);
+    QCOMPARE(inserted.size(), 0);
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::OwnerColumn), QStringLiteral("dr-2"));
+    QVERIFY(changed.size() >= 1);
+    // The other members leave: their rows go.
+    m_model->setOtherMembers({});
+    QCOMPARE(keys(*m_model), QStringList{QStringLiteral("a-0")});
+    QCOMPARE(removed.size(), 1); // [a-1, a-2, b-0]: one run, one call
+    m_model->clear();
+    QCOMPARE(m_model->rowCount(), 0);
+}
+
+void TestPartitionTableModel::partitionsOfOtherMembersFromTheGroup()
+{
+    ConsumerGroupInfo group;
+    group.groupId = QStringLiteral("mirrordesk.orders");
+    GroupMember self;
+    self.memberId = QStringLiteral("m-self");
+    self.assignment = {{QStringLiteral("t"), 0}};
+    GroupMember pinned;
+    pinned.memberId = QStringLiteral("m-pinned");
+    pinned.groupInstanceId = QStringLiteral("host-b-orders");
+    pinned.clientId = QStringLiteral("mirrordesk");
+    pinned.host = QStringLiteral("/10.0.0.6");
+    pinned.assignment = {{QStringLiteral("t"), 2}, {QStringLiteral("t"), 1}};
+    GroupMember dynamic;
+    dynamic.memberId = QStringLiteral("m-dynamic");
+    dynamic.clientId = QStringLiteral("mirrordesk");
+    dynamic.host = QStringLiteral("/10.0.0.7");
+    dynamic.assignment = {{QStringLiteral("s"), 0}};
+    group.members = {dynamic, pinned, self};
+    QCOMPARE(memberDisplayName(pinned), QStringLiteral("host-b-orders"));
+    QCOMPARE(memberDisplayName(dynamic), QStringLiteral("mirrordesk @ 10.0.0.7"));
+
+    PartitionMetrics t1;
+    t1.topic = QStringLiteral("t");
+    t1.partition = 1;
+    t1.committedOffset = 40;
+    t1.endOffset = 50;
+    t1.lag = 10;
+    const QList<OtherMemberPartition> others =
+        partitionsOfOtherMembers(group, {t1}, QStringLiteral("m-self"), QString());
+    QCOMPARE(others.size(), 3); // not the member that is this window
+    QCOMPARE(others[0].metrics.topic, QStringLiteral("s"));
+    QCOMPARE(others[0].owner, QStringLiteral("mirrordesk @ 10.0.0.7"));
+    QCOMPARE(others[0].metrics.committedOffset, -1); // no figures: unknown, not zero
+    QCOMPARE(others[1].metrics.partition, 1);
+    QCOMPARE(others[1].metrics.committedOffset, 40);
+    QCOMPARE(others[1].metrics.lag, 10);
+    QCOMPARE(others[1].owner, QStringLiteral("host-b-orders"));
+    QVERIFY(others[1].ownerDetail.contains(QStringLiteral("m-pinned")));
+    QVERIFY(others[1].ownerDetail.contains(QStringLiteral("10.0.0.6")));
+    QCOMPARE(others[2].metrics.partition, 2);
+    // Known by its instance id instead.
+    QCOMPARE(partitionsOfOtherMembers(group, {}, QString(), QStringLiteral("host-b-orders")).size(), 2);
+}
+
+void TestPartitionTableModel::randomOwnersKeepTheModelSane()
+{
+    // Own and other members' partitions change independently; the fatal tester checks every
+    // signal, we check that each partition shows once, with the right owner.
+    QRandomGenerator rng(4321);
+    for (int tick = 0; tick < 300; ++tick) {
+        QList<PartitionMetrics> mine;
+        QList<OtherMemberPartition> others;
+        for (const char *topic : {"a", "b"}) {
+            for (int p = 0; p < 8; ++p) {
+                const int who = int(rng.bounded(4));
+                if (who == 0 || who == 3)
+                    mine.append(pm(QString::fromLatin1(topic), p, 100, 100 + rng.bounded(3), tick));
+                if (who >= 2)
+                    others.append(other(QString::fromLatin1(topic), p, QStringLiteral("m%1").arg(rng.bounded(3))));
+            }
+        }
+        std::shuffle(others.begin(), others.end(), rng);
+        if (rng.bounded(2))
+            m_model->applySnapshot(snap(tick * 250, mine));
+        else
+            m_model->setOtherMembers(others);
         for (int r = 1; r < m_model->rowCount(); ++r)
             QVERIFY(m_model->keyAt(r - 1) < m_model->keyAt(r));
     }

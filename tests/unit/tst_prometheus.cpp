@@ -289,6 +289,7 @@ MetricsSnapshot sampleSnapshot(const QString &job)
     a.lag = 100;
     a.records = 900;
     a.bytes = 90000;
+    a.vanishedRecords = 12;
     PartitionMetrics b = a;
     b.partition = 1;
     b.endOffset = 530;
@@ -297,6 +298,8 @@ MetricsSnapshot sampleSnapshot(const QString &job)
     b.lag = 30;
     b.records = 500;
     b.bytes = 51234;
+    b.vanishedRecords = 0;
+    s.vanishedRecords = 12;
     s.partitions = {b, a};
     return s;
 }
@@ -324,6 +327,8 @@ private Q_SLOTS:
     void updatesFromAnotherThread();
     void worksWithQNetworkAccessManager();
     void listenErrorIsClear();
+    void everySeriesNamesTheInstance();
+    void vanishedCounterNeverGoesDown();
 };
 
 void TestPrometheus::parserRejectsBrokenText_data()
@@ -392,6 +397,9 @@ void TestPrometheus::servesParsableMetrics()
     QCOMPARE(statuses.size(), 3);
     for (const Sample &s : statuses)
         QCOMPARE(s.value, s.labels.value(QStringLiteral("status")) == QLatin1String("WARN") ? 1.0 : 0.0);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_records_vanished_total"), p0), 12.0);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_records_vanished_total"), p1), 0.0); // present from the start
+    QCOMPARE(e.types.value(QStringLiteral("mirrordesk_records_vanished_total")), QStringLiteral("counter"));
     // Every family that has samples has HELP and TYPE; every sample carries the job label.
     for (auto it = e.types.cbegin(); it != e.types.cend(); ++it)
         QVERIFY2(e.helps.contains(it.key()), qPrintable(it.key()));
@@ -633,6 +641,73 @@ void TestPrometheus::listenErrorIsClear()
     QVERIFY(!second.listen(first.serverPort(), &error));
     QVERIFY2(error.contains(QStringLiteral("127.0.0.1:%1").arg(first.serverPort())), qPrintable(error));
     QVERIFY(!second.isListening());
+}
+
+void TestPrometheus::everySeriesNamesTheInstance()
+{
+    PrometheusExporter exporter;
+    // Without an instance id: "<hostname>-<pid>", the same for every series of the process.
+    exporter.update(sampleSnapshot(QStringLiteral("dynamic")), QStringLiteral("OK"));
+    MetricsSnapshot pinned = sampleSnapshot(QStringLiteral("static"));
+    pinned.instanceId = QStringLiteral("host-a-orders");
+    exporter.update(pinned, QStringLiteral("OK"));
+    const Exposition e = parseExposition(exporter.render());
+    QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
+    const QString fallback = PrometheusExporter::defaultInstance();
+    QVERIFY(fallback.endsWith(QLatin1Char('-') + QString::number(QCoreApplication::applicationPid())));
+    QVERIFY(fallback.size() > QString::number(QCoreApplication::applicationPid()).size() + 1);
+    QVERIFY(!e.samples.isEmpty());
+    for (const Sample &s : e.samples) {
+        QVERIFY2(s.labels.contains(QStringLiteral("instance")), qPrintable(s.name));
+        const QString expected = s.labels.value(QStringLiteral("job")) == QLatin1String("static")
+                                     ? QStringLiteral("host-a-orders")
+                                     : fallback;
+        QCOMPARE(s.labels.value(QStringLiteral("instance")), expected);
+    }
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_partition_lag"),
+                     {{QStringLiteral("instance"), QStringLiteral("host-a-orders")},
+                      {QStringLiteral("partition"), QStringLiteral("0")}}),
+             100.0);
+}
+
+void TestPrometheus::vanishedCounterNeverGoesDown()
+{
+    PrometheusExporter exporter;
+    const Labels p0{{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("topic"), QStringLiteral("orders")},
+                    {QStringLiteral("partition"), QStringLiteral("0")}};
+    const Labels p1{{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("topic"), QStringLiteral("orders")},
+                    {QStringLiteral("partition"), QStringLiteral("1")}};
+    const auto vanished = [&exporter](const Labels &labels) {
+        const Exposition e = parseExposition(exporter.render());
+        return e.error.isEmpty() ? e.value(QStringLiteral("mirrordesk_records_vanished_total"), labels)
+                                 : std::optional<double>{};
+    };
+    MetricsSnapshot s = sampleSnapshot(QStringLiteral("j"));
+    s.partitions[0].vanishedRecords = 5; // partition 1
+    exporter.update(s, QStringLiteral("OK"));
+    QCOMPARE(vanished(p0), 12.0);
+    QCOMPARE(vanished(p1), 5.0);
+
+    // Partition 0 moves to another instance: its count stays, the gauges go.
+    MetricsSnapshot moved = s;
+    moved.partitions.removeLast();
+    exporter.update(moved, QStringLiteral("OK"));
+    QCOMPARE(vanished(p0), 12.0);
+    QVERIFY(parseExposition(exporter.render()).find(QStringLiteral("mirrordesk_partition_lag"), p0).isEmpty());
+    QCOMPARE(vanished(p1), 5.0);
+
+    // It comes back and the engine counts it from zero again: the counter carries on from 12.
+    MetricsSnapshot back = s;
+    back.partitions[1].vanishedRecords = 3;
+    exporter.update(back, QStringLiteral("OK"));
+    QCOMPARE(vanished(p0), 15.0);
+    back.partitions[1].vanishedRecords = 4;
+    exporter.update(back, QStringLiteral("OK"));
+    QCOMPARE(vanished(p0), 16.0);
+
+    // Removing the job forgets it.
+    exporter.removeJob(QStringLiteral("j"));
+    QVERIFY(parseExposition(exporter.render()).find(QStringLiteral("mirrordesk_records_vanished_total")).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestPrometheus)
