@@ -10,7 +10,7 @@
 #                                       (exit 1 when something is missing)
 set -euo pipefail
 
-# Compiler, CMake, Qt 6 (Core/Gui/Widgets/Network/PrintSupport/Test and the
+# Compiler, CMake, Qt 6 (Core/Gui/Widgets/Network/PrintSupport/Concurrent/Test and the
 # platform plugins, offscreen included), QCustomPlot (its Qt 6 build),
 # QtKeychain (Qt 6). qt6-base-dev pulls libgl-dev and friends, which Qt6Gui's
 # CMake package requires. librdkafka is built from source by
