@@ -100,8 +100,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetSelectedJobProgress);
     auto *reset = new QToolButton(jobsPanel);
     reset->setObjectName(QStringLiteral("resetProgress"));
+    m_resetAction->setIconText(tr("Reset progress\u2026")); // the button's text, like its neighbours'
     reset->setDefaultAction(m_resetAction);
-    reset->setText(tr("Reset progress\u2026")); // like its neighbours; the action keeps its menu text
     jobsHeader->addWidget(reset);
     jobsLayout->addLayout(jobsHeader);
     // The selected job's monitor beside the job list; hidden monitors skip all drawing.

@@ -72,6 +72,8 @@ PlanView::PlanView(QWidget *parent)
     m_startsStatus->setObjectName(QStringLiteral("planStartsStatus"));
     m_startsStatus->setWordWrap(true);
     m_startsStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_startsStatus->setToolTip(tr("Committed progress in the job's group always wins: the profile's start position "
+                                  "only applies to partitions without progress. Reset Progress changes it."));
     m_startsProxy->setSourceModel(m_startsModel);
     m_startsProxy->setSortRole(ProgressTableModel::SortRole);
     m_starts->setObjectName(QStringLiteral("planStarts"));
@@ -83,9 +85,11 @@ PlanView::PlanView(QWidget *parent)
     m_starts->verticalHeader()->hide();
     m_starts->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_starts->horizontalHeader()->setStretchLastSection(true);
-    // The log start and end are in each row's tooltip; the columns say what a run does.
+    // "Starts" names the committed offset or its absence; the log start and end are in
+    // each row's tooltip. What is left fits the editor's dock.
     m_starts->hideColumn(ProgressTableModel::LogStartColumn);
     m_starts->hideColumn(ProgressTableModel::EndColumn);
+    m_starts->hideColumn(ProgressTableModel::CommittedColumn);
     auto *starts = new QWidget(this);
     auto *startsLayout = new QVBoxLayout(starts);
     startsLayout->setContentsMargins(0, 4, 0, 0);
@@ -186,10 +190,8 @@ void PlanView::applyProgress(quint64 generation, const JobProgress &progress)
         m_startsStatus->setText(tr("Cannot tell where the partitions start: %1").arg(progress.error));
     } else {
         m_startsModel->setPartitions(progress.partitions);
-        m_startsStatus->setText(tr("Committed progress always wins; the start position only applies to partitions "
-                                   "without progress.")
-                                + QLatin1Char('\n') + describeTotal(progress) + QStringLiteral(" \u2014 ")
-                                + describeGroup(progress) + tr("; as of %1").arg(QTime::currentTime().toString()));
+        m_startsStatus->setText(describeTotal(progress) + QStringLiteral(" \u2014 ") + describeGroup(progress)
+                                + tr("; as of %1").arg(QTime::currentTime().toString()));
     }
     Q_EMIT progressUpdated();
 }

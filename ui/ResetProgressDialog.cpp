@@ -55,6 +55,17 @@ bool sameRequest(const ResetRequest &a, const ResetRequest &b)
            && (a.to != ResetRequest::To::Timestamp || a.timestamp == b.timestamp);
 }
 
+// Records between the new position and the committed one: copied before, copied again.
+qint64 copiedAgain(const JobProgress &plan)
+{
+    qint64 again = 0;
+    for (const PartitionStart &p : plan.partitions) {
+        if (p.committed >= 0 && p.start < p.committed)
+            again += std::min(p.committed, p.end) - p.start;
+    }
+    return again;
+}
+
 bool validPattern(const QString &pattern)
 {
     return pattern.isEmpty() || QRegularExpression(QRegularExpression::anchoredPattern(pattern)).isValid();
@@ -156,6 +167,7 @@ ResetProgressDialog::ResetProgressDialog(const MirrorJobSpec &spec, QWidget *par
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 8);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(ProgressTableModel::TopicColumn, QHeaderView::Stretch);
 
@@ -325,16 +337,22 @@ void ResetProgressDialog::showPlan(quint64 generation, const JobProgress &plan)
         return;
     }
     m_model->setPartitions(plan.partitions);
-    QString summary = describeTotal(plan).toHtmlEscaped() + QStringLiteral("<br>") + describeGroup(plan).toHtmlEscaped();
+    // The total first and bold: it is what a user scans for.
+    const QString total = describeTotal(plan);
+    const qsizetype cut = total.indexOf(QLatin1Char(';'));
+    QString summary = QStringLiteral("<b>") + total.left(cut).toHtmlEscaped() + QStringLiteral("</b>");
+    if (const qint64 again = copiedAgain(plan); again > 0)
+        summary += tr(" (%1 of them copied before)").arg(formatOffset(again));
+    if (cut >= 0)
+        summary += total.mid(cut).toHtmlEscaped();
+    QString group = describeGroup(plan);
+    group[0] = group[0].toUpper();
+    summary += QStringLiteral("<br>") + group.toHtmlEscaped();
     if (plan.groupActive())
         summary += QStringLiteral("<br><span style=\"%1\">%2</span>")
                        .arg(kWarnStyle, tr("The group has active members: a reset is refused until every instance "
                                            "of the job has stopped."));
-    // The total is what a user scans for first.
-    qsizetype cut = summary.indexOf(QLatin1Char(';'));
-    if (cut < 0)
-        cut = summary.indexOf(QStringLiteral("<br>"));
-    m_summary->setText(QStringLiteral("<b>") + summary.left(cut) + QStringLiteral("</b>") + summary.mid(cut));
+    m_summary->setText(summary);
     if (!afterReset) {
         if (plan.partitions.isEmpty())
             setStatus(m_planRequest.topicPattern.isEmpty()
@@ -368,11 +386,7 @@ void ResetProgressDialog::reset()
 {
     if (!m_reset->isEnabled())
         return;
-    qint64 again = 0;
-    for (const PartitionStart &p : std::as_const(m_plan.partitions)) {
-        if (p.committed >= 0 && p.start < p.committed)
-            again += std::min(p.committed, p.end) - p.start;
-    }
+    const qint64 again = copiedAgain(m_plan);
     const qsizetype n = m_plan.partitions.size();
     QString text = tr("Reset the progress of \u201c%1\u201d to %2?").arg(m_spec.name, targetText(m_planRequest))
                    + QStringLiteral("\n\n")
@@ -396,7 +410,11 @@ void ResetProgressDialog::showOutcome(const ResetOutcome &outcome)
 {
     setBusy(false);
     if (!outcome.ok) {
-        const QString message = tr("Reset refused or failed: %1").arg(outcome.error);
+        // The engine's words, which say "refused: ..." when the group has members.
+        static const QString refused = QStringLiteral("refused: ");
+        const QString message = outcome.error.startsWith(refused)
+                                    ? tr("Reset refused: %1").arg(outcome.error.mid(refused.size()))
+                                    : tr("Reset failed: %1").arg(outcome.error);
         setStatus(message, true);
         Q_EMIT resetFinished(false, message);
         return;

@@ -297,7 +297,9 @@ private Q_SLOTS:
         QVERIFY(clickAndWait(dlg.findChild<QPushButton *>(QStringLiteral("applyReset")), reset));
         QCOMPARE(reset.last().at(0).toBool(), false);
         const QString refusal = reset.last().at(1).toString();
-        QVERIFY2(refusal.contains(QStringLiteral("active member")), qPrintable(refusal));
+        QVERIFY2(refusal.startsWith(QStringLiteral("Reset refused: group ") + m_group)
+                     && refusal.contains(QStringLiteral("1 active member")) && refusal.contains(QStringLiteral("other-machine")),
+                 qPrintable(refusal));
         // Shown in the dialog, as the engine words it.
         auto *status = dlg.findChild<QLabel *>(QStringLiteral("resetStatus"));
         QCOMPARE(status->text(), refusal);
