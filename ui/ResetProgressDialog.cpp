@@ -95,7 +95,9 @@ ResetProgressDialog::ResetProgressDialog(const MirrorJobSpec &spec, QWidget *par
     intro->setText(tr("A partition with committed progress always resumes there. Resetting rewrites the committed "
                       "offsets of the job's group <b>%1</b> on the source %2, so the next run starts the chosen "
                       "partitions from the new position.")
-                       .arg(spec.groupId.toHtmlEscaped(), source.toHtmlEscaped()));
+                       .arg(QStringLiteral("<span style=\"white-space:nowrap\">") + spec.groupId.toHtmlEscaped()
+                                + QStringLiteral("</span>"),
+                            source.toHtmlEscaped()));
 
     m_earliest->setObjectName(QStringLiteral("resetEarliest"));
     m_latest->setObjectName(QStringLiteral("resetLatest"));
