@@ -400,18 +400,15 @@ void JobEditor::buildForm()
     browse->setObjectName(QStringLiteral("browseClusters"));
     browse->setToolTip(tr("Open this job's source and target in the two cluster panes"));
     connect(browse, &QPushButton::clicked, this, &JobEditor::browseRequested);
-    auto *resetProgress = new QPushButton(tr("Reset &Progress\u2026"));
-    resetProgress->setObjectName(QStringLiteral("resetProgress"));
-    resetProgress->setToolTip(tr("Choose where this job's group restarts each partition (progress always wins "
-                                 "over the start position), preview it, then reset"));
-    connect(resetProgress, &QPushButton::clicked, this, &JobEditor::resetProgressRequested);
+    // Reset Progress sits with the start positions it changes (the plan's tab), not in this row:
+    // the row sets the dock's narrowest width.
+    connect(m_plan, &PlanView::resetProgressRequested, this, &JobEditor::resetProgressRequested);
     auto *refresh = new QPushButton(tr("Refresh Plan"));
     connect(refresh, &QPushButton::clicked, m_plan, &PlanView::refreshNow);
     auto *buttons = new QHBoxLayout;
     buttons->addStretch();
     buttons->addWidget(refresh);
     buttons->addWidget(browse);
-    buttons->addWidget(resetProgress);
     buttons->addWidget(m_run);
 
     auto *split = new QSplitter(Qt::Vertical);

@@ -5,9 +5,11 @@
 #include "TargetTopicRule.h"
 
 #include <QColor>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTableWidget>
@@ -93,7 +95,14 @@ PlanView::PlanView(QWidget *parent)
     auto *starts = new QWidget(this);
     auto *startsLayout = new QVBoxLayout(starts);
     startsLayout->setContentsMargins(0, 4, 0, 0);
-    startsLayout->addWidget(m_startsStatus);
+    auto *resetProgress = new QPushButton(tr("Reset &Progress\u2026"), starts);
+    resetProgress->setObjectName(QStringLiteral("resetProgress"));
+    resetProgress->setToolTip(tr("Choose where this job's group restarts each partition, preview it, then reset"));
+    connect(resetProgress, &QPushButton::clicked, this, &PlanView::resetProgressRequested);
+    auto *startsTop = new QHBoxLayout;
+    startsTop->addWidget(m_startsStatus, 1);
+    startsTop->addWidget(resetProgress, 0, Qt::AlignTop);
+    startsLayout->addLayout(startsTop);
     startsLayout->addWidget(m_starts, 1);
     m_views->setObjectName(QStringLiteral("planViews"));
     m_views->setDocumentMode(true);

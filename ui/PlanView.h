@@ -62,6 +62,7 @@ public:
 Q_SIGNALS:
     void planUpdated();     // a fresh result (plan, unreachable or invalid) is shown
     void progressUpdated(); // fresh start positions (or why there are none) are shown
+    void resetProgressRequested(); // the Start positions tab's Reset Progress button
 
 private:
     struct Result;

@@ -6,7 +6,9 @@
 // with the reason shown, a result that arrives after the dialog closed is
 // dropped, the window's Reset action is unavailable while it runs the job, and
 // the job editor's plan says per partition where the job starts and why.
+#include "JobEditor.h"
 #include "JobProfile.h"
+#include "JobWorkspace.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "MainWindow.h"
@@ -14,9 +16,11 @@
 #include "PlanView.h"
 #include "ProgressTableModel.h"
 #include "ResetProgressDialog.h"
+#include "SecretStore.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -24,6 +28,7 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 
@@ -88,6 +93,15 @@ class TestResetProgress final : public QObject {
     QString m_topic;
     QString m_group;
     test::Watermarks m_marks;
+
+    QByteArray profileJson() const
+    {
+        return QStringLiteral(R"({"mirrordesk": 1, "name": "reset plan",
+            "source": {"alias": "src", "bootstrap": "%1"}, "target": {"alias": "dst", "bootstrap": "%2"},
+            "topics": {"include": ["%3"]}, "groupId": "%4", "start": "latest"})")
+            .arg(test::sourceBootstrap(), test::targetBootstrap(), m_topic, m_group)
+            .toUtf8();
+    }
 
     // Commits `offsets` for the job group and leaves it Empty again.
     bool commit(const QMap<int, qint64> &offsets, QString *error)
@@ -162,12 +176,7 @@ private Q_SLOTS:
     void planShowsWhereEachPartitionStarts()
     {
         QList<ProfileIssue> issues;
-        const QByteArray json = QStringLiteral(R"({"mirrordesk": 1, "name": "reset plan",
-            "source": {"alias": "src", "bootstrap": "%1"}, "target": {"alias": "dst", "bootstrap": "%2"},
-            "topics": {"include": ["%3"]}, "groupId": "%4", "start": "latest"})")
-                                    .arg(test::sourceBootstrap(), test::targetBootstrap(), m_topic, m_group)
-                                    .toUtf8();
-        const JobProfile profile = JobProfile::fromJson(json, QStringLiteral("reset-plan.mirrorjob"), &issues);
+        const JobProfile profile = JobProfile::fromJson(profileJson(), QStringLiteral("reset-plan.mirrorjob"), &issues);
         QVERIFY(!hasErrors(issues));
         PlanView view;
         view.setDebounceMs(0);
@@ -195,6 +204,33 @@ private Q_SLOTS:
         auto *table = view.findChild<QTableView *>(QStringLiteral("planStarts"));
         QVERIFY(table);
         QCOMPARE(table->model()->rowCount(), kPartitions);
+    }
+
+    // The editor's way in: the plan's Start positions tab asks for the job's dialog.
+    void editorAsksForTheDialog()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("reset-plan.mirrorjob"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(profileJson());
+        f.close();
+        SecretStore store(std::make_unique<MemorySecretBackend>());
+        JobWorkspace ws(&store);
+        ws.setQuestionHook([](JobWorkspace::Question, const QString &text) {
+            qWarning("unexpected question: %s", qPrintable(text));
+            return 0;
+        });
+        JobEditor *editor = ws.openFile(path);
+        QVERIFY(editor);
+        QSignalSpy asked(&ws, &JobWorkspace::resetProgressRequested);
+        auto *button = editor->planView()->findChild<QPushButton *>(QStringLiteral("resetProgress"));
+        QVERIFY(button);
+        button->click();
+        QCOMPARE(asked.size(), 1);
+        const auto spec = asked.at(0).at(0).value<MirrorJobSpec>();
+        QCOMPARE(spec.groupId, m_group);
+        QCOMPARE(spec.source.bootstrap, test::sourceBootstrap());
     }
 
     void previewEarliestThenReset()
