@@ -20,6 +20,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDateTimeEdit>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -309,6 +310,34 @@ private Q_SLOTS:
         for (int p = 0; p < kPartitions; ++p)
             QCOMPARE(cell(m, p, ProgressTableModel::CommittedColumn), formatOffset(m_marks.value(p).first));
         QVERIFY2(dlg.statusText().contains(QStringLiteral("Reset done")), qPrintable(dlg.statusText()));
+    }
+
+    void previewAtATime()
+    {
+        ResetProgressDialog dlg(spec(QStringLiteral("reset job"), m_group));
+        dlg.show();
+        dlg.findChild<QRadioButton *>(QStringLiteral("resetTimestamp"))->setChecked(true);
+        auto *time = dlg.findChild<QDateTimeEdit *>(QStringLiteral("resetTime"));
+        QVERIFY(time->isEnabled());
+        QSignalSpy previewed(&dlg, &ResetProgressDialog::previewFinished);
+        auto *preview = dlg.findChild<QPushButton *>(QStringLiteral("previewReset"));
+        // Before every record: the log start. After every record: the end, nothing to copy.
+        const struct {
+            QDateTime at;
+            bool end;
+        } cases[] = {{QDateTime::currentDateTimeUtc().addDays(-1), false}, {QDateTime::currentDateTimeUtc().addDays(1), true}};
+        for (const auto &c : cases) {
+            time->setDateTime(c.at);
+            QCOMPARE(dlg.request().to, ResetRequest::To::Timestamp);
+            QVERIFY(clickAndWait(preview, previewed));
+            QVERIFY2(dlg.plan().ok, qPrintable(dlg.plan().error));
+            for (int p = 0; p < kPartitions; ++p) {
+                const qint64 expected = c.end ? m_marks.value(p).second : m_marks.value(p).first;
+                QCOMPARE(cell(dlg.table()->model(), p, ProgressTableModel::StartColumn), formatOffset(expected));
+            }
+        }
+        QVERIFY2(dlg.summaryText().contains(QStringLiteral("0 records to copy")), qPrintable(dlg.summaryText()));
+        QVERIFY2(dlg.statusText().contains(QStringLiteral("first records at or after")), qPrintable(dlg.statusText()));
     }
 
     void activeMemberRefusesTheReset()
