@@ -1,9 +1,12 @@
 #include "Commands.h"
 
 #include "ClusterProbe.h"
+#include "JobProgress.h"
 #include "MirrorPlan.h"
 #include "ProfileLoader.h"
 #include "TargetTopicRule.h"
+
+#include <QLocale>
 
 namespace md {
 
@@ -23,6 +26,40 @@ QString sideLine(const QString &role, const ClusterConfig &cluster, const Cluste
                       .arg(probe.brokerCount == 1 ? QString() : QStringLiteral("s"))
                       .arg(probe.topics.size())
                       .arg(double(probe.elapsedMs) / 1000.0, 0, 'f', 1);
+}
+
+// Where each mirrored partition starts, why, and what that copies (the engine's
+// "progress always wins" rule), with a warning for records that vanished before
+// they were copied. A failed read is a warning: it does not make the profile invalid.
+void printPartitionStarts(const MirrorJobSpec &spec, QTextStream &out, QTextStream &err)
+{
+    const JobProgress progress = readJobProgress(spec, kCheckProbeTimeoutMs);
+    if (!progress.ok) {
+        err << "warning: cannot read where the job starts: " << progress.error << '\n';
+        err.flush();
+        return;
+    }
+    const QLocale english(QLocale::English);
+    const bool noGroup = progress.groupState == QLatin1String("Dead") && progress.members.isEmpty();
+    out << "where the job starts (group " << progress.groupId << ", "
+        << (noGroup ? QStringLiteral("no such group yet") : progress.groupState);
+    if (!progress.members.isEmpty())
+        out << ", " << progress.members.size() << (progress.members.size() == 1 ? " member: " : " members: ")
+            << progress.members.join(QStringLiteral(", "));
+    out << "):\n";
+    for (const PartitionStart &p : progress.partitions) {
+        out << "  " << p.topic << '[' << p.partition << "]: " << p.describe() << ", "
+            << english.toString(qlonglong(p.toCopy)) << " to copy\n";
+        if (const QString vanished = p.vanishedText(); !vanished.isEmpty())
+            out << "    warning: " << vanished << '\n';
+    }
+    const qsizetype n = progress.partitions.size();
+    out << "records to copy: " << english.toString(qlonglong(progress.totalToCopy())) << " in " << n
+        << (n == 1 ? " partition" : " partitions");
+    if (const qint64 skipped = progress.totalSkipped(); skipped > 0)
+        out << " (" << english.toString(qlonglong(skipped)) << " vanished before they were copied)";
+    out << '\n';
+    out.flush();
 }
 
 } // namespace
@@ -90,6 +127,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         for (const ExcludedTopic &x : plan.excluded)
             out << "  " << x.topic << ": " << x.reason << '\n';
     }
+    printPartitionStarts(*spec, out, err);
     out << "check: " << plan.topics.size() << " topics to mirror, " << created << " to create, " << errors
         << (errors == 1 ? " error" : " errors") << '\n';
     out.flush();

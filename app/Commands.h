@@ -21,4 +21,10 @@ int runVerifyCommand(const QStringList &args, QTextStream &out, QTextStream &err
 // be reached within 20 seconds (bad arguments too).
 int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+// mirrordesk reset FILE --to earliest|latest|TIME [--topic REGEX] [--dry-run]
+// Rewrites the job group's committed offsets (every selected partition gets one).
+// 0: done (or a dry run), 1: refused (the group has active members) or failed,
+// 2: bad arguments or profile.
+int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 } // namespace md

@@ -17,6 +17,8 @@ const char kUsage[] =
     "                                         run a job headless\n"
     "  mirrordesk verify FILE [--topic REGEX] compare source and target partition by partition\n"
     "  mirrordesk check FILE                  validate a profile and contact both clusters\n"
+    "  mirrordesk reset FILE --to earliest|latest|TIME [--topic REGEX] [--dry-run]\n"
+    "                                         rewrite the job's progress: where the next run copies from\n"
     "  mirrordesk import-mm2 FILE --output DIR  one profile per enabled flow of an mm2.properties\n"
     "  mirrordesk export-mm2 FILE [--connect] [--output FILE]  an equivalent MM2 configuration\n"
     "  mirrordesk --help | --version\n";
@@ -43,6 +45,7 @@ int main(int argc, char **argv)
         {"run", &md::runRunCommand},
         {"verify", &md::runVerifyCommand},
         {"check", &md::runCheckCommand},
+        {"reset", &md::runResetCommand},
         {"import-mm2", &md::runImportMm2Command},
         {"export-mm2", &md::runExportMm2Command}};
     for (const auto &[name, fn] : headless) {

@@ -4,6 +4,7 @@
 #include "ClusterProbe.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
+#include "tst_progress_support.h"
 #include "MirrorPlan.h"
 #include "TopicNaming.h"
 
@@ -245,6 +246,69 @@ private Q_SLOTS:
                                     + QStringLiteral(": exists with 1 partitions, fewer than the source's 2: the job adds 1")),
                      qPrintable(r.out));
         }
+    }
+
+    // Where each mirrored partition starts and why, with the records it copies,
+    // from the group's real committed offsets: progress wins over `start`.
+    void commandShowsWhereEachPartitionStarts_data()
+    {
+        QTest::addColumn<QString>("start");
+        QTest::newRow("earliest") << QStringLiteral("earliest");
+        QTest::newRow("latest") << QStringLiteral("latest");
+    }
+
+    void commandShowsWhereEachPartitionStarts()
+    {
+        QFETCH(QString, start);
+        QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
+        const QString base = test::uniqueName(QStringLiteral("checkstart"));
+        const QString topic = base + QStringLiteral(".orders");
+        const QString group = test::uniqueName(QStringLiteral("checkstart-group"));
+        QString error;
+        QVERIFY2(test::createTopic(test::sourceBootstrap(), topic, 3, {}, &error), qPrintable(error));
+        QList<test::TestRecord> records;
+        const int counts[] = {1300, 10, 4};
+        for (int partition = 0; partition < 3; ++partition) {
+            for (int i = 0; i < counts[partition]; ++i) {
+                test::TestRecord r;
+                r.partition = partition;
+                r.value = QByteArray::number(i);
+                records.append(r);
+            }
+        }
+        QVERIFY2(test::produce(test::sourceBootstrap(), topic, records, &error), qPrintable(error));
+        {
+            test::GroupMember member;
+            QVERIFY2(member.start(test::sourceBootstrap(), group, topic, &error), qPrintable(error));
+            QVERIFY2(member.commit({{0, 1234}, {1, 2}}, &error), qPrintable(error));
+        }
+        // orders[1] loses offsets 0..5; 2..5 were never copied.
+        QVERIFY2(test::deleteRecordsBefore(topic, 1, 6, &error), qPrintable(error));
+        const QString path = writeProfile(base + QStringLiteral(".mirrorjob"),
+                                          QStringLiteral(R"({"mirrordesk": 1, "name": "check start",
+            "source": {"alias": "eu", "bootstrap": "%1"}, "target": {"alias": "dr", "bootstrap": "%2"},
+            "topics": {"include": ["%3\\..*"]}, "groupId": "%4", "start": "%5"})")
+                                              .arg(test::sourceBootstrap(), test::targetBootstrap(), base, group, start)
+                                              .toUtf8());
+        const Run r = runCheck(path);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("where the job starts (group %1, Empty):\n").arg(group)), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("  %1[0]: resumes at 1,234 (committed), 66 to copy\n").arg(topic)),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("  %1[1]: starts at 6 (the log start: committed 2 is below it, 4 records "
+                                               "vanished), 4 to copy\n"
+                                               "    warning: 4 records vanished before they were copied: offsets 2..5\n")
+                                    .arg(topic)),
+                 qPrintable(r.out));
+        // No progress: `start` decides.
+        const QString third = start == QLatin1String("earliest")
+                                  ? QStringLiteral("  %1[2]: starts at 0 (earliest, no progress), 4 to copy\n")
+                                  : QStringLiteral("  %1[2]: starts at 4 (latest, no progress), 0 to copy\n");
+        QVERIFY2(r.out.contains(third.arg(topic)), qPrintable(r.out));
+        const int total = 66 + 4 + (start == QLatin1String("earliest") ? 4 : 0);
+        QVERIFY2(r.out.contains(QStringLiteral("records to copy: %1 in 3 partitions (4 vanished before they were copied)\n")
+                                    .arg(total)),
+                 qPrintable(r.out));
     }
 
     void unreachableClusterIsNamedWithin20Seconds()

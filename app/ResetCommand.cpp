@@ -1,0 +1,205 @@
+#include "Commands.h"
+
+#include "JobProgress.h"
+#include "ProfileLoader.h"
+#include "ProfileSupport.h"
+
+#include <QCommandLineParser>
+#include <QJsonValue>
+#include <QLocale>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace md {
+
+namespace {
+
+using profile_detail::formatTimestamp;
+using profile_detail::parseTimestamp;
+
+constexpr int kResetTimeoutMs = 30000;
+
+const char kResetUsage[] =
+    "usage: mirrordesk reset FILE.mirrorjob --to earliest|latest|TIME [--topic REGEX] [--dry-run]\n"
+    "\n"
+    "Rewrites the job's progress (the committed offsets of its source consumer group) so that\n"
+    "the next run copies from there. Every partition of every mirrored topic gets a committed\n"
+    "offset, also those that had none. Refused while the group has active members: stop the\n"
+    "job's instances first.\n"
+    "\n"
+    "  --to earliest        each partition's log start: copy everything again\n"
+    "  --to latest          each partition's end: copy only what arrives from now on\n"
+    "  --to TIME            the first record at or after an ISO 8601 time with a zone\n"
+    "                       (e.g. 2026-11-01T00:00:00Z); the end when there is none\n"
+    "  --topic REGEX        only mirrored topics whose whole name matches REGEX\n"
+    "  --dry-run            show the new positions, write nothing\n"
+    "  -h, --help           this text\n"
+    "\n"
+    "exit codes: 0 done (or dry run), 1 refused or failed, 2 usage or profile error\n";
+
+QString number(qint64 n)
+{
+    return QLocale(QLocale::English).toString(qlonglong(n));
+}
+
+int usageError(QTextStream &err, const QString &problem)
+{
+    err << "mirrordesk reset: " << problem << "\n" << kResetUsage;
+    err.flush();
+    return 2;
+}
+
+// "Empty", "Stable", ...; a group that does not exist (yet) says so.
+QString groupStateText(const JobProgress &p)
+{
+    return p.groupState == QLatin1String("Dead") && p.members.isEmpty() ? QStringLiteral("no such group yet") : p.groupState;
+}
+
+// One line per partition, columns aligned.
+void printTable(const JobProgress &plan, QTextStream &out)
+{
+    const QStringList header = {QStringLiteral("TOPIC"), QStringLiteral("PARTITION"), QStringLiteral("COMMITTED"),
+                                QStringLiteral("NEW POSITION"), QStringLiteral("TO COPY")};
+    QList<QStringList> rows;
+    for (const PartitionStart &p : plan.partitions)
+        rows.append({p.topic, QString::number(p.partition),
+                     p.committed >= 0 ? number(p.committed) : QStringLiteral("none"), number(p.start), number(p.toCopy)});
+    QList<qsizetype> width;
+    for (const QString &h : header)
+        width.append(h.size());
+    for (const QStringList &r : std::as_const(rows)) {
+        for (qsizetype i = 0; i < r.size(); ++i)
+            width[i] = std::max(width[i], r.at(i).size());
+    }
+    const auto line = [&](const QStringList &cells) {
+        QString text = cells.at(0).leftJustified(width[0]);
+        for (qsizetype i = 1; i < cells.size(); ++i)
+            text += QStringLiteral("  ") + cells.at(i).rightJustified(width[i]);
+        out << text << '\n';
+    };
+    line(header);
+    for (const QStringList &r : std::as_const(rows))
+        line(r);
+}
+
+} // namespace
+
+int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
+{
+    QCommandLineParser parser;
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("earliest, latest or an ISO 8601 time"),
+                                QStringLiteral("position"));
+    const QCommandLineOption topic(QStringLiteral("topic"), QStringLiteral("only topics matching REGEX"),
+                                   QStringLiteral("regex"));
+    const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("write nothing"));
+    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("this text"));
+    parser.addOptions({to, topic, dryRun, help});
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the job profile"));
+    if (!parser.parse(QStringList{QStringLiteral("mirrordesk reset")} + args)) {
+        // Named as typed ("--frob"), not as the parser strips it ("frob").
+        const QStringList unknown = parser.unknownOptionNames();
+        if (!unknown.isEmpty()) {
+            for (const QString &a : args) {
+                const QString bare = a.section(QLatin1Char('='), 0, 0);
+                if (bare.startsWith(QLatin1Char('-')) && bare.mid(bare.startsWith(QLatin1String("--")) ? 2 : 1) == unknown.first())
+                    return usageError(err, QStringLiteral("unknown option ") + bare);
+            }
+        }
+        return usageError(err, parser.errorText());
+    }
+    if (parser.isSet(help)) {
+        out << kResetUsage;
+        out.flush();
+        return 0;
+    }
+    const QStringList files = parser.positionalArguments();
+    if (files.isEmpty())
+        return usageError(err, QStringLiteral("no profile given"));
+    if (files.size() > 1)
+        return usageError(err, QStringLiteral("more than one profile given: ") + files.join(QLatin1Char(' ')));
+    if (!parser.isSet(to))
+        return usageError(err, QStringLiteral("--to is required (earliest, latest or an ISO 8601 time)"));
+    if (parser.values(to).size() > 1)
+        return usageError(err, QStringLiteral("--to given more than once"));
+
+    ResetRequest request;
+    const QString position = parser.value(to).trimmed();
+    QString toText = position;
+    if (position.compare(QLatin1String("earliest"), Qt::CaseInsensitive) == 0) {
+        request.to = ResetRequest::To::Earliest;
+        toText = QStringLiteral("earliest");
+    } else if (position.compare(QLatin1String("latest"), Qt::CaseInsensitive) == 0) {
+        request.to = ResetRequest::To::Latest;
+        toText = QStringLiteral("latest");
+    } else {
+        QString why;
+        if (!parseTimestamp(QJsonValue(position), &request.timestamp, &why))
+            return usageError(err, QStringLiteral("--to: %1; expected earliest, latest or a time").arg(why));
+        request.to = ResetRequest::To::Timestamp;
+        toText = QStringLiteral("the first record at or after ") + formatTimestamp(request.timestamp);
+    }
+    if (parser.isSet(topic)) {
+        request.topicPattern = parser.value(topic);
+        const QRegularExpression re(QRegularExpression::anchoredPattern(request.topicPattern));
+        if (request.topicPattern.isEmpty() || !re.isValid())
+            return usageError(err, QStringLiteral("--topic: invalid regular expression \"%1\"%2")
+                                       .arg(request.topicPattern, re.isValid() ? QString() : QStringLiteral(": ") + re.errorString()));
+    }
+
+    const QString path = files.first();
+    const std::optional<MirrorJobSpec> spec = loadJobSpec(path, nullptr, err);
+    if (!spec) {
+        err << "mirrordesk reset: " << path << " has errors\n";
+        err.flush();
+        return 2;
+    }
+
+    const JobProgress plan = planReset(*spec, request, kResetTimeoutMs);
+    if (!plan.ok) {
+        err << "mirrordesk reset: cannot plan the reset: " << plan.error << '\n';
+        err.flush();
+        return 1;
+    }
+    out << "job \"" << spec->name << "\", group " << plan.groupId << " (" << groupStateText(plan);
+    if (!plan.members.isEmpty())
+        out << ", " << plan.members.size() << (plan.members.size() == 1 ? " member: " : " members: ")
+            << plan.members.join(QStringLiteral(", "));
+    out << "), reset to " << toText << ":\n";
+    if (plan.partitions.isEmpty()) {
+        out.flush();
+        err << "mirrordesk reset: nothing to reset: "
+            << (request.topicPattern.isEmpty() ? QStringLiteral("the job mirrors no topic")
+                                               : QStringLiteral("no mirrored topic matches --topic ") + request.topicPattern)
+            << '\n';
+        err.flush();
+        return 1;
+    }
+    printTable(plan, out);
+    const qint64 partitions = plan.partitions.size();
+    const QString counted = QStringLiteral("%1 partition%2, %3 records to copy")
+                                .arg(number(partitions), partitions == 1 ? QString() : QStringLiteral("s"),
+                                     number(plan.totalToCopy()));
+    if (parser.isSet(dryRun)) {
+        out << "dry run: " << counted << "; nothing written\n";
+        out.flush();
+        if (plan.groupActive())
+            err << "warning: group " << plan.groupId << " has active members now: the reset itself would be refused\n";
+        err.flush();
+        return 0;
+    }
+    out.flush();
+    const ResetOutcome outcome = applyReset(*spec, plan, kResetTimeoutMs);
+    if (!outcome.ok) {
+        err << "mirrordesk reset: " << outcome.error << '\n';
+        err.flush();
+        return 1;
+    }
+    out << "reset group " << plan.groupId << ": " << counted << "; " << number(outcome.partitionsWritten)
+        << " committed offsets written\n";
+    out.flush();
+    return 0;
+}
+
+} // namespace md
