@@ -10,9 +10,9 @@
 #                                       (exit 1 when something is missing)
 set -euo pipefail
 
-# Compiler, CMake, Qt 6 (Core/Gui/Widgets/Network/PrintSupport/Test and the
-# platform plugins, offscreen included), QCustomPlot (its Qt 6 build),
-# QtKeychain (Qt 6). qt6-base-dev pulls libgl-dev and friends, which Qt6Gui's
+# Compiler, CMake, Qt 6 (Core/Gui/Widgets/Network/PrintSupport/Concurrent/Test,
+# all in qt6-base-dev, and the platform plugins, offscreen included), QCustomPlot
+# (its Qt 6 build), QtKeychain (Qt 6). qt6-base-dev pulls libgl-dev and friends, which Qt6Gui's
 # CMake package requires. librdkafka is built from source by
 # installer/librdkafka.sh (Debian's 2.0.2 cannot do SCRAM with Kafka 4.x):
 # it needs the -dev packages of what it links and cargo to fetch the source.

@@ -64,6 +64,7 @@ public:
 Q_SIGNALS:
     void runRequested();
     void browseRequested();
+    void resetProgressRequested();
 
 private:
     friend class ProfileEditCommand;

@@ -146,6 +146,7 @@ JobEditor *JobWorkspace::addEditor(JobDocument *doc)
     connect(doc, &JobDocument::pathChanged, this, [this, editor] { updateTab(editor); });
     connect(editor, &JobEditor::runRequested, this, [this, editor] { run(editor); });
     connect(editor, &JobEditor::browseRequested, this, [this, editor] { browse(editor); });
+    connect(editor, &JobEditor::resetProgressRequested, this, [this, editor] { resetProgress(editor); });
     m_tabs->addTab(editor, QString());
     m_tabs->setCurrentWidget(editor);
     updateTab(editor);
@@ -354,6 +355,14 @@ void JobWorkspace::browse(JobEditor *editor)
         return;
     say(tr("Browsing %1 and %2").arg(spec->source.alias, spec->target.alias));
     Q_EMIT browseRequested(*spec);
+}
+
+void JobWorkspace::resetProgress(JobEditor *editor)
+{
+    const std::optional<MirrorJobSpec> spec =
+        resolvedSpec(editor, tr("The job's progress cannot be read:\n%1"));
+    if (spec)
+        Q_EMIT resetProgressRequested(*spec);
 }
 
 int JobWorkspace::ask(Question question, const QString &text)

@@ -64,6 +64,8 @@ public:
     void run(JobEditor *editor);
     // Opens the job's source and target in the window's two panes, nothing started.
     void browse(JobEditor *editor);
+    // Asks for the Reset Progress dialog of the editor's job (resetProgressRequested).
+    void resetProgress(JobEditor *editor);
 
     QList<JobEditor *> editors() const;
     JobEditor *currentEditor() const;
@@ -75,6 +77,7 @@ Q_SIGNALS:
     // profilePath: the profile's file (absolute), empty while untitled.
     void runRequested(const md::MirrorJobSpec &spec, const QString &profilePath);
     void browseRequested(const md::MirrorJobSpec &spec);
+    void resetProgressRequested(const md::MirrorJobSpec &spec);
     void documentCountChanged(int count);
     void statusMessage(const QString &text);
 

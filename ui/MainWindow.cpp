@@ -10,6 +10,7 @@
 #include "JobMonitor.h"
 #include "JobWorkspace.h"
 #include "MirrorJob.h"
+#include "ResetProgressDialog.h"
 #include "TopicNaming.h"
 
 #include <QAction>
@@ -58,6 +59,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_jobView->verticalHeader()->hide();
     m_jobView->horizontalHeader()->setStretchLastSection(true);
+    m_jobView->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_jobView, &QWidget::customContextMenuRequested, this, &MainWindow::showJobContextMenu);
     connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateJobButtons);
     connect(m_jobModel, &QAbstractItemModel::dataChanged, this, &MainWindow::updateJobButtons);
 
@@ -93,6 +96,22 @@ MainWindow::MainWindow(QWidget *parent)
     m_compare->setToolTip(tr("The selected job's topics on the source and on the target, side by side"));
     connect(m_compare, &QToolButton::clicked, this, &MainWindow::compareSelectedJob);
     jobsHeader->addWidget(m_compare);
+    // The job's actions, for the Job menu, the list's context menu and the reset button.
+    m_startAction = new QAction(tr("&Start"), this);
+    m_startAction->setObjectName(QStringLiteral("startJobAction"));
+    connect(m_startAction, &QAction::triggered, m_start, &QToolButton::click);
+    m_compareAction = new QAction(tr("&Compare Clusters\u2026"), this);
+    m_compareAction->setObjectName(QStringLiteral("compareClustersAction"));
+    m_compareAction->setToolTip(m_compare->toolTip());
+    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareSelectedJob);
+    m_resetAction = new QAction(tr("Reset &Progress\u2026"), this);
+    m_resetAction->setObjectName(QStringLiteral("resetProgressAction"));
+    connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetSelectedJobProgress);
+    auto *reset = new QToolButton(jobsPanel);
+    reset->setObjectName(QStringLiteral("resetProgress"));
+    m_resetAction->setIconText(tr("Reset progress\u2026")); // the button's text, like its neighbours'
+    reset->setDefaultAction(m_resetAction);
+    jobsHeader->addWidget(reset);
     jobsLayout->addLayout(jobsHeader);
     // The selected job's monitor beside the job list; hidden monitors skip all drawing.
     m_monitorStack = new QStackedWidget(jobsPanel);
@@ -129,6 +148,7 @@ MainWindow::MainWindow(QWidget *parent)
     });
     connect(m_workspace, &JobWorkspace::browseRequested, this,
             [this](const MirrorJobSpec &spec) { showClusters(spec.source, spec.target); });
+    connect(m_workspace, &JobWorkspace::resetProgressRequested, this, &MainWindow::openResetProgress);
     connect(m_workspace, &JobWorkspace::runRequested, this,
             [this](const MirrorJobSpec &spec, const QString &path) { runJob(spec, path); });
 
@@ -139,6 +159,11 @@ MainWindow::MainWindow(QWidget *parent)
     quit->setShortcut(QKeySequence::Quit);
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     m_workspace->addEditActions(edit);
+    m_jobMenu = menuBar()->addMenu(tr("&Job"));
+    m_jobMenu->setToolTipsVisible(true); // a disabled action says why
+    m_jobMenu->addActions({m_startAction, m_compareAction});
+    m_jobMenu->addSeparator();
+    m_jobMenu->addAction(m_resetAction);
     QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
     cluster->addAction(tr("&Connections…"), this, [this] {
         // One manager per window, found again by name: no member needed here.
@@ -337,6 +362,76 @@ void MainWindow::updateJobButtons()
     m_start->setEnabled(job && !job->hasStarted());
     if (m_compare)
         m_compare->setEnabled(job != nullptr);
+    if (!m_resetAction)
+        return;
+    m_startAction->setEnabled(m_start->isEnabled());
+    m_compareAction->setEnabled(job != nullptr);
+    const QString blocked = job ? resetBlockedReason(job->spec()) : tr("Select a job in the list first");
+    m_resetAction->setEnabled(blocked.isEmpty());
+    const QString tip = blocked.isEmpty()
+                            ? tr("Choose where the job's group restarts each partition, preview it, then reset")
+                            : tr("Reset progress is unavailable: %1").arg(blocked);
+    m_resetAction->setToolTip(tip);
+    m_resetAction->setStatusTip(tip);
+    // Open dialogs follow the jobs that start and stop here.
+    m_resetDialogs.removeAll(nullptr);
+    for (const QPointer<ResetProgressDialog> &dlg : std::as_const(m_resetDialogs)) {
+        const QString reason = resetBlockedReason(dlg->spec());
+        if (reason != dlg->blockedReason())
+            dlg->setBlockedReason(reason);
+    }
+}
+
+void MainWindow::showJobContextMenu(const QPoint &pos)
+{
+    const QModelIndex index = m_jobView->indexAt(pos);
+    if (!index.isValid())
+        return;
+    m_jobView->selectRow(index.row());
+    QMenu menu(this);
+    menu.setToolTipsVisible(true);
+    menu.addActions({m_startAction, m_compareAction});
+    menu.addSeparator();
+    menu.addAction(m_resetAction);
+    menu.exec(m_jobView->viewport()->mapToGlobal(pos));
+}
+
+QString MainWindow::resetBlockedReason(const MirrorJobSpec &spec) const
+{
+    // A running job commits its own progress over a reset; it is also an active
+    // member, which applyReset refuses anyway, with less to go on.
+    for (MirrorJob *job : m_jobs) {
+        if (job->isRunning() && job->spec().groupId == spec.groupId && job->spec().source.bootstrap == spec.source.bootstrap)
+            return tr("\u201c%1\u201d runs in this window; stop it first").arg(job->spec().name);
+    }
+    return {};
+}
+
+ResetProgressDialog *MainWindow::resetSelectedJobProgress()
+{
+    MirrorJob *job = selectedJob();
+    if (!job || !resetBlockedReason(job->spec()).isEmpty())
+        return nullptr;
+    return openResetProgress(job->spec());
+}
+
+ResetProgressDialog *MainWindow::openResetProgress(const MirrorJobSpec &spec)
+{
+    m_resetDialogs.removeAll(nullptr);
+    for (const QPointer<ResetProgressDialog> &open : std::as_const(m_resetDialogs)) {
+        if (open->spec().groupId == spec.groupId && open->spec().source.bootstrap == spec.source.bootstrap) {
+            open->show();
+            open->raise();
+            open->activateWindow();
+            return open;
+        }
+    }
+    auto *dlg = new ResetProgressDialog(spec, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    dlg->setBlockedReason(resetBlockedReason(spec));
+    m_resetDialogs.append(dlg);
+    dlg->show();
+    return dlg;
 }
 
 CompareView *MainWindow::compareSelectedJob()

@@ -4,8 +4,11 @@
 #include "MirrorJobSpec.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
+class QAction;
 class QLabel;
+class QMenu;
 class QStackedWidget;
 class QSystemTrayIcon;
 class QTableView;
@@ -20,6 +23,7 @@ class JobListModel;
 class JobMonitor;
 class JobWorkspace;
 class MirrorJob;
+class ResetProgressDialog;
 
 // Assembles the panes: source and target side by side, the job list below.
 // Each pane and job keeps its own logic; the window only wires them.
@@ -51,12 +55,22 @@ public:
     JobMonitor *jobMonitor(int row) const { return m_monitors.value(row); }
     // The open job profiles (editor tabs in a dock); File menu New/Open/Save/Close act on it.
     JobWorkspace *workspace() const { return m_workspace; }
+    // Job menu and job list context menu: Start, Compare Clusters, Reset Progress.
+    QAction *startAction() const { return m_startAction; }
+    QAction *resetProgressAction() const { return m_resetAction; }
+    // Why the progress of the job group of `spec` cannot be reset from here now; empty: it can.
+    QString resetBlockedReason(const md::MirrorJobSpec &spec) const;
     // Opens profiles handed over by a later launch and brings the window forward.
     void openFilesFromOutside(const QStringList &files);
 
 public Q_SLOTS:
     // Opens the Compare view (its own window) for the selected job's spec; null without a job.
     CompareView *compareSelectedJob();
+    // Opens the Reset Progress dialog for the selected job; null without a job or while it runs here.
+    ResetProgressDialog *resetSelectedJobProgress();
+    // The Reset Progress dialog of a job (one per job group: an open one is raised). Reset is
+    // unavailable in it while this window runs a job of that group.
+    ResetProgressDialog *openResetProgress(const md::MirrorJobSpec &spec);
     // Opens a monitor window watching a consumer group of either cluster over time (wire
     // a groups panel's watchGroupRequested(groupId) to this with the pane's ClusterConfig).
     GroupMonitor *watchGroup(const md::ClusterConfig &cluster, const QString &groupId);
@@ -70,6 +84,7 @@ protected:
 private:
     MirrorJob *selectedJob() const;
     void updateJobButtons();
+    void showJobContextMenu(const QPoint &pos);
     void openProfile();
     void showSelectedMonitor();
     void notifyStatus(MirrorJob *job, int status);
@@ -82,6 +97,11 @@ private:
     QTableView *m_jobView;
     QToolButton *m_start;
     QToolButton *m_compare = nullptr;
+    QAction *m_startAction = nullptr;
+    QAction *m_compareAction = nullptr;
+    QAction *m_resetAction = nullptr;
+    QMenu *m_jobMenu = nullptr;
+    QList<QPointer<ResetProgressDialog>> m_resetDialogs;
     QList<MirrorJob *> m_jobs; // row order of m_jobModel
     QStringList m_profilePaths; // row order of m_jobModel; canonical, empty when not from a file
     QList<JobMonitor *> m_monitors; // row order of m_jobModel

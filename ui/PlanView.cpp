@@ -1,13 +1,19 @@
 #include "PlanView.h"
 
 #include "ClusterProbe.h"
+#include "ProgressTableModel.h"
 #include "TargetTopicRule.h"
 
 #include <QColor>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPointer>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTableWidget>
+#include <QTabWidget>
 #include <QThreadPool>
 #include <QTime>
 #include <QTimer>
@@ -49,7 +55,10 @@ QString sideText(const QString &role, const ClusterConfig &c, const ClusterProbe
 
 PlanView::PlanView(QWidget *parent)
     : QWidget(parent), m_status(new QLabel(this)), m_table(new QTableWidget(0, ColumnCount, this)),
-      m_debounce(new QTimer(this)), m_alive(std::make_shared<std::atomic<bool>>(true))
+      m_views(new QTabWidget(this)), m_startsStatus(new QLabel(this)),
+      m_startsModel(new ProgressTableModel(ProgressTableModel::Mode::Plan, this)),
+      m_startsProxy(new QSortFilterProxyModel(this)), m_starts(new QTableView(this)), m_debounce(new QTimer(this)),
+      m_alive(std::make_shared<std::atomic<bool>>(true))
 {
     m_status->setObjectName(QStringLiteral("planStatus"));
     m_status->setWordWrap(true);
@@ -61,14 +70,53 @@ PlanView::PlanView(QWidget *parent)
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setStretchLastSection(true);
+    // Per partition: where the job starts, why, and what that copies.
+    m_startsStatus->setObjectName(QStringLiteral("planStartsStatus"));
+    m_startsStatus->setWordWrap(true);
+    m_startsStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_startsStatus->setToolTip(tr("Committed progress in the job's group always wins: the profile's start position "
+                                  "only applies to partitions without progress. Reset Progress changes it."));
+    m_startsProxy->setSourceModel(m_startsModel);
+    m_startsProxy->setSortRole(ProgressTableModel::SortRole);
+    m_starts->setObjectName(QStringLiteral("planStarts"));
+    m_starts->setModel(m_startsProxy);
+    m_starts->setSortingEnabled(true);
+    m_starts->sortByColumn(-1, Qt::AscendingOrder);
+    m_starts->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_starts->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_starts->verticalHeader()->hide();
+    m_starts->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_starts->horizontalHeader()->setStretchLastSection(true);
+    // "Starts" names the committed offset or its absence; the log start and end are in
+    // each row's tooltip. What is left fits the editor's dock.
+    m_starts->hideColumn(ProgressTableModel::LogStartColumn);
+    m_starts->hideColumn(ProgressTableModel::EndColumn);
+    m_starts->hideColumn(ProgressTableModel::CommittedColumn);
+    auto *starts = new QWidget(this);
+    auto *startsLayout = new QVBoxLayout(starts);
+    startsLayout->setContentsMargins(0, 4, 0, 0);
+    auto *resetProgress = new QPushButton(tr("Reset &Progress\u2026"), starts);
+    resetProgress->setObjectName(QStringLiteral("resetProgress"));
+    resetProgress->setToolTip(tr("Choose where this job's group restarts each partition, preview it, then reset"));
+    connect(resetProgress, &QPushButton::clicked, this, &PlanView::resetProgressRequested);
+    auto *startsTop = new QHBoxLayout;
+    startsTop->addWidget(m_startsStatus, 1);
+    startsTop->addWidget(resetProgress, 0, Qt::AlignTop);
+    startsLayout->addLayout(startsTop);
+    startsLayout->addWidget(m_starts, 1);
+    m_views->setObjectName(QStringLiteral("planViews"));
+    m_views->setDocumentMode(true);
+    m_views->addTab(m_table, tr("Topics"));
+    m_views->addTab(starts, tr("Start positions"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
-    layout->addWidget(m_table, 1);
+    layout->addWidget(m_views, 1);
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(DefaultDebounceMs);
     connect(m_debounce, &QTimer::timeout, this, &PlanView::startProbe);
     setState(State::Idle, tr("The plan appears once the profile is valid."));
+    m_startsStatus->setText(tr("Where each partition starts appears with the plan."));
 }
 
 PlanView::~PlanView()
@@ -111,6 +159,7 @@ void PlanView::setInvalid(const QString &reason)
     m_plan = {};
     m_table->setRowCount(0);
     setState(State::Invalid, tr("No plan while the profile has errors: %1").arg(reason));
+    clearProgress(tr("No start positions while the profile has errors."));
     Q_EMIT planUpdated();
 }
 
@@ -126,6 +175,34 @@ void PlanView::refreshNow()
 QString PlanView::statusText() const
 {
     return m_status->text();
+}
+
+QString PlanView::startsText() const
+{
+    return m_startsStatus->text();
+}
+
+void PlanView::clearProgress(const QString &why)
+{
+    m_progress = {};
+    m_startsModel->clear();
+    m_startsStatus->setText(why);
+}
+
+void PlanView::applyProgress(quint64 generation, const JobProgress &progress)
+{
+    if (generation != m_generation)
+        return;
+    m_progress = progress;
+    if (!progress.ok) {
+        m_startsModel->clear();
+        m_startsStatus->setText(tr("Cannot tell where the partitions start: %1").arg(progress.error));
+    } else {
+        m_startsModel->setPartitions(progress.partitions);
+        m_startsStatus->setText(describeTotal(progress) + QStringLiteral(" \u2014 ") + describeGroup(progress)
+                                + tr("; as of %1").arg(QTime::currentTime().toString()));
+    }
+    Q_EMIT progressUpdated();
 }
 
 void PlanView::setState(State state, const QString &text)
@@ -177,6 +254,19 @@ void PlanView::startProbe()
                     self->apply(generation, r);
             },
             Qt::QueuedConnection);
+        // The plan is shown; where each partition starts follows when the group has answered.
+        if (!r.specOk || !r.probed.source.reachable || !r.probed.target.reachable)
+            return;
+        const JobProgress progress = readJobProgress(*spec, ProbeTimeoutMs);
+        if (!alive->load())
+            return;
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, generation, progress] {
+                if (self)
+                    self->applyProgress(generation, progress);
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -222,6 +312,7 @@ void PlanView::apply(quint64 generation, const Result &r)
     if (!r.specOk) {
         m_plan = {};
         m_table->setRowCount(0);
+        clearProgress(tr("No start positions: the clusters cannot be contacted."));
         setState(State::Invalid, tr("Cannot contact the clusters: %1").arg(r.specError));
         Q_EMIT planUpdated();
         return;
@@ -231,12 +322,15 @@ void PlanView::apply(quint64 generation, const Result &r)
     if (!source.reachable || !target.reachable) {
         m_plan = {};
         m_table->setRowCount(0);
+        clearProgress(tr("No start positions while a cluster is unreachable."));
         setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, source) + QLatin1Char('\n')
                                          + sideText(tr("Target"), r.targetConfig, target));
         Q_EMIT planUpdated();
         return;
     }
     m_plan = r.probed.plan;
+    // The previous start positions stay until the new ones are in.
+    m_startsStatus->setText(tr("Reading the job group's committed offsets\u2026"));
     int created = 0, errors = 0;
     m_table->setRowCount(int(m_plan.topics.size() + m_plan.excluded.size()));
     int row = 0;

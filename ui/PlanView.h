@@ -1,6 +1,7 @@
 #pragma once
 
 #include "JobProfile.h"
+#include "JobProgress.h"
 #include "MirrorPlan.h"
 
 #include <QWidget>
@@ -9,17 +10,24 @@
 #include <memory>
 
 class QLabel;
+class QSortFilterProxyModel;
+class QTableView;
 class QTableWidget;
+class QTabWidget;
 class QTimer;
 
 namespace md {
+
+class ProgressTableModel;
 
 // The live plan of a job being edited: both clusters are probed on a worker
 // thread (debounced; a result that a newer edit made stale is dropped), then
 // MirrorPlan says which source topics match, what each is called on the
 // target, which are created with how many partitions, which replication factor
 // and which configs (the engine's own rule, TargetTopicRule), and which are
-// left out and why.
+// left out and why. Then, on the same worker, readJobProgress says per source
+// partition where the job will start and why (committed progress always wins)
+// and how many records that copies; the plan is shown without waiting for it.
 class PlanView final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PlanView)
@@ -46,19 +54,33 @@ public:
     QString statusText() const;
     const MirrorPlan &plan() const { return m_plan; }
     QTableWidget *table() const { return m_table; }
+    // Where each partition starts (the "Start positions" tab).
+    const JobProgress &progress() const { return m_progress; }
+    ProgressTableModel *startsModel() const { return m_startsModel; }
+    QString startsText() const;
 
 Q_SIGNALS:
-    void planUpdated(); // a fresh result (plan, unreachable or invalid) is shown
+    void planUpdated();     // a fresh result (plan, unreachable or invalid) is shown
+    void progressUpdated(); // fresh start positions (or why there are none) are shown
+    void resetProgressRequested(); // the Start positions tab's Reset Progress button
 
 private:
     struct Result;
     void startProbe();
     void apply(quint64 generation, const Result &result);
+    void applyProgress(quint64 generation, const JobProgress &progress);
+    void clearProgress(const QString &why);
     void setConfigsCell(int row, const TopicPlanEntry &entry);
     void setState(State state, const QString &text);
 
     QLabel *m_status;
     QTableWidget *m_table;
+    QTabWidget *m_views;
+    QLabel *m_startsStatus;
+    ProgressTableModel *m_startsModel;
+    QSortFilterProxyModel *m_startsProxy;
+    QTableView *m_starts;
+    JobProgress m_progress;
     QTimer *m_debounce;
     JobProfile m_profile;
     ReferenceResolver m_resolver;
