@@ -450,6 +450,28 @@ inline qint64 sumOf(const QMap<int, qint64> &offsets)
     return n;
 }
 
+// Kafka's ConsumerGroupCommand --describe --state: the group's assignment
+// strategy as the coordinator reports it ("range", "cooperative-sticky", ...;
+// empty while the group has no members). nullopt (and *error) on failure.
+inline std::optional<QString> groupAssignmentStrategy(const QString &bootstrap, const QString &group, QString *error)
+{
+    QString out;
+    if (!runKafkaTool(QStringLiteral("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"),
+                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--describe"), QStringLiteral("--group"),
+                       group, QStringLiteral("--state")},
+                      &out, error))
+        return std::nullopt;
+    qsizetype column = -1;
+    for (const QString &line : out.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        if (line.startsWith(QLatin1String("GROUP")))
+            column = line.indexOf(QLatin1String("ASSIGNMENT-STRATEGY"));
+        else if (column >= 0 && line.startsWith(group + QLatin1Char(' ')))
+            return line.mid(column).section(QLatin1Char(' '), 0, 0).trimmed();
+    }
+    *error = QStringLiteral("ConsumerGroupCommand: no state for group %1:\n%2").arg(group, out.right(2000));
+    return std::nullopt;
+}
+
 // Kafka's ConsoleConsumer: the values of the first `count` records of `topic`
 // from the beginning (read_committed; a fresh group of its own). nullopt (and
 // *error) when fewer than `count` arrive.
