@@ -121,6 +121,9 @@ bool MirrorWorker::setup(QString *error)
         {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
         // EOF tells when a partition is caught up, past control records too.
         {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+        // Only reached without progress when the committed offset could not be
+        // read, or when the position left the log (records vanished, topic
+        // recreated): never skip then. noteJump reports what happened.
         {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
         // New partitions of subscribed topics show up within this time.
         {QStringLiteral("topic.metadata.refresh.interval.ms"),
@@ -144,6 +147,16 @@ bool MirrorWorker::setup(QString *error)
                QStringLiteral("65536"));
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.min.messages"),
                QStringLiteral("100000"));
+    // Instances of one profile share the partitions; a joining or leaving
+    // instance must not stop the others (incremental rebalancing). KIP-848
+    // (group.protocol=consumer) assigns on the broker and refuses the setting.
+    const QString protocol = m_spec.source.consumerProperties.value(
+        QStringLiteral("group.protocol"), m_spec.source.properties.value(QStringLiteral("group.protocol")));
+    if (protocol != QLatin1String("consumer"))
+        setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties,
+                   QStringLiteral("partition.assignment.strategy"), QStringLiteral("cooperative-sticky"));
+    if (!m_spec.instanceId.isEmpty())
+        setConf(cc.conf.get(), QStringLiteral("group.instance.id"), m_spec.instanceId);
     rd_kafka_conf_set_opaque(cc.conf.get(), this);
     rd_kafka_conf_set_rebalance_cb(cc.conf.get(), &MirrorWorker::rebalanceCb);
     rd_kafka_conf_set_error_cb(cc.conf.get(), &MirrorWorker::errorCb);
@@ -224,6 +237,8 @@ void MirrorWorker::run()
                                         .arg(m_groupId, m_spec.source.bootstrap, m_spec.target.bootstrap));
     refreshTopics();
     m_nextRefresh = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.topicRefreshIntervalMs));
+    // Created topics got the source's configs just now; later changes follow.
+    m_nextConfigSync = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.configSyncIntervalMs));
     setState(JobState::Running);
 
     while (true) {
@@ -304,6 +319,7 @@ void MirrorWorker::shutdown(bool graceful)
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (rd_kafka_outq_len(m_producer.get()) > 0 && Clock::now() < deadline)
         rd_kafka_poll(m_producer.get(), 50);
+    m_topicIdQueue.reset(); // a queue goes before its client
     if (graceful && !m_aborting) {
         rd_kafka_consumer_close(m_consumer.get()); // leaves the group (revoke: commits nothing new)
         m_consumer.reset();
@@ -392,6 +408,11 @@ void MirrorWorker::tick()
         refreshTopics();
         m_nextRefresh = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.topicRefreshIntervalMs));
     }
+    if (now >= m_nextConfigSync) {
+        syncTopicConfigs();
+        m_nextConfigSync = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.configSyncIntervalMs));
+    }
+    pollTopicIds();
     serviceReplays();
     if (now >= m_nextCommit) {
         commit(false);

@@ -70,7 +70,6 @@ private:
         TopicState *topic = nullptr;
         int32_t partition = -1;
         bool assigned = false;
-        bool seenThisRun = false;
         bool pausedActual = false;
         bool done = false;    // stop condition reached for this partition
         bool blocked = false; // the target partition does not exist
@@ -89,6 +88,7 @@ private:
         qint64 lastAckedTs = -1;
         qint64 lastConsumedTs = -1;
         qint64 lo = -1, hi = -1;
+        qint64 vanished = 0; // records gone from the source before they were copied (this instance)
 
         qint64 committable() const { return ring.isEmpty() ? consumedNext : ring.frontOffset(); }
     };
@@ -102,6 +102,10 @@ private:
         bool targetReady = false;
         QString lastError;
         std::chrono::steady_clock::time_point nextSyncAttempt; // after a failed create/grow
+        QByteArray topicId;   // the source topic's id when last seen (recreation shows as a new id)
+        bool missing = false; // selected before, gone from the source at the last refresh
+        bool recreated = false; // its partitions start from their first record, whatever progress says
+        QMap<QString, QString> syncedConfigs; // what the target topic was last given
         std::vector<std::unique_ptr<PartState>> parts;
     };
     enum class Command { Pause, Resume, Stop, Abort };
@@ -139,6 +143,12 @@ private:
     TopicState *topicByName(const QString &name);
     PartState *partFor(TopicState *t, int32_t partition);
     void assignPartitions(rd_kafka_topic_partition_list_t *parts);
+    void startWithoutProgress(rd_kafka_topic_partition_t &e, rd_kafka_topic_partition_list_t *byTime);
+    void noteJump(PartState *p, qint64 offset, bool eof); // offsets not contiguous: vanished records, recreated topic
+    bool groupCaughtUp(); // every partition of the job, whoever owns it, committed at its end
+    void syncTopicConfigs();
+    void checkTopicIds(const QStringList &names); // asks; pollTopicIds takes the answer
+    void pollTopicIds();
     void revokePartitions(rd_kafka_topic_partition_list_t *parts);
     bool ensureTargetPartitions(TopicState *t, int32_t partition);
     void applySyncResult(TopicState *t, const TopicSyncResult &r); // events, partition count, retry time
@@ -168,6 +178,7 @@ private:
     bool m_sourceKnown = false; // the last source metadata read worked
     bool m_rebalancePending = false;
     bool m_firstAssignmentDone = false;
+    bool m_joined = false; // the group assigned this instance its share (maybe none)
     std::deque<MessagePtr> m_pending; // consumed, not yet accepted by the producer (queue full)
 
     JobState m_state = JobState::Starting;
@@ -186,6 +197,13 @@ private:
     Clock::time_point m_nextCommit;
     Clock::time_point m_nextSample;
     Clock::time_point m_nextRefresh;
+    Clock::time_point m_nextConfigSync;
+    Clock::time_point m_nextGroupCheck;
+    QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting
+    bool m_topicIdPending = false;
+    Clock::time_point m_topicIdSent;
+    int m_topicIdFailures = 0;
+    QString m_memberId;
     Clock::time_point m_lastSample;
     Clock::time_point m_lastConsumerPoll;
 

@@ -19,6 +19,7 @@ void MirrorWorker::onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition
         else
             rd_kafka_assign(m_consumer.get(), parts);
         m_rebalancePending = false;
+        m_joined = true;
         applyPauses();
     } else if (err == RD_KAFKA_RESP_ERR__REVOKE_PARTITIONS) {
         revokePartitions(parts);
@@ -35,7 +36,21 @@ void MirrorWorker::onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition
 
 void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
 {
+    // Progress always wins: a partition with a committed offset in the job's
+    // group resumes there, in every run, rebalance and instance. `start` only
+    // places partitions without progress (docs/ARCHITECTURE.md).
+    PartitionListPtr committed(rd_kafka_topic_partition_list_copy(parts));
+    rd_kafka_resp_err_t cerr = RD_KAFKA_RESP_ERR__TIMED_OUT;
+    for (int attempt = 0; attempt < 3 && cerr; ++attempt)
+        cerr = rd_kafka_committed(m_consumer.get(), committed.get(), 10000);
+    if (cerr)
+        event(JobEvent::Severity::Warning,
+              QStringLiteral("could not read the progress of group %1 (%2): the consumer reads it itself; "
+                             "partitions without progress start from their first record")
+                  .arg(m_groupId, kafkaErrorText(cerr)));
+
     PartitionListPtr byTime(rd_kafka_topic_partition_list_new(parts->cnt));
+    int resumed = 0;
     for (int i = 0; i < parts->cnt; ++i) {
         rd_kafka_topic_partition_t &e = parts->elems[i];
         TopicState *t = topicByName(QString::fromUtf8(e.topic));
@@ -49,24 +64,24 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         p->consumedNext = -1;
         p->done = m_spec.stop == StopCondition::AfterRecords && m_spec.stopAfterRecords <= 0;
         p->blocked = !ensureTargetPartitions(t, e.partition);
-        const bool first = !p->seenThisRun;
-        p->seenThisRun = true;
-        e.offset = RD_KAFKA_OFFSET_INVALID; // the group's committed offset (else auto.offset.reset=earliest)
-        if (first) {
-            switch (m_spec.start) {
-            case StartPosition::Committed: break;
-            case StartPosition::Earliest: e.offset = RD_KAFKA_OFFSET_BEGINNING; break;
-            case StartPosition::Latest:
-                // Only what exists at the job's start is skipped; topics and
-                // partitions that appear later are copied from their start.
-                if (!m_firstAssignmentDone)
-                    e.offset = RD_KAFKA_OFFSET_END;
-                break;
-            case StartPosition::Timestamp:
-                rd_kafka_topic_partition_list_add(byTime.get(), e.topic, e.partition)->offset =
-                    m_spec.startTimestamp.toMSecsSinceEpoch();
-                break;
-            }
+        const rd_kafka_topic_partition_t *c =
+            cerr ? nullptr : rd_kafka_topic_partition_list_find(committed.get(), e.topic, e.partition);
+        const qint64 at = c && !c->err && c->offset >= 0 ? c->offset : -1;
+        p->committed = t->recreated ? -1 : at;
+        if (t->recreated) {
+            e.offset = RD_KAFKA_OFFSET_BEGINNING; // progress of the deleted topic means nothing here
+        } else if (at >= 0) {
+            // What follows is checked against this (noteJump): a log start
+            // past it means records vanished before they were copied.
+            e.offset = at;
+            p->consumedNext = at;
+            ++resumed;
+        } else if (cerr || (c && c->err)) {
+            // Unknown: librdkafka reads the committed offset itself when it
+            // starts fetching, else auto.offset.reset (earliest): never a skip.
+            e.offset = RD_KAFKA_OFFSET_INVALID;
+        } else {
+            startWithoutProgress(e, byTime.get());
         }
     }
     if (byTime->cnt > 0) {
@@ -91,16 +106,31 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
     }
     if (parts->cnt > 0)
         m_firstAssignmentDone = true;
-
-    PartitionListPtr committed(rd_kafka_topic_partition_list_copy(parts));
-    if (rd_kafka_committed(m_consumer.get(), committed.get(), 5000) == RD_KAFKA_RESP_ERR_NO_ERROR) {
-        for (int i = 0; i < committed->cnt; ++i) {
-            const rd_kafka_topic_partition_t &c = committed->elems[i];
-            if (PartState *p = partFor(topicByName(QString::fromUtf8(c.topic)), c.partition))
-                p->committed = c.err == RD_KAFKA_RESP_ERR_NO_ERROR && c.offset >= 0 ? c.offset : -1;
-        }
+    for (auto &[name, t] : m_topics)
+        t->recreated = false; // only the first assignment after the recreation ignores progress
+    if (char *member = rd_kafka_memberid(m_consumer.get())) {
+        m_memberId = QString::fromUtf8(member);
+        rd_kafka_mem_free(m_consumer.get(), member);
     }
-    event(JobEvent::Severity::Info, QStringLiteral("assigned %1 source partitions").arg(parts->cnt));
+    event(JobEvent::Severity::Info, QStringLiteral("assigned %1 source partitions (%2 resume from committed progress)")
+                                        .arg(parts->cnt)
+                                        .arg(resumed));
+}
+
+void MirrorWorker::startWithoutProgress(rd_kafka_topic_partition_t &e, rd_kafka_topic_partition_list_t *byTime)
+{
+    switch (m_spec.start) {
+    case StartPosition::Committed:
+    case StartPosition::Earliest: e.offset = RD_KAFKA_OFFSET_BEGINNING; break;
+    case StartPosition::Latest:
+        // Only what exists when the job starts is skipped; topics and
+        // partitions that appear while it runs are copied from their start.
+        e.offset = m_firstAssignmentDone ? RD_KAFKA_OFFSET_BEGINNING : RD_KAFKA_OFFSET_END;
+        break;
+    case StartPosition::Timestamp:
+        rd_kafka_topic_partition_list_add(byTime, e.topic, e.partition)->offset = m_spec.startTimestamp.toMSecsSinceEpoch();
+        break;
+    }
 }
 
 void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)

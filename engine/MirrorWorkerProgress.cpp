@@ -1,5 +1,7 @@
 #include "MirrorWorker.h"
 
+#include "AdminCall.h"
+
 #include <QDateTime>
 
 #include <algorithm>
@@ -10,30 +12,90 @@ namespace md {
 
 bool MirrorWorker::caughtUp() const
 {
-    // Caught up: every selected source partition is assigned to this job,
-    // its fetch position reached the end offset (EOF) and the target has
-    // acknowledged everything handed to it. Nothing assigned: not caught up.
-    if (!m_sourceKnown || m_rebalancePending || !m_pending.empty() || m_selected.isEmpty())
+    // This instance is caught up: every selected source partition it owns
+    // reached its end offset (EOF) and the target acknowledged everything
+    // handed to it. Partitions owned by other instances of the job are
+    // groupCaughtUp's business. Before the group assigned anything (even
+    // nothing): not caught up.
+    if (!m_sourceKnown || m_rebalancePending || !m_pending.empty() || m_selected.isEmpty() || !m_joined)
         return false;
-    int assigned = 0;
     for (const QString &name : m_selected) {
         auto it = m_topics.find(name);
         if (it == m_topics.end() || !m_subscribed.contains(name))
             return false;
-        const TopicState &t = *it->second;
-        int n = 0;
-        for (const auto &p : t.parts) {
+        for (const auto &p : it->second->parts) {
             if (!p || !p->assigned)
                 continue;
-            ++n;
             if (!(p->atEof || p->done) || !p->ring.isEmpty() || p->failedOffset >= 0 || p->blocked || p->resumeFrom >= 0)
                 return false;
         }
-        if (n < t.sourcePartitions)
-            return false;
-        assigned += n;
     }
-    return assigned > 0;
+    return true;
+}
+
+bool MirrorWorker::groupCaughtUp()
+{
+    // The job is caught up when no partition of it has lag, whoever owns it:
+    // the group's committed progress against the end offsets. Each instance
+    // of a shared job asks the same question, so all of them exit.
+    const auto now = Clock::now();
+    if (now < m_nextGroupCheck)
+        return false;
+    m_nextGroupCheck = now + std::chrono::seconds(2);
+    commit(true); // our own progress first, so the group's answer includes it
+    PartitionListPtr all(rd_kafka_topic_partition_list_new(16));
+    for (const QString &name : m_selected) {
+        auto it = m_topics.find(name);
+        if (it == m_topics.end())
+            return false;
+        for (int i = 0; i < it->second->sourcePartitions; ++i)
+            rd_kafka_topic_partition_list_add(all.get(), it->second->nameUtf8.constData(), i)->offset =
+                RD_KAFKA_OFFSET_SPEC_LATEST;
+    }
+    if (all->cnt == 0)
+        return false;
+    PartitionListPtr committed(rd_kafka_topic_partition_list_copy(all.get()));
+    if (rd_kafka_committed(m_consumer.get(), committed.get(), 10000) != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return false;
+    QString error;
+    EventPtr ev = adminCall(
+        m_consumer.get(), RD_KAFKA_ADMIN_OP_LISTOFFSETS, 10000,
+        [&](rd_kafka_AdminOptions_t *options, rd_kafka_queue_t *queue) {
+            ErrorPtr(rd_kafka_AdminOptions_set_isolation_level(options, RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED));
+            rd_kafka_ListOffsets(m_consumer.get(), all.get(), options, queue);
+        },
+        &error);
+    const rd_kafka_ListOffsets_result_t *result = ev ? rd_kafka_event_ListOffsets_result(ev.get()) : nullptr;
+    if (!result) {
+        debouncedEvent(QStringLiteral("group-check"), JobEvent::Severity::Warning,
+                       QStringLiteral("could not read the source's end offsets to tell whether the job is caught up: %1")
+                           .arg(error));
+        return false;
+    }
+    size_t cnt = 0;
+    const rd_kafka_ListOffsetsResultInfo_t **infos = rd_kafka_ListOffsets_result_infos(result, &cnt);
+    int behind = 0;
+    for (size_t i = 0; i < cnt; ++i) {
+        const rd_kafka_topic_partition_t *end = rd_kafka_ListOffsetsResultInfo_topic_partition(infos[i]);
+        if (end->err)
+            return false;
+        const rd_kafka_topic_partition_t *c = rd_kafka_topic_partition_list_find(committed.get(), end->topic, end->partition);
+        const qint64 at = c && !c->err ? c->offset : -1;
+        // Never written to and never committed: nothing to copy.
+        if (end->offset == 0)
+            continue;
+        if (at < end->offset)
+            ++behind;
+    }
+    if (behind > 0 || cnt != size_t(all->cnt)) {
+        if (behind > 0)
+            debouncedEvent(QStringLiteral("group-behind"), JobEvent::Severity::Info,
+                           QStringLiteral("caught up here; waiting for %1 partitions of the job that other instances own "
+                                          "(or that no instance owns yet)")
+                               .arg(behind));
+        return false;
+    }
+    return true;
 }
 
 void MirrorWorker::checkStopCondition()
@@ -41,7 +103,7 @@ void MirrorWorker::checkStopCondition()
     if (m_spec.stop == StopCondition::RunForever || m_stopping)
         return;
     if (m_spec.stop == StopCondition::CaughtUp) {
-        if (caughtUp()) {
+        if (caughtUp() && groupCaughtUp()) {
             event(JobEvent::Severity::Info, QStringLiteral("caught up: stopping"));
             m_stopping = true;
         }
@@ -56,12 +118,15 @@ void MirrorWorker::checkStopCondition()
                     p->done = true;
     }
     // Done partitions count as at EOF for caughtUp().
-    bool allDone = true;
+    bool allDone = true, any = false;
     for (auto &[name, t] : m_topics)
         for (auto &p : t->parts)
-            if (p && p->assigned && !p->done)
-                allDone = false;
-    if (allDone && caughtUp()) {
+            if (p && p->assigned) {
+                any = true;
+                if (!p->done)
+                    allDone = false;
+            }
+    if (any && allDone && caughtUp()) {
         event(JobEvent::Severity::Info, QStringLiteral("stop condition reached: stopping"));
         m_stopping = true;
     }
@@ -74,6 +139,8 @@ void MirrorWorker::sampleMetrics()
     m_lastSample = now;
     MetricsSnapshot s;
     s.jobName = m_spec.name;
+    s.instanceId = m_spec.instanceId;
+    s.memberId = m_memberId;
     s.time = QDateTime::currentDateTimeUtc();
     s.elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(now - m_started).count();
     s.state = m_state;
@@ -122,6 +189,8 @@ void MirrorWorker::sampleMetrics()
             pm.records = p->records;
             pm.bytes = p->bytes;
             pm.lastSourceTimestampMs = p->lastAckedTs;
+            pm.vanishedRecords = p->vanished;
+            s.vanishedRecords += p->vanished;
             pm.paused = p->pausedActual || m_throttled || m_backpressure;
             pm.caughtUp = p->atEof && p->ring.isEmpty();
             if (pm.lag > 0)

@@ -82,6 +82,8 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
             if (p && p->assigned && !p->done && p->failedOffset < 0 && p->resumeFrom < 0 && !m_stopping) {
                 // The fetch position passes control records and aborted
                 // transactions, which are never delivered as messages.
+                if (p->consumedNext >= 0 && m->offset != p->consumedNext)
+                    noteJump(p, m->offset, true);
                 p->consumedNext = std::max(p->consumedNext, qint64(m->offset));
                 p->atEof = true;
             }
@@ -193,6 +195,9 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     }
     (void)msg.release(); // owned by the produced record until its delivery report
 
+    if (p->consumedNext >= 0 && m->offset != p->consumedNext) [[unlikely]]
+        noteJump(p, m->offset, false);
+
     p->ring.push(m->offset, qint32(bytes));
     ++m_inFlight;
     p->consumedNext = m->offset + 1;
@@ -207,6 +212,46 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         applyPauses();
     }
     return true;
+}
+
+void MirrorWorker::noteJump(PartState *p, qint64 offset, bool eof)
+{
+    const qint64 expected = p->consumedNext;
+    const QString where = QStringLiteral("%1/%2").arg(p->topic->name).arg(p->partition);
+    if (offset < expected) {
+        // Back without a seek of ours: the log under the job was replaced
+        // (topic deleted and recreated) or truncated.
+        event(JobEvent::Severity::Warning,
+              QStringLiteral("%1: the source log went back from offset %2 to %3 (topic recreated or truncated); "
+                             "copying it from there")
+                  .arg(where)
+                  .arg(expected)
+                  .arg(offset));
+        if (!eof)
+            p->ring.clear(); // what is still in flight belongs to the old log; its reports are ignored
+        p->consumedNext = offset;
+        return;
+    }
+    // Forward: compaction and transaction markers leave gaps in the offsets,
+    // but never move the log start. A log start past what the job expected
+    // means retention or DeleteRecords removed records it had not copied.
+    int64_t lo = -1, hi = -1;
+    if (rd_kafka_get_watermark_offsets(m_consumer.get(), p->topic->nameUtf8.constData(), p->partition, &lo, &hi)
+            != RD_KAFKA_RESP_ERR_NO_ERROR
+        || lo <= expected)
+        return;
+    const qint64 gone = std::min<qint64>(lo, offset) - expected;
+    if (gone <= 0)
+        return;
+    p->vanished += gone;
+    event(JobEvent::Severity::Warning,
+          QStringLiteral("%1: %2 records vanished from the source before they were copied (offsets %3 to %4, removed by "
+                         "retention or DeleteRecords); continuing at %5")
+              .arg(where)
+              .arg(gone)
+              .arg(expected)
+              .arg(expected + gone - 1)
+              .arg(offset));
 }
 
 void MirrorWorker::drainPending()

@@ -81,6 +81,21 @@ void MirrorWorker::refreshTopics()
     for (auto it = src.topics.cbegin(); it != src.topics.cend(); ++it)
         if (topicSelected(m_spec, it.key()))
             selected.insert(it.key());
+    for (auto &[name, t] : m_topics) {
+        const bool present = src.topics.contains(name);
+        if (!present && m_selected.contains(name) && !t->missing) {
+            t->missing = true;
+            event(JobEvent::Severity::Warning, QStringLiteral("source topic %1 was deleted; its copy %2 on the target is kept")
+                                                   .arg(name, t->targetName));
+        } else if (present && t->missing && selected.contains(name)) {
+            // Its old progress (if the group still has any) is for another log.
+            t->missing = false;
+            t->recreated = true;
+            t->topicId.clear();
+            event(JobEvent::Severity::Warning,
+                  QStringLiteral("source topic %1 was recreated: copying it from its first record").arg(name));
+        }
+    }
     if (selected.isEmpty())
         debouncedEvent(QStringLiteral("nomatch"), JobEvent::Severity::Warning,
                        QStringLiteral("no source topic matches the job's include patterns"));
@@ -112,6 +127,7 @@ void MirrorWorker::refreshTopics()
             wanted << name;
     }
     m_selected = selected;
+    checkTopicIds(names);
     if (wanted != m_subscribed) {
         for (const QString &name : wanted)
             if (!m_subscribed.contains(name))

@@ -22,6 +22,7 @@ struct ClientState {
     QMutex mutex;
     int firstErrorCode = 0;
     QString lastError;
+    QStringList errors; // distinct, in order: which one comes first is up to librdkafka's threads
     qint64 delivered = 0;
     qint64 failed = 0;
     QString firstDeliveryError;
@@ -32,6 +33,13 @@ struct ClientState {
         if (firstErrorCode == 0)
             firstErrorCode = code;
         lastError = reason;
+        if (errors.size() < 10 && !errors.contains(reason))
+            errors << reason;
+    }
+    QString allErrorsText()
+    {
+        QMutexLocker lock(&mutex);
+        return errors.join(QStringLiteral(" | "));
     }
     QString lastErrorText()
     {
@@ -75,8 +83,8 @@ QString errText(rd_kafka_resp_err_t err)
 // Appends the client's last reported error, when there is one.
 QString withClientError(const QString &text, ClientState &state)
 {
-    const QString last = state.lastErrorText();
-    return last.isEmpty() ? text : QStringLiteral("%1; last client error: %2").arg(text, last);
+    const QString all = state.allErrorsText();
+    return all.isEmpty() ? text : QStringLiteral("%1; client errors: %2").arg(text, all);
 }
 
 int remainingMs(const QDeadlineTimer &deadline)

@@ -1,0 +1,263 @@
+// Nothing skipped silently, on real brokers: while a job runs, target topic
+// configs follow the source, partitions added to the source are copied from
+// their first record, records that vanished from the source before they were
+// copied (DeleteRecords) are counted exactly, and a source topic deleted and
+// recreated under the job is copied from its beginning. The source is changed
+// with librdkafka's admin API directly, never through MirrorDesk's code.
+
+#include "tst_mirror_support.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include <functional>
+
+using namespace md;
+using namespace md::test;
+
+namespace {
+
+// One admin request against `bootstrap`, waited for; the event or nullptr.
+rd_kafka_event_t *adminRequest(const QString &bootstrap, const std::function<void(rd_kafka_t *, rd_kafka_queue_t *)> &call,
+                               rd_kafka_t **rkOut)
+{
+    char err[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.toUtf8().constData(), err, sizeof err);
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+    if (!rk)
+        return nullptr;
+    rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
+    call(rk, q);
+    rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 20000);
+    rd_kafka_queue_destroy(q);
+    *rkOut = rk;
+    return ev;
+}
+
+bool finishAdmin(rd_kafka_t *rk, rd_kafka_event_t *ev, QString *error)
+{
+    bool ok = ev && !rd_kafka_event_error(ev);
+    if (!ok)
+        *error = ev ? QString::fromUtf8(rd_kafka_event_error_string(ev)) : QStringLiteral("no answer");
+    if (ev)
+        rd_kafka_event_destroy(ev);
+    if (rk)
+        rd_kafka_destroy(rk);
+    return ok;
+}
+
+bool setTopicConfig(const QString &bootstrap, const QString &topic, const QString &key, const QString &value, QString *error)
+{
+    rd_kafka_t *rk = nullptr;
+    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData());
+        rd_kafka_error_destroy(rd_kafka_ConfigResource_add_incremental_config(
+            res, key.toUtf8().constData(), RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET, value.toUtf8().constData()));
+        rd_kafka_IncrementalAlterConfigs(h, &res, 1, nullptr, q);
+        rd_kafka_ConfigResource_destroy(res);
+    }, &rk);
+    if (ev && !rd_kafka_event_error(ev)) {
+        size_t n = 0;
+        const rd_kafka_ConfigResource_t **r =
+            rd_kafka_IncrementalAlterConfigs_result_resources(rd_kafka_event_IncrementalAlterConfigs_result(ev), &n);
+        if (n == 1 && rd_kafka_ConfigResource_error(r[0])) {
+            *error = QString::fromUtf8(rd_kafka_ConfigResource_error_string(r[0]));
+            finishAdmin(rk, ev, error);
+            return false;
+        }
+    }
+    return finishAdmin(rk, ev, error);
+}
+
+// The topic's value of `key` as the broker reports it; empty when unknown.
+QString topicConfig(const QString &bootstrap, const QString &topic, const QString &key)
+{
+    rd_kafka_t *rk = nullptr;
+    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData());
+        rd_kafka_DescribeConfigs(h, &res, 1, nullptr, q);
+        rd_kafka_ConfigResource_destroy(res);
+    }, &rk);
+    QString value;
+    if (ev && !rd_kafka_event_error(ev)) {
+        size_t n = 0;
+        const rd_kafka_ConfigResource_t **r =
+            rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
+        size_t m = 0;
+        const rd_kafka_ConfigEntry_t **entries = n == 1 ? rd_kafka_ConfigResource_configs(r[0], &m) : nullptr;
+        for (size_t i = 0; i < m; ++i)
+            if (key == QLatin1String(rd_kafka_ConfigEntry_name(entries[i])) && rd_kafka_ConfigEntry_value(entries[i]))
+                value = QString::fromUtf8(rd_kafka_ConfigEntry_value(entries[i]));
+    }
+    QString ignored;
+    finishAdmin(rk, ev, &ignored);
+    return value;
+}
+
+bool growTopic(const QString &bootstrap, const QString &topic, int partitions, QString *error)
+{
+    rd_kafka_t *rk = nullptr;
+    char err[256];
+    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+        rd_kafka_NewPartitions_t *np = rd_kafka_NewPartitions_new(topic.toUtf8().constData(), size_t(partitions), err, sizeof err);
+        rd_kafka_CreatePartitions(h, &np, 1, nullptr, q);
+        rd_kafka_NewPartitions_destroy(np);
+    }, &rk);
+    return finishAdmin(rk, ev, error);
+}
+
+bool deleteRecordsBefore(const QString &bootstrap, const QString &topic, int partition, qint64 offset, QString *error)
+{
+    rd_kafka_t *rk = nullptr;
+    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+        rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(1);
+        rd_kafka_topic_partition_list_add(list, topic.toUtf8().constData(), partition)->offset = offset;
+        rd_kafka_DeleteRecords_t *del = rd_kafka_DeleteRecords_new(list);
+        rd_kafka_topic_partition_list_destroy(list);
+        rd_kafka_DeleteRecords(h, &del, 1, nullptr, q);
+        rd_kafka_DeleteRecords_destroy(del);
+    }, &rk);
+    return finishAdmin(rk, ev, error);
+}
+
+bool anyEventContains(const QStringList &events, const QString &text)
+{
+    return std::any_of(events.cbegin(), events.cend(), [&](const QString &e) { return e.contains(text); });
+}
+
+} // namespace
+
+class TstMirrorSync final : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target")); }
+
+    void configChangeReachesTarget()
+    {
+        const QString topic = uniqueName(QStringLiteral("cfg"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {{QStringLiteral("retention.ms"), QStringLiteral("86400000")}}, &error),
+                 qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.stop = StopCondition::RunForever;
+        spec.configSyncIntervalMs = 1500;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        job.start();
+        QTRY_COMPARE_WITH_TIMEOUT(topicConfig(targetBootstrap(), topic, QStringLiteral("retention.ms")),
+                                  QStringLiteral("86400000"), 60000);
+        QVERIFY2(setTopicConfig(sourceBootstrap(), topic, QStringLiteral("retention.ms"), QStringLiteral("3600000"), &error),
+                 qPrintable(error));
+        QVERIFY2(setTopicConfig(sourceBootstrap(), topic, QStringLiteral("max.message.bytes"), QStringLiteral("2000000"), &error),
+                 qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(topicConfig(targetBootstrap(), topic, QStringLiteral("retention.ms")),
+                                  QStringLiteral("3600000"), 30000);
+        QCOMPARE(topicConfig(targetBootstrap(), topic, QStringLiteral("max.message.bytes")), QStringLiteral("2000000"));
+        QTRY_VERIFY_WITH_TIMEOUT(anyEventContains(events, QStringLiteral("follows the source's configs")), 10000);
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
+
+    void addedPartitionsAreCopiedFromTheirFirstRecord()
+    {
+        const QString topic = uniqueName(QStringLiteral("grow"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-old"), 20, 2), &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.start = StartPosition::Latest; // what exists at the start is skipped; added partitions are not
+        spec.stop = StopCondition::RunForever;
+        spec.topicRefreshIntervalMs = 1000;
+        MirrorJob job(spec);
+        bool caughtUp = false;
+        connect(&job, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { caughtUp = s.caughtUp; });
+        job.start();
+        QTRY_VERIFY_WITH_TIMEOUT(caughtUp, 60000);
+        QVERIFY2(growTopic(sourceBootstrap(), topic, 4, &error), qPrintable(error));
+        QList<TestRecord> added;
+        for (int i = 0; i < 40; ++i) {
+            TestRecord r;
+            r.partition = 2 + i % 2;
+            r.value = (topic + QStringLiteral("-new-%1").arg(i)).toUtf8();
+            added << r;
+        }
+        // Written at once, before the job can have seen the new partitions.
+        QVERIFY2(produce(sourceBootstrap(), topic, added, &error), qPrintable(error));
+        QTRY_COMPARE_WITH_TIMEOUT(partitionCount(targetBootstrap(), topic), 4, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() >= 40, 60000);
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+        const auto copied = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QCOMPARE(copied->size(), 40); // the old records stay skipped (latest), every added one is there
+        QCOMPARE(valueSet(*copied), valueSet(added));
+    }
+
+    void vanishedRecordsAreCountedExactly()
+    {
+        const QString topic = uniqueName(QStringLiteral("gap"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 1000, 1), &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        {
+            MirrorJob first(spec);
+            const JobOutcome out = runJob(first, 90000);
+            QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        }
+        // While the job is down: 500 more, of which the first 200 are deleted before it runs again.
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 500, 1), &error), qPrintable(error));
+        QVERIFY2(deleteRecordsBefore(sourceBootstrap(), topic, 0, 1200, &error), qPrintable(error));
+        MirrorJob second(spec);
+        const JobOutcome out = runJob(second, 90000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        QVERIFY2(anyEventContains(out.events, QStringLiteral("200 records vanished from the source before they were copied "
+                                                             "(offsets 1000 to 1199")),
+                 qPrintable(joined(out.events)));
+        QVERIFY(!out.snapshots.isEmpty());
+        QCOMPARE(out.snapshots.last().vanishedRecords, qint64(200));
+        const auto copied = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QCOMPARE(copied->size(), 1300); // the first run's 1000 once (progress kept), then the 300 left
+    }
+
+    void recreatedTopicIsCopiedFromItsBeginning()
+    {
+        const QString topic = uniqueName(QStringLiteral("recreate"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-old"), 100, 1), &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.start = StartPosition::Latest; // a recreated topic is new data: copied from its beginning all the same
+        spec.stop = StopCondition::RunForever;
+        spec.topicRefreshIntervalMs = 1000;
+        MirrorJob job(spec);
+        QStringList events;
+        bool caughtUp = false;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        connect(&job, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { caughtUp = s.caughtUp; });
+        job.start();
+        QTRY_VERIFY_WITH_TIMEOUT(caughtUp, 60000);
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-mid"), 10, 1), &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() == 10, 60000);
+        QVERIFY2(deleteTopic(sourceBootstrap(), topic, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(anyEventContains(events, QStringLiteral("was deleted")), 30000);
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        const QList<TestRecord> fresh = numbered(topic + QStringLiteral("-new"), 5, 1);
+        QVERIFY2(produce(sourceBootstrap(), topic, fresh, &error), qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() >= 15, 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(anyEventContains(events, QStringLiteral("recreated")), qPrintable(joined(events)), 5000);
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+        const auto copied = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QCOMPARE(copied->size(), 15);
+        for (const TestRecord &r : fresh)
+            QVERIFY(valueSet(*copied).contains(*r.value));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstMirrorSync)
+#include "tst_mirror_sync.moc"
