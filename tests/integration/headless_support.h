@@ -162,7 +162,7 @@ struct ProgressLine {
 inline std::optional<ProgressLine> parseProgressLine(const QString &line)
 {
     static const QRegularExpression re(QStringLiteral(
-        R"(^\[\s*(\d+)\]\s+(.*?)\s+copied\s+([0-9.]+)(?:\s([kMG]))?\s+\(([0-9.]+)(?:\s([kMG]))?/s,[^)]*\)\s+lag\s+([0-9.]+)(?:\s([kMG]))?.*?\spartitions\s+(\d+)(\s+caught-up)?)"));
+        R"(^\[\s*(\d+)\]\s+(.*?)\s+copied\s+([0-9.]+)(?:\s([kMG]))?\s+\(([0-9.]+)(?:\s([kMG]))?/s,[^)]*\)\s+lag\s+([0-9.]+)(?:\s([kMG]))?.*?\spartitions\s+(\d+))"));
     const QRegularExpressionMatch m = re.match(line);
     if (!m.hasMatch())
         return std::nullopt;
@@ -173,7 +173,8 @@ inline std::optional<ProgressLine> parseProgressLine(const QString &line)
     p.rate = parseCount(m.captured(5), m.captured(6));
     p.lag = qint64(parseCount(m.captured(7), m.captured(8)));
     p.partitions = m.captured(9).toInt();
-    p.caughtUp = !m.captured(10).isEmpty();
+    // Last on the line, after optional fields such as " vanished N".
+    p.caughtUp = line.trimmed().endsWith(QLatin1String(" caught-up"));
     return p;
 }
 
