@@ -167,6 +167,7 @@ private Q_SLOTS:
             baseline += first.progress()[i].rate / 3.0;
         const int partitionsBefore = first.progress().last().partitions;
 
+        const qsizetype eventsAtJoin = first.err().size();
         const qint64 joinAt = testClockMs();
         QVERIFY(second.start({QStringLiteral("run"), path, QStringLiteral("--until-caught-up")}));
         // The join is done when the second copies and the first gave partitions away.
@@ -210,6 +211,7 @@ private Q_SLOTS:
         qInfo("instance joins: instance 1 at %.0f records/s before (partitions %d), lowest second after the join "
               "%.0f records/s (dip %.0f %%), longest stretch without progress %lld ms, join took %lld ms\n  %s",
               baseline, partitionsBefore, lowest, dip, longestGapMs, joinedAt - joinAt, qPrintable(lines.join(QStringLiteral("\n  "))));
+        qInfo("instance joins: instance 1's events since the join:\n%s", qPrintable(first.err().mid(eventsAtJoin).trimmed()));
         // How the coordinator rebalances this group, asked while both run:
         // incremental (cooperative-sticky; "uniform" for a KIP-848 consumer
         // group), not eager (range, roundrobin: every partition revoked).
