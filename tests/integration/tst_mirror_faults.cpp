@@ -1,8 +1,10 @@
 // The mirror engine under change and failure, on real brokers: a topic
 // created while running is picked up, a job killed without a clean stop
-// resumes without loss, a target broker killed with -9 and restarted loses
+// resumes from its progress (start still earliest) without loss and with
+// bounded duplicates, a target broker killed with -9 and restarted loses
 // nothing, and the throttle bounds the rate.
 
+#include "duplicate_bound.h"
 #include "tst_mirror_support.h"
 
 using namespace md;
@@ -51,22 +53,37 @@ private Q_SLOTS:
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.stop = StopCondition::RunForever;
         spec.throttleBytesPerSecond = 100 * 1000; // about 100 records/s: the crash comes mid-copy
+        double rate = 0;
+        qint64 copiedBeforeCrash = 0;
         {
             MirrorJob first(spec);
-            qint64 produced = 0;
-            connect(&first, &MirrorJob::metricsSampled, this,
-                    [&](const MetricsSnapshot &s) { produced = s.recordsProduced; });
+            QList<MetricsSnapshot> snapshots;
+            connect(&first, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { snapshots << s; });
             first.start();
-            QTRY_VERIFY_WITH_TIMEOUT(produced >= 100, 60000);
+            // Half copied: several periodic commits behind it.
+            QTRY_VERIFY_WITH_TIMEOUT(!snapshots.isEmpty() && snapshots.last().recordsProduced >= 500, 60000);
             first.abort(); // no flush, no commit, no leave-group
             QVERIFY(first.waitForFinished(30000));
+            // The copy rate over the last ~2 s before the crash.
+            const MetricsSnapshot &last = snapshots.last();
+            for (qsizetype i = snapshots.size() - 1; i >= 0; --i) {
+                if (last.elapsedMs - snapshots[i].elapsedMs >= 2000 || i == 0) {
+                    const double dt = double(last.elapsedMs - snapshots[i].elapsedMs) / 1000.0;
+                    if (dt > 0)
+                        rate = double(last.recordsProduced - snapshots[i].recordsProduced) / dt;
+                    break;
+                }
+            }
+            copiedBeforeCrash = last.recordsProduced;
         }
         const auto partial = consumeAll(targetBootstrap(), topic, &error);
         QVERIFY2(partial, qPrintable(error));
         QVERIFY2(partial->size() < records.size(), "the crash came too late to test anything");
 
+        // Started again as the profile says (earliest), not from "committed":
+        // progress must win over `start` by itself.
         spec.throttleBytesPerSecond = 0;
-        spec.start = StartPosition::Committed;
+        spec.start = StartPosition::Earliest;
         spec.stop = StopCondition::CaughtUp;
         MirrorJob second(spec);
         const JobOutcome out = runJob(second, 120000);
@@ -76,8 +93,16 @@ private Q_SLOTS:
         const QSet<QByteArray> got = valueSet(*copied);
         for (const TestRecord &r : records)
             QVERIFY2(got.contains(*r.value), r.value->left(40).constData());
-        qInfo("after the crash: %lld records on the target for %lld on the source (duplicates allowed)",
-              qint64(copied->size()), qint64(records.size()));
+        const qint64 duplicates = qint64(copied->size()) - qint64(records.size());
+        const qint64 bound = duplicateBound(rate);
+        qInfo("after the crash (%lld copied at %.0f records/s): %lld records on the target for %lld on the source, "
+              "%lld duplicates, bound %lld",
+              copiedBeforeCrash, rate, qint64(copied->size()), qint64(records.size()), duplicates, bound);
+        QVERIFY2(rate > 0, "no copy rate measured before the crash");
+        QVERIFY2(duplicates <= bound, qPrintable(QStringLiteral("%1 duplicates > bound %2 (%3 copied before the crash)")
+                                                     .arg(duplicates)
+                                                     .arg(bound)
+                                                     .arg(copiedBeforeCrash)));
     }
 
     void survivesTargetBrokerKill()

@@ -6,6 +6,7 @@
 // EnvVarConfigProvider the export declares are exercised too.
 
 #include "JobProfile.h"
+#include "headless_support.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "Mm2Properties.h"
@@ -26,30 +27,12 @@ using namespace md::test;
 
 namespace {
 
-// Where tests/kafka/harness.sh keeps the Kafka jars (it has no command that
-// prints it; this follows its own computation from the POM's kafka.version).
+// Where tests/kafka/harness.sh keeps the Kafka jars (headless_support.h).
 QString kafkaLibsDir(QString *error)
 {
-    QFile pom(QStringLiteral(MIRRORDESK_SOURCE_DIR "/tests/kafka/pom.xml"));
-    if (!pom.open(QIODevice::ReadOnly)) {
-        *error = QStringLiteral("cannot read tests/kafka/pom.xml");
-        return {};
-    }
-    const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("<kafka.version>([^<]+)</kafka.version>")).match(QString::fromUtf8(pom.readAll()));
-    if (!m.hasMatch()) {
-        *error = QStringLiteral("no <kafka.version> in tests/kafka/pom.xml");
-        return {};
-    }
-    QString cache = qEnvironmentVariable("XDG_CACHE_HOME");
-    if (cache.isEmpty())
-        cache = QDir::homePath() + QStringLiteral("/.cache");
-    const QString libs = cache + QStringLiteral("/mirrordesk/kafka-") + m.captured(1) + QStringLiteral("/libs");
-    if (!QFile::exists(libs + QStringLiteral("/connect-mirror-") + m.captured(1) + QStringLiteral(".jar"))) {
-        *error = QStringLiteral("connect-mirror-%1.jar is not in %2 (run: bash tests/kafka/harness.sh fetch)").arg(m.captured(1), libs);
-        return {};
-    }
-    return libs;
+    const KafkaTools tools = kafkaTools(QStringLiteral("connect-mirror"));
+    *error = tools.error;
+    return tools.ok() ? tools.libs : QString();
 }
 
 QString tail(const QString &path, int lines = 60)
