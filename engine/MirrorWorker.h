@@ -128,6 +128,7 @@ private:
     bool caughtUp() const;
     void sampleMetrics();
     bool flushProducer(int timeoutMs);
+    void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);
 
     // librdkafka callbacks (static trampolines into these)
     void onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts);

@@ -135,10 +135,6 @@ void MirrorWorker::startWithoutProgress(rd_kafka_topic_partition_t &e, rd_kafka_
 
 void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
 {
-    // Whatever the target has not acknowledged yet would otherwise be copied
-    // again by the next owner: wait for it (bounded) and commit.
-    if (!m_aborting)
-        flushProducer(kFlushTimeoutMs);
     std::vector<PartState *> revoked;
     for (int i = 0; i < parts->cnt; ++i) {
         auto it = m_topics.find(QString::fromUtf8(parts->elems[i].topic));
@@ -147,6 +143,12 @@ void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
         if (PartState *p = partFor(it->second.get(), parts->elems[i].partition))
             revoked.push_back(p);
     }
+    // Whatever the target has not acknowledged yet would otherwise be copied
+    // again by the next owner: wait for it (bounded) and commit. Only the
+    // revoked partitions' records are waited for: an incremental rebalance
+    // moves a few partitions, and the others keep copying meanwhile.
+    if (!m_aborting)
+        waitForAcks(revoked, kFlushTimeoutMs);
     if (!m_aborting)
         commit(true, &revoked);
     for (PartState *p : revoked) {
@@ -161,6 +163,16 @@ void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
         PartState *p = partFor(topicFor(m->rkt), m->partition);
         return !p || !p->assigned;
     });
+}
+
+void MirrorWorker::waitForAcks(const std::vector<PartState *> &parts, int timeoutMs)
+{
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+    const auto pending = [&] {
+        return std::any_of(parts.begin(), parts.end(), [](const PartState *p) { return p->ring.inFlight() > 0; });
+    };
+    while (pending() && Clock::now() < deadline && !m_aborting && m_fatal.isEmpty())
+        rd_kafka_poll(m_producer.get(), 10); // delivery reports
 }
 
 void MirrorWorker::commit(bool sync, const std::vector<PartState *> *only)
@@ -205,6 +217,11 @@ void MirrorWorker::commit(bool sync, const std::vector<PartState *> *only)
 void MirrorWorker::onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets)
 {
     if (err == RD_KAFKA_RESP_ERR__NO_OFFSET)
+        return;
+    // A periodic commit that meets a rebalance is refused for the old
+    // generation; the revoke commits what moves, the next tick the rest.
+    if (err == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION || err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS
+        || err == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || err == RD_KAFKA_RESP_ERR_STALE_MEMBER_EPOCH)
         return;
     if (err) {
         debouncedEvent(QStringLiteral("commit"), JobEvent::Severity::Warning,
