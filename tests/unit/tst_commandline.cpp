@@ -2,7 +2,8 @@
 // (exit 0, the command's options on stdout), an unknown option (exit 2, named as
 // typed, with the usage), a missing or extra FILE (exit 2 with the usage), and
 // `--name=value` as well as `--name value`. Nothing here contacts a cluster.
-// `run` is left to tst_headless_run, which checks its own parsing.
+// `run` parses its own command line (tst_headless_run checks it); here only
+// what every command shares.
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -86,6 +87,9 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("command");
         QTest::addColumn<QStringList>("options");
+        QTest::newRow("run") << QStringLiteral("run")
+                             << QStringList{QStringLiteral("--until-caught-up"), QStringLiteral("--sandbox"),
+                                            QStringLiteral("--metrics-port"), QStringLiteral("--instance-id")};
         QTest::newRow("verify") << QStringLiteral("verify") << QStringList{QStringLiteral("--topic REGEX"), QStringLiteral("--timeout SECONDS")};
         QTest::newRow("check") << QStringLiteral("check") << QStringList{QStringLiteral("FILE.mirrorjob")};
         QTest::newRow("reset") << QStringLiteral("reset")
@@ -151,6 +155,15 @@ private Q_SLOTS:
             *row("two FILEs") << command << (QStringList{file, QStringLiteral("other")} + needed)
                               << QStringLiteral("more than one %1 given: %2 other\n").arg(what, file);
         }
+        QTest::newRow("run --bogus") << QStringLiteral("run") << QStringList{file, QStringLiteral("--bogus")}
+                                     << QStringLiteral("unknown option --bogus\n");
+        QTest::newRow("run --bogus=1 before FILE") << QStringLiteral("run") << QStringList{QStringLiteral("--bogus=1"), file}
+                                                   << QStringLiteral("unknown option --bogus\n");
+        QTest::newRow("run no FILE") << QStringLiteral("run") << QStringList{QStringLiteral("--until-caught-up")}
+                                     << QStringLiteral("no profile given\n");
+        QTest::newRow("run --metrics-port=0")
+            << QStringLiteral("run") << QStringList{file, QStringLiteral("--metrics-port=0")}
+            << QStringLiteral("--metrics-port needs a port number from 1 to 65535\n");
         QTest::newRow("verify --topic without a value")
             << QStringLiteral("verify") << QStringList{file, QStringLiteral("--topic")}
             << QStringLiteral("missing value after '--topic'\n");
