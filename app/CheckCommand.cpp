@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "ClusterProbe.h"
+#include "CommandLine.h"
 #include "JobProgress.h"
 #include "MirrorPlan.h"
 #include "ProfileLoader.h"
@@ -67,12 +68,17 @@ void printPartitionStarts(const MirrorJobSpec &spec, QTextStream &out, QTextStre
 
 int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    if (args.size() != 1 || args.first().startsWith(QLatin1Char('-'))) {
-        err << "usage: mirrordesk check FILE.mirrorjob\n";
-        err.flush();
-        return 2;
-    }
-    const QString path = args.first();
+    CommandLine cli(QStringLiteral("check"), QStringLiteral("FILE.mirrorjob"));
+    cli.setDescription(QStringLiteral(
+        "Validates a profile, contacts both clusters and shows what a run would do: the topics it\n"
+        "mirrors (and creates), and where each partition starts. Nothing is written."));
+    cli.setArguments(QStringLiteral("profile"), 1, 1);
+    cli.setFooter(QStringLiteral(
+        "exit codes: 0 valid and both clusters answered, 1 the profile has errors or the job would\n"
+        "fail on these clusters, 2 a cluster could not be reached (or a usage error)"));
+    if (const std::optional<int> exitCode = cli.parse(args, out, err))
+        return *exitCode;
+    const QString path = cli.arguments().first();
     // Prints every warning and error of the profile (and of its ${...} references).
     const std::optional<MirrorJobSpec> spec = loadJobSpec(path, nullptr, err);
     err.flush();

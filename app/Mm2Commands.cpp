@@ -1,5 +1,6 @@
 #include "Mm2Commands.h"
 
+#include "CommandLine.h"
 #include "JobProfile.h"
 #include "Mm2Properties.h"
 
@@ -11,10 +12,6 @@
 namespace md {
 
 namespace {
-
-const char kImportUsage[] = "usage: mirrordesk import-mm2 FILE --output DIR [--force]\n";
-const char kExportUsage[] =
-    "usage: mirrordesk export-mm2 FILE.mirrorjob [--output FILE] [--connect] [--replication-factor N | --single-broker]\n";
 
 bool readInput(const QString &path, QByteArray *data, QTextStream &err)
 {
@@ -45,32 +42,25 @@ bool writeAtomically(const QString &path, const QByteArray &data, QString *error
 
 int runImportMm2Command(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    QString input, outputDir;
-    bool force = false;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args.at(i);
-        if (a == QLatin1String("--output") || a == QLatin1String("-o")) {
-            if (++i >= args.size()) {
-                err << "import-mm2: --output needs a directory\n" << kImportUsage;
-                return 2;
-            }
-            outputDir = args.at(i);
-        } else if (a == QLatin1String("--force")) {
-            force = true;
-        } else if (a.startsWith(QLatin1Char('-'))) {
-            err << "import-mm2: unknown option " << a << '\n' << kImportUsage;
-            return 2;
-        } else if (input.isEmpty()) {
-            input = a;
-        } else {
-            err << "import-mm2: one input file only\n" << kImportUsage;
-            return 2;
-        }
-    }
-    if (input.isEmpty() || outputDir.isEmpty()) {
-        err << kImportUsage;
-        return 2;
-    }
+    CommandLine cli(QStringLiteral("import-mm2"), QStringLiteral("FILE --output DIR [--force]"));
+    cli.setDescription(QStringLiteral(
+        "Writes one DIR/<A>-to-<B>.mirrorjob per enabled flow of an mm2.properties, and lists the\n"
+        "lines it could not map and the environment variables to set for passwords."));
+    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
+                                          QStringLiteral("the directory for the profiles (created if needed)"),
+                                          QStringLiteral("DIR"));
+    const QCommandLineOption forceOption(QStringLiteral("force"), QStringLiteral("replace profiles that exist"));
+    cli.addOptions({outputOption, forceOption});
+    cli.setArguments(QStringLiteral("mm2.properties file"), 1, 1);
+    cli.setFooter(QStringLiteral("exit codes: 0 written, 1 nothing to import or a profile needs editing, 2 usage error,\n"
+                                 "unreadable input, or a profile exists (without --force)"));
+    if (const std::optional<int> exitCode = cli.parse(args, out, err))
+        return *exitCode;
+    const QString input = cli.arguments().first();
+    const QString outputDir = cli.value(outputOption);
+    const bool force = cli.isSet(forceOption);
+    if (outputDir.isEmpty())
+        return cli.usageError(err, QStringLiteral("--output DIR is required"));
     QByteArray data;
     if (!readInput(input, &data, err))
         return 2;
@@ -133,41 +123,38 @@ int runImportMm2Command(const QStringList &args, QTextStream &out, QTextStream &
 
 int runExportMm2Command(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    QString input, output;
-    bool connect = false;
+    CommandLine cli(QStringLiteral("export-mm2"),
+                    QStringLiteral("FILE.mirrorjob [--output FILE] [--connect] [--replication-factor N | --single-broker]"));
+    cli.setDescription(QStringLiteral(
+        "Writes an equivalent MirrorMaker 2 configuration: an mm2.properties for dedicated mode\n"
+        "or, with --connect, MirrorSourceConnector JSON; on stdout unless --output is given."));
+    const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
+                                          QStringLiteral("write it into FILE (replaced atomically)"), QStringLiteral("FILE"));
+    const QCommandLineOption connectOption(QStringLiteral("connect"),
+                                           QStringLiteral("MirrorSourceConnector JSON for a Connect cluster"));
+    const QCommandLineOption replicationOption(QStringLiteral("replication-factor"),
+                                               QStringLiteral("of the topics MM2 creates, 1 to 32767 (default: MM2's,\n"
+                                                              "which needs at least 3 brokers)"),
+                                               QStringLiteral("N"));
+    const QCommandLineOption singleBrokerOption(QStringLiteral("single-broker"),
+                                                QStringLiteral("the same as --replication-factor 1"));
+    cli.addOptions({outputOption, connectOption, replicationOption, singleBrokerOption});
+    cli.setArguments(QStringLiteral("profile"), 1, 1);
+    cli.setFooter(QStringLiteral("exit codes: 0 written, 1 the profile is invalid or has no MM2 equivalent,\n"
+                                 "2 usage error or unreadable input"));
+    if (const std::optional<int> exitCode = cli.parse(args, out, err))
+        return *exitCode;
+    const QString input = cli.arguments().first();
+    const QString output = cli.value(outputOption);
+    const bool connect = cli.isSet(connectOption);
     Mm2ExportOptions options;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args.at(i);
-        if (a == QLatin1String("--output") || a == QLatin1String("-o")) {
-            if (++i >= args.size()) {
-                err << "export-mm2: --output needs a file name\n" << kExportUsage;
-                return 2;
-            }
-            output = args.at(i);
-        } else if (a == QLatin1String("--connect")) {
-            connect = true;
-        } else if (a == QLatin1String("--single-broker")) {
-            options.replicationFactor = 1;
-        } else if (a == QLatin1String("--replication-factor")) {
-            bool ok = false;
-            options.replicationFactor = ++i < args.size() ? args.at(i).toInt(&ok) : 0;
-            if (!ok || options.replicationFactor < 1 || options.replicationFactor > 32767) {
-                err << "export-mm2: --replication-factor needs a number from 1 to 32767\n" << kExportUsage;
-                return 2;
-            }
-        } else if (a.startsWith(QLatin1Char('-'))) {
-            err << "export-mm2: unknown option " << a << '\n' << kExportUsage;
-            return 2;
-        } else if (input.isEmpty()) {
-            input = a;
-        } else {
-            err << "export-mm2: one profile only\n" << kExportUsage;
-            return 2;
-        }
-    }
-    if (input.isEmpty()) {
-        err << kExportUsage;
-        return 2;
+    if (cli.isSet(singleBrokerOption))
+        options.replicationFactor = 1;
+    if (cli.isSet(replicationOption)) {
+        bool ok = false;
+        options.replicationFactor = cli.value(replicationOption).toInt(&ok);
+        if (!ok || options.replicationFactor < 1 || options.replicationFactor > 32767)
+            return cli.usageError(err, QStringLiteral("--replication-factor needs a number from 1 to 32767"));
     }
     QList<ProfileIssue> issues;
     const std::optional<JobProfile> profile = JobProfile::load(input, &issues);

@@ -1,10 +1,10 @@
 #include "Commands.h"
 
+#include "CommandLine.h"
 #include "JobProgress.h"
 #include "ProfileLoader.h"
 #include "ProfileSupport.h"
 
-#include <QCommandLineParser>
 #include <QJsonValue>
 #include <QLocale>
 #include <QRegularExpression>
@@ -41,13 +41,6 @@ const char kResetUsage[] =
 QString number(qint64 n)
 {
     return QLocale(QLocale::English).toString(qlonglong(n));
-}
-
-int usageError(QTextStream &err, const QString &problem)
-{
-    err << "mirrordesk reset: " << problem << "\n" << kResetUsage;
-    err.flush();
-    return 2;
 }
 
 // "Empty", "Stable", ...; a group that does not exist (yet) says so.
@@ -87,42 +80,23 @@ void printTable(const JobProgress &plan, QTextStream &out)
 
 int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    QCommandLineParser parser;
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    CommandLine cli(QStringLiteral("reset"), QString());
+    cli.setHelpText(QString::fromLatin1(kResetUsage));
     const QCommandLineOption to(QStringLiteral("to"), QStringLiteral("earliest, latest or an ISO 8601 time"),
                                 QStringLiteral("position"));
     const QCommandLineOption topic(QStringLiteral("topic"), QStringLiteral("only topics matching REGEX"),
                                    QStringLiteral("regex"));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("write nothing"));
-    const QCommandLineOption help({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("this text"));
-    parser.addOptions({to, topic, dryRun, help});
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("the job profile"));
-    if (!parser.parse(QStringList{QStringLiteral("mirrordesk reset")} + args)) {
-        // Named as typed ("--frob"), not as the parser strips it ("frob").
-        const QStringList unknown = parser.unknownOptionNames();
-        if (!unknown.isEmpty()) {
-            for (const QString &a : args) {
-                const QString bare = a.section(QLatin1Char('='), 0, 0);
-                if (bare.startsWith(QLatin1Char('-')) && bare.mid(bare.startsWith(QLatin1String("--")) ? 2 : 1) == unknown.first())
-                    return usageError(err, QStringLiteral("unknown option ") + bare);
-            }
-        }
-        return usageError(err, parser.errorText());
-    }
-    if (parser.isSet(help)) {
-        out << kResetUsage;
-        out.flush();
-        return 0;
-    }
+    cli.addOptions({to, topic, dryRun});
+    cli.setArguments(QStringLiteral("profile"), 1, 1);
+    if (const std::optional<int> exitCode = cli.parse(args, out, err))
+        return *exitCode;
+    const QCommandLineParser &parser = cli.parser();
     const QStringList files = parser.positionalArguments();
-    if (files.isEmpty())
-        return usageError(err, QStringLiteral("no profile given"));
-    if (files.size() > 1)
-        return usageError(err, QStringLiteral("more than one profile given: ") + files.join(QLatin1Char(' ')));
     if (!parser.isSet(to))
-        return usageError(err, QStringLiteral("--to is required (earliest, latest or an ISO 8601 time)"));
+        return cli.usageError(err, QStringLiteral("--to is required (earliest, latest or an ISO 8601 time)"));
     if (parser.values(to).size() > 1)
-        return usageError(err, QStringLiteral("--to given more than once"));
+        return cli.usageError(err, QStringLiteral("--to given more than once"));
 
     ResetRequest request;
     const QString position = parser.value(to).trimmed();
@@ -136,7 +110,7 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     } else {
         QString why;
         if (!parseTimestamp(QJsonValue(position), &request.timestamp, &why))
-            return usageError(err, QStringLiteral("--to: %1; expected earliest, latest or a time").arg(why));
+            return cli.usageError(err, QStringLiteral("--to: %1; expected earliest, latest or a time").arg(why));
         request.to = ResetRequest::To::Timestamp;
         toText = QStringLiteral("the first record at or after ") + formatTimestamp(request.timestamp);
     }
@@ -144,8 +118,8 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         request.topicPattern = parser.value(topic);
         const QRegularExpression re(QRegularExpression::anchoredPattern(request.topicPattern));
         if (request.topicPattern.isEmpty() || !re.isValid())
-            return usageError(err, QStringLiteral("--topic: invalid regular expression \"%1\"%2")
-                                       .arg(request.topicPattern, re.isValid() ? QString() : QStringLiteral(": ") + re.errorString()));
+            return cli.usageError(err, QStringLiteral("--topic: invalid regular expression \"%1\"%2")
+                                           .arg(request.topicPattern, re.isValid() ? QString() : QStringLiteral(": ") + re.errorString()));
     }
 
     const QString path = files.first();

@@ -1,46 +1,45 @@
 #include "Commands.h"
 
+#include "CommandLine.h"
 #include "ProfileLoader.h"
 #include "Verifier.h"
+
+#include <algorithm>
 
 namespace md {
 
 int runVerifyCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    const auto usage = [&err](const QString &problem) {
-        err << "mirrordesk verify: " << problem << '\n'
-            << "usage: mirrordesk verify FILE.mirrorjob [--topic REGEX] [--timeout SECONDS]\n";
-        err.flush();
-        return 2;
-    };
-    QString path;
+    CommandLine cli(QStringLiteral("verify"), QStringLiteral("FILE.mirrorjob [--topic REGEX] [--timeout SECONDS]"));
+    cli.setDescription(QStringLiteral(
+        "Compares what the job mirrored, partition by partition: the target must hold the source's\n"
+        "records in order (a run replayed after an at-least-once restart is a warning)."));
+    const QCommandLineOption topic(QStringLiteral("topic"),
+                                   QStringLiteral("only mirrored source topics whose whole name matches REGEX"),
+                                   QStringLiteral("REGEX"));
+    const QCommandLineOption timeout(QStringLiteral("timeout"),
+                                     QStringLiteral("give up when a read makes no progress for this long\n"
+                                                    "(default 30, at most 3600)"),
+                                     QStringLiteral("SECONDS"));
+    cli.addOptions({topic, timeout});
+    cli.setArguments(QStringLiteral("profile"), 1, 1);
+    cli.setFooter(QStringLiteral("exit codes: 0 every partition matches, 1 a difference, 2 could not compare"));
+    if (const std::optional<int> exitCode = cli.parse(args, out, err))
+        return *exitCode;
+
     VerifyOptions options;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args.at(i);
-        if (a == QLatin1String("--topic") || a == QLatin1String("--timeout")) {
-            if (i + 1 >= args.size())
-                return usage(a + QStringLiteral(" needs a value"));
-            const QString value = args.at(++i);
-            if (a == QLatin1String("--topic")) {
-                options.topicFilter = value;
-            } else {
-                bool ok = false;
-                const double seconds = value.toDouble(&ok);
-                if (!ok || seconds <= 0 || seconds > 3600)
-                    return usage(QStringLiteral("--timeout: not a number of seconds between 0 and 3600: ") + value);
-                options.idleTimeoutMs = int(seconds * 1000);
-                options.connectTimeoutMs = std::min(options.connectTimeoutMs, options.idleTimeoutMs);
-            }
-        } else if (a.startsWith(QLatin1Char('-'))) {
-            return usage(QStringLiteral("unknown option ") + a);
-        } else if (path.isEmpty()) {
-            path = a;
-        } else {
-            return usage(QStringLiteral("more than one profile given"));
-        }
+    if (cli.isSet(topic))
+        options.topicFilter = cli.value(topic);
+    if (cli.isSet(timeout)) {
+        const QString value = cli.value(timeout);
+        bool ok = false;
+        const double seconds = value.toDouble(&ok);
+        if (!ok || seconds <= 0 || seconds > 3600)
+            return cli.usageError(err, QStringLiteral("--timeout: not a number of seconds between 0 and 3600: ") + value);
+        options.idleTimeoutMs = int(seconds * 1000);
+        options.connectTimeoutMs = std::min(options.connectTimeoutMs, options.idleTimeoutMs);
     }
-    if (path.isEmpty())
-        return usage(QStringLiteral("no profile given"));
+    const QString path = cli.arguments().first();
 
     const std::optional<MirrorJobSpec> spec = loadJobSpec(path, nullptr, err);
     if (!spec) {

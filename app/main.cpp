@@ -1,10 +1,9 @@
 #include "AppCommands.h"
+#include "CommandLine.h"
 #include "Commands.h"
 #include "Mm2Commands.h"
 
 #include <QCoreApplication>
-
-#include <cstdio>
 
 namespace {
 
@@ -21,6 +20,7 @@ const char kUsage[] =
     "                                         rewrite the job's progress: where the next run copies from\n"
     "  mirrordesk import-mm2 FILE --output DIR  one profile per enabled flow of an mm2.properties\n"
     "  mirrordesk export-mm2 FILE [--connect] [--output FILE]  an equivalent MM2 configuration\n"
+    "  mirrordesk COMMAND --help              a command's options\n"
     "  mirrordesk --help | --version\n";
 
 } // namespace
@@ -32,14 +32,7 @@ int main(int argc, char **argv)
         args.append(QString::fromLocal8Bit(argv[i]));
     const QString command = args.value(0);
 
-    if (command == QLatin1String("--help") || command == QLatin1String("-h")) {
-        std::fputs(kUsage, stdout);
-        return 0;
-    }
-    if (command == QLatin1String("--version")) {
-        std::printf("mirrordesk %s\n", MIRRORDESK_VERSION);
-        return 0;
-    }
+    // A command is the first argument and parses the rest itself.
     using Command = int (*)(const QStringList &, QTextStream &, QTextStream &);
     const std::pair<const char *, Command> headless[] = {
         {"run", &md::runRunCommand},
@@ -59,20 +52,25 @@ int main(int argc, char **argv)
         }
     }
 
-    QStringList files;
-    bool sandbox = false;
-    bool newInstance = false;
-    for (const QString &a : std::as_const(args)) {
-        if (a == QLatin1String("--sandbox")) {
-            sandbox = true;
-        } else if (a == QLatin1String("--new-instance")) {
-            newInstance = true;
-        } else if (a.startsWith(QLatin1Char('-'))) {
-            std::fprintf(stderr, "mirrordesk: unknown option %s\n%s", qPrintable(a), kUsage);
-            return 2;
-        } else {
-            files.append(a);
+    // Otherwise the GUI's options and profiles (or --help, --version), parsed like a
+    // command's: --sandbox anywhere, `--` before a file whose name starts with a dash.
+    md::CommandLine cli{QString(), QString()};
+    cli.setHelpText(QString::fromLatin1(kUsage));
+    const QCommandLineOption sandbox(QStringLiteral("sandbox"), QStringLiteral("the GUI on two embedded clusters"));
+    const QCommandLineOption newInstance(QStringLiteral("new-instance"), QStringLiteral("a new window"));
+    const QCommandLineOption version(QStringLiteral("version"), QStringLiteral("the version"));
+    cli.addOptions({sandbox, newInstance, version});
+    cli.setArguments(QStringLiteral("profile"), 0, -1);
+    {
+        QTextStream out(stdout);
+        QTextStream err(stderr);
+        if (const std::optional<int> exitCode = cli.parse(args, out, err))
+            return *exitCode;
+        if (cli.isSet(version)) {
+            out << "mirrordesk " << MIRRORDESK_VERSION << '\n';
+            out.flush();
+            return 0;
         }
     }
-    return md::runGui(argc, argv, files, sandbox, newInstance);
+    return md::runGui(argc, argv, cli.arguments(), cli.isSet(sandbox), cli.isSet(newInstance));
 }
