@@ -14,6 +14,7 @@
 #include "duplicate_bound.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
+#include "ProcessTestUtil.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -37,40 +38,6 @@
 #include <optional>
 
 namespace md::test {
-
-inline QString mirrordeskExe()
-{
-    return QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
-}
-
-// ------------------------------------------------------------------ one-shot commands
-
-struct ExeResult {
-    int exitCode = -1; // -1: crashed or timed out
-    QString out;
-    QString err;
-};
-
-inline ExeResult finishProcess(QProcess &p, int timeoutMs)
-{
-    ExeResult r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    } else if (p.exitStatus() == QProcess::NormalExit) {
-        r.exitCode = p.exitCode();
-    }
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-inline ExeResult runMirrordesk(const QStringList &args, int timeoutMs)
-{
-    QProcess p;
-    p.start(mirrordeskExe(), args);
-    return finishProcess(p, timeoutMs);
-}
 
 // ------------------------------------------------------------------ profiles
 

@@ -4,6 +4,7 @@
 
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
+#include "ProcessTestUtil.h"
 #include "tst_progress_support.h"
 
 #include <QDir>
@@ -21,27 +22,8 @@ namespace {
 const QString kExe = QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
 constexpr qint64 kBaseTime = 1700000000000LL; // record i: kBaseTime + i s
 
-struct Result {
-    int exitCode = -1; // -1: crashed or timed out
-    QString out;
-    QString err;
-};
-
-Result runProcess(const QString &program, const QStringList &args, int timeoutMs)
-{
-    Result r;
-    QProcess p;
-    p.start(program, args);
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    } else if (p.exitStatus() == QProcess::NormalExit) {
-        r.exitCode = p.exitCode();
-    }
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+using Result = test::ExeResult;
+using test::runProcess;
 
 Result reset(const QStringList &args)
 {

@@ -4,6 +4,8 @@
 // `--name=value` as well as `--name value`. Nothing here contacts a cluster.
 // `run` parses its own command line (tst_headless_run checks it); here only
 // what every command shares.
+#include "ProcessTestUtil.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -16,26 +18,11 @@ namespace {
 
 const QString kExe = QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
 
-struct Result {
-    int exitCode = -1; // -1: crashed or timed out
-    QString out;
-    QString err;
-};
+using Result = md::test::ExeResult;
 
 Result run(const QStringList &args, int timeoutMs = 30000)
 {
-    QProcess p;
-    p.start(kExe, args);
-    Result r;
-    if (!p.waitForFinished(timeoutMs)) {
-        p.kill();
-        p.waitForFinished();
-    } else if (p.exitStatus() == QProcess::NormalExit) {
-        r.exitCode = p.exitCode();
-    }
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return md::test::runProcess(kExe, args, timeoutMs);
 }
 
 QString describe(const QStringList &args, const Result &r)
