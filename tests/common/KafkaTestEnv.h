@@ -11,6 +11,7 @@
 
 #include "ClusterConfig.h"
 
+#include <QFileInfo>
 #include <QMap>
 #include <QString>
 #include <QStringList>
@@ -104,3 +105,16 @@ QString uniqueName(const QString &prefix);
 #define MD_REQUIRE_BROKERS()                                                              \
     MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"),          \
                              QStringLiteral("sasl"))
+
+// A test that runs a built program (`mirrordesk`): not built fails under
+// CI=true (CI must never pass by skipping), skips otherwise.
+#define MD_REQUIRE_FILE(path)                                                             \
+    do {                                                                                  \
+        if (!QFileInfo::exists(path)) {                                                   \
+            const QString md_why_ = QStringLiteral("not built: ") + (path);              \
+            if (::md::test::isCi())                                                       \
+                QFAIL(qPrintable(md_why_));                                               \
+            else                                                                          \
+                QSKIP(qPrintable(md_why_));                                               \
+        }                                                                                 \
+    } while (false)

@@ -4,6 +4,7 @@
 // against an in-process server, and twice on its own (the first one prints
 // what it received when MIRRORDESK_PRINT_OPEN_EVENTS is set), including a
 // first instance that was killed and left its socket behind.
+#include "KafkaTestEnv.h"
 #include "SingleInstance.h"
 
 #include <QElapsedTimer>
@@ -159,8 +160,7 @@ private Q_SLOTS:
 
     void secondExecutableHandsOverAndExits()
     {
-        if (!QFileInfo::exists(kExe))
-            QSKIP("the mirrordesk executable is not built");
+        MD_REQUIRE_FILE(kExe);
         const QString name = socketPath(QStringLiteral("exe.socket"));
         SingleInstance server(name);
         QString error;
@@ -183,8 +183,7 @@ private Q_SLOTS:
 
     void twoRealInstancesAndACrashedOne()
     {
-        if (!QFileInfo::exists(kExe))
-            QSKIP("the mirrordesk executable is not built");
+        MD_REQUIRE_FILE(kExe);
         const QString name = socketPath(QStringLiteral("real.socket"));
         const QString profile = writeProfile(QStringLiteral("real.mirrorjob"));
         for (int round = 0; round < 2; ++round) {
