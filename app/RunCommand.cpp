@@ -1,4 +1,5 @@
 #include "AppCommands.h"
+#include "CommandLine.h"
 
 #include "JobListModel.h"
 #include "LagStatus.h"
@@ -7,7 +8,6 @@
 #include "PrometheusExporter.h"
 #include "Sandbox.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QSocketNotifier>
@@ -90,10 +90,9 @@ QString progressLine(const MetricsSnapshot &s)
 
 int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Runs a mirror job headless until SIGINT/SIGTERM (or caught up)."));
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")},
-                                        QStringLiteral("Show this help and exit."));
+    CommandLine cli(QStringLiteral("run"),
+                    QStringLiteral("FILE.mirrorjob [--until-caught-up] [--sandbox] [--metrics-port N] [--instance-id NAME]"));
+    cli.setDescription(QStringLiteral("Runs a mirror job headless until SIGINT/SIGTERM (or caught up)."));
     const QCommandLineOption untilCaughtUpOption(
         QStringLiteral("until-caught-up"),
         QStringLiteral("Exit 0 once the whole job (every instance's partitions) is caught up."));
@@ -107,58 +106,26 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         QStringLiteral("Static group membership (group.instance.id): a restarted instance gets its partitions "
                        "back without a rebalance. Unique per running instance of the profile."),
         QStringLiteral("NAME"));
-    parser.addOptions({helpOption, untilCaughtUpOption, sandboxOption, metricsPortOption, instanceIdOption});
-    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("The job profile (*.mirrorjob)."));
-
-    // The parser's own text, under our usage line (its first line names the binary's path).
-    const auto usageText = [&parser]() -> QString {
-        QString text = parser.helpText();
-        text = text.mid(text.indexOf(QLatin1Char('\n')) + 1);
-        return QStringLiteral("usage: mirrordesk run FILE.mirrorjob [--until-caught-up] [--sandbox] "
-                              "[--metrics-port N] [--instance-id NAME]\n")
-               + text;
-    };
-    const auto usage = [&](const QString &problem) {
-        err << "mirrordesk run: " << problem << '\n' << usageText();
-        err.flush();
-        return 2;
-    };
-
-    // --name value and --name=value both work; options may come before or after FILE.
-    if (!parser.parse(QStringList{QStringLiteral("mirrordesk run")} + args)) {
-        const QStringList unknown = parser.unknownOptionNames();
-        if (!unknown.isEmpty()) {
-            const QString &name = unknown.first();
-            const QString dashes = name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--");
-            return usage(QStringLiteral("unknown option ") + dashes + name);
-        }
-        return usage(parser.errorText());
-    }
-    if (parser.isSet(helpOption)) {
-        out << usageText();
-        out.flush();
-        return 0;
-    }
-    const bool untilCaughtUp = parser.isSet(untilCaughtUpOption);
-    const bool sandboxMode = parser.isSet(sandboxOption);
+    cli.addOptions({untilCaughtUpOption, sandboxOption, metricsPortOption, instanceIdOption});
+    cli.setArguments(QStringLiteral("profile"), 1, 1);
+    if (const std::optional<int> exitCode = cli.parse(args, out, err))
+        return *exitCode;
+    const bool untilCaughtUp = cli.isSet(untilCaughtUpOption);
+    const bool sandboxMode = cli.isSet(sandboxOption);
     int metricsPort = 0;
-    if (parser.isSet(metricsPortOption)) {
+    if (cli.isSet(metricsPortOption)) {
         bool ok = false;
-        metricsPort = parser.value(metricsPortOption).toInt(&ok);
+        metricsPort = cli.value(metricsPortOption).toInt(&ok);
         if (!ok || metricsPort <= 0 || metricsPort > 65535)
-            return usage(QStringLiteral("--metrics-port needs a port number from 1 to 65535"));
+            return cli.usageError(err, QStringLiteral("--metrics-port needs a port number from 1 to 65535"));
     }
     QString instanceId;
-    if (parser.isSet(instanceIdOption)) {
-        instanceId = parser.value(instanceIdOption).trimmed();
+    if (cli.isSet(instanceIdOption)) {
+        instanceId = cli.value(instanceIdOption).trimmed();
         if (instanceId.isEmpty())
-            return usage(QStringLiteral("--instance-id needs a name"));
+            return cli.usageError(err, QStringLiteral("--instance-id needs a name"));
     }
-    const QStringList files = parser.positionalArguments();
-    if (files.isEmpty())
-        return usage(QStringLiteral("no profile given"));
-    if (files.size() > 1)
-        return usage(QStringLiteral("one profile at a time (got %1 and %2)").arg(files.at(0), files.at(1)));
+    const QStringList files = cli.arguments();
     const QString file = files.first();
 
     std::unique_ptr<SandboxClusters> sandbox;
