@@ -107,6 +107,29 @@ bool growTopic(const QString &bootstrap, const QString &topic, int partitions, Q
     return finishAdmin(rk, ev, error);
 }
 
+// The group's protocol type as the broker reports it: 1 = KIP-848's consumer
+// protocol, 2 = classic, 0 unknown, -1 when the group could not be described.
+int groupType(const QString &bootstrap, const QString &group)
+{
+    rd_kafka_t *rk = nullptr;
+    const QByteArray g = group.toUtf8();
+    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+        const char *groups[] = {g.constData()};
+        rd_kafka_DescribeConsumerGroups(h, groups, 1, nullptr, q);
+    }, &rk);
+    int type = -1;
+    if (ev && !rd_kafka_event_error(ev)) {
+        size_t n = 0;
+        const rd_kafka_ConsumerGroupDescription_t **d =
+            rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev), &n);
+        if (n == 1 && !rd_kafka_ConsumerGroupDescription_error(d[0]))
+            type = int(rd_kafka_ConsumerGroupDescription_type(d[0]));
+    }
+    QString ignored;
+    finishAdmin(rk, ev, &ignored);
+    return type;
+}
+
 bool anyEventContains(const QStringList &events, const QString &text)
 {
     return std::any_of(events.cbegin(), events.cend(), [&](const QString &e) { return e.contains(text); });
@@ -119,6 +142,42 @@ class TstMirrorSync final : public QObject {
 
 private Q_SLOTS:
     void initTestCase() { MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target")); }
+
+    // A profile may opt into KIP-848 (group.protocol=consumer, Kafka 4.x): two
+    // instances share the job through the broker-side assignor and both stop
+    // once the whole job is caught up, with every record copied.
+    void consumerProtocolSharesTheJob()
+    {
+        const QString topic = uniqueName(QStringLiteral("kip848"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 4, {}, &error), qPrintable(error));
+        const QList<TestRecord> records = numbered(topic, 4000, 4, 100);
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        // The consumer protocol takes its session timeout from the broker.
+        spec.source.consumerProperties.remove(QStringLiteral("session.timeout.ms"));
+        spec.source.consumerProperties.insert(QStringLiteral("group.protocol"), QStringLiteral("consumer"));
+        spec.throttleBytesPerSecond = 150 * 1000; // about 3 s each: the second joins while the first copies
+        MirrorJob first(spec), second(spec);
+        QSignalSpy firstDone(&first, &MirrorJob::finished), secondDone(&second, &MirrorJob::finished);
+        int firstPartitions = 0, secondMostPartitions = 0;
+        connect(&first, &MirrorJob::metricsSampled, this,
+                [&](const MetricsSnapshot &s) { firstPartitions = int(s.partitions.size()); });
+        connect(&second, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) {
+            secondMostPartitions = std::max(secondMostPartitions, int(s.partitions.size()));
+        });
+        first.start();
+        QTRY_VERIFY_WITH_TIMEOUT(firstPartitions > 0, 60000);
+        second.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!firstDone.isEmpty() && !secondDone.isEmpty(), 120000);
+        QVERIFY2(firstDone.first().at(0).toBool(), qPrintable(firstDone.first().at(1).toString()));
+        QVERIFY2(secondDone.first().at(0).toBool(), qPrintable(secondDone.first().at(1).toString()));
+        QVERIFY2(secondMostPartitions > 0, "the second instance never got a share of the partitions");
+        QCOMPARE(groupType(sourceBootstrap(), spec.groupId), 1);
+        const auto copied = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QCOMPARE(valueSet(*copied), valueSet(records));
+    }
 
     void configChangeReachesTarget()
     {
