@@ -9,6 +9,7 @@
 #include "Sandbox.h"
 
 #include <QCoreApplication>
+#include <QHostAddress>
 #include <QElapsedTimer>
 #include <QSocketNotifier>
 #include <QTimer>
@@ -91,7 +92,8 @@ QString progressLine(const MetricsSnapshot &s)
 int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     CommandLine cli(QStringLiteral("run"),
-                    QStringLiteral("FILE.mirrorjob [--until-caught-up] [--sandbox] [--metrics-port N] [--instance-id NAME]"));
+                    QStringLiteral("FILE.mirrorjob [--until-caught-up] [--sandbox] [--metrics-port N [--metrics-address ADDR]] "
+                                   "[--instance-id NAME]"));
     cli.setDescription(QStringLiteral("Runs a mirror job headless until SIGINT/SIGTERM (or caught up)."));
     const QCommandLineOption untilCaughtUpOption(
         QStringLiteral("until-caught-up"),
@@ -101,12 +103,17 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption metricsPortOption(
         QStringLiteral("metrics-port"), QStringLiteral("Serve Prometheus metrics on 127.0.0.1:N/metrics."),
         QStringLiteral("N"));
+    const QCommandLineOption metricsAddressOption(
+        QStringLiteral("metrics-address"),
+        QStringLiteral("The address --metrics-port listens on (default 127.0.0.1; 0.0.0.0 for every interface, so "
+                       "that a Prometheus on another host can scrape)."),
+        QStringLiteral("ADDR"), QStringLiteral("127.0.0.1"));
     const QCommandLineOption instanceIdOption(
         QStringLiteral("instance-id"),
         QStringLiteral("Static group membership (group.instance.id): a restarted instance gets its partitions "
                        "back without a rebalance. Unique per running instance of the profile."),
         QStringLiteral("NAME"));
-    cli.addOptions({untilCaughtUpOption, sandboxOption, metricsPortOption, instanceIdOption});
+    cli.addOptions({untilCaughtUpOption, sandboxOption, metricsPortOption, metricsAddressOption, instanceIdOption});
     cli.setArguments(QStringLiteral("profile"), 1, 1);
     if (const std::optional<int> exitCode = cli.parse(args, out, err))
         return *exitCode;
@@ -119,6 +126,12 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         if (!ok || metricsPort <= 0 || metricsPort > 65535)
             return cli.usageError(err, QStringLiteral("--metrics-port needs a port number from 1 to 65535"));
     }
+    QHostAddress metricsAddress;
+    if (!metricsAddress.setAddress(cli.value(metricsAddressOption)))
+        return cli.usageError(err, QStringLiteral("--metrics-address: \"%1\" is not an IPv4 or IPv6 address")
+                                       .arg(cli.value(metricsAddressOption)));
+    if (cli.isSet(metricsAddressOption) && !cli.isSet(metricsPortOption))
+        return cli.usageError(err, QStringLiteral("--metrics-address needs --metrics-port"));
     QString instanceId;
     if (cli.isSet(instanceIdOption)) {
         instanceId = cli.value(instanceIdOption).trimmed();
@@ -151,11 +164,14 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (metricsPort > 0) {
         QString error;
         metrics = std::make_unique<PrometheusExporter>();
-        if (!metrics->listen(quint16(metricsPort), &error)) {
+        if (!metrics->listen(quint16(metricsPort), &error, metricsAddress)) {
             err << "mirrordesk run: " << error << Qt::endl;
             return 1;
         }
-        out << "serving Prometheus metrics on http://127.0.0.1:" << metricsPort << "/metrics" << Qt::endl;
+        const QString host = metricsAddress.protocol() == QAbstractSocket::IPv6Protocol
+                                 ? QLatin1Char('[') + metricsAddress.toString() + QLatin1Char(']')
+                                 : metricsAddress.toString();
+        out << "serving Prometheus metrics on http://" << host << ':' << metricsPort << "/metrics" << Qt::endl;
     }
 
     MirrorJob job(*spec);

@@ -121,16 +121,17 @@ PrometheusExporter::PrometheusExporter(QObject *parent)
 
 PrometheusExporter::~PrometheusExporter() = default;
 
-bool PrometheusExporter::listen(quint16 port, QString *error)
+bool PrometheusExporter::listen(quint16 port, QString *error, const QHostAddress &address)
 {
     if (m_server->isListening())
         m_server->close();
-    if (m_server->listen(QHostAddress::LocalHost, port))
+    if (m_server->listen(address, port))
         return true;
     if (error) {
-        *error = QStringLiteral("cannot serve metrics on 127.0.0.1:%1: %2")
-                     .arg(port)
-                     .arg(m_server->errorString());
+        const QString host = address.protocol() == QAbstractSocket::IPv6Protocol
+                                 ? QLatin1Char('[') + address.toString() + QLatin1Char(']')
+                                 : address.toString();
+        *error = QStringLiteral("cannot serve metrics on %1:%2: %3").arg(host).arg(port).arg(m_server->errorString());
     }
     return false;
 }

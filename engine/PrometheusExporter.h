@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QMutex>
+#include <QHostAddress>
 #include <QObject>
 #include <QString>
 
@@ -35,9 +36,10 @@ public:
     explicit PrometheusExporter(QObject *parent = nullptr);
     ~PrometheusExporter() override;
 
-    // port 0 picks a free port (see serverPort()). On failure returns false and, if error is
-    // given, says why ("127.0.0.1:9404: address in use").
-    bool listen(quint16 port, QString *error = nullptr);
+    // port 0 picks a free port (see serverPort()). Loopback unless told otherwise: a
+    // Prometheus on another host needs the address of an interface (or 0.0.0.0). On
+    // failure returns false and, if error is given, says why ("127.0.0.1:9404: address in use").
+    bool listen(quint16 port, QString *error = nullptr, const QHostAddress &address = QHostAddress(QHostAddress::LocalHost));
     void close();
     bool isListening() const;
     quint16 serverPort() const;

@@ -92,6 +92,18 @@ private Q_SLOTS:
         }
         const Result missing = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-port")}, 10000);
         QCOMPARE(missing.exitCode, 2);
+        const Result badAddress =
+            runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-port=9464"),
+                    QStringLiteral("--metrics-address=not-an-address")},
+                   10000);
+        QCOMPARE(badAddress.exitCode, 2);
+        QVERIFY2(badAddress.err.contains(QLatin1String("--metrics-address: \"not-an-address\" is not an IPv4 or IPv6 address")),
+                 qPrintable(badAddress.err));
+        const Result addressAlone =
+            runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-address"), QStringLiteral("0.0.0.0")},
+                   10000);
+        QCOMPARE(addressAlone.exitCode, 2);
+        QVERIFY2(addressAlone.err.contains(QLatin1String("--metrics-address needs --metrics-port")), qPrintable(addressAlone.err));
         const Result emptyId = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--instance-id=")}, 10000);
         QCOMPARE(emptyId.exitCode, 2);
         QVERIFY2(emptyId.err.contains(QLatin1String("--instance-id needs a name")), qPrintable(emptyId.err));

@@ -239,10 +239,11 @@ Response parseResponse(const QByteArray &raw)
     return r;
 }
 
-Response exchange(quint16 port, const QList<QByteArray> &chunks, int pauseMs = 0)
+Response exchange(quint16 port, const QList<QByteArray> &chunks, int pauseMs = 0,
+                  const QHostAddress &host = QHostAddress(QHostAddress::LocalHost))
 {
     QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
+    socket.connectToHost(host, port);
     QDeadlineTimer deadline(10000);
     while (socket.state() != QAbstractSocket::ConnectedState && !deadline.hasExpired())
         QTest::qWait(2);
@@ -327,6 +328,7 @@ private Q_SLOTS:
     void updatesFromAnotherThread();
     void worksWithQNetworkAccessManager();
     void listenErrorIsClear();
+    void listensOnTheAddressItIsGiven();
     void everySeriesNamesTheInstance();
     void vanishedCounterNeverGoesDown();
 };
@@ -641,6 +643,26 @@ void TestPrometheus::listenErrorIsClear()
     QVERIFY(!second.listen(first.serverPort(), &error));
     QVERIFY2(error.contains(QStringLiteral("127.0.0.1:%1").arg(first.serverPort())), qPrintable(error));
     QVERIFY(!second.isListening());
+}
+
+void TestPrometheus::listensOnTheAddressItIsGiven()
+{
+    // Another loopback address stands in for an interface a remote Prometheus reaches.
+    const QHostAddress other(QStringLiteral("127.0.0.2"));
+    PrometheusExporter exporter;
+    QString error;
+    QVERIFY2(exporter.listen(0, &error, other), qPrintable(error));
+    exporter.update(sampleSnapshot(QStringLiteral("remote")), QStringLiteral("OK"));
+    const QByteArray request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n";
+    QCOMPARE(exchange(exporter.serverPort(), {request}, 0, other).code, 200);
+    QTcpSocket elsewhere; // not on 127.0.0.1
+    elsewhere.connectToHost(QHostAddress::LocalHost, exporter.serverPort());
+    QVERIFY(!elsewhere.waitForConnected(2000));
+
+    // An address of no interface here: the error names it.
+    PrometheusExporter nowhere;
+    QVERIFY(!nowhere.listen(0, &error, QHostAddress(QStringLiteral("192.0.2.1"))));
+    QVERIFY2(error.startsWith(QStringLiteral("cannot serve metrics on 192.0.2.1:0: ")), qPrintable(error));
 }
 
 void TestPrometheus::everySeriesNamesTheInstance()
