@@ -13,7 +13,12 @@ void MirrorWorker::onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition
 {
     const bool cooperative = std::strcmp(rd_kafka_rebalance_protocol(m_consumer.get()), "COOPERATIVE") == 0;
     if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
-        assignPartitions(parts);
+        // An assignment that reaches a closing consumer (another instance
+        // left at the same moment) is taken and handed straight back by the
+        // close: reading its progress then would block the exit for up to
+        // 3 x 10 s, since a closing group answers no offset fetch.
+        if (!m_stopping)
+            assignPartitions(parts);
         if (cooperative)
             ErrorPtr(rd_kafka_incremental_assign(m_consumer.get(), parts));
         else
@@ -140,7 +145,11 @@ void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
         auto it = m_topics.find(QString::fromUtf8(parts->elems[i].topic));
         if (it == m_topics.end())
             continue;
-        if (PartState *p = partFor(it->second.get(), parts->elems[i].partition))
+        // Only what this instance copies: a partition assigned while closing
+        // (not taken up) or known from an earlier assignment has nothing to
+        // commit, and a stale position must never be committed over another
+        // owner's progress.
+        if (PartState *p = partFor(it->second.get(), parts->elems[i].partition); p->assigned)
             revoked.push_back(p);
     }
     // Whatever the target has not acknowledged yet would otherwise be copied

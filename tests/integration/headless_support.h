@@ -240,14 +240,17 @@ public:
 
     const QString &out() const { return m_out; }
     const QString &err() const { return m_err; }
-    // Everything it printed, for failure messages (the tail when long).
+    // For failure messages: the events (stderr) and the last progress lines
+    // (stdout), each cut to its tail when long, so neither hides the other.
     QString transcript(int maxChars = 6000) const
     {
-        QString all = QStringLiteral("--- %1 (exit %2) stdout:\n%3\n--- stderr:\n%4")
-                          .arg(m_label)
-                          .arg(m_exitCode)
-                          .arg(m_out, m_err);
-        return all.size() > maxChars ? QStringLiteral("...") + all.right(maxChars) : all;
+        const auto tail = [](const QString &text, qsizetype chars) {
+            return text.size() > chars ? QStringLiteral("...") + text.right(chars) : text;
+        };
+        return QStringLiteral("--- %1 (exit %2) stderr:\n%3\n--- stdout:\n%4")
+            .arg(m_label)
+            .arg(m_exitCode)
+            .arg(tail(m_err, maxChars * 2 / 3), tail(m_out, maxChars / 3));
     }
 
 private:

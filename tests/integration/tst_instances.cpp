@@ -6,6 +6,8 @@
 //  - an instance joining a running job does not stop the others' copying
 //    (cooperative-sticky rebalancing): the rate dip is measured and the
 //    longest stall bounded;
+//  - instances that catch up at the same moment all exit promptly (one
+//    leaving hands its partitions to another that is closing already);
 //  - with static membership (`run --instance-id NAME`, when the build has it),
 //    an instance restarted within the session timeout gets its partitions back
 //    without a rebalance of the others.
@@ -15,6 +17,8 @@
 
 #include <QTemporaryDir>
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -236,6 +240,54 @@ private Q_SLOTS:
               qPrintable(target->summary()));
         QVERIFY2(target->missing.isEmpty(), qPrintable(target->summary()));
         QVERIFY2(duplicates <= duplicateBound(baseline), qPrintable(target->summary()));
+    }
+
+    // 7. Instances that catch up together all exit promptly: one leaving the
+    // group hands its partitions to others that may be closing already.
+    void instancesCaughtUpTogetherExitTogether()
+    {
+        for (int round = 1; round <= 2; ++round) {
+            const QString topic = uniqueName(QStringLiteral("inst-exit"));
+            QString error;
+            QVERIFY2(createTopic(sourceBootstrap(), topic, 6, {}, &error), qPrintable(error));
+            const int n = 3000;
+            const auto records = verifiableProduce(sourceBootstrap(), topic, n, 1, &error);
+            QVERIFY2(records, qPrintable(error));
+            const QString path = profile(topic, 0);
+            std::vector<std::unique_ptr<MirrorRun>> runs;
+            for (int i = 0; i < 3; ++i) {
+                runs.push_back(std::make_unique<MirrorRun>(QStringLiteral("round %1 instance %2").arg(round).arg(i + 1)));
+                QVERIFY(runs.back()->start({QStringLiteral("run"), path, QStringLiteral("--until-caught-up")}));
+                QTest::qWait(round * 300); // different phases of their 2 s group checks
+            }
+            auto count = [&] {
+                return std::count_if(runs.begin(), runs.end(), [](const auto &r) { return r->finished(); });
+            };
+            QVERIFY2(MirrorRun::waitUntil([&] { return count() > 0; }, 120000), qPrintable(transcripts(runs)));
+            qint64 firstAt = std::numeric_limits<qint64>::max();
+            for (const auto &r : runs)
+                if (r->finished())
+                    firstAt = std::min(firstAt, r->finishedAtMs());
+            // The others: the group check's 2 s, a rebalance within the
+            // session timeout, and a margin; never the 30 s of a blocked close.
+            const int allowedMs = 2000 + kSessionTimeoutMs + 8000;
+            const bool all = MirrorRun::waitUntil([&] { return count() == 3; }, allowedMs);
+            QStringList after;
+            for (const auto &r : runs)
+                after << (r->finished() ? QStringLiteral("%1 ms").arg(r->finishedAtMs() - firstAt) : QStringLiteral("running"));
+            qInfo("round %d: exits after the first: %s (allowed %d ms)", round, qPrintable(after.join(QStringLiteral(", "))),
+                  allowedMs);
+            for (const auto &r : runs)
+                if (!r->finished() || r->finishedAtMs() - firstAt > 3000)
+                    qInfo("round %d: the late one's events:\n%s", round, qPrintable(r->err().trimmed()));
+            QVERIFY2(all, qPrintable(QStringLiteral("an instance did not exit within %1 ms of the first\n").arg(allowedMs)
+                                     + transcripts(runs)));
+            for (const auto &r : runs)
+                QVERIFY2(r->exitCode() == 0, qPrintable(r->transcript()));
+            const auto target = readTarget(QStringLiteral("src.") + topic, *records, &error);
+            QVERIFY2(target, qPrintable(error));
+            QVERIFY2(target->missing.isEmpty(), qPrintable(target->summary()));
+        }
     }
 
     // Static membership: an instance killed and restarted with the same
