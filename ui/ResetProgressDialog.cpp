@@ -1,5 +1,6 @@
 #include "ResetProgressDialog.h"
 
+#include "Background.h"
 #include "ProgressTableModel.h"
 
 #include <QButtonGroup>
@@ -20,7 +21,6 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <utility>
@@ -31,23 +31,6 @@ namespace {
 
 const QString kErrorStyle = QStringLiteral("color: #b00020;");
 const QString kWarnStyle = QStringLiteral("color: #8a5a00;");
-
-// Runs `work` on the thread pool and hands its result to `done` on the UI
-// thread, unless `receiver` is gone by then. The continuation's context is the
-// application, which outlives every task (it waits for the pool when it ends):
-// Qt 6.4's then(context, ...) requires the context to be alive when the task
-// finishes, so a dialog closed meanwhile cannot be the context itself.
-template<typename Result, typename Work, typename Done>
-void inBackground(QObject *receiver, Work work, Done done)
-{
-    QPointer<QObject> guard(receiver);
-    auto future = QtConcurrent::run(std::move(work)).then(QCoreApplication::instance(),
-                                                          [guard, done = std::move(done)](const Result &result) {
-                                                              if (guard)
-                                                                  done(result);
-                                                          });
-    Q_UNUSED(future)
-}
 
 bool sameRequest(const ResetRequest &a, const ResetRequest &b)
 {
