@@ -281,6 +281,11 @@ private Q_SLOTS:
         QTest::newRow("name is a number") << profileWith(QStringLiteral("name"), 5) << "name" << "expected a string, found a number";
         QTest::newRow("groupId is an object") << profileWith(QStringLiteral("groupId"), QJsonObject()) << "groupId"
                                               << "expected a string, found an object";
+        QTest::newRow("offsetMapTopic invalid") << profileWith(QStringLiteral("offsetMapTopic"), QStringLiteral("map topic/1"))
+                                                << "offsetMapTopic" << "is not a valid Kafka topic name";
+        QTest::newRow("offsetMapTopic too long")
+            << profileWith(QStringLiteral("offsetMapTopic"), QString(250, QLatin1Char('m'))) << "offsetMapTopic"
+            << "is not a valid Kafka topic name";
     }
 
     void meaningError()
