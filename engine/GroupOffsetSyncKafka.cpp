@@ -26,6 +26,10 @@ namespace md {
 namespace {
 
 using Key = std::pair<QString, int>; // topic, partition
+
+// Per-group requests in flight at once. More does not help: a broker serves one
+// connection's requests in order, and the coordinators' log writes are the cost.
+constexpr int kGroupWindow = 64;
 using Offsets = QMap<Key, qint64>;
 
 QString utf8(const char *s)
@@ -242,7 +246,7 @@ bool groupOffsets(Admin &admin, const QStringList &groups, QHash<QString, Offset
 {
     const QString what = QStringLiteral("ListConsumerGroupOffsets");
     return admin.batch(
-        RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what, int(groups.size()), 64,
+        RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what, int(groups.size()), kGroupWindow,
         [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
             const QByteArray id = groups.at(i).toUtf8();
             std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
@@ -477,7 +481,7 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
     }
     const QString what = QStringLiteral("AlterConsumerGroupOffsets");
     const bool sent = target.batch(
-        RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, int(requests.size()), 64,
+        RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, int(requests.size()), kGroupWindow,
         [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
             const QByteArray id = requests[size_t(i)].group.toUtf8();
             std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
