@@ -40,6 +40,7 @@ struct GroupSyncRunner::Shared {
     EventSink events; // cleared when the owner lets go of a thread still running
     QList<GroupSyncMetrics> summary;
     QHash<QString, Clock::time_point> warned; // debounce, by key
+    int mapFailures = 0; // in a row: a starting job may not have written its map yet
 
     void report(JobEvent::Severity severity, const QString &text)
     {
@@ -137,10 +138,11 @@ void GroupSyncRunner::Shared::pass()
     OffsetMap map;
     QString error;
     if (!readOffsetMap(spec.target, offsetMapTopicOf(spec), timeoutMs, &map, &error)) {
-        if (!cancel)
+        if (!cancel && ++mapFailures >= 3)
             warnOnce(QStringLiteral("map"), QStringLiteral("group offset sync: cannot read the offset map: ") + error);
         return;
     }
+    mapFailures = 0;
     if (cancel)
         return;
     GroupSyncOptions options;
