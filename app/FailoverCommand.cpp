@@ -200,6 +200,8 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
             }
             if (behind.size() > 50)
                 err << "  ... and " << behind.size() - 50 << " more partitions\n";
+            if (map.isEmpty())
+                err << "the offset map " << mapTopic << " is empty or missing: run the job (a version that writes the map) first\n";
             err.flush();
             return 1;
         }
