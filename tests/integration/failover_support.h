@@ -56,7 +56,7 @@ inline std::optional<QMap<int, qint64>> committedOffsets(const QString &bootstra
     } else {
         out.emplace();
         for (int i = 0; i < list->cnt; ++i)
-            out->insert(list->elems[i].partition, list->elems[i].err ? -1 : qint64(list->elems[i].offset));
+            out->insert(list->elems[i].partition, list->elems[i].err || list->elems[i].offset < 0 ? -1 : qint64(list->elems[i].offset));
     }
     rd_kafka_topic_partition_list_destroy(list);
     rd_kafka_consumer_close(rk);
