@@ -181,7 +181,7 @@ QList<CopyLag::Partition> CopyLag::behind() const
 
 QString offsetMapTopicOf(const MirrorJobSpec &spec)
 {
-    return defaultOffsetMapTopic(consumerGroupId(spec));
+    return spec.offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(consumerGroupId(spec)) : spec.offsetMapTopic;
 }
 
 } // namespace md

@@ -31,6 +31,9 @@ struct MirrorJobSpec {
     QString separator = QStringLiteral(".");
     QString nameTemplate = QStringLiteral("${topic}"); // NamingPolicy::Template
     QString groupId;                                   // empty: derived from the name
+    // Where the exact source->target offset map is written on the target
+    // (docs/ARCHITECTURE.md, "The offset map"). Empty: defaultOffsetMapTopic(group).
+    QString offsetMapTopic;
     // Static membership (group.instance.id): a restarted instance gets its
     // partitions back without a rebalance. Empty: a dynamic member.
     QString instanceId;

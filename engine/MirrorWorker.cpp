@@ -212,6 +212,7 @@ bool MirrorWorker::setup(QString *error)
     }
     (void)pc.conf.release();
     m_producer.reset(producer);
+    setupOffsetMap();
     return true;
 }
 
@@ -309,7 +310,7 @@ void MirrorWorker::shutdown(bool graceful)
                           .arg(kFlushTimeoutMs / 1000));
         }
         if (!m_aborting)
-            commit(true);
+            commit(true); // writes the map and waits for it first
         sampleMetrics();
     }
     m_pending.clear();
@@ -330,6 +331,7 @@ void MirrorWorker::shutdown(bool graceful)
     m_byRkt.clear();
     for (auto &[name, t] : m_topics)
         t->targetRkt.reset(); // topic handles go before their client
+    m_mapRkt.reset();
     m_producer.reset();
 }
 
@@ -415,8 +417,17 @@ void MirrorWorker::tick()
     pollTopicIds();
     serviceReplays();
     if (now >= m_nextCommit) {
-        commit(false);
+        // The map first; the offsets follow as soon as the target acknowledged
+        // it (commitLimit), within a tick, so a crash copies again about one
+        // commit interval at most.
+        writeOffsetMap(nullptr);
+        m_offsetCommitPending = true;
+        m_offsetCommitBy = now + std::chrono::milliseconds(500);
         m_nextCommit = now + std::chrono::seconds(1);
+    }
+    if (m_offsetCommitPending && (m_mapInFlight == 0 || now >= m_offsetCommitBy)) {
+        m_offsetCommitPending = false;
+        commitOffsets(false, nullptr);
     }
     checkStopCondition();
     if (now >= m_nextSample) {

@@ -5,6 +5,7 @@
 #include "LatencyHistogram.h"
 #include "MetricsSnapshot.h"
 #include "MirrorJobSpec.h"
+#include "OffsetMap.h"
 #include "TopicSync.h"
 
 #include <QByteArray>
@@ -42,8 +43,8 @@ public:
 // callbacks, reporting), MirrorWorkerRecords.cpp (copying records,
 // deliveries, replays, pausing, throttle), MirrorWorkerGroup.cpp (rebalances,
 // start positions, commits), MirrorWorkerTopics.cpp (source topic selection,
-// target topic creation and growth) and MirrorWorkerProgress.cpp (stop
-// condition, metrics).
+// target topic creation and growth), MirrorWorkerProgress.cpp (stop
+// condition, metrics) and MirrorWorkerMap.cpp (the offset map).
 class MirrorWorker final {
 public:
     MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
@@ -90,6 +91,37 @@ private:
         qint64 lo = -1, hi = -1;
         qint64 vanished = 0; // records gone from the source before they were copied (this instance)
 
+        // The offset map of this assignment (MirrorWorkerMap.cpp): segments in
+        // the order they began, the last one growing. Written segments leave
+        // once acknowledged, oldest first, so what is rewritten keeps its order.
+        struct MapSegment {
+            qint64 sourceStart = -1, sourceEnd = -1, targetStart = -1;
+            bool dirty = true;   // changed since it was last written
+            bool acked = false;  // its last write (whole) was acknowledged
+        };
+        std::deque<MapSegment> mapSegs;
+        qint64 mapWrittenCovered = -1; // covered of the last map records produced
+        qint64 mapAcked = -1;          // covered of the last acknowledged map record: commits never pass it
+        int mapInFlight = 0;
+        int mapGeneration = 0;         // a new assignment: older map reports are stale
+        bool mapUsed = false;          // something was copied in this assignment
+
+        // Delivery of one copied record: extend the current segment (two
+        // integer writes) or begin a new one at a discontinuity.
+        void noteCopied(qint64 source, qint64 target)
+        {
+            if (!mapSegs.empty()) {
+                MapSegment &c = mapSegs.back();
+                if (source == c.sourceEnd && target == c.targetStart + (c.sourceEnd - c.sourceStart)) {
+                    ++c.sourceEnd;
+                    c.dirty = true;
+                    return;
+                }
+            }
+            mapSegs.push_back(MapSegment{source, source + 1, target, true, false});
+            mapUsed = true;
+        }
+
         qint64 committable() const { return ring.isEmpty() ? consumedNext : ring.frontOffset(); }
     };
     struct TopicState {
@@ -120,7 +152,8 @@ private:
     void drainPending();
     void refreshTopics();
     void tick();
-    void commit(bool sync, const std::vector<PartState *> *only = nullptr);
+    void commit(bool sync, const std::vector<PartState *> *only = nullptr); // the map, then the offsets
+    void commitOffsets(bool sync, const std::vector<PartState *> *only);
     void applyPauses();
     void serviceReplays();
     void refillThrottle();
@@ -129,6 +162,14 @@ private:
     void sampleMetrics();
     bool flushProducer(int timeoutMs);
     void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);
+
+    // the offset map (MirrorWorkerMap.cpp)
+    struct MapWrite; // the opaque of a map record: tells its delivery report from a mirrored record's
+    void setupOffsetMap();
+    void writeOffsetMap(const std::vector<PartState *> *only);
+    void waitForMapAcks(const std::vector<PartState *> *only, int timeoutMs);
+    void onMapDelivery(const rd_kafka_message_t *msg);
+    qint64 commitLimit(const PartState *p) const; // what the map lets a commit reach
 
     // librdkafka callbacks (static trampolines into these)
     void onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts);
@@ -200,6 +241,13 @@ private:
     Clock::time_point m_nextRefresh;
     Clock::time_point m_nextConfigSync;
     Clock::time_point m_nextGroupCheck;
+    QString m_mapTopic;
+    TopicPtr m_mapRkt; // null: the map is not written (its topic could not be created)
+    int m_mapInFlight = 0;
+    int m_mapFailures = 0; // in a row; past a bound the map is given up (m_mapOff)
+    bool m_mapOff = false; // the target refuses the map: mirror without it, commits no longer wait for it
+    bool m_offsetCommitPending = false; // the periodic map went out; its offsets follow once it is acknowledged
+    Clock::time_point m_offsetCommitBy;
     QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting
     bool m_topicIdPending = false;
     Clock::time_point m_topicIdSent;

@@ -62,6 +62,11 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         p->failedOffset = -1;
         p->resumeFrom = -1;
         p->consumedNext = -1;
+        p->mapSegs.clear();
+        p->mapWrittenCovered = -1;
+        p->mapAcked = -1;
+        p->mapUsed = false;
+        ++p->mapGeneration;
         p->done = m_spec.stop == StopCondition::AfterRecords && m_spec.stopAfterRecords <= 0;
         p->blocked = !ensureTargetPartitions(t, e.partition);
         const rd_kafka_topic_partition_t *c =
@@ -150,7 +155,7 @@ void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
     if (!m_aborting)
         waitForAcks(revoked, kFlushTimeoutMs);
     if (!m_aborting)
-        commit(true, &revoked);
+        commit(true, &revoked); // writes the revoked partitions' map first
     for (PartState *p : revoked) {
         p->assigned = false;
         p->pausedActual = false;
@@ -179,12 +184,25 @@ void MirrorWorker::commit(bool sync, const std::vector<PartState *> *only)
 {
     if (!m_consumer)
         return;
+    // The map first: a commit never passes what the map has made durable
+    // (commitLimit). A synchronous commit (revoke, stop, caught up) waits for
+    // the map's acknowledgements so it can commit everything.
+    writeOffsetMap(only);
+    if (sync)
+        waitForMapAcks(only, 10000);
+    commitOffsets(sync, only);
+}
+
+void MirrorWorker::commitOffsets(bool sync, const std::vector<PartState *> *only)
+{
+    if (!m_consumer)
+        return;
     PartitionListPtr list(rd_kafka_topic_partition_list_new(16));
     std::vector<PartState *> in;
     auto consider = [&](PartState *p) {
         if (!p || (!p->assigned && !only))
             return;
-        const qint64 o = p->committable();
+        const qint64 o = commitLimit(p);
         if (o >= 0 && o != p->committed) {
             rd_kafka_topic_partition_list_add(list.get(), p->topic->nameUtf8.constData(), p->partition)->offset = o;
             in.push_back(p);

@@ -272,6 +272,11 @@ void MirrorWorker::drainPending()
 
 void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
 {
+    // Offset map records share the producer; their opaque is a MapWrite.
+    if (m_mapRkt && dm->rkt == m_mapRkt.get()) [[unlikely]] {
+        onMapDelivery(dm);
+        return;
+    }
     MessagePtr src(static_cast<rd_kafka_message_t *>(dm->_private)); // released at the end of this report
     --m_inFlight;
     PartState *p = partFor(topicFor(src->rkt), src->partition);
@@ -280,6 +285,8 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     if (!p || !p->ring.complete(src->offset, ok, &bytes))
         return; // stale: the partition was revoked or replayed meanwhile
     if (ok) {
+        if (m_mapRkt && !m_mapOff)
+            p->noteCopied(src->offset, dm->offset);
         ++p->records;
         p->bytes += bytes;
         ++m_recordsProduced;

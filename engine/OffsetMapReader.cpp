@@ -32,9 +32,11 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
     QDeadlineTimer deadline(std::max(timeoutMs, 1000));
     const auto left = [&] { return int(std::max<qint64>(500, deadline.remainingTime())); };
 
-    // No group: partitions are assigned by hand and nothing is committed.
+    // assign() needs a group.id, but the group is never joined (no subscribe)
+    // and nothing is committed to it.
     ConfResult conf = makeKafkaConf(target, ClientRole::Consumer,
-                                    {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                                    {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-offset-map-reader")},
+                                     {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
                                      {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
                                      {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
                                      {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}});

@@ -9,21 +9,6 @@ namespace {
 
 const QLatin1String kTopicPlaceholder("${topic}");
 
-bool isValidKafkaTopicName(const QString &name)
-{
-    // Kafka's Topic.validate: 1..249 characters of [a-zA-Z0-9._-], not "." or "..".
-    if (name.isEmpty() || name.size() > 249 || name == QLatin1String(".") || name == QLatin1String(".."))
-        return false;
-    for (const QChar c : name) {
-        const char16_t u = c.unicode();
-        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.'
-                        || u == u'_' || u == u'-';
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
 bool wholeMatch(const QString &pattern, const QString &topic)
 {
     const QRegularExpression re(QRegularExpression::anchoredPattern(pattern));
@@ -44,6 +29,21 @@ QSet<QString> bootstrapSet(const QString &bootstrap)
 }
 
 } // namespace
+
+bool isValidKafkaTopicName(const QString &name)
+{
+    // Kafka's Topic.validate: 1..249 characters of [a-zA-Z0-9._-], not "." or "..".
+    if (name.isEmpty() || name.size() > 249 || name == QLatin1String(".") || name == QLatin1String(".."))
+        return false;
+    for (const QChar c : name) {
+        const char16_t u = c.unicode();
+        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.'
+                        || u == u'_' || u == u'-';
+        if (!ok)
+            return false;
+    }
+    return true;
+}
 
 QString targetTopicName(const MirrorJobSpec &spec, const QString &sourceTopic)
 {
@@ -71,6 +71,9 @@ bool isInternalTopic(const QString &topic)
     // "-internal"/".internal" names; MM2's default exclude also has *.replica.
     if (topic.endsWith(QLatin1String(".internal")) || topic.endsWith(QLatin1String("-internal"))
         || topic.endsWith(QLatin1String(".replica")))
+        return true;
+    // MirrorDesk's own offset maps: a job never mirrors its map (or another job's).
+    if (topic.endsWith(QLatin1String(".offset-map")))
         return true;
     // MM2 heartbeats, at the source ("heartbeats") or already mirrored ("a.heartbeats").
     if (topic == QLatin1String("heartbeats") || topic.endsWith(QLatin1String(".heartbeats")))

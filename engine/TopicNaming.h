@@ -12,6 +12,9 @@ namespace md {
 // ${source} / ${target}, the cluster aliases) in spec.nameTemplate.
 QString targetTopicName(const MirrorJobSpec &spec, const QString &sourceTopic);
 
+// Kafka's Topic.validate: 1..249 characters of [a-zA-Z0-9._-], not "." or "..".
+bool isValidKafkaTopicName(const QString &name);
+
 // Kafka's own internal topics (__consumer_offsets, __transaction_state, any
 // "__" or "." prefix), MM2's and Kafka Connect's internal topics (heartbeats,
 // *.checkpoints.internal, mm2-offset-syncs.*.internal, mm2-configs/-status/

@@ -1,6 +1,9 @@
 #include "JobProfile.h"
 #include "ProfileSupport.h"
 
+#include "OffsetMap.h"
+#include "TopicNaming.h"
+
 #include <QDir>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -411,6 +414,10 @@ public:
                                                                 .arg(JobProfile::MaxTopicRefreshIntervalMs));
         if (!p.groupId.isEmpty() && p.groupId.trimmed() != p.groupId)
             error(QStringLiteral("groupId"), QStringLiteral("must not start or end with spaces"));
+        if (!p.offsetMapTopic.isEmpty() && !isValidKafkaTopicName(p.offsetMapTopic))
+            error(QStringLiteral("offsetMapTopic"),
+                  QStringLiteral("\"%1\" is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -, not \".\" or \"..\")")
+                      .arg(p.offsetMapTopic));
     }
 
     QList<ProfileIssue> issues;
@@ -658,6 +665,8 @@ QByteArray JobProfile::toJson() const
 
     if (!groupId.isEmpty())
         w.string(QStringLiteral("groupId"), groupId);
+    if (!offsetMapTopic.isEmpty())
+        w.string(QStringLiteral("offsetMapTopic"), offsetMapTopic);
 
     if (start == StartPosition::Timestamp) {
         w.key(QStringLiteral("start"));
@@ -899,6 +908,7 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.separator = separator;
     s.nameTemplate = nameTemplate.isEmpty() ? QStringLiteral("${topic}") : nameTemplate;
     s.groupId = effectiveGroupId();
+    s.offsetMapTopic = offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(s.groupId) : offsetMapTopic;
     s.start = start;
     s.startTimestamp = startTimestamp;
     s.stop = stop;

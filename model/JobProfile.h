@@ -90,6 +90,7 @@ enum class DeliveryGuarantee { AtLeastOnce }; // "at-least-once"; exactly-once c
 //   topics { include (non-empty, required), exclude, excludeInternal },
 //   naming { policy: identity|prefix|template, separator (default "."), template (must hold ${topic}) },
 //   groupId (default: groupIdForName(name)),
+//   offsetMapTopic (a valid Kafka topic name; default: defaultOffsetMapTopic(groupId)),
 //   start: "committed"|"earliest"|"latest"|{ "timestamp": ISO 8601 with zone },
 //   stop: "never"|"caught-up"|{ "timestamp": ISO 8601 }|{ "records": N per partition },
 //   delivery: "at-least-once", createTopics, syncTopicConfigs, configExclude [regex],
@@ -122,6 +123,7 @@ public:
     QString separator = QStringLiteral(".");
     QString nameTemplate; // "naming.template"
     QString groupId;      // empty: groupIdForName(name)
+    QString offsetMapTopic; // empty: defaultOffsetMapTopic(effectiveGroupId())
     StartPosition start = StartPosition::Committed;
     QDateTime startTimestamp;
     StopCondition stop = StopCondition::RunForever;

@@ -337,6 +337,7 @@ private Q_SLOTS:
         QCOMPARE(spec->target.saslPassword, QStringLiteral("from-keychain"));
         QCOMPARE(spec->target.security, SecurityProtocol::SaslPlaintext);
         QCOMPARE(spec->groupId, QStringLiteral("mirrordesk-orders-dr-eu"));
+        QCOMPARE(spec->offsetMapTopic, QStringLiteral("mirrordesk.mirrordesk-orders-dr-eu.offset-map"));
         QCOMPARE(spec->throttleBytesPerSecond, 1000);
         QCOMPARE(spec->nameTemplate, QStringLiteral("${topic}"));
     }

@@ -293,6 +293,11 @@ private Q_SLOTS:
                                                  << "syncGroupOffsets" << "expected true or false, found a string";
         QTest::newRow("groupSyncIntervalMs too small") << profileWith(QStringLiteral("groupSyncIntervalMs"), 999)
                                                        << "groupSyncIntervalMs" << "999 is out of range: must be at least 1000";
+        QTest::newRow("offsetMapTopic invalid") << profileWith(QStringLiteral("offsetMapTopic"), QStringLiteral("map topic/1"))
+                                                << "offsetMapTopic" << "is not a valid Kafka topic name";
+        QTest::newRow("offsetMapTopic too long")
+            << profileWith(QStringLiteral("offsetMapTopic"), QString(250, QLatin1Char('m'))) << "offsetMapTopic"
+            << "is not a valid Kafka topic name";
     }
 
     void meaningError()

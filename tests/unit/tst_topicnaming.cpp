@@ -78,11 +78,14 @@ private Q_SLOTS:
         QTest::newRow("replica") << "orders.replica" << true;
         QTest::newRow("schemas") << "_schemas" << true;
         QTest::newRow("confluent") << "_confluent-metrics" << true;
+        QTest::newRow("offset map") << "mirrordesk.mirrordesk-orders.offset-map" << true;
+        QTest::newRow("other offset map") << "eu.mirrordesk.x.offset-map" << true;
         QTest::newRow("user") << "orders" << false;
         QTest::newRow("user single underscore") << "_orders" << false;
         QTest::newRow("user connect prefix") << "connect-events" << false;
         QTest::newRow("user heartbeat-ish") << "heartbeats-app" << false;
         QTest::newRow("user internal in middle") << "internal.orders" << false;
+        QTest::newRow("user offset map in middle") << "orders.offset-map.v1" << false;
     }
     void internal()
     {
