@@ -27,4 +27,11 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 // 2: bad arguments or profile.
 int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+// mirrordesk failover FILE [--groups REGEX] [--max-lag N] [--timeout SECONDS] [--allow-rewind] [--dry-run]
+// Waits for the copy, then writes the selected source groups' offsets, translated
+// through the job's offset map, on the target. 0: done (or a dry run that would
+// succeed), 1: refused (active members on the target) or incomplete (not caught
+// up in time, offsets that cannot be translated), 2: could not run.
+int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 } // namespace md

@@ -18,6 +18,8 @@ const char kUsage[] =
     "  mirrordesk check FILE                  validate a profile and contact both clusters\n"
     "  mirrordesk reset FILE --to earliest|latest|TIME [--topic REGEX] [--dry-run]\n"
     "                                         rewrite the job's progress: where the next run copies from\n"
+    "  mirrordesk failover FILE [--groups REGEX] [--max-lag N] [--timeout SECONDS] [--allow-rewind] [--dry-run]\n"
+    "                                         move consumer groups' offsets to the target (translated)\n"
     "  mirrordesk import-mm2 FILE --output DIR  one profile per enabled flow of an mm2.properties\n"
     "  mirrordesk export-mm2 FILE [--connect] [--output FILE]  an equivalent MM2 configuration\n"
     "  mirrordesk COMMAND --help              a command's options\n"
@@ -39,6 +41,7 @@ int main(int argc, char **argv)
         {"verify", &md::runVerifyCommand},
         {"check", &md::runCheckCommand},
         {"reset", &md::runResetCommand},
+        {"failover", &md::runFailoverCommand},
         {"import-mm2", &md::runImportMm2Command},
         {"export-mm2", &md::runExportMm2Command}};
     for (const auto &[name, fn] : headless) {

@@ -35,6 +35,19 @@ struct PartitionMetrics {
     bool caughtUp = false;
 };
 
+// One source consumer group whose offsets the running job syncs to the
+// target (GroupSyncRunner), as of its last sync pass.
+struct GroupSyncMetrics {
+    QString group;
+    int partitions = 0;           // mirrored partitions the source group has committed offsets for
+    int partitionsTranslated = 0; // whose target offset is now where the translation says
+    qint64 lag = -1;              // records the target group is behind the source group, -1 unknown
+    QDateTime lastSync;           // when its offsets were last written or confirmed (UTC), invalid: never
+    QString skipReason;           // why some partitions are not synced, empty: none
+
+    bool operator==(const GroupSyncMetrics &) const = default;
+};
+
 struct LatencyStats {
     double p50Ms = -1; // replication latency: target ack time - source record timestamp
     double p99Ms = -1;
@@ -66,6 +79,7 @@ struct MetricsSnapshot {
     bool caughtUp = false;   // every assigned partition has lag 0
     qint64 vanishedRecords = 0; // sum of the partitions' vanishedRecords
     QList<PartitionMetrics> partitions;
+    QList<GroupSyncMetrics> groups; // group offset sync, by group (empty when the job syncs none)
 };
 
 // Something the operator should read: connection trouble, topics created, etc.

@@ -1,5 +1,6 @@
 #include "MirrorJob.h"
 
+#include "GroupSyncRunner.h"
 #include "MirrorWorker.h"
 
 #include <QPointer>
@@ -26,11 +27,16 @@ public:
     }
     void onMetrics(const MetricsSnapshot &snapshot) override
     {
-        QMetaObject::invokeMethod(m_job, [job = m_job, snapshot] { Q_EMIT job->metricsSampled(snapshot); },
-                                  Qt::QueuedConnection);
+        MetricsSnapshot s = snapshot;
+        // Set before the worker thread starts, destroyed after it ended.
+        if (m_job->m_groupSync)
+            s.groups = m_job->m_groupSync->summary();
+        QMetaObject::invokeMethod(m_job, [job = m_job, s] { Q_EMIT job->metricsSampled(s); }, Qt::QueuedConnection);
     }
     void onFinished(bool ok, const QString &error) override
     {
+        if (m_job->m_groupSync)
+            m_job->m_groupSync->stop();
         {
             std::lock_guard lock(m_job->m_doneMutex);
             m_job->m_done = true;
@@ -55,6 +61,8 @@ MirrorJob::MirrorJob(MirrorJobSpec spec, QObject *parent)
 
 MirrorJob::~MirrorJob()
 {
+    if (m_groupSync)
+        m_groupSync->stop();
     if (m_worker)
         m_worker->requestStop();
     join();
@@ -67,6 +75,10 @@ void MirrorJob::start()
     m_started = true;
     m_state = JobState::Starting;
     m_worker = std::make_unique<MirrorWorker>(m_spec, m_sink.get());
+    if (GroupSyncRunner::wanted(m_spec)) {
+        m_groupSync = std::make_unique<GroupSyncRunner>(m_spec, [sink = m_sink.get()](const JobEvent &e) { sink->onEvent(e); });
+        m_groupSync->start();
+    }
     m_thread = std::thread([w = m_worker.get()] { w->run(); });
 }
 
@@ -84,12 +96,16 @@ void MirrorJob::resume()
 
 void MirrorJob::stop()
 {
+    if (m_groupSync)
+        m_groupSync->stop();
     if (m_worker)
         m_worker->requestStop();
 }
 
 void MirrorJob::abort()
 {
+    if (m_groupSync)
+        m_groupSync->stop();
     if (m_worker)
         m_worker->requestAbort();
 }
@@ -125,6 +141,9 @@ void MirrorJob::join()
 {
     if (m_thread.joinable())
         m_thread.join();
+    // At most ~1 s: a sync pass gives up when stopped (see GroupSyncRunner::finish).
+    if (m_groupSync)
+        m_groupSync->finish(1000);
 }
 
 } // namespace md

@@ -14,6 +14,7 @@
 
 namespace md {
 
+class GroupSyncRunner;
 class MirrorWorker;
 
 // One mirror job: owns its engine thread (see MirrorWorker). Lives on the
@@ -58,6 +59,8 @@ private:
     std::unique_ptr<Sink> m_sink;
     std::unique_ptr<MirrorWorker> m_worker;
     std::thread m_thread;
+    // Group offset sync beside the worker (its own thread), when the profile asks for it.
+    std::unique_ptr<GroupSyncRunner> m_groupSync;
     mutable std::mutex m_doneMutex;
     std::condition_variable m_doneCv;
     bool m_started = false;

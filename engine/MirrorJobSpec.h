@@ -49,6 +49,14 @@ struct MirrorJobSpec {
     int samplingIntervalMs = 250;
     int topicRefreshIntervalMs = 10000;
     int configSyncIntervalMs = 60000; // target topic configs follow the source within this
+    // Source consumer groups whose committed offsets follow to the target,
+    // translated through the offset map (engine/GroupOffsetSync.h): regexes
+    // matched against whole group names. Empty include: no group. The job's own
+    // group and the mirrordesk-* groups of jobs are never selected.
+    QStringList groupsInclude;
+    QStringList groupsExclude;
+    bool syncGroupOffsets = true;     // while the job runs (only with groupsInclude)
+    int groupSyncIntervalMs = 10000;  // how often the running job syncs them
 
     bool operator==(const MirrorJobSpec &) const = default;
 };

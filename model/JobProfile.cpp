@@ -336,6 +336,14 @@ public:
         regexList(p.include, QStringLiteral("topics.include"));
         regexList(p.exclude, QStringLiteral("topics.exclude"));
         regexList(p.configExclude, QStringLiteral("configExclude"));
+        regexList(p.groupsInclude, QStringLiteral("groups.include"));
+        regexList(p.groupsExclude, QStringLiteral("groups.exclude"));
+        if (p.groupsInclude.isEmpty() && !p.groupsExclude.isEmpty())
+            warn(QStringLiteral("groups.exclude"), QStringLiteral("no effect without groups.include: no group is selected"));
+        if (p.groupSyncIntervalMs < JobProfile::MinGroupSyncIntervalMs || p.groupSyncIntervalMs > JobProfile::MaxGroupSyncIntervalMs)
+            error(QStringLiteral("groupSyncIntervalMs"), QStringLiteral("must be from %1 to %2")
+                                                             .arg(JobProfile::MinGroupSyncIntervalMs)
+                                                             .arg(JobProfile::MaxGroupSyncIntervalMs));
 
         switch (p.naming) {
         case NamingPolicy::Identity:
@@ -692,6 +700,19 @@ QByteArray JobProfile::toJson() const
     w.number(QStringLiteral("throttleBytesPerSecond"), throttleBytesPerSecond);
     w.number(QStringLiteral("samplingIntervalMs"), samplingIntervalMs);
     w.number(QStringLiteral("topicRefreshIntervalMs"), topicRefreshIntervalMs);
+    // Written only when used, so profiles without group sync stay as they were.
+    if (!groupsInclude.isEmpty() || !groupsExclude.isEmpty()) {
+        w.key(QStringLiteral("groups"));
+        w.beginObject();
+        w.strings(QStringLiteral("include"), groupsInclude);
+        if (!groupsExclude.isEmpty())
+            w.strings(QStringLiteral("exclude"), groupsExclude);
+        w.endObject();
+    }
+    if (!groupsInclude.isEmpty() || !syncGroupOffsets || groupSyncIntervalMs != DefaultGroupSyncIntervalMs) {
+        w.boolean(QStringLiteral("syncGroupOffsets"), syncGroupOffsets);
+        w.number(QStringLiteral("groupSyncIntervalMs"), groupSyncIntervalMs);
+    }
     for (auto it = unknownKeys.begin(); it != unknownKeys.end(); ++it)
         w.json(it.key(), it.value());
     w.endObject();
@@ -899,6 +920,10 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.throttleBytesPerSecond = throttleBytesPerSecond;
     s.samplingIntervalMs = samplingIntervalMs;
     s.topicRefreshIntervalMs = topicRefreshIntervalMs;
+    s.groupsInclude = groupsInclude;
+    s.groupsExclude = groupsExclude;
+    s.syncGroupOffsets = syncGroupOffsets;
+    s.groupSyncIntervalMs = groupSyncIntervalMs;
     if (!r.ok)
         return std::nullopt;
     return s;

@@ -94,7 +94,9 @@ enum class DeliveryGuarantee { AtLeastOnce }; // "at-least-once"; exactly-once c
 //   start: "committed"|"earliest"|"latest"|{ "timestamp": ISO 8601 with zone },
 //   stop: "never"|"caught-up"|{ "timestamp": ISO 8601 }|{ "records": N per partition },
 //   delivery: "at-least-once", createTopics, syncTopicConfigs, configExclude [regex],
-//   throttleBytesPerSecond (>= 0, 0 = unlimited), samplingIntervalMs, topicRefreshIntervalMs.
+//   throttleBytesPerSecond (>= 0, 0 = unlimited), samplingIntervalMs, topicRefreshIntervalMs,
+//   groups { include [regex], exclude [regex] } (source consumer groups whose offsets follow
+//   to the target), syncGroupOffsets (default true), groupSyncIntervalMs (>= 1000).
 // Unknown keys warn (with their key path); unknown top-level keys are kept
 // and written back by toJson() so a newer minor addition survives a save.
 class JobProfile final
@@ -106,6 +108,9 @@ public:
     static constexpr int MaxSamplingIntervalMs = 60000;
     static constexpr int MinTopicRefreshIntervalMs = 1000;
     static constexpr int MaxTopicRefreshIntervalMs = 3600000;
+    static constexpr int DefaultGroupSyncIntervalMs = 10000;
+    static constexpr int MinGroupSyncIntervalMs = 1000;
+    static constexpr int MaxGroupSyncIntervalMs = 3600000;
 
     int version = FormatVersion;
     QString name;
@@ -131,6 +136,10 @@ public:
     qint64 throttleBytesPerSecond = 0;
     int samplingIntervalMs = 250;
     int topicRefreshIntervalMs = 10000;
+    QStringList groupsInclude; // "groups.include"
+    QStringList groupsExclude; // "groups.exclude"
+    bool syncGroupOffsets = true; // only means something with groups.include
+    int groupSyncIntervalMs = DefaultGroupSyncIntervalMs;
     QJsonObject unknownKeys; // top-level keys this build does not know, kept for toJson()
 
     QString fileName; // where it was loaded from (for issue messages); not saved

@@ -372,6 +372,17 @@ public:
         if (integer(root, QStringLiteral("topicRefreshIntervalMs"), QStringLiteral("topicRefreshIntervalMs"),
                     JobProfile::MinTopicRefreshIntervalMs, JobProfile::MaxTopicRefreshIntervalMs, &n))
             p->topicRefreshIntervalMs = int(n);
+
+        QJsonObject groups;
+        if (object(root, QStringLiteral("groups"), QStringLiteral("groups"), &groups)) {
+            unknownKeys(groups, QStringLiteral("groups"), {QStringLiteral("include"), QStringLiteral("exclude")});
+            stringList(groups, QStringLiteral("include"), QStringLiteral("groups.include"), &p->groupsInclude);
+            stringList(groups, QStringLiteral("exclude"), QStringLiteral("groups.exclude"), &p->groupsExclude);
+        }
+        boolean(root, QStringLiteral("syncGroupOffsets"), QStringLiteral("syncGroupOffsets"), &p->syncGroupOffsets);
+        if (integer(root, QStringLiteral("groupSyncIntervalMs"), QStringLiteral("groupSyncIntervalMs"),
+                    JobProfile::MinGroupSyncIntervalMs, JobProfile::MaxGroupSyncIntervalMs, &n))
+            p->groupSyncIntervalMs = int(n);
     }
 
     void namingPolicy(const QString &name, const QString &path, JobProfile *p)

@@ -318,7 +318,9 @@ QStringList topLevelKeys()
             QStringLiteral("stop"),             QStringLiteral("delivery"),
             QStringLiteral("createTopics"),     QStringLiteral("syncTopicConfigs"),
             QStringLiteral("configExclude"),    QStringLiteral("throttleBytesPerSecond"),
-            QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs")};
+            QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs"),
+            QStringLiteral("groups"),           QStringLiteral("syncGroupOffsets"),
+            QStringLiteral("groupSyncIntervalMs")};
 }
 
 bool parseTimestamp(const QJsonValue &v, QDateTime *out, QString *error)

@@ -1,5 +1,7 @@
 #include "JobMonitor.h"
 
+#include "GroupSyncTableModel.h"
+
 #include "ChartPanel.h"
 #include "GroupLagSampler.h"
 #include "JobListModel.h"
@@ -124,6 +126,15 @@ void JobMonitor::build()
     m_tabs->addTab(lagTime, tr("Lag in time"));
     m_tabs->addTab(latency, tr("Latency"));
     m_tabs->addTab(partitions, tr("Partitions"));
+    m_groupsModel = new GroupSyncTableModel(this);
+    auto *groupsView = new QTableView(this);
+    groupsView->setObjectName(QStringLiteral("groupSyncTable"));
+    groupsView->setModel(m_groupsModel);
+    groupsView->verticalHeader()->hide();
+    groupsView->horizontalHeader()->setStretchLastSection(true);
+    groupsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_groupsTab = m_tabs->addTab(groupsView, tr("Groups"));
+    m_tabs->setTabVisible(m_groupsTab, false); // until the job reports groups it syncs
     if (group) {
         // Hidden, not removed: tab indices stay the Chart values.
         m_tabs->setTabVisible(LagTime, false);
@@ -327,6 +338,10 @@ void JobMonitor::addSnapshot(const MetricsSnapshot &snapshot)
     const JobState previousState = m_store.isEmpty() ? JobState::Starting : m_store.latest().state;
     if (!m_store.addSnapshot(snapshot))
         return;
+    if (!snapshot.groups.isEmpty() || m_groupsModel->rowCount() > 0) {
+        m_groupsModel->setGroups(snapshot.groups);
+        m_tabs->setTabVisible(m_groupsTab, true);
+    }
     if (snapshot.state != previousState)
         updateControls();
     const JobLagStatus status = m_store.jobStatus();

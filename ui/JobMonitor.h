@@ -26,6 +26,7 @@ class ChartPanel;
 class GroupLagSampler;
 class LagMapWidget;
 class MonitorChart;
+class GroupSyncTableModel;
 class PartitionTableModel;
 
 // The live view of one mirror job: throughput, lag, lag in time and latency charts, a
@@ -87,6 +88,7 @@ public:
     MonitorChart *chart(Chart chart) const;
     QCPColorMap *lagMap() const;
     PartitionTableModel *partitionModel() const { return m_partitionModel; }
+    GroupSyncTableModel *groupsModel() const { return m_groupsModel; }
     QSortFilterProxyModel *partitionProxy() const { return m_partitionProxy; }
     QDoubleSpinBox *throttleBox() const { return m_throttle; }
     QToolButton *pauseButton() const { return m_pause; }
@@ -150,6 +152,8 @@ private:
     QList<MonitorChart *> m_charts;
     LagMapWidget *m_lagMap = nullptr;
     PartitionTableModel *m_partitionModel = nullptr;
+    GroupSyncTableModel *m_groupsModel = nullptr; // group offset sync, its tab shown once a snapshot has groups
+    int m_groupsTab = -1;
     QSortFilterProxyModel *m_partitionProxy = nullptr;
     QTableView *m_partitionView = nullptr;
     QComboBox *m_window = nullptr;

@@ -133,6 +133,10 @@ inline JobProfile fullProfile()
     p.throttleBytesPerSecond = 10 * 1024 * 1024;
     p.samplingIntervalMs = 500;
     p.topicRefreshIntervalMs = 5000;
+    p.groupsInclude = {QStringLiteral("billing-.*"), QStringLiteral("orders-app")};
+    p.groupsExclude = {QStringLiteral(".*-test")};
+    p.syncGroupOffsets = false;
+    p.groupSyncIntervalMs = 2500;
     return p;
 }
 

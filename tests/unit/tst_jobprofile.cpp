@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -193,6 +194,46 @@ private Q_SLOTS:
             QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
             QVERIFY(back == q);
         }
+    }
+
+    void groupSyncKeys()
+    {
+        // Absent: no group selected, and a saved profile without groups keeps no group keys.
+        QList<ProfileIssue> issues;
+        JobProfile p = JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+        QVERIFY(p.groupsInclude.isEmpty());
+        QVERIFY(p.syncGroupOffsets);
+        QCOMPARE(p.groupSyncIntervalMs, 10000);
+        QVERIFY(!p.toJson().contains("groups"));
+        QVERIFY(!p.toJson().contains("syncGroupOffsets"));
+
+        // Listed: synced by default every 10 s, carried into the spec, written back.
+        issues.clear();
+        p = JobProfile::fromJson(profileWith(QStringLiteral("groups"), parse("{\"include\": [\"billing-.*\"], \"exclude\": [\"billing-test\"]}")),
+                                 QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+        QCOMPARE(p.groupsInclude, QStringList{QStringLiteral("billing-.*")});
+        QCOMPARE(p.groupsExclude, QStringList{QStringLiteral("billing-test")});
+        const std::optional<MirrorJobSpec> spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QCOMPARE(spec->groupsInclude, p.groupsInclude);
+        QCOMPARE(spec->groupsExclude, p.groupsExclude);
+        QVERIFY(spec->syncGroupOffsets);
+        QCOMPARE(spec->groupSyncIntervalMs, 10000);
+        const QJsonObject written = QJsonDocument::fromJson(p.toJson()).object();
+        QCOMPARE(written.value(QStringLiteral("groups")).toObject().value(QStringLiteral("include")).toArray().size(), 1);
+        QCOMPARE(written.value(QStringLiteral("syncGroupOffsets")).toBool(false), true);
+        QCOMPARE(written.value(QStringLiteral("groupSyncIntervalMs")).toInt(), 10000);
+        issues.clear();
+        QVERIFY(JobProfile::fromJson(p.toJson(), QString(), &issues) == p);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+
+        // An exclude list without an include list selects nothing: said so.
+        issues.clear();
+        JobProfile::fromJson(profileWith(QStringLiteral("groups"), parse("{\"exclude\": [\"x\"]}")), QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+        QVERIFY2(describe(issues).contains(QStringLiteral("groups.exclude: no effect without groups.include")), qPrintable(describe(issues)));
     }
 
     void saveAndLoad()

@@ -281,6 +281,18 @@ private Q_SLOTS:
         QTest::newRow("name is a number") << profileWith(QStringLiteral("name"), 5) << "name" << "expected a string, found a number";
         QTest::newRow("groupId is an object") << profileWith(QStringLiteral("groupId"), QJsonObject()) << "groupId"
                                               << "expected a string, found an object";
+        // Group offset sync
+        QTest::newRow("invalid groups.include regex") << profileWith(QStringLiteral("groups"), parse("{\"include\": [\"ok\", \"billing(\"]}"))
+                                                      << "groups.include[1]" << "invalid regular expression: missing closing parenthesis";
+        QTest::newRow("invalid groups.exclude regex")
+            << profileWith(QStringLiteral("groups"), parse("{\"include\": [\".*\"], \"exclude\": [\"*x\"]}"))
+            << "groups.exclude[0]" << "invalid regular expression";
+        QTest::newRow("groups is a list") << profileWith(QStringLiteral("groups"), parse("[\"a\"]")) << "groups"
+                                          << "expected an object, found an array";
+        QTest::newRow("syncGroupOffsets string") << profileWith(QStringLiteral("syncGroupOffsets"), QStringLiteral("yes"))
+                                                 << "syncGroupOffsets" << "expected true or false, found a string";
+        QTest::newRow("groupSyncIntervalMs too small") << profileWith(QStringLiteral("groupSyncIntervalMs"), 999)
+                                                       << "groupSyncIntervalMs" << "999 is out of range: must be at least 1000";
         QTest::newRow("offsetMapTopic invalid") << profileWith(QStringLiteral("offsetMapTopic"), QStringLiteral("map topic/1"))
                                                 << "offsetMapTopic" << "is not a valid Kafka topic name";
         QTest::newRow("offsetMapTopic too long")
