@@ -34,4 +34,10 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 // up in time, offsets that cannot be translated), 2: could not run.
 int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+// mirrordesk reverse FILE --output FILE2 [--dry-run] [--force]
+// Failback: writes the reverse job (target -> source) and its start positions
+// from the offset map, so what came from the source is not copied back.
+// 0: written (or a dry run), 1: refused or failed, 2: bad arguments or profile.
+int runReverseCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 } // namespace md

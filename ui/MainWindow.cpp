@@ -10,6 +10,7 @@
 #include "JobMonitor.h"
 #include "JobWorkspace.h"
 #include "MirrorJob.h"
+#include "FailoverDialog.h"
 #include "ResetProgressDialog.h"
 #include "TopicNaming.h"
 
@@ -107,6 +108,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_resetAction = new QAction(tr("Reset &Progress\u2026"), this);
     m_resetAction->setObjectName(QStringLiteral("resetProgressAction"));
     connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetSelectedJobProgress);
+    m_failoverAction = new QAction(tr("Fail &Over Consumer Groups\u2026"), this);
+    m_failoverAction->setObjectName(QStringLiteral("failoverAction"));
+    m_failoverAction->setToolTip(tr("Move consumer groups to the target: their offsets translated through the job's "
+                                    "offset map"));
+    connect(m_failoverAction, &QAction::triggered, this, &MainWindow::failoverSelectedJob);
     auto *reset = new QToolButton(jobsPanel);
     reset->setObjectName(QStringLiteral("resetProgress"));
     m_resetAction->setIconText(tr("Reset progress\u2026")); // the button's text, like its neighbours'
@@ -164,6 +170,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobMenu->addActions({m_startAction, m_compareAction});
     m_jobMenu->addSeparator();
     m_jobMenu->addAction(m_resetAction);
+    m_jobMenu->addAction(m_failoverAction);
     QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
     cluster->addAction(tr("&Connections…"), this, [this] {
         // One manager per window, found again by name: no member needed here.
@@ -366,6 +373,7 @@ void MainWindow::updateJobButtons()
         return;
     m_startAction->setEnabled(m_start->isEnabled());
     m_compareAction->setEnabled(job != nullptr);
+    m_failoverAction->setEnabled(job != nullptr);
     const QString blocked = job ? resetBlockedReason(job->spec()) : tr("Select a job in the list first");
     m_resetAction->setEnabled(blocked.isEmpty());
     const QString tip = blocked.isEmpty()
@@ -392,7 +400,7 @@ void MainWindow::showJobContextMenu(const QPoint &pos)
     menu.setToolTipsVisible(true);
     menu.addActions({m_startAction, m_compareAction});
     menu.addSeparator();
-    menu.addAction(m_resetAction);
+    menu.addActions({m_resetAction, m_failoverAction});
     menu.exec(m_jobView->viewport()->mapToGlobal(pos));
 }
 
@@ -430,6 +438,16 @@ ResetProgressDialog *MainWindow::openResetProgress(const MirrorJobSpec &spec)
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     dlg->setBlockedReason(resetBlockedReason(spec));
     m_resetDialogs.append(dlg);
+    dlg->show();
+    return dlg;
+}
+
+FailoverDialog *MainWindow::failoverSelectedJob()
+{
+    MirrorJob *job = selectedJob();
+    if (!job)
+        return nullptr;
+    auto *dlg = new FailoverDialog(job->spec(), this);
     dlg->show();
     return dlg;
 }

@@ -23,6 +23,7 @@ class JobListModel;
 class JobMonitor;
 class JobWorkspace;
 class MirrorJob;
+class FailoverDialog;
 class ResetProgressDialog;
 
 // Assembles the panes: source and target side by side, the job list below.
@@ -58,6 +59,7 @@ public:
     // Job menu and job list context menu: Start, Compare Clusters, Reset Progress.
     QAction *startAction() const { return m_startAction; }
     QAction *resetProgressAction() const { return m_resetAction; }
+    QAction *failoverAction() const { return m_failoverAction; }
     // Why the progress of the job group of `spec` cannot be reset from here now; empty: it can.
     QString resetBlockedReason(const md::MirrorJobSpec &spec) const;
     // Opens profiles handed over by a later launch and brings the window forward.
@@ -68,6 +70,8 @@ public Q_SLOTS:
     CompareView *compareSelectedJob();
     // Opens the Reset Progress dialog for the selected job; null without a job or while it runs here.
     ResetProgressDialog *resetSelectedJobProgress();
+    // Opens the Fail Over Consumer Groups dialog for the selected job; null without a job.
+    FailoverDialog *failoverSelectedJob();
     // The Reset Progress dialog of a job (one per job group: an open one is raised). Reset is
     // unavailable in it while this window runs a job of that group.
     ResetProgressDialog *openResetProgress(const md::MirrorJobSpec &spec);
@@ -100,6 +104,7 @@ private:
     QAction *m_startAction = nullptr;
     QAction *m_compareAction = nullptr;
     QAction *m_resetAction = nullptr;
+    QAction *m_failoverAction = nullptr;
     QMenu *m_jobMenu = nullptr;
     QList<QPointer<ResetProgressDialog>> m_resetDialogs;
     QList<MirrorJob *> m_jobs; // row order of m_jobModel

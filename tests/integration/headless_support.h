@@ -56,9 +56,10 @@ struct ProfileSpec {
     qint64 throttleBytesPerSecond = 0;
     QMap<QString, QString> consumerProperties; // source.consumerProperties
     QString extra;                       // more top-level keys, JSON, starting with ","
+    QString naming = QStringLiteral("{\"policy\": \"prefix\", \"separator\": \".\"}"); // the JSON value of "naming"
 };
 
-// Writes `spec` as dir/fileName (target naming: prefix "src."), returns the path.
+// Writes `spec` as dir/fileName (target naming by default: prefix "src."), returns the path.
 inline QString writeProfile(const QString &dir, const QString &fileName, const ProfileSpec &spec)
 {
     QString consumer;
@@ -74,10 +75,10 @@ inline QString writeProfile(const QString &dir, const QString &fileName, const P
     QString json = QStringLiteral("{\n \"mirrordesk\": 1,\n \"name\": \"%1\",\n \"source\": %2,\n"
                                   " \"target\": {\"alias\": \"dst\", \"bootstrap\": \"%3\"},\n"
                                   " \"topics\": {\"include\": [\"%4\"]},\n"
-                                  " \"naming\": {\"policy\": \"prefix\", \"separator\": \".\"},\n"
+                                  " \"naming\": %6,\n"
                                   " \"start\": %5")
                        .arg(jsonEscaped(spec.name), source, targetBootstrap(),
-                            jsonEscaped(QRegularExpression::escape(spec.topic)), spec.start);
+                            jsonEscaped(QRegularExpression::escape(spec.topic)), spec.start, spec.naming);
     if (spec.throttleBytesPerSecond > 0)
         json += QStringLiteral(",\n \"throttleBytesPerSecond\": %1").arg(spec.throttleBytesPerSecond);
     json += spec.extra + QStringLiteral("\n}\n");
@@ -486,15 +487,16 @@ struct TargetContents {
     }
 };
 
-// Counts the target topic with GetOffsetShell and reads it with ConsoleConsumer.
-inline std::optional<TargetContents> readTarget(const QString &targetTopic, const QStringList &expected, QString *error)
+// Counts a topic with GetOffsetShell and reads it with ConsoleConsumer.
+inline std::optional<TargetContents> readTopic(const QString &bootstrap, const QString &topic, const QStringList &expected,
+                                               QString *error)
 {
-    const auto ends = endOffsets(targetBootstrap(), targetTopic, error);
+    const auto ends = endOffsets(bootstrap, topic, error);
     if (!ends)
         return std::nullopt;
     TargetContents c;
     c.records = sumOf(*ends);
-    const auto values = consoleConsume(targetBootstrap(), targetTopic, c.records, error);
+    const auto values = consoleConsume(bootstrap, topic, c.records, error);
     if (!values)
         return std::nullopt;
     const QSet<QString> want(expected.cbegin(), expected.cend());
@@ -510,6 +512,11 @@ inline std::optional<TargetContents> readTarget(const QString &targetTopic, cons
         if (!seen.contains(v))
             c.missing << v;
     return c;
+}
+
+inline std::optional<TargetContents> readTarget(const QString &targetTopic, const QStringList &expected, QString *error)
+{
+    return readTopic(targetBootstrap(), targetTopic, expected, error);
 }
 
 } // namespace md::test
