@@ -46,7 +46,7 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
       m_title(new QLabel(this)), m_status(new QLabel(this)), m_actionStatus(new QLabel(this)),
       m_filter(new QLineEdit(this)), m_topicView(makeTableView(this)), m_brokerView(makeTableView(this)),
       m_tabs(new QTabWidget(this)), m_refresh(new QToolButton(this)), m_interval(new QComboBox(this)),
-      m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
+      m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_details(new TopicDetails(this)), m_acls(new AclView(m_admin, this)),
       m_createAction(new QAction(tr("Create topic\u2026"), this)),
       m_deleteAction(new QAction(tr("Delete topic\u2026"), this)),
@@ -142,6 +142,8 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addWidget(m_filter);
     listLayout->addWidget(m_topicView);
+    // The selected topic's details beside the list, not below it: on a laptop screen the
+    // pane's height is what is short, and both tables get all of it.
     m_splitter->setObjectName(QStringLiteral("topicSplitter"));
     m_splitter->addWidget(listPage);
     m_splitter->addWidget(m_details);
