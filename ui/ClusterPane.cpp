@@ -96,8 +96,12 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     m_topicView->setObjectName(QStringLiteral("topics"));
     m_topicView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_topicView->sortByColumn(TopicTableModel::Name, Qt::AscendingOrder);
-    m_topicView->horizontalHeader()->setSectionResizeMode(TopicTableModel::Name, QHeaderView::Stretch);
-    m_topicView->horizontalHeader()->setStretchLastSection(false);
+    // The name first, wide enough to read in a pane half a laptop screen wide; the figures
+    // narrower, the last one stretched, the rest of the row scrolls.
+    QHeaderView *topicHeader = m_topicView->horizontalHeader();
+    topicHeader->setDefaultSectionSize(m_topicView->fontMetrics().horizontalAdvance(QStringLiteral("Partitions")) + 16);
+    topicHeader->resizeSection(TopicTableModel::Name, m_topicView->fontMetrics().horizontalAdvance(QStringLiteral("src.demo.payments")) + 24);
+    topicHeader->setStretchLastSection(true);
     m_brokerView->setModel(m_brokers);
     m_brokerView->setObjectName(QStringLiteral("brokers"));
     m_brokerView->setSortingEnabled(false);

@@ -44,7 +44,7 @@ MainWindow::MainWindow(QWidget *parent)
     setWindowTitle(QStringLiteral("MirrorDesk"));
     // The first size comes from the screen (a laptop's 1366x768 included); restoreSettings()
     // brings back the user's own.
-    resize(fitToScreen(this, QSize(1600, 1000)));
+    resize(fitToScreen(this, QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)));
 
     auto *clusters = new QSplitter(Qt::Horizontal, this);
     clusters->setObjectName(QStringLiteral("clusterSplitter"));
@@ -64,6 +64,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobView->verticalHeader()->hide();
     m_jobView->horizontalHeader()->setStretchLastSection(true);
     m_jobView->horizontalHeader()->setMinimumSectionSize(40);
+    // Narrow figures, so name, state, copied and rate show beside the monitor on a laptop.
+    m_jobView->horizontalHeader()->setDefaultSectionSize(m_jobView->fontMetrics().horizontalAdvance(QStringLiteral("1234.5 k/s")) + 12);
     m_jobView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_jobView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_jobView, &QWidget::customContextMenuRequested, this, &MainWindow::showJobContextMenu);
@@ -543,7 +545,7 @@ void MainWindow::restoreSettings()
     const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
     // restoreGeometry keeps a saved window on a screen that still exists and fits it there.
     if (geometry.isEmpty() || !restoreGeometry(geometry))
-        resize(fitToScreen(this, QSize(1600, 1000)));
+        resize(fitToScreen(this, QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)));
     else
         resize(size().boundedTo(fitToScreen(this, size(), 1.0)));
     restoreState(settings.value(kStateKey).toByteArray());
