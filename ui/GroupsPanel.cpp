@@ -136,6 +136,10 @@ GroupsPanel::GroupsPanel(AdminClient *admin, QWidget *parent)
     detailTabs->addTab(offsetsPage, tr("Offsets and lag"));
     detailTabs->addTab(m_members, tr("Members"));
     detailsLayout->addWidget(detailTabs, 1);
+    // The tables scroll; their default minimum made the pane too tall for a laptop screen.
+    for (QAbstractItemView *view : {static_cast<QAbstractItemView *>(m_groupView), static_cast<QAbstractItemView *>(m_offsetsView),
+                                    static_cast<QAbstractItemView *>(m_members)})
+        view->setMinimumHeight(48);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);

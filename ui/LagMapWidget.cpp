@@ -40,8 +40,8 @@ LagMapWidget::LagMapWidget(const MetricStore *store, QWidget *parent)
     applyPalette();
     m_scale->axis()->setTickLabelColor(palette().color(QPalette::Text));
     m_scale->axis()->setLabelColor(palette().color(QPalette::Text));
-    // Room for half a dozen labelled rows; more partitions share the height and label fewer rows.
-    setMinimumHeight(std::max(120, 6 * (fontMetrics().height() + 2)));
+    // Room for five labelled rows; more partitions share the height and label fewer rows.
+    setMinimumHeight(std::max(100, 5 * (fontMetrics().height() + 2)));
 }
 
 LagMapWidget::~LagMapWidget() = default;
