@@ -97,6 +97,7 @@ int runGui(int argc, char **argv, const QStringList &files, bool sandboxMode, bo
     for (const QString &file : files)
         openProfileInWindow(window, file, sandbox.get());
 
+    window.restoreSettings();
     window.show();
     const int rc = QApplication::exec();
     return rc;

@@ -22,7 +22,7 @@ int JobListModel::addJob(const QString &name)
 {
     const int row = int(m_jobs.size());
     beginInsertRows({}, row, row);
-    m_jobs.append({name, JobState::Starting, {}, {}, {}});
+    m_jobs.append({name, JobState::Starting, {}, {}, {}, {}, 0});
     endInsertRows();
     return row;
 }
@@ -53,8 +53,19 @@ void JobListModel::setMetrics(int row, const MetricsSnapshot &snapshot)
 {
     if (row < 0 || row >= m_jobs.size())
         return;
-    m_jobs[row].metrics = snapshot;
-    m_jobs[row].state = snapshot.state;
+    Job &j = m_jobs[row];
+    QList<std::pair<qint64, qint64>> &history = j.produced;
+    if (!history.isEmpty() && (snapshot.elapsedMs < history.last().first || snapshot.recordsProduced < history.last().second))
+        history.clear(); // a new run of the job
+    history.append({snapshot.elapsedMs, snapshot.recordsProduced});
+    // Keep one sample at or before the window's start, so the span covers the whole window.
+    while (history.size() > 2 && history.at(1).first <= snapshot.elapsedMs - rateWindowMs)
+        history.removeFirst();
+    const qint64 spanMs = history.last().first - history.first().first;
+    j.rate = spanMs > 0 ? double(history.last().second - history.first().second) * 1000.0 / double(spanMs)
+                        : snapshot.produceRecordsPerSec;
+    j.metrics = snapshot;
+    j.state = snapshot.state;
     rowChanged(row);
 }
 
@@ -95,7 +106,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Name: return j.name;
         case State: return jobStateName(j.state);
         case Records: return formatCount(double(m.recordsProduced));
-        case Rate: return QString(formatCount(m.produceRecordsPerSec) + tr("/s"));
+        case Rate: return QString(formatCount(j.rate) + tr("/s"));
         case Lag: return formatCount(double(m.totalLag));
         case Status: return statusText(j.state, j.status);
         case LastEvent: return j.lastEvent.text;
@@ -105,7 +116,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Name: return j.name;
         case State: return int(j.state);
         case Records: return m.recordsProduced;
-        case Rate: return m.produceRecordsPerSec;
+        case Rate: return j.rate;
         case Lag: return m.totalLag;
         case Status: return statusText(j.state, j.status);
         case LastEvent: return j.lastEvent.time;

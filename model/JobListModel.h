@@ -4,16 +4,22 @@
 
 #include <QAbstractTableModel>
 
+#include <utility>
+
 namespace md {
 
 // The jobs of a window, one row each, with the figures of their latest
-// metrics snapshot. One dataChanged per snapshot per job.
+// metrics snapshot. One dataChanged per snapshot per job. The rate is taken from
+// the records counters over the last rateWindowMs, not from the latest snapshot's own
+// 250 ms interval: records are delivered in batches, so single intervals alternate
+// between 0/s and bursts.
 class JobListModel final : public QAbstractTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(JobListModel)
 public:
     enum Column { Name, State, Records, Rate, Lag, Status, LastEvent, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
+    static constexpr qint64 rateWindowMs = 2000;
 
     explicit JobListModel(QObject *parent = nullptr);
 
@@ -25,6 +31,7 @@ public:
     void setLastEvent(int row, const JobEvent &event);
     const MetricsSnapshot &metrics(int row) const { return m_jobs[row].metrics; }
     JobState state(int row) const { return m_jobs[row].state; }
+    double rate(int row) const { return m_jobs[row].rate; } // records/s produced, over rateWindowMs
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -38,6 +45,8 @@ private:
         MetricsSnapshot metrics;
         QString status;
         JobEvent lastEvent;
+        QList<std::pair<qint64, qint64>> produced; // (elapsedMs, recordsProduced), the last window
+        double rate = 0;
     };
     void rowChanged(int row);
 

@@ -431,6 +431,26 @@ QList<PartitionKey> MetricStore::partitionsWithHistory() const
     return keys;
 }
 
+double MetricStore::recentMean(Series s, qint64 windowMs) const
+{
+    if (m_raw.isEmpty())
+        return std::numeric_limits<double>::quiet_NaN();
+    const qint64 from = m_raw.at(m_raw.size() - 1).timeMs - windowMs;
+    double sum = 0;
+    int count = 0;
+    for (qsizetype i = m_raw.size() - 1; i >= 0; --i) {
+        const RawSample &r = m_raw.at(i);
+        if (count > 0 && r.timeMs <= from)
+            break;
+        const double v = r.v[size_t(s)];
+        if (std::isfinite(v)) {
+            sum += v;
+            ++count;
+        }
+    }
+    return count > 0 ? sum / count : std::numeric_limits<double>::quiet_NaN();
+}
+
 QList<MetricStore::PartitionRow> MetricStore::partitionTable() const
 {
     const auto status = m_lag.evaluate(m_lastTimeMs);

@@ -105,6 +105,11 @@ public:
     QList<PartitionKey> partitionsWithHistory() const; // sorted
 
     const MetricsSnapshot &latest() const { return m_latest; }
+    // The mean of a series over the raw samples of the last windowMs up to the latest one
+    // (the latest alone when it is the only one); NaN when empty. A snapshot's rates cover
+    // its own 250 ms tick, and records arrive in fetch and delivery batches, so one tick
+    // reads 0/s and the next a burst: a figure shown as text takes this instead.
+    double recentMean(Series s, qint64 windowMs = 2000) const;
     QList<PartitionRow> partitionTable() const; // latest snapshot's partitions, sorted
     const LagStatusTracker &lagStatus() const { return m_lag; }
     // As of the latest snapshot. A job that stopped reporting is only seen as STOP when asked

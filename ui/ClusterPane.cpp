@@ -46,7 +46,7 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
       m_title(new QLabel(this)), m_status(new QLabel(this)), m_actionStatus(new QLabel(this)),
       m_filter(new QLineEdit(this)), m_topicView(makeTableView(this)), m_brokerView(makeTableView(this)),
       m_tabs(new QTabWidget(this)), m_refresh(new QToolButton(this)), m_interval(new QComboBox(this)),
-      m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Vertical, this)),
+      m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_details(new TopicDetails(this)), m_acls(new AclView(m_admin, this)),
       m_createAction(new QAction(tr("Create topic\u2026"), this)),
       m_deleteAction(new QAction(tr("Delete topic\u2026"), this)),
@@ -96,8 +96,12 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     m_topicView->setObjectName(QStringLiteral("topics"));
     m_topicView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_topicView->sortByColumn(TopicTableModel::Name, Qt::AscendingOrder);
-    m_topicView->horizontalHeader()->setSectionResizeMode(TopicTableModel::Name, QHeaderView::Stretch);
-    m_topicView->horizontalHeader()->setStretchLastSection(false);
+    // The name first, wide enough to read in a pane half a laptop screen wide; the figures
+    // narrower, the last one stretched, the rest of the row scrolls.
+    QHeaderView *topicHeader = m_topicView->horizontalHeader();
+    topicHeader->setDefaultSectionSize(m_topicView->fontMetrics().horizontalAdvance(QStringLiteral("Partitions")) + 16);
+    topicHeader->resizeSection(TopicTableModel::Name, m_topicView->fontMetrics().horizontalAdvance(QStringLiteral("src.demo.payments")) + 24);
+    topicHeader->setStretchLastSection(true);
     m_brokerView->setModel(m_brokers);
     m_brokerView->setObjectName(QStringLiteral("brokers"));
     m_brokerView->setSortingEnabled(false);
@@ -142,6 +146,8 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     listLayout->setContentsMargins(0, 0, 0, 0);
     listLayout->addWidget(m_filter);
     listLayout->addWidget(m_topicView);
+    // The selected topic's details beside the list, not below it: on a laptop screen the
+    // pane's height is what is short, and both tables get all of it.
     m_splitter->setObjectName(QStringLiteral("topicSplitter"));
     m_splitter->addWidget(listPage);
     m_splitter->addWidget(m_details);

@@ -17,6 +17,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -124,10 +125,21 @@ GroupsPanel::GroupsPanel(AdminClient *admin, QWidget *parent)
     actions->addStretch(1);
     detailsLayout->addLayout(actions);
     detailsLayout->addWidget(m_resetHint);
-    detailsLayout->addWidget(new QLabel(tr("Members"), details));
-    detailsLayout->addWidget(m_members, 1);
-    detailsLayout->addWidget(m_totalLag);
-    detailsLayout->addWidget(m_offsetsView, 2);
+    // Offsets and members as tabs: two tables stacked made the pane too tall for a laptop.
+    auto *offsetsPage = new QWidget(details);
+    auto *offsetsLayout = new QVBoxLayout(offsetsPage);
+    offsetsLayout->setContentsMargins(0, 2, 0, 0);
+    offsetsLayout->addWidget(m_totalLag);
+    offsetsLayout->addWidget(m_offsetsView, 1);
+    auto *detailTabs = new QTabWidget(details);
+    detailTabs->setObjectName(QStringLiteral("groupDetailTabs"));
+    detailTabs->addTab(offsetsPage, tr("Offsets and lag"));
+    detailTabs->addTab(m_members, tr("Members"));
+    detailsLayout->addWidget(detailTabs, 1);
+    // The tables scroll; their default minimum made the pane too tall for a laptop screen.
+    for (QAbstractItemView *view : {static_cast<QAbstractItemView *>(m_groupView), static_cast<QAbstractItemView *>(m_offsetsView),
+                                    static_cast<QAbstractItemView *>(m_members)})
+        view->setMinimumHeight(48);
 
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(top);

@@ -401,7 +401,7 @@ void JobEditor::buildForm()
     browse->setToolTip(tr("Open this job's source and target in the two cluster panes"));
     connect(browse, &QPushButton::clicked, this, &JobEditor::browseRequested);
     // Reset Progress sits with the start positions it changes (the plan's tab), not in this row:
-    // the row sets the dock's narrowest width.
+    // the row sets the editor's narrowest width.
     connect(m_plan, &PlanView::resetProgressRequested, this, &JobEditor::resetProgressRequested);
     auto *refresh = new QPushButton(tr("Refresh Plan"));
     connect(refresh, &QPushButton::clicked, m_plan, &PlanView::refreshNow);

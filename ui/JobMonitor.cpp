@@ -100,6 +100,7 @@ void JobMonitor::build()
     m_partitionView->setObjectName(QStringLiteral("partitions"));
     m_partitionView->setModel(m_partitionProxy);
     m_partitionView->setSortingEnabled(true);
+    m_partitionView->setMinimumHeight(48); // the lag map above keeps the room; the table scrolls
     m_partitionView->sortByColumn(PartitionTableModel::TopicColumn, Qt::AscendingOrder);
     m_partitionView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_partitionView->verticalHeader()->hide();
@@ -187,11 +188,11 @@ void JobMonitor::build()
     bar->addWidget(new QLabel(tr("Window:"), this));
     bar->addWidget(m_window);
     bar->addWidget(m_live);
-    bar->addStretch(1);
     m_summary = new QLabel(this);
     m_summary->setObjectName(QStringLiteral("summary"));
-    bar->addWidget(m_summary);
-    bar->addStretch(1);
+    m_summary->setWordWrap(true); // a long status wraps instead of widening the window
+    m_summary->setAlignment(Qt::AlignCenter);
+    bar->addWidget(m_summary, 1);
     bar->addWidget(exportButton);
 
     // Job controls beside the charts.
@@ -425,10 +426,12 @@ QString JobMonitor::summaryText() const
     const MetricsSnapshot &s = m_store.latest();
     if (m_kind == Kind::ConsumerGroup)
         return tr("%1 partitions \u2022 %2 records/s committed \u2022 lag %3 \u2022 %4")
-            .arg(QString::number(s.partitions.size()), formatCount(s.consumeRecordsPerSec),
+            .arg(QString::number(s.partitions.size()),
+                 formatCount(m_store.recentMean(MetricStore::Series::ConsumeRecordsPerSec)),
                  formatCount(double(s.totalLag)), jobLagStatusName(m_status));
     QString text = tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
-                       .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec),
+                       .arg(jobStateName(s.state),
+                            formatCount(m_store.recentMean(MetricStore::Series::ProduceRecordsPerSec)),
                             formatCount(double(s.totalLag)), jobLagStatusName(m_status));
     if (m_otherMembers > 0)
         text += tr(" \u2022 shared with %n other member(s)", nullptr, m_otherMembers);

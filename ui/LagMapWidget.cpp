@@ -1,6 +1,7 @@
 #include "LagMapWidget.h"
 
 #include <QDateTime>
+#include <QFontMetrics>
 #include <QMap>
 #include <QTextStream>
 
@@ -39,12 +40,36 @@ LagMapWidget::LagMapWidget(const MetricStore *store, QWidget *parent)
     applyPalette();
     m_scale->axis()->setTickLabelColor(palette().color(QPalette::Text));
     m_scale->axis()->setLabelColor(palette().color(QPalette::Text));
+    // Room for five labelled rows; more partitions share the height and label fewer rows.
+    setMinimumHeight(std::max(100, 5 * (fontMetrics().height() + 2)));
 }
 
 LagMapWidget::~LagMapWidget() = default;
 
+int LagMapWidget::labelStep(int rows) const
+{
+    if (rows <= 0)
+        return 1;
+    // The rows' height: the plot's axis rect once laid out, else the widget minus the axes.
+    int height = m_plot->axisRect()->height();
+    if (height <= 0)
+        height = std::max(1, m_plot->height() - 40);
+    const int lineHeight = QFontMetrics(m_plot->yAxis->tickLabelFont()).height() + 2;
+    const double rowHeight = double(height) / rows;
+    return std::max(1, int(std::ceil(lineHeight / std::max(rowHeight, 0.01))));
+}
+
+void LagMapWidget::resizeEvent(QResizeEvent *event)
+{
+    MonitorChart::resizeEvent(event);
+    if (isVisible() && !m_rows.isEmpty() && labelStep(int(m_rows.size())) != m_labelStep)
+        refresh(m_fromMs, m_toMs); // labels follow the new height
+}
+
 void LagMapWidget::refresh(qint64 fromMs, qint64 toMs)
 {
+    m_fromMs = fromMs;
+    m_toMs = toMs;
     setTimeRange(fromMs, toMs);
     m_rows = m_store->partitionsWithHistory();
     if (m_rows.size() > maxRows)
@@ -80,14 +105,15 @@ void LagMapWidget::refresh(qint64 fromMs, qint64 toMs)
     }
     m_map->setDataRange(QCPRange(0, maxLag > 0 ? maxLag : 1));
 
-    if (ny <= 40) {
-        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-        for (int row = 0; row < ny; ++row)
-            ticker->addTick(row, rowLabel(m_rows.at(row)));
-        m_plot->yAxis->setTicker(ticker);
-    } else if (qSharedPointerDynamicCast<QCPAxisTickerText>(m_plot->yAxis->ticker())) {
-        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
-    }
+    // Labels only where they fit: every step-th row gets one, elided to a readable width;
+    // the hover text names every cell.
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    m_labelStep = labelStep(ny);
+    const QFontMetrics metrics(m_plot->yAxis->tickLabelFont());
+    const int labelWidth = std::max(60, width() / 4);
+    for (int row = 0; row < ny; row += m_labelStep)
+        ticker->addTick(row, metrics.elidedText(rowLabel(m_rows.at(row)), Qt::ElideMiddle, labelWidth));
+    m_plot->yAxis->setTicker(ticker);
     m_plot->yAxis->setRange(-0.5, ny - 0.5);
     m_plot->replot();
 }

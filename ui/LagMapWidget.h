@@ -28,11 +28,20 @@ public:
     void refresh(qint64 fromMs, qint64 toMs) override;
     void writeCsv(QTextStream &out, qint64 fromMs, qint64 toMs) const override;
     QString hoverText(const QPoint &pos) override;
+    // Every how many rows a label is drawn so that labels never overlap (1: every row).
+    int labelStep(int rows) const;
+    int currentLabelStep() const { return m_labelStep; }
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     QCPColorMap *m_map;
     QCPColorScale *m_scale;
     QList<PartitionKey> m_rows;
+    int m_labelStep = 1;
+    qint64 m_fromMs = 0;
+    qint64 m_toMs = 0;
 };
 
 } // namespace md

@@ -6,6 +6,7 @@
 #include "MessagesPanel.h"
 #include "CompareView.h"
 #include "GroupMonitor.h"
+#include "JobEditorDialog.h"
 #include "JobListModel.h"
 #include "JobMonitor.h"
 #include "JobWorkspace.h"
@@ -17,7 +18,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -26,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSet>
+#include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStyle>
@@ -42,9 +43,12 @@ MainWindow::MainWindow(QWidget *parent)
       m_jobModel(new JobListModel(this)), m_jobView(new QTableView(this)), m_start(new QToolButton(this))
 {
     setWindowTitle(QStringLiteral("MirrorDesk"));
-    resize(1280, 800);
+    // The first size comes from the screen (a laptop's 1366x768 included); restoreSettings()
+    // brings back the user's own.
+    resize(fitToScreen(this, QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)));
 
     auto *clusters = new QSplitter(Qt::Horizontal, this);
+    clusters->setObjectName(QStringLiteral("clusterSplitter"));
     clusters->addWidget(m_source);
     clusters->addWidget(m_target);
     clusters->setChildrenCollapsible(false);
@@ -60,6 +64,10 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_jobView->verticalHeader()->hide();
     m_jobView->horizontalHeader()->setStretchLastSection(true);
+    m_jobView->horizontalHeader()->setMinimumSectionSize(40);
+    // Narrow figures, so name, state, copied and rate show beside the monitor on a laptop.
+    m_jobView->horizontalHeader()->setDefaultSectionSize(m_jobView->fontMetrics().horizontalAdvance(QStringLiteral("1234.5 k/s")) + 12);
+    m_jobView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_jobView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_jobView, &QWidget::customContextMenuRequested, this, &MainWindow::showJobContextMenu);
     connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateJobButtons);
@@ -124,6 +132,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_monitorStack->setObjectName(QStringLiteral("monitors"));
     m_monitorStack->addWidget(new QLabel(tr("Start or select a job to see it live."), m_monitorStack));
     auto *jobsSplit = new QSplitter(Qt::Horizontal, jobsPanel);
+    jobsSplit->setObjectName(QStringLiteral("jobSplitter"));
     jobsSplit->addWidget(m_jobView);
     jobsSplit->addWidget(m_monitorStack);
     jobsSplit->setStretchFactor(0, 1);
@@ -133,21 +142,22 @@ MainWindow::MainWindow(QWidget *parent)
             &MainWindow::showSelectedMonitor);
 
     auto *main = new QSplitter(Qt::Vertical, this);
+    main->setObjectName(QStringLiteral("mainSplitter"));
     main->addWidget(clusters);
     main->addWidget(jobsPanel);
-    main->setStretchFactor(0, 1);
-    main->setStretchFactor(1, 1);
+    main->setStretchFactor(0, 3);
+    main->setStretchFactor(1, 2);
     setCentralWidget(main);
 
-    // Job profiles open as editor tabs in a dock, several at once; Run adds the job to the list.
+    // Job profiles open as editor tabs in their own window, several at once; Run adds the
+    // job to the list.
     m_workspace = new JobWorkspace(nullptr, this);
-    auto *editorDock = new QDockWidget(tr("Job Editor"), this);
-    editorDock->setObjectName(QStringLiteral("jobEditorDock"));
-    editorDock->setWidget(m_workspace);
-    addDockWidget(Qt::RightDockWidgetArea, editorDock);
-    editorDock->hide();
-    connect(m_workspace, &JobWorkspace::documentCountChanged, editorDock, [editorDock](int count) {
-        editorDock->setVisible(count > 0);
+    m_editorDialog = new JobEditorDialog(m_workspace, this);
+    connect(m_workspace, &JobWorkspace::documentCountChanged, m_editorDialog, [this](int count) {
+        if (count > 0)
+            m_editorDialog->showFitted();
+        else
+            m_editorDialog->hide();
     });
     connect(m_workspace, &JobWorkspace::statusMessage, this, [this](const QString &text) {
         statusBar()->showMessage(text, 10000);
@@ -165,6 +175,9 @@ MainWindow::MainWindow(QWidget *parent)
     quit->setShortcut(QKeySequence::Quit);
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     m_workspace->addEditActions(edit);
+    // Their shortcuts work in the editor's window too.
+    m_editorDialog->addActions(file->actions());
+    m_editorDialog->addActions(edit->actions());
     m_jobMenu = menuBar()->addMenu(tr("&Job"));
     m_jobMenu->setToolTipsVisible(true); // a disabled action says why
     m_jobMenu->addActions({m_startAction, m_compareAction});
@@ -502,7 +515,61 @@ void MainWindow::closeEvent(QCloseEvent *event)
         job->stop();
     for (MirrorJob *job : std::as_const(m_jobs))
         job->waitForFinished(15000);
+    saveSettings();
     event->accept();
+}
+
+namespace {
+const auto kGeometryKey = QLatin1String("mainWindow/geometry");
+const auto kStateKey = QLatin1String("mainWindow/state");
+const auto kJobColumnsKey = QLatin1String("mainWindow/jobColumns");
+
+// "mainWindow/splitters/sourcePane.topicSplitter": one key per named splitter, by its
+// named ancestors, so the two panes' splitters keep their own sizes.
+QString splitterKey(const QSplitter *splitter, const QWidget *window)
+{
+    QStringList path;
+    for (const QObject *o = splitter; o && o != window; o = o->parent()) {
+        if (!o->objectName().isEmpty())
+            path.prepend(o->objectName());
+    }
+    return QLatin1String("mainWindow/splitters/") + path.join(QLatin1Char('.'));
+}
+} // namespace
+
+QList<QSplitter *> MainWindow::namedSplitters() const
+{
+    QList<QSplitter *> out;
+    for (QSplitter *s : findChildren<QSplitter *>()) {
+        if (!s->objectName().isEmpty() && s->window() == this)
+            out.append(s);
+    }
+    return out;
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(kGeometryKey, saveGeometry());
+    settings.setValue(kStateKey, saveState());
+    settings.setValue(kJobColumnsKey, m_jobView->horizontalHeader()->saveState());
+    for (const QSplitter *s : namedSplitters())
+        settings.setValue(splitterKey(s, this), s->saveState());
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
+    // restoreGeometry keeps a saved window on a screen that still exists and fits it there.
+    if (geometry.isEmpty() || !restoreGeometry(geometry))
+        resize(fitToScreen(this, QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)));
+    else
+        resize(size().boundedTo(fitToScreen(this, size(), 1.0)));
+    restoreState(settings.value(kStateKey).toByteArray());
+    m_jobView->horizontalHeader()->restoreState(settings.value(kJobColumnsKey).toByteArray());
+    for (QSplitter *s : namedSplitters())
+        s->restoreState(settings.value(splitterKey(s, this)).toByteArray());
 }
 
 } // namespace md

@@ -10,6 +10,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QStackedWidget;
+class QSplitter;
 class QSystemTrayIcon;
 class QTableView;
 class QToolButton;
@@ -19,6 +20,7 @@ namespace md {
 class ClusterPane;
 class CompareView;
 class GroupMonitor;
+class JobEditorDialog;
 class JobListModel;
 class JobMonitor;
 class JobWorkspace;
@@ -54,8 +56,14 @@ public:
     JobListModel *jobModel() const { return m_jobModel; }
     // The live monitor of the job in row (one per job; the selected job's is shown).
     JobMonitor *jobMonitor(int row) const { return m_monitors.value(row); }
-    // The open job profiles (editor tabs in a dock); File menu New/Open/Save/Close act on it.
+    // The open job profiles (editor tabs in the editor's own window, shown while a profile is
+    // open); File menu New/Open/Save/Close act on it.
     JobWorkspace *workspace() const { return m_workspace; }
+    JobEditorDialog *editorDialog() const { return m_editorDialog; }
+    // Window geometry and state, the splitters and the job list's columns, in QSettings.
+    // The window saves them when it closes; the application restores them before showing it.
+    void saveSettings() const;
+    void restoreSettings();
     // Job menu and job list context menu: Start, Compare Clusters, Reset Progress.
     QAction *startAction() const { return m_startAction; }
     QAction *resetProgressAction() const { return m_resetAction; }
@@ -94,6 +102,7 @@ private:
     void notifyStatus(MirrorJob *job, int status);
     // Selects the job's row (its monitor shows) and says why it was not started again.
     void showDuplicate(MirrorJob *running, const QString &why);
+    QList<QSplitter *> namedSplitters() const;
 
     ClusterPane *m_source;
     ClusterPane *m_target;
@@ -113,6 +122,7 @@ private:
     QStackedWidget *m_monitorStack = nullptr;
     QSystemTrayIcon *m_tray = nullptr; // only where a tray exists
     JobWorkspace *m_workspace = nullptr;
+    JobEditorDialog *m_editorDialog = nullptr;
 };
 
 } // namespace md

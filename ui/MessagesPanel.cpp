@@ -1,5 +1,7 @@
 #include "MessagesPanel.h"
 
+#include "FlowLayout.h"
+
 #include "CopyMessagesDialog.h"
 #include "TableViews.h"
 
@@ -41,7 +43,8 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     m_topic->setModel(m_topicList);
     m_topic->setEditable(true);
     m_topic->setInsertPolicy(QComboBox::NoInsert);
-    m_topic->setMinimumContentsLength(18);
+    m_topic->setMinimumContentsLength(12);
+    m_topic->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_topic->lineEdit()->setPlaceholderText(tr("topic"));
     m_topic->setObjectName(QStringLiteral("messageTopic"));
     m_partition->addItem(tr("All partitions"), -1);
@@ -77,18 +80,19 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setObjectName(QStringLiteral("messageStatus"));
 
+    // Two query rows and a wrapping button row: the tab fits a pane half a laptop screen wide.
     auto *query = new QHBoxLayout;
-    query->addWidget(m_topic, 2);
+    query->addWidget(m_topic, 1);
     query->addWidget(m_partition);
-    query->addWidget(m_mode);
-    query->addWidget(m_startStack, 1);
-    query->addWidget(new QLabel(tr("max"), this));
-    query->addWidget(m_count);
-    query->addWidget(m_read);
-    auto *actions = new QHBoxLayout;
+    auto *start = new QHBoxLayout;
+    start->addWidget(m_mode);
+    start->addWidget(m_startStack, 1);
+    start->addWidget(new QLabel(tr("max"), this));
+    start->addWidget(m_count);
+    start->addWidget(m_read);
+    auto *actions = new FlowLayout;
     actions->addWidget(new QLabel(tr("Show as"), this));
     actions->addWidget(m_display);
-    actions->addStretch(1);
     for (QPushButton *b : {m_copyText, m_copyJson, m_exportJson, m_exportCsv, m_copyOther})
         actions->addWidget(b);
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -99,6 +103,7 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(query);
+    layout->addLayout(start);
     layout->addLayout(actions);
     layout->addWidget(split, 1);
     layout->addWidget(m_status);

@@ -88,7 +88,7 @@ PlanView::PlanView(QWidget *parent)
     m_starts->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_starts->horizontalHeader()->setStretchLastSection(true);
     // "Starts" names the committed offset or its absence; the log start and end are in
-    // each row's tooltip. What is left fits the editor's dock.
+    // each row's tooltip. What is left fits the editor's window.
     m_starts->hideColumn(ProgressTableModel::LogStartColumn);
     m_starts->hideColumn(ProgressTableModel::EndColumn);
     m_starts->hideColumn(ProgressTableModel::CommittedColumn);

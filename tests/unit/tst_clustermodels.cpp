@@ -154,6 +154,40 @@ private Q_SLOTS:
         m.removeJob(row);
         QCOMPARE(m.rowCount(), 0);
     }
+
+    void jobListRateIsSteadyForBatchedDeliveries()
+    {
+        // 400 records/s delivered in one batch a second, sampled every 250 ms as the engine
+        // does: three of four snapshots have no delivery in their own interval.
+        JobListModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        const int row = m.addJob(QStringLiteral("demo"));
+        qint64 produced = 0;
+        for (int tick = 1; tick <= 40; ++tick) {
+            MetricsSnapshot s;
+            s.state = JobState::Running;
+            s.elapsedMs = tick * 250;
+            const bool batch = tick % 4 == 0;
+            if (batch)
+                produced += 400;
+            s.recordsProduced = produced;
+            s.produceRecordsPerSec = batch ? 1600 : 0; // the snapshot's own 250 ms interval
+            m.setMetrics(row, s);
+            if (tick < 12)
+                continue; // the first window
+            const double rate = m.index(row, JobListModel::Rate).data(JobListModel::SortRole).toDouble();
+            QVERIFY2(rate > 300 && rate < 500, qPrintable(QStringLiteral("tick %1: %2/s").arg(tick).arg(rate)));
+            QVERIFY2(m.index(row, JobListModel::Rate).data().toString() != QStringLiteral("0/s"),
+                     qPrintable(QString::number(tick)));
+        }
+        // A restarted job starts a new history instead of a negative rate.
+        MetricsSnapshot restart;
+        restart.state = JobState::Running;
+        restart.elapsedMs = 250;
+        restart.recordsProduced = 0;
+        m.setMetrics(row, restart);
+        QCOMPARE(m.index(row, JobListModel::Rate).data(JobListModel::SortRole).toDouble(), 0.0);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestClusterModels)

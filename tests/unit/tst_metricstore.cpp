@@ -75,6 +75,7 @@ private Q_SLOTS:
     void partitionCapIsHonoured();
     void partitionTableHasRatesAndStatus();
     void olderSnapshotIsRejected();
+    void recentMeanSmoothsBatchedTicks();
     void defaultConfigCoversADay();
 };
 
@@ -418,6 +419,23 @@ void TestMetricStore::defaultConfigCoversADay()
     store.addSnapshot(snap(kT0, 1, 1, parts));
     QVERIFY(store.memoryBytes() > 1'000'000);
     QVERIFY(store.memoryBytes() < 2'000'000);
+}
+
+void TestMetricStore::recentMeanSmoothsBatchedTicks()
+{
+    MetricStore store;
+    QVERIFY(std::isnan(store.recentMean(Series::ProduceRecordsPerSec)));
+    // One batch a second at 250 ms ticks: the latest snapshot alone reads 0 three times in four.
+    for (int tick = 1; tick <= 40; ++tick) {
+        QVERIFY(store.addSnapshot(snap(kT0 + tick * 250, tick % 4 == 0 ? 3200 : 0, 0)));
+        QCOMPARE(store.latest().produceRecordsPerSec, tick % 4 == 0 ? 1600.0 : 0.0);
+        if (tick >= 8) {
+            QCOMPARE(store.recentMean(Series::ProduceRecordsPerSec), 400.0);
+            QCOMPARE(store.recentMean(Series::ProduceRecordsPerSec, 1000), 400.0);
+        }
+    }
+    // A window shorter than a tick still has the latest sample.
+    QCOMPARE(store.recentMean(Series::ConsumeRecordsPerSec, 1), 3200.0);
 }
 
 QTEST_GUILESS_MAIN(TestMetricStore)
