@@ -321,6 +321,7 @@ void MirrorWorker::shutdown(bool graceful)
     while (rd_kafka_outq_len(m_producer.get()) > 0 && Clock::now() < deadline)
         rd_kafka_poll(m_producer.get(), 50);
     m_topicIdQueue.reset(); // a queue goes before its client
+    m_mapQueue.reset();
     if (graceful && !m_aborting) {
         rd_kafka_consumer_close(m_consumer.get()); // leaves the group (revoke: commits nothing new)
         m_consumer.reset();
@@ -415,6 +416,7 @@ void MirrorWorker::tick()
         m_nextConfigSync = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.configSyncIntervalMs));
     }
     pollTopicIds();
+    pollOffsetMapSetup();
     serviceReplays();
     if (now >= m_nextCommit) {
         // The map first; the offsets follow as soon as the target acknowledged

@@ -166,6 +166,8 @@ private:
     // the offset map (MirrorWorkerMap.cpp)
     struct MapWrite; // the opaque of a map record: tells its delivery report from a mirrored record's
     void setupOffsetMap();
+    void pollOffsetMapSetup();
+    void giveUpOffsetMap(const QString &why);
     void writeOffsetMap(const std::vector<PartState *> *only);
     void waitForMapAcks(const std::vector<PartState *> *only, int timeoutMs);
     void onMapDelivery(const rd_kafka_message_t *msg);
@@ -242,7 +244,12 @@ private:
     Clock::time_point m_nextConfigSync;
     Clock::time_point m_nextGroupCheck;
     QString m_mapTopic;
-    TopicPtr m_mapRkt; // null: the map is not written (its topic could not be created)
+    TopicPtr m_mapRkt; // null: the map is not written (yet: its topic is being created, or not at all)
+    QueuePtr m_mapQueue; // the map topic's CreateTopics answer, taken without waiting
+    bool m_mapSetupPending = false;
+    int m_mapSetupAttempts = 0;
+    Clock::time_point m_mapSetupSent;
+    Clock::time_point m_mapSetupRetryAt;
     int m_mapInFlight = 0;
     int m_mapFailures = 0; // in a row; past a bound the map is given up (m_mapOff)
     bool m_mapOff = false; // the target refuses the map: mirror without it, commits no longer wait for it

@@ -23,55 +23,90 @@ struct MirrorWorker::MapWrite {
 
 void MirrorWorker::setupOffsetMap()
 {
+    // Asked without waiting (pollOffsetMapSetup takes the answer): an
+    // unreachable target must not hold the engine before its loop, where
+    // Stop is served. Until the topic is there, copies are noted and commits
+    // wait for the map (commitLimit), so the map has no hole.
     m_mapTopic = m_spec.offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(m_groupId) : m_spec.offsetMapTopic;
-    const ClusterTopics tgt = readClusterTopics(m_producer.get(), 10000);
+    char errstr[512];
+    const QByteArray name = m_mapTopic.toUtf8();
+    // One partition: the map's records are applied in the order they were
+    // written. The cluster's default replication factor (-1).
+    NewTopicPtr nt(rd_kafka_NewTopic_new(name.constData(), 1, -1, errstr, sizeof errstr));
+    if (!nt) {
+        giveUpOffsetMap(QString::fromUtf8(errstr));
+        return;
+    }
+    rd_kafka_NewTopic_set_config(nt.get(), "cleanup.policy", "compact");
+    if (!m_mapQueue)
+        m_mapQueue.reset(rd_kafka_queue_new(m_producer.get()));
+    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_producer.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS));
+    rd_kafka_AdminOptions_set_request_timeout(options.get(), 15000, errstr, sizeof errstr);
+    rd_kafka_NewTopic_t *arr[] = {nt.get()};
+    rd_kafka_CreateTopics(m_producer.get(), arr, 1, options.get(), m_mapQueue.get());
+    m_mapSetupPending = true;
+    m_mapSetupSent = Clock::now();
+}
+
+void MirrorWorker::pollOffsetMapSetup()
+{
+    if (!m_mapSetupPending) {
+        if (!m_mapRkt && !m_mapOff && m_mapSetupAttempts > 0 && Clock::now() >= m_mapSetupRetryAt)
+            setupOffsetMap();
+        return;
+    }
+    EventPtr ev(rd_kafka_queue_poll(m_mapQueue.get(), 0));
     QString why;
-    if (!tgt.ok) {
-        why = QStringLiteral("cannot list the target's topics: ") + tgt.error;
-    } else if (!tgt.topics.contains(m_mapTopic)) {
-        // One partition: the map's records are applied in the order they were
-        // written. The cluster's default replication factor (-1).
-        char errstr[512];
-        const QByteArray name = m_mapTopic.toUtf8();
-        NewTopicPtr nt(rd_kafka_NewTopic_new(name.constData(), 1, -1, errstr, sizeof errstr));
-        if (!nt) {
-            why = QString::fromUtf8(errstr);
-        } else {
-            rd_kafka_NewTopic_set_config(nt.get(), "cleanup.policy", "compact");
-            rd_kafka_NewTopic_t *arr[] = {nt.get()};
-            QString error;
-            EventPtr ev = adminCall(
-                m_producer.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS, 10000,
-                [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_CreateTopics(m_producer.get(), arr, 1, o, q); },
-                &error);
-            size_t cnt = 0;
-            const rd_kafka_topic_result_t **res =
-                ev ? rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &cnt) : nullptr;
-            if (!ev) {
-                why = error;
-            } else if (cnt < 1) {
-                why = QStringLiteral("empty CreateTopics answer");
-            } else if (const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(res[0]);
-                       err && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
-                const char *s = rd_kafka_topic_result_error_string(res[0]);
-                why = QString::fromUtf8(s ? s : rd_kafka_err2str(err));
-            } else {
-                event(JobEvent::Severity::Info, QStringLiteral("created offset map topic %1 on the target").arg(m_mapTopic));
-            }
+    if (!ev) {
+        if (Clock::now() - m_mapSetupSent < std::chrono::seconds(20))
+            return;
+        m_mapQueue.reset(); // a late answer goes with it
+        why = QStringLiteral("the target did not answer within 20 s");
+    } else if (rd_kafka_event_error(ev.get())) {
+        why = QString::fromUtf8(rd_kafka_event_error_string(ev.get()));
+    } else {
+        size_t cnt = 0;
+        const rd_kafka_topic_result_t **res =
+            rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &cnt);
+        if (cnt < 1) {
+            why = QStringLiteral("empty CreateTopics answer");
+        } else if (const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(res[0]);
+                   err && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+            const char *text = rd_kafka_topic_result_error_string(res[0]);
+            why = QString::fromUtf8(text && *text ? text : rd_kafka_err2str(err));
+        } else if (!err) {
+            event(JobEvent::Severity::Info, QStringLiteral("created offset map topic %1 on the target").arg(m_mapTopic));
         }
     }
+    m_mapSetupPending = false;
+    ++m_mapSetupAttempts;
     if (!why.isEmpty()) {
-        event(JobEvent::Severity::Warning,
-              QStringLiteral("offset map topic %1 could not be created on the target (%2): mirroring continues without "
-                             "writing the offset map")
-                  .arg(m_mapTopic, why));
+        if (m_mapSetupAttempts >= 3) {
+            giveUpOffsetMap(why);
+            return;
+        }
+        debouncedEvent(QStringLiteral("offset-map-setup"), JobEvent::Severity::Warning,
+                       QStringLiteral("offset map topic %1 not created on the target yet (%2); trying again in 30 s")
+                           .arg(m_mapTopic, why));
+        m_mapSetupRetryAt = Clock::now() + std::chrono::seconds(30);
         return;
     }
     m_mapRkt.reset(rd_kafka_topic_new(m_producer.get(), m_mapTopic.toUtf8().constData(), nullptr));
     if (!m_mapRkt)
-        event(JobEvent::Severity::Warning,
-              QStringLiteral("offset map topic %1: %2: mirroring continues without writing the offset map")
-                  .arg(m_mapTopic, kafkaErrorText(rd_kafka_last_error())));
+        giveUpOffsetMap(kafkaErrorText(rd_kafka_last_error()));
+}
+
+void MirrorWorker::giveUpOffsetMap(const QString &why)
+{
+    m_mapOff = true;
+    for (auto &[name, t] : m_topics)
+        for (auto &p : t->parts)
+            if (p)
+                p->mapSegs.clear();
+    event(JobEvent::Severity::Warning,
+          QStringLiteral("offset map topic %1 could not be created on the target (%2): mirroring continues without "
+                         "writing the offset map, so consumer groups cannot be translated for what this run copies")
+              .arg(m_mapTopic, why));
 }
 
 qint64 MirrorWorker::commitLimit(const PartState *p) const
@@ -79,7 +114,8 @@ qint64 MirrorWorker::commitLimit(const PartState *p) const
     const qint64 o = p->committable();
     // Progress never passes what the map has made durable: a restart copies
     // again from the commit, and the map must already cover everything below it.
-    if (!m_mapRkt || m_mapOff || !p->mapUsed)
+    // While the map topic is being created the commit waits too (mapAcked -1).
+    if (m_mapOff || !p->mapUsed)
         return o;
     return std::min(o, p->mapAcked);
 }

@@ -285,7 +285,7 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     if (!p || !p->ring.complete(src->offset, ok, &bytes))
         return; // stale: the partition was revoked or replayed meanwhile
     if (ok) {
-        if (m_mapRkt && !m_mapOff)
+        if (!m_mapOff) // also while the map topic is being created: written once it is there
             p->noteCopied(src->offset, dm->offset);
         ++p->records;
         p->bytes += bytes;

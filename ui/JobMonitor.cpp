@@ -411,7 +411,9 @@ void JobMonitor::redraw()
     qint64 to = 0;
     currentWindow(&from, &to);
     const Chart current = currentChart();
-    m_charts.at(current)->refresh(from, to);
+    // The Groups tab is a table, not a chart: nothing to refresh there.
+    if (current >= 0 && current < m_charts.size())
+        m_charts.at(current)->refresh(from, to);
     if (current == Partitions)
         m_partitionModel->setRows(m_store.partitionTable());
     m_summary->setText(summaryText());
@@ -508,7 +510,13 @@ QCPColorMap *JobMonitor::lagMap() const
 bool JobMonitor::savePng(const QString &path, QString *error)
 {
     // QCustomPlot renders into the file itself; a failure leaves no usable file to keep.
-    if (plot(currentChart())->savePng(path, 0, 0, 1.0, -1, 96))
+    QCustomPlot *chart = plot(currentChart());
+    if (!chart) {
+        if (error)
+            *error = tr("The Groups tab is a table, not a chart: choose a chart tab to export");
+        return false;
+    }
+    if (chart->savePng(path, 0, 0, 1.0, -1, 96))
         return true;
     if (error)
         *error = tr("Could not write the PNG image %1").arg(path);
@@ -517,7 +525,13 @@ bool JobMonitor::savePng(const QString &path, QString *error)
 
 bool JobMonitor::savePdf(const QString &path, QString *error)
 {
-    if (plot(currentChart())->savePdf(path))
+    QCustomPlot *chart = plot(currentChart());
+    if (!chart) {
+        if (error)
+            *error = tr("The Groups tab is a table, not a chart: choose a chart tab to export");
+        return false;
+    }
+    if (chart->savePdf(path))
         return true;
     if (error)
         *error = tr("Could not write the PDF file %1").arg(path);
@@ -526,6 +540,12 @@ bool JobMonitor::savePdf(const QString &path, QString *error)
 
 bool JobMonitor::saveCsv(const QString &path, QString *error)
 {
+    MonitorChart *chart = m_charts.value(int(currentChart()));
+    if (!chart) {
+        if (error)
+            *error = tr("The Groups tab is a table, not a chart: choose a chart tab to export");
+        return false;
+    }
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly | QIODevice::Text)) {
         if (error)
@@ -537,7 +557,7 @@ bool JobMonitor::saveCsv(const QString &path, QString *error)
     currentWindow(&from, &to);
     {
         QTextStream out(&file);
-        m_charts.at(currentChart())->writeCsv(out, from, to);
+        chart->writeCsv(out, from, to);
         out.flush();
         if (out.status() != QTextStream::Ok) {
             file.cancelWriting();
