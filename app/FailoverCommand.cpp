@@ -1,6 +1,7 @@
 #include "Commands.h"
 
 #include "CommandLine.h"
+#include "TextTable.h"
 #include "GroupOffsetSync.h"
 #include "OffsetMap.h"
 #include "ProfileLoader.h"
@@ -45,11 +46,6 @@ const char kFailoverUsage[] =
     "members on the target, offsets that cannot be translated, the copy not caught up in time),\n"
     "2 could not run (bad arguments or profile, unreachable cluster, no offset map)\n";
 
-QString number(qint64 n)
-{
-    return QLocale(QLocale::English).toString(qlonglong(n));
-}
-
 QString offsetText(qint64 n)
 {
     return n >= 0 ? QString::number(n) : QStringLiteral("-");
@@ -66,22 +62,6 @@ QString stateText(const QString &state, const QStringList &members)
                  .arg(members.size() == 1 ? QString() : QStringLiteral("s"))
                  .arg(members.join(QStringLiteral(", ")));
     return s;
-}
-
-void printAligned(const QList<QStringList> &rows, QTextStream &out, const QString &indent)
-{
-    QList<qsizetype> width(rows.first().size(), 0);
-    for (const QStringList &r : rows)
-        for (qsizetype i = 0; i < r.size(); ++i)
-            width[i] = std::max(width[i], r.at(i).size());
-    for (const QStringList &r : rows) {
-        QString line = indent + r.at(0).leftJustified(width[0]);
-        for (qsizetype i = 1; i < r.size(); ++i) {
-            // Numbers right-aligned; the last column (the action) left.
-            line += QStringLiteral("  ") + (i + 1 == r.size() ? r.at(i) : r.at(i).rightJustified(width[i]));
-        }
-        out << line << '\n';
-    }
 }
 
 void printGroup(const GroupSyncEntry &g, QTextStream &out)
@@ -101,7 +81,7 @@ void printGroup(const GroupSyncEntry &g, QTextStream &out)
         if (!p.note.isEmpty())
             notes.append(QStringLiteral("  %1[%2]: %3").arg(p.topic).arg(p.partition).arg(p.note));
     }
-    printAligned(rows, out, QStringLiteral("  "));
+    printTextTable(rows, out, QStringLiteral("  "), true);
     for (const QString &n : std::as_const(notes))
         out << n << '\n';
 }
@@ -189,12 +169,12 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
             break;
         if (deadline.hasExpired()) {
             const QList<CopyLag::Partition> behind = lag.behind();
-            err << "mirrordesk failover: the copy is not caught up after " << timeoutS << " s: " << number(lag.total())
+            err << "mirrordesk failover: the copy is not caught up after " << timeoutS << " s: " << formatNumber(lag.total())
                 << " records in " << behind.size() << " partitions are not on the target yet (--max-lag " << lagAllowed
                 << "); nothing written\n";
             for (qsizetype i = 0; i < behind.size() && i < 50; ++i) {
                 const CopyLag::Partition &p = behind.at(i);
-                err << "  " << p.topic << '[' << p.partition << "]: " << number(p.lag) << " records not copied ("
+                err << "  " << p.topic << '[' << p.partition << "]: " << formatNumber(p.lag) << " records not copied ("
                     << (p.covered >= 0 ? QStringLiteral("copied up to %1").arg(p.covered) : QStringLiteral("nothing copied"))
                     << ", end " << p.end << ")\n";
             }
@@ -206,7 +186,7 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
             return 1;
         }
         if (first || sinceProgress.elapsed() >= 1000) {
-            err << "waiting for the copy: " << number(lag.total()) << " records in " << lag.behind().size()
+            err << "waiting for the copy: " << formatNumber(lag.total()) << " records in " << lag.behind().size()
                 << " partitions not on the target yet (--max-lag " << lagAllowed << "), "
                 << (deadline.remainingTime() + 999) / 1000 << " s left\n";
             err.flush();
@@ -214,7 +194,7 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
         }
         QThread::msleep(500);
     }
-    out << "job \"" << spec->name << "\": " << lag.partitions.size() << " partitions, " << number(lag.total())
+    out << "job \"" << spec->name << "\": " << lag.partitions.size() << " partitions, " << formatNumber(lag.total())
         << " records not on the target yet (--max-lag " << lagAllowed << "), offset map " << mapTopic << '\n';
 
     const GroupSyncPlan plan = planGroupSync(*spec, map, options, kCallTimeoutMs);

@@ -4,6 +4,7 @@
 #include "JobProgress.h"
 #include "ProfileLoader.h"
 #include "ProfileSupport.h"
+#include "TextTable.h"
 
 #include <QJsonValue>
 #include <QLocale>
@@ -38,11 +39,6 @@ const char kResetUsage[] =
     "\n"
     "exit codes: 0 done (or dry run), 1 refused or failed, 2 usage or profile error\n";
 
-QString number(qint64 n)
-{
-    return QLocale(QLocale::English).toString(qlonglong(n));
-}
-
 // "Empty", "Stable", ...; a group that does not exist (yet) says so.
 QString groupStateText(const JobProgress &p)
 {
@@ -57,23 +53,9 @@ void printTable(const JobProgress &plan, QTextStream &out)
     QList<QStringList> rows;
     for (const PartitionStart &p : plan.partitions)
         rows.append({p.topic, QString::number(p.partition),
-                     p.committed >= 0 ? number(p.committed) : QStringLiteral("none"), number(p.start), number(p.toCopy)});
-    QList<qsizetype> width;
-    for (const QString &h : header)
-        width.append(h.size());
-    for (const QStringList &r : std::as_const(rows)) {
-        for (qsizetype i = 0; i < r.size(); ++i)
-            width[i] = std::max(width[i], r.at(i).size());
-    }
-    const auto line = [&](const QStringList &cells) {
-        QString text = cells.at(0).leftJustified(width[0]);
-        for (qsizetype i = 1; i < cells.size(); ++i)
-            text += QStringLiteral("  ") + cells.at(i).rightJustified(width[i]);
-        out << text << '\n';
-    };
-    line(header);
-    for (const QStringList &r : std::as_const(rows))
-        line(r);
+                     p.committed >= 0 ? formatNumber(p.committed) : QStringLiteral("none"), formatNumber(p.start), formatNumber(p.toCopy)});
+    rows.prepend(header);
+    printTextTable(rows, out);
 }
 
 } // namespace
@@ -153,8 +135,8 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     printTable(plan, out);
     const qint64 partitions = plan.partitions.size();
     const QString counted = QStringLiteral("%1 partition%2, %3 records to copy")
-                                .arg(number(partitions), partitions == 1 ? QString() : QStringLiteral("s"),
-                                     number(plan.totalToCopy()));
+                                .arg(formatNumber(partitions), partitions == 1 ? QString() : QStringLiteral("s"),
+                                     formatNumber(plan.totalToCopy()));
     if (parser.isSet(dryRun)) {
         out << "dry run: " << counted << "; nothing written\n";
         out.flush();
@@ -170,7 +152,7 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err.flush();
         return 1;
     }
-    out << "reset group " << plan.groupId << ": " << counted << "; " << number(outcome.partitionsWritten)
+    out << "reset group " << plan.groupId << ": " << counted << "; " << formatNumber(outcome.partitionsWritten)
         << " committed offsets written\n";
     out.flush();
     return 0;

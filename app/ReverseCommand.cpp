@@ -5,6 +5,7 @@
 #include "OffsetMap.h"
 #include "ProfileLoader.h"
 #include "ReversePlan.h"
+#include "TextTable.h"
 #include "TopicNaming.h"
 
 #include <QFileInfo>
@@ -39,11 +40,6 @@ const char kReverseUsage[] =
     "\n"
     "exit codes: 0 written (or dry run), 1 refused or failed, 2 usage or profile error\n";
 
-QString number(qint64 n)
-{
-    return QLocale(QLocale::English).toString(qlonglong(n));
-}
-
 JobProfile reversedProfile(const JobProfile &forward, const MirrorJobSpec &reverse)
 {
     JobProfile r = forward;
@@ -66,23 +62,10 @@ void printTable(const JobProgress &plan, QTextStream &out)
                                 QStringLiteral("END"), QStringLiteral("STARTS AT"), QStringLiteral("TO COPY BACK")};
     QList<QStringList> rows;
     for (const PartitionStart &p : plan.partitions)
-        rows.append({p.topic, QString::number(p.partition), number(p.logStart), number(p.end), number(p.start),
-                     number(p.toCopy)});
-    QList<qsizetype> width;
-    for (const QString &h : header)
-        width.append(h.size());
-    for (const QStringList &r : std::as_const(rows))
-        for (qsizetype i = 0; i < r.size(); ++i)
-            width[i] = std::max(width[i], r.at(i).size());
-    const auto line = [&](const QStringList &cells) {
-        QString text = cells.at(0).leftJustified(width[0]);
-        for (qsizetype i = 1; i < cells.size(); ++i)
-            text += QStringLiteral("  ") + cells.at(i).rightJustified(width[i]);
-        out << text << '\n';
-    };
-    line(header);
-    for (const QStringList &r : std::as_const(rows))
-        line(r);
+        rows.append({p.topic, QString::number(p.partition), formatNumber(p.logStart), formatNumber(p.end), formatNumber(p.start),
+                     formatNumber(p.toCopy)});
+    rows.prepend(header);
+    printTextTable(rows, out);
 }
 
 } // namespace
@@ -167,7 +150,7 @@ int runReverseCommand(const QStringList &args, QTextStream &out, QTextStream &er
     else
         printTable(plan, out);
     out << QStringLiteral("%1 partitions, %2 records to copy back; the offset map covers %3 partitions of the forward job\n")
-               .arg(number(plan.partitions.size()), number(plan.totalToCopy()), number(map.partitions().size()));
+               .arg(formatNumber(plan.partitions.size()), formatNumber(plan.totalToCopy()), formatNumber(map.partitions().size()));
     if (parser.isSet(dryRun)) {
         out << "dry run: nothing written\n";
         out.flush();
