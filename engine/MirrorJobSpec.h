@@ -15,6 +15,12 @@ enum class NamingPolicy { Identity, Prefix, Template };
 
 enum class StartPosition { Committed, Earliest, Latest, Timestamp };
 
+// At-least-once: a crash may copy a record twice. Exactly-once: records,
+// progress and offset-map entries commit in one target transaction, so a
+// read_committed consumer of the target sees each source record once
+// (docs/ARCHITECTURE.md, "Exactly-once").
+enum class DeliveryGuarantee { AtLeastOnce, ExactlyOnce };
+
 // When a one-off copy ends; RunForever is a continuous mirror.
 enum class StopCondition { RunForever, CaughtUp, AtTimestamp, AfterRecords };
 
@@ -42,6 +48,12 @@ struct MirrorJobSpec {
     StopCondition stop = StopCondition::RunForever;
     QDateTime stopTimestamp;
     qint64 stopAfterRecords = 0; // per partition
+    DeliveryGuarantee delivery = DeliveryGuarantee::AtLeastOnce;
+    // Exactly-once: a transaction commits after this long or this many
+    // records, whichever comes first (latency for read_committed readers
+    // against the cost of a commit).
+    int transactionIntervalMs = 100;
+    int transactionMaxRecords = 10000;
     bool createTopics = true;
     bool syncTopicConfigs = true;
     QStringList configExclude; // topic configs never copied (regexes); empty: MM2's defaults

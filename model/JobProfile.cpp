@@ -56,9 +56,9 @@ QString startPositionName(StartPosition p)
     return QStringLiteral("committed");
 }
 
-QString deliveryName(DeliveryGuarantee)
+QString deliveryName(DeliveryGuarantee d)
 {
-    return QStringLiteral("at-least-once");
+    return d == DeliveryGuarantee::ExactlyOnce ? QStringLiteral("exactly-once") : QStringLiteral("at-least-once");
 }
 
 // ---------------------------------------------------------------- references
@@ -340,6 +340,14 @@ public:
         regexList(p.groupsExclude, QStringLiteral("groups.exclude"));
         if (p.groupsInclude.isEmpty() && !p.groupsExclude.isEmpty())
             warn(QStringLiteral("groups.exclude"), QStringLiteral("no effect without groups.include: no group is selected"));
+        if (p.transactionIntervalMs < JobProfile::MinTransactionIntervalMs
+            || p.transactionIntervalMs > JobProfile::MaxTransactionIntervalMs)
+            error(QStringLiteral("transactionIntervalMs"), QStringLiteral("must be from %1 to %2")
+                                                               .arg(JobProfile::MinTransactionIntervalMs)
+                                                               .arg(JobProfile::MaxTransactionIntervalMs));
+        if (p.transactionMaxRecords < 1 || p.transactionMaxRecords > JobProfile::MaxTransactionRecords)
+            error(QStringLiteral("transactionMaxRecords"),
+                  QStringLiteral("must be from 1 to %1").arg(JobProfile::MaxTransactionRecords));
         if (p.groupSyncIntervalMs < JobProfile::MinGroupSyncIntervalMs || p.groupSyncIntervalMs > JobProfile::MaxGroupSyncIntervalMs)
             error(QStringLiteral("groupSyncIntervalMs"), QStringLiteral("must be from %1 to %2")
                                                              .arg(JobProfile::MinGroupSyncIntervalMs)
@@ -693,6 +701,11 @@ QByteArray JobProfile::toJson() const
         break;
     }
     w.string(QStringLiteral("delivery"), deliveryName(delivery));
+    if (delivery == DeliveryGuarantee::ExactlyOnce || transactionIntervalMs != DefaultTransactionIntervalMs
+        || transactionMaxRecords != DefaultTransactionMaxRecords) {
+        w.number(QStringLiteral("transactionIntervalMs"), transactionIntervalMs);
+        w.number(QStringLiteral("transactionMaxRecords"), transactionMaxRecords);
+    }
     w.boolean(QStringLiteral("createTopics"), createTopics);
     w.boolean(QStringLiteral("syncTopicConfigs"), syncTopicConfigs);
     if (!configExclude.isEmpty())
@@ -914,6 +927,9 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.stop = stop;
     s.stopTimestamp = stopTimestamp;
     s.stopAfterRecords = stopAfterRecords;
+    s.delivery = delivery;
+    s.transactionIntervalMs = transactionIntervalMs;
+    s.transactionMaxRecords = transactionMaxRecords;
     s.createTopics = createTopics;
     s.syncTopicConfigs = syncTopicConfigs;
     s.configExclude = configExclude;

@@ -83,8 +83,6 @@ struct ProfileSide {
     bool operator==(const ProfileSide &) const = default;
 };
 
-enum class DeliveryGuarantee { AtLeastOnce }; // "at-least-once"; exactly-once comes later
-
 // A *.mirrorjob file, format version 1 (DESIGN.md "Job profile"). Keys:
 //   mirrordesk (1, required), name, source/target (ProfileSide; bootstrap required),
 //   topics { include (non-empty, required), exclude, excludeInternal },
@@ -93,7 +91,8 @@ enum class DeliveryGuarantee { AtLeastOnce }; // "at-least-once"; exactly-once c
 //   offsetMapTopic (a valid Kafka topic name; default: defaultOffsetMapTopic(groupId)),
 //   start: "committed"|"earliest"|"latest"|{ "timestamp": ISO 8601 with zone },
 //   stop: "never"|"caught-up"|{ "timestamp": ISO 8601 }|{ "records": N per partition },
-//   delivery: "at-least-once", createTopics, syncTopicConfigs, configExclude [regex],
+//   delivery: "at-least-once"|"exactly-once", transactionIntervalMs, transactionMaxRecords
+//   (exactly-once: a transaction commits after that long or that many records), createTopics, syncTopicConfigs, configExclude [regex],
 //   throttleBytesPerSecond (>= 0, 0 = unlimited), samplingIntervalMs, topicRefreshIntervalMs,
 //   groups { include [regex], exclude [regex] } (source consumer groups whose offsets follow
 //   to the target), syncGroupOffsets (default true), groupSyncIntervalMs (>= 1000).
@@ -111,6 +110,11 @@ public:
     static constexpr int DefaultGroupSyncIntervalMs = 10000;
     static constexpr int MinGroupSyncIntervalMs = 1000;
     static constexpr int MaxGroupSyncIntervalMs = 3600000;
+    static constexpr int DefaultTransactionIntervalMs = 100;
+    static constexpr int MinTransactionIntervalMs = 10;
+    static constexpr int MaxTransactionIntervalMs = 60000;
+    static constexpr int DefaultTransactionMaxRecords = 10000;
+    static constexpr int MaxTransactionRecords = 1000000;
 
     int version = FormatVersion;
     QString name;
@@ -130,6 +134,8 @@ public:
     QDateTime stopTimestamp;
     qint64 stopAfterRecords = 0;
     DeliveryGuarantee delivery = DeliveryGuarantee::AtLeastOnce;
+    int transactionIntervalMs = DefaultTransactionIntervalMs;
+    int transactionMaxRecords = DefaultTransactionMaxRecords;
     bool createTopics = true;
     bool syncTopicConfigs = true;
     QStringList configExclude;
@@ -180,6 +186,6 @@ public:
 // Keyword spellings used in files.
 QString namingPolicyName(NamingPolicy p);       // identity, prefix, template
 QString startPositionName(StartPosition p);     // committed, earliest, latest, timestamp
-QString deliveryName(DeliveryGuarantee d);      // at-least-once
+QString deliveryName(DeliveryGuarantee d);      // at-least-once, exactly-once
 
 } // namespace md

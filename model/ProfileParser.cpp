@@ -352,11 +352,11 @@ public:
             if (delivery == QLatin1String("at-least-once"))
                 p->delivery = DeliveryGuarantee::AtLeastOnce;
             else if (delivery == QLatin1String("exactly-once"))
-                error(QStringLiteral("delivery"),
-                      QStringLiteral("exactly-once is not supported by this build yet (only at-least-once)"));
+                p->delivery = DeliveryGuarantee::ExactlyOnce;
             else
                 error(QStringLiteral("delivery"),
-                      QStringLiteral("unknown delivery guarantee \"%1\" (expected at-least-once)").arg(delivery));
+                      QStringLiteral("unknown delivery guarantee \"%1\" (expected at-least-once or exactly-once)")
+                          .arg(delivery));
         }
         boolean(root, QStringLiteral("createTopics"), QStringLiteral("createTopics"), &p->createTopics);
         boolean(root, QStringLiteral("syncTopicConfigs"), QStringLiteral("syncTopicConfigs"), &p->syncTopicConfigs);
@@ -383,6 +383,12 @@ public:
         if (integer(root, QStringLiteral("groupSyncIntervalMs"), QStringLiteral("groupSyncIntervalMs"),
                     JobProfile::MinGroupSyncIntervalMs, JobProfile::MaxGroupSyncIntervalMs, &n))
             p->groupSyncIntervalMs = int(n);
+        if (integer(root, QStringLiteral("transactionIntervalMs"), QStringLiteral("transactionIntervalMs"),
+                    JobProfile::MinTransactionIntervalMs, JobProfile::MaxTransactionIntervalMs, &n))
+            p->transactionIntervalMs = int(n);
+        if (integer(root, QStringLiteral("transactionMaxRecords"), QStringLiteral("transactionMaxRecords"),
+                    1, JobProfile::MaxTransactionRecords, &n))
+            p->transactionMaxRecords = int(n);
     }
 
     void namingPolicy(const QString &name, const QString &path, JobProfile *p)

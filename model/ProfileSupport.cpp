@@ -320,7 +320,8 @@ QStringList topLevelKeys()
             QStringLiteral("configExclude"),    QStringLiteral("throttleBytesPerSecond"),
             QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs"),
             QStringLiteral("groups"),           QStringLiteral("syncGroupOffsets"),
-            QStringLiteral("groupSyncIntervalMs")};
+            QStringLiteral("groupSyncIntervalMs"), QStringLiteral("transactionIntervalMs"),
+            QStringLiteral("transactionMaxRecords")};
 }
 
 bool parseTimestamp(const QJsonValue &v, QDateTime *out, QString *error)

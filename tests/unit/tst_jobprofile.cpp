@@ -236,6 +236,36 @@ private Q_SLOTS:
         QVERIFY2(describe(issues).contains(QStringLiteral("groups.exclude: no effect without groups.include")), qPrintable(describe(issues)));
     }
 
+    void deliveryKeys()
+    {
+        // Absent: at-least-once, and no transaction keys are written.
+        QList<ProfileIssue> issues;
+        JobProfile p = JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+        QCOMPARE(p.delivery, DeliveryGuarantee::AtLeastOnce);
+        QVERIFY(!p.toJson().contains("transactionIntervalMs"));
+
+        // Exactly-once with its transaction bounds: carried into the spec and written back.
+        issues.clear();
+        p = JobProfile::fromJson(profileWith({{QStringLiteral("delivery"), QStringLiteral("exactly-once")},
+                                              {QStringLiteral("transactionIntervalMs"), 250},
+                                              {QStringLiteral("transactionMaxRecords"), 5000}}),
+                                 QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+        QCOMPARE(p.delivery, DeliveryGuarantee::ExactlyOnce);
+        const std::optional<MirrorJobSpec> spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QCOMPARE(spec->delivery, DeliveryGuarantee::ExactlyOnce);
+        QCOMPARE(spec->transactionIntervalMs, 250);
+        QCOMPARE(spec->transactionMaxRecords, 5000);
+        const QJsonObject written = QJsonDocument::fromJson(p.toJson()).object();
+        QCOMPARE(written.value(QStringLiteral("delivery")).toString(), QStringLiteral("exactly-once"));
+        QCOMPARE(written.value(QStringLiteral("transactionIntervalMs")).toInt(), 250);
+        issues.clear();
+        QVERIFY(JobProfile::fromJson(p.toJson(), QString(), &issues) == p);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+    }
+
     void saveAndLoad()
     {
         QTemporaryDir dir;

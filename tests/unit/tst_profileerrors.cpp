@@ -259,8 +259,10 @@ private Q_SLOTS:
                             {QStringLiteral("stop"), parse("{\"timestamp\": \"2026-11-01T00:00:00+01:00\"}")}})
             << "stop.timestamp" << "must be later than start.timestamp";
         // Everything else
-        QTest::newRow("delivery exactly-once") << profileWith(QStringLiteral("delivery"), QStringLiteral("exactly-once")) << "delivery"
-                                               << "exactly-once is not supported by this build yet";
+        QTest::newRow("transactionIntervalMs too small") << profileWith(QStringLiteral("transactionIntervalMs"), 5)
+                                                         << "transactionIntervalMs" << "5 is out of range";
+        QTest::newRow("transactionMaxRecords 0") << profileWith(QStringLiteral("transactionMaxRecords"), 0)
+                                                 << "transactionMaxRecords" << "0 is out of range";
         QTest::newRow("delivery unknown") << profileWith(QStringLiteral("delivery"), QStringLiteral("maybe")) << "delivery"
                                           << "unknown delivery guarantee";
         QTest::newRow("createTopics string") << profileWith(QStringLiteral("createTopics"), QStringLiteral("yes")) << "createTopics"
