@@ -51,8 +51,8 @@ QString mm2CheckpointsTopicOf(const MirrorJobSpec &spec);
 // Bytes in MM2's layout; nullopt when a string does not fit an int16 length.
 std::optional<QByteArray> mm2CheckpointKey(const Mm2Checkpoint &c);
 std::optional<QByteArray> mm2CheckpointValue(const Mm2Checkpoint &c);
-// The inverse (tests, and a reader's check of what was written); nullopt for
-// anything MM2's own reader would reject (bad lengths, another version, trailing bytes).
+// The inverse, strict (tests): nullopt for bad lengths, another version or
+// trailing bytes.
 std::optional<Mm2Checkpoint> parseMm2Checkpoint(const QByteArray &key, const QByteArray &value);
 
 // Pure: one checkpoint per planned group partition whose source offset has an

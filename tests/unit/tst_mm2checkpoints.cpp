@@ -4,6 +4,7 @@
 // planned partitions get one, and the profile's "checkpoints" key.
 
 #include "GroupOffsetSync.h"
+#include "GroupSyncRunner.h"
 #include "JobProfileTestUtil.h"
 #include "Mm2Checkpoints.h"
 #include "OffsetMap.h"
@@ -124,6 +125,18 @@ private Q_SLOTS:
             lines << QStringLiteral("%1 %2[%3] %4->%5").arg(c.group, c.topic).arg(c.partition).arg(c.upstreamOffset).arg(c.downstreamOffset);
         QCOMPARE(lines, (QStringList{QStringLiteral("billing eu.orders[0] 5->105"), QStringLiteral("billing eu.orders[1] 10->110"),
                                      QStringLiteral("billing eu.orders[2] 21->119"), QStringLiteral("busy eu.orders[0] 15->114")}));
+    }
+
+    void checkpointsAloneRunTheSyncThread()
+    {
+        MirrorJobSpec s;
+        s.groupsInclude = {QStringLiteral("billing")};
+        s.syncGroupOffsets = false;
+        QVERIFY(!GroupSyncRunner::wanted(s));
+        s.emitCheckpoints = true;
+        QVERIFY(GroupSyncRunner::wanted(s));
+        s.groupsInclude.clear();
+        QVERIFY(!GroupSyncRunner::wanted(s));
     }
 
     void profileKey()
