@@ -211,7 +211,7 @@ bool MirrorWorker::commitTransaction(const std::vector<PartState *> *released, b
         e->metadata_size = size_t(meta.size());
     }
     if (offsets->cnt > 0) {
-        ErrorPtr err(rd_kafka_send_offsets_to_transaction(m_producer.get(), offsets.get(), m_txnGroup.get(), 30000));
+        ErrorPtr err(rd_kafka_send_offsets_to_transaction(m_producer.get(), offsets.get(), m_txnGroup.get(), 10000));
         if (err && !handleTxnError(err.get(), "send the offsets of"))
             return false;
         if (err)
