@@ -57,20 +57,24 @@ TransactionCheckResult judgeTransactionSettings(const TransactionSettings &s, qi
                     .arg(producerTimeoutMs);
     // The log is created at the first transaction with this factor; a log that
     // exists already was created when the cluster had the brokers for it.
-    if (!s.logExists && s.logReplicationFactor && s.brokerCount > 0 && *s.logReplicationFactor > s.brokerCount)
+    const bool cannotCreate =
+        !s.logExists && s.logReplicationFactor && s.brokerCount > 0 && *s.logReplicationFactor > s.brokerCount;
+    if (cannotCreate) {
         r.problems << QStringLiteral("transaction.state.log.replication.factor is %1 but the target has %2: the transaction "
                                      "log (__transaction_state) cannot be created, so no transaction would ever start; set "
                                      "it to at most %3 on the target's brokers")
                           .arg(*s.logReplicationFactor)
                           .arg(brokers(s.brokerCount))
                           .arg(s.brokerCount);
-    const std::optional<int> replicas =
-        s.logReplicationFactor ? std::optional<int>(qMin(*s.logReplicationFactor, qMax(s.brokerCount, 1))) : std::nullopt;
-    if (s.logMinIsr && replicas && *s.logMinIsr > *replicas)
-        r.problems << QStringLiteral("transaction.state.log.min.isr is %1 but the transaction log can have at most %2 "
-                                     "in-sync replicas here: its writes would be refused, so no transaction could commit")
-                          .arg(*s.logMinIsr)
-                          .arg(*replicas);
+    } else if (s.logMinIsr && s.logReplicationFactor) {
+        // In-sync replicas: at most the factor, and at most the brokers there are.
+        const int replicas = s.brokerCount > 0 ? qMin(*s.logReplicationFactor, s.brokerCount) : *s.logReplicationFactor;
+        if (*s.logMinIsr > replicas)
+            r.problems << QStringLiteral("transaction.state.log.min.isr is %1 but the transaction log can have at most %2 "
+                                         "in-sync replicas here: its writes would be refused, so no transaction could commit")
+                              .arg(*s.logMinIsr)
+                              .arg(replicas);
+    }
     if (s.maxTimeoutMs && *s.maxTimeoutMs < producerTimeoutMs)
         r.problems << QStringLiteral("transaction.max.timeout.ms is %1 on the target, below the job's transaction.timeout.ms "
                                      "%2: the target refuses the job's transactional producer; lower transaction.timeout.ms "
