@@ -30,17 +30,11 @@ QString brokers(int n)
 
 qint64 producerTransactionTimeoutMs(const MirrorJobSpec &spec)
 {
-    const QString key = QStringLiteral("transaction.timeout.ms");
-    // Producer properties win over those of every client, as in makeKafkaConf.
-    for (const QMap<QString, QString> *m : {&spec.target.producerProperties, &spec.target.properties}) {
-        if (!m->contains(key))
-            continue;
-        bool ok = false;
-        const qint64 v = m->value(key).trimmed().toLongLong(&ok);
-        if (ok)
-            return v;
-    }
-    return kDefaultTransactionTimeoutMs;
+    // The engine sets the producer's timeout from target.producerProperties only
+    // (over anything target.properties says), else 60000.
+    bool ok = false;
+    const qint64 v = spec.target.producerProperties.value(QStringLiteral("transaction.timeout.ms")).trimmed().toLongLong(&ok);
+    return ok ? v : kDefaultTransactionTimeoutMs;
 }
 
 TransactionCheckResult judgeTransactionSettings(const TransactionSettings &s, qint64 producerTimeoutMs)

@@ -14,7 +14,7 @@
 
 namespace md {
 
-// librdkafka's default, which the engine leaves alone unless the profile sets it.
+// The engine's producer timeout unless target.producerProperties sets one.
 inline constexpr qint64 kDefaultTransactionTimeoutMs = 60000;
 
 // The target broker's transaction settings, as DescribeConfigs reports them.
@@ -37,7 +37,7 @@ struct TransactionCheckResult {
 };
 
 // The transaction.timeout.ms the job's target producer runs with: the
-// profile's target producer (or every-client) properties, else librdkafka's default.
+// profile's target producerProperties, else 60000 (what the engine sets).
 qint64 producerTransactionTimeoutMs(const MirrorJobSpec &spec);
 
 // Pure: judges settings read from the target against the producer's timeout.

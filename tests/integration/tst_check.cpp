@@ -488,7 +488,10 @@ private Q_SLOTS:
             QCOMPARE(r.problems.size(), 1);
             QVERIFY2(r.problems.first().startsWith(problem), qPrintable(r.problems.first()));
         }
-        // The producer's own timeout, when the profile sets one, is what counts.
+        // The producer's own timeout, when the profile sets one, is what counts (as in the engine,
+        // target.properties does not set it).
+        job.target.properties.insert(QStringLiteral("transaction.timeout.ms"), QStringLiteral("2000"));
+        QCOMPARE(producerTransactionTimeoutMs(job), kDefaultTransactionTimeoutMs);
         job.target.producerProperties.insert(QStringLiteral("transaction.timeout.ms"), QStringLiteral("1000"));
         QCOMPARE(producerTransactionTimeoutMs(job), 1000);
     }
