@@ -313,6 +313,50 @@ private Q_SLOTS:
         QVERIFY2(!exactlyOnce.summary().contains(QStringLiteral("at-least-once replay")), qPrintable(exactlyOnce.summary()));
     }
 
+    // End to end: an exactly-once run copies, and verify of the job finds no duplicate
+    // (the run line names the mode).
+    void exactlyOnceRunVerifiesWithoutDuplicates()
+    {
+        const QString exe = QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
+        QVERIFY2(QFile::exists(exe), qPrintable(exe + QStringLiteral(" was not built")));
+        const QString topic = test::uniqueName(QStringLiteral("verify-eos-run"));
+        // Identity naming: the engine commits the source topics' offsets on the target, so the
+        // target topic carries the source's name here.
+        makePair(topic, 2, sampleRecords(0, 150) + sampleRecords(1, 90), {}, false);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("eos.mirrorjob"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(R"({"mirrordesk": 1, "name": "%3",
+            "source": {"alias": "src", "bootstrap": "%1"}, "target": {"alias": "dst", "bootstrap": "%2"},
+            "topics": {"include": ["%3"]}, "naming": {"policy": "identity"}, "start": "earliest",
+            "delivery": "exactly-once", "transactionIntervalMs": 50, "transactionMaxRecords": 40})")
+                    .arg(test::sourceBootstrap(), test::targetBootstrap(), topic)
+                    .toUtf8());
+        f.close();
+        QProcess run;
+        run.start(exe, {QStringLiteral("run"), path, QStringLiteral("--until-caught-up")});
+        if (!run.waitForFinished(120000))
+            run.kill();
+        run.waitForFinished();
+        const QString runOut = QString::fromUtf8(run.readAllStandardOutput() + run.readAllStandardError());
+        QVERIFY2(run.exitStatus() == QProcess::NormalExit && run.exitCode() == 0, qPrintable(runOut));
+        QVERIFY2(runOut.contains(QStringLiteral(" (exactly-once)")), qPrintable(runOut));
+
+        MirrorJobSpec spec = makeSpec(topic);
+        spec.naming = NamingPolicy::Identity;
+        spec.delivery = DeliveryGuarantee::ExactlyOnce;
+        const VerifyReport report = Verifier(spec, quickOptions()).run();
+        QVERIFY2(report.completed, qPrintable(report.error));
+        QVERIFY2(report.exitCode() == 0, qPrintable(report.summary()));
+        QCOMPARE(report.partitions.size(), 2);
+        for (const PartitionVerdict &v : report.partitions) {
+            QCOMPARE(v.status, PartitionVerdict::Status::Match);
+            QCOMPARE(v.duplicates, 0);
+        }
+        QCOMPARE(report.partitions.at(0).sourceCount + report.partitions.at(1).sourceCount, 240);
+    }
+
     void transactionMarkersAndAbortsDoNotShiftTheComparison()
     {
         // The source holds a committed and an aborted transaction (control
