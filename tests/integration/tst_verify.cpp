@@ -320,8 +320,7 @@ private Q_SLOTS:
         const QString exe = QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
         QVERIFY2(QFile::exists(exe), qPrintable(exe + QStringLiteral(" was not built")));
         const QString topic = test::uniqueName(QStringLiteral("verify-eos-run"));
-        // Identity naming: the engine commits the source topics' offsets on the target, so the
-        // target topic carries the source's name here.
+        // Prefix naming: progress on the target is kept under the target topic's name.
         makePair(topic, 2, sampleRecords(0, 150) + sampleRecords(1, 90), {}, false);
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("eos.mirrorjob"));
@@ -329,7 +328,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QStringLiteral(R"({"mirrordesk": 1, "name": "%3",
             "source": {"alias": "src", "bootstrap": "%1"}, "target": {"alias": "dst", "bootstrap": "%2"},
-            "topics": {"include": ["%3"]}, "naming": {"policy": "identity"}, "start": "earliest",
+            "topics": {"include": ["%3"]}, "naming": {"policy": "prefix"}, "start": "earliest",
             "delivery": "exactly-once", "transactionIntervalMs": 50, "transactionMaxRecords": 40})")
                     .arg(test::sourceBootstrap(), test::targetBootstrap(), topic)
                     .toUtf8());
@@ -344,7 +343,6 @@ private Q_SLOTS:
         QVERIFY2(runOut.contains(QStringLiteral(" (exactly-once)")), qPrintable(runOut));
 
         MirrorJobSpec spec = makeSpec(topic);
-        spec.naming = NamingPolicy::Identity;
         spec.delivery = DeliveryGuarantee::ExactlyOnce;
         const VerifyReport report = Verifier(spec, quickOptions()).run();
         QVERIFY2(report.completed, qPrintable(report.error));
