@@ -7,6 +7,7 @@
 #include "ProfileLoader.h"
 #include "RetentionCheck.h"
 #include "TargetTopicRule.h"
+#include "TransactionCheck.h"
 
 #include <QLocale>
 
@@ -62,6 +63,30 @@ void printPartitionStarts(const MirrorJobSpec &spec, QTextStream &out, QTextStre
         out << " (" << english.toString(qlonglong(skipped)) << " vanished before they were copied)";
     out << '\n';
     out.flush();
+}
+
+// The delivery guarantee, and for exactly-once whether the target can run the
+// job's transactions; returns the number of errors (each stops every transaction).
+int printDelivery(const MirrorJobSpec &spec, const ClusterProbeResult &target, QTextStream &out)
+{
+    if (spec.delivery != DeliveryGuarantee::ExactlyOnce) {
+        out << "delivery: at-least-once (after a crash, the records copied since the last commit are copied again)\n";
+        return 0;
+    }
+    out << "delivery: exactly-once (records and progress commit in target transactions, every "
+        << spec.transactionIntervalMs << " ms or " << spec.transactionMaxRecords << " records; progress lives on the target)\n";
+    const TransactionCheckResult t = checkTransactions(spec, target.brokerCount,
+                                                       target.topic(QStringLiteral("__transaction_state")) != nullptr,
+                                                       kCheckProbeTimeoutMs);
+    if (!t.error.isEmpty())
+        out << "  warning: transactions not checked: " << t.error << '\n';
+    else
+        out << "  target: " << t.summary << '\n';
+    for (const QString &p : t.problems)
+        out << "  ERROR: " << p << '\n';
+    out << "  note: consumers of the target see each record once only when they read with isolation.level=read_committed\n";
+    out.flush();
+    return int(t.problems.size());
 }
 
 } // namespace
@@ -134,6 +159,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         for (const ExcludedTopic &x : plan.excluded)
             out << "  " << x.topic << ": " << x.reason << '\n';
     }
+    errors += printDelivery(*spec, target, out);
     printPartitionStarts(*spec, out, err);
     // History the target would delete on arrival: source records older than the target topic's retention.
     const RetentionCheckResult retention = checkRetention(*spec, plan, kCheckProbeTimeoutMs);

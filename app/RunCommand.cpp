@@ -2,6 +2,7 @@
 #include "CommandLine.h"
 
 #include "JobListModel.h"
+#include "JobProfile.h"
 #include "LagStatus.h"
 #include "MirrorJob.h"
 #include "ProfileLoader.h"
@@ -228,7 +229,8 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     out << "mirroring " << spec->name;
     if (!spec->instanceId.isEmpty())
         out << " as instance " << spec->instanceId;
-    out << ": " << spec->source.bootstrap << " -> " << spec->target.bootstrap << Qt::endl;
+    out << ": " << spec->source.bootstrap << " -> " << spec->target.bootstrap << " ("
+        << deliveryName(spec->delivery) << ')' << Qt::endl;
     job.start();
     return QCoreApplication::exec() == 0 ? exitCode : 1;
 }

@@ -13,7 +13,8 @@ int runVerifyCommand(const QStringList &args, QTextStream &out, QTextStream &err
     CommandLine cli(QStringLiteral("verify"), QStringLiteral("FILE.mirrorjob [--topic REGEX] [--timeout SECONDS]"));
     cli.setDescription(QStringLiteral(
         "Compares what the job mirrored, partition by partition: the target must hold the source's\n"
-        "records in order (a run replayed after an at-least-once restart is a warning)."));
+        "records in order. A run replayed after an at-least-once restart is a warning; for a job\n"
+        "with delivery exactly-once any duplicate is a difference."));
     const QCommandLineOption topic(QStringLiteral("topic"),
                                    QStringLiteral("only mirrored source topics whose whole name matches REGEX"),
                                    QStringLiteral("REGEX"));

@@ -53,4 +53,8 @@ using TopicConfigsByName = QHash<QString, DescribedTopicConfigs>;
 // Blocking: worker threads, the engine thread and headless commands only.
 TopicConfigsByName describeTopicConfigEntries(rd_kafka_t *rk, const QStringList &topics, int timeoutMs);
 
+// DescribeConfigs of one broker of the cluster (the first in the metadata):
+// the broker-wide settings, which are the cluster's when all brokers agree.
+DescribedTopicConfigs describeBrokerConfigEntries(rd_kafka_t *rk, int timeoutMs);
+
 } // namespace md

@@ -63,39 +63,12 @@ struct BrokerDefaults {
 BrokerDefaults describeBrokerDefaults(rd_kafka_t *rk, int timeoutMs)
 {
     BrokerDefaults d;
-    const rd_kafka_metadata_t *raw = nullptr;
-    if (const auto err = rd_kafka_metadata(rk, 0, nullptr, &raw, timeoutMs)) {
-        d.error = kafkaErrorText(err);
+    const DescribedTopicConfigs broker = describeBrokerConfigEntries(rk, timeoutMs);
+    if (!broker.ok()) {
+        d.error = broker.error;
         return d;
     }
-    MetadataPtr md(raw);
-    if (md->broker_cnt < 1) {
-        d.error = QStringLiteral("no broker in the metadata");
-        return d;
-    }
-    const QByteArray id = QByteArray::number(md->brokers[0].id);
-    ConfigResourcePtr res(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id.constData()));
-    rd_kafka_ConfigResource_t *arr[] = {res.get()};
-    EventPtr ev = adminCall(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs,
-                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                rd_kafka_DescribeConfigs(rk, arr, 1, o, q);
-                            },
-                            &d.error);
-    if (!ev)
-        return d;
-    size_t cnt = 0;
-    const rd_kafka_ConfigResource_t **rs =
-        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &cnt);
-    if (cnt < 1 || rd_kafka_ConfigResource_error(rs[0])) {
-        const char *s = cnt ? rd_kafka_ConfigResource_error_string(rs[0]) : nullptr;
-        d.error = s && *s ? QString::fromUtf8(s) : QStringLiteral("no configs for broker %1").arg(QString::fromLatin1(id));
-        return d;
-    }
-    size_t n = 0;
-    const rd_kafka_ConfigEntry_t **entries = rd_kafka_ConfigResource_configs(rs[0], &n);
-    QList<ConfigEntry> list;
-    for (size_t i = 0; i < n; ++i)
-        list << configEntryFrom(entries[i]);
+    const QList<ConfigEntry> &list = broker.entries;
     d.policy = valueOf(list, QStringLiteral("log.cleanup.policy"));
     d.timestampType = valueOf(list, QStringLiteral("log.message.timestamp.type"));
     auto number = [&](const char *name) -> std::optional<qint64> {

@@ -52,6 +52,19 @@ QString PartitionVerdict::toString() const
     return line;
 }
 
+bool judgeDuplicates(PartitionVerdict &v, DeliveryGuarantee delivery)
+{
+    if (delivery != DeliveryGuarantee::ExactlyOnce || v.status != PartitionVerdict::Status::MatchWithDuplicates)
+        return false;
+    v.status = PartitionVerdict::Status::Different;
+    v.difference = QStringLiteral("exactly-once job: %1 duplicate%2 on the target")
+                       .arg(v.duplicates)
+                       .arg(v.duplicates == 1 ? QString() : QStringLiteral("s"));
+    v.sourceOffset = v.firstDuplicateSourceOffset;
+    v.targetOffset = v.firstDuplicateTargetOffset;
+    return true;
+}
+
 const PartitionVerdict *VerifyReport::firstDifference() const
 {
     for (const PartitionVerdict &v : partitions) {
@@ -94,6 +107,10 @@ QString VerifyReport::summary() const
                .arg(differing);
     if (duplicates)
         text += QStringLiteral("; warning: %1 duplicate records on the target (at-least-once replay)").arg(duplicates);
+    if (exactlyOnceDuplicates)
+        text += QStringLiteral("; exactly-once job: %1 duplicate%2 on the target")
+                    .arg(exactlyOnceDuplicates)
+                    .arg(exactlyOnceDuplicates == 1 ? QString() : QStringLiteral("s"));
     if (trimmedFromTarget || trimmedFromSource) {
         QStringList parts;
         if (trimmedFromTarget)
@@ -122,6 +139,7 @@ Verifier::Verifier(MirrorJobSpec spec, VerifyOptions options)
 VerifyReport Verifier::run(const PartitionCallback &onPartition)
 {
     VerifyReport report;
+    report.delivery = m_spec.delivery;
     std::optional<QRegularExpression> filter;
     if (!m_options.topicFilter.isEmpty()) {
         filter.emplace(QRegularExpression::anchoredPattern(m_options.topicFilter));
@@ -213,6 +231,8 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
                 report.error = error;
                 return report;
             }
+            if (judgeDuplicates(*verdict, m_spec.delivery))
+                report.exactlyOnceDuplicates += verdict->duplicates;
             emitVerdict(std::move(*verdict));
         }
     }

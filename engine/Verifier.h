@@ -39,6 +39,8 @@ struct PartitionVerdict {
     qint64 sourceCount = 0; // records of the source compared (the mirrored range both sides still hold)
     qint64 targetCount = 0; // records of the target compared, duplicates included
     qint64 duplicates = 0;  // target records that repeat an earlier stretch (MatchWithDuplicates)
+    qint64 firstDuplicateSourceOffset = -1; // the first of them: the source record it repeats
+    qint64 firstDuplicateTargetOffset = -1; // and where the repeat is on the target
     qint64 sourceSkipped = 0; // source records before the job's start position (start: latest/timestamp)
     // When a log start moved (retention, DeleteRecords), only what both sides
     // still hold is compared; these are left out, and trimNote says what was
@@ -64,11 +66,19 @@ struct PartitionVerdict {
     bool operator==(const PartitionVerdict &) const = default;
 };
 
+// The delivery guarantee decides what a duplicate is: an at-least-once replay
+// is allowed (MatchWithDuplicates); for an exactly-once job it breaks the
+// guarantee, so a partition that otherwise matches becomes Different
+// ("exactly-once job: N duplicates"). True when it changed the verdict.
+bool judgeDuplicates(PartitionVerdict &v, DeliveryGuarantee delivery);
+
 struct VerifyReport {
     bool completed = false; // false: could not compare (error says why)
     QString error;
     QStringList warnings;
     QList<PartitionVerdict> partitions; // in topic, partition order
+    DeliveryGuarantee delivery = DeliveryGuarantee::AtLeastOnce; // the job's
+    qint64 exactlyOnceDuplicates = 0; // of the partitions judgeDuplicates failed
 
     const PartitionVerdict *firstDifference() const;
     // 0: every mirrored partition matches; 1: a difference; 2: could not compare.

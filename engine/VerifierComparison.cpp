@@ -346,7 +346,11 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
             continue;
         }
         if (matched < copied) {
-            ++v.duplicates;
+            if (v.duplicates++ == 0) {
+                v.firstDuplicateTargetOffset = t->offset;
+                if (const auto *original = window.at(matched))
+                    v.firstDuplicateSourceOffset = original->first;
+            }
         } else {
             copied = matched + 1;
             addToDigest(targetSha, t.get());

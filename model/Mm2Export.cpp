@@ -225,6 +225,24 @@ void flowLines(ExportContext &c, Lines *out)
         c.notes << QStringLiteral("createTopics is off, but MM2 always creates the target topics");
 }
 
+// Exactly-once (KIP-618), keys as a connector names them: MirrorSourceConnector
+// supports it only with a read_committed source consumer, "required" makes
+// MM2 refuse to run the flow rather than fall back, and the "interval"
+// boundary is MirrorDesk's transaction interval.
+Lines exactlyOnceConnectorLines(ExportContext &c)
+{
+    if (c.p.delivery != DeliveryGuarantee::ExactlyOnce)
+        return {};
+    if (c.p.transactionMaxRecords != JobProfile::DefaultTransactionMaxRecords)
+        c.notes << QStringLiteral("transactionMaxRecords has no MM2 equivalent: MM2 commits a transaction every %1 ms only")
+                       .arg(c.p.transactionIntervalMs);
+    c.notes << QStringLiteral("exactly-once: consumers of the target see each record once only when they read with "
+                              "isolation.level=read_committed");
+    return {{QStringLiteral("exactly.once.support"), QStringLiteral("required")},
+            {QStringLiteral("transaction.boundary"), QStringLiteral("interval")},
+            {QStringLiteral("transaction.boundary.interval.ms"), QString::number(c.p.transactionIntervalMs)}};
+}
+
 void checkProfile(ExportContext &c)
 {
     for (const ProfileIssue &i : c.p.validate()) {
@@ -280,6 +298,18 @@ Mm2ExportResult exportMm2Properties(const JobProfile &profile, const Mm2ExportOp
         else
             flow.append({ab + k, v});
     }
+    Lines exactlyOnce;
+    if (profile.delivery == DeliveryGuarantee::ExactlyOnce) {
+        // The workers of flows into b run the transactions; they coordinate
+        // task fencing over MM2's internal REST server.
+        exactlyOnce.append({b + QStringLiteral(".exactly.once.source.support"), QStringLiteral("enabled")});
+        exactlyOnce.append({QStringLiteral("dedicated.mode.enable.internal.rest"), QStringLiteral("true")});
+        exactlyOnce.append({a + QStringLiteral(".consumer.isolation.level"), QStringLiteral("read_committed")});
+        for (const auto &[k, v] : exactlyOnceConnectorLines(c))
+            exactlyOnce.append({ab + k, v});
+        c.notes << QStringLiteral("exactly-once: every MM2 node serves its internal REST listener (listeners, default "
+                                  "http://:8083) to the others; keep it reachable between them and secure it");
+    }
     flow.append({ba + QStringLiteral("enabled"), QStringLiteral("false")});
     flow.append({ba + QStringLiteral("emit.heartbeats.enabled"), QStringLiteral("false")});
 
@@ -313,6 +343,7 @@ Mm2ExportResult exportMm2Properties(const JobProfile &profile, const Mm2ExportOp
                  {QStringLiteral("config.providers.env.class"), QString::fromLatin1(kKafkaEnvProvider)}});
     section(QStringLiteral("Connections"), sides);
     section(QStringLiteral("The flow"), flow);
+    section(QStringLiteral("Exactly-once: records and offsets commit in transactions on the target (KIP-618)"), exactlyOnce);
     section(QStringLiteral("Replication factor of the topics MM2 creates"), factors);
     r.data = text.toUtf8();
     r.notes = c.notes;
@@ -343,6 +374,12 @@ Mm2ExportResult exportMm2Connector(const JobProfile &profile, const Mm2ExportOpt
     if (profile.start == StartPosition::Latest)
         lines.append({QStringLiteral("source.consumer.auto.offset.reset"), QStringLiteral("latest")});
     flowLines(c, &lines);
+    if (profile.delivery == DeliveryGuarantee::ExactlyOnce) {
+        lines.append({QStringLiteral("source.consumer.isolation.level"), QStringLiteral("read_committed")});
+        lines.append(exactlyOnceConnectorLines(c));
+        c.notes << QStringLiteral("exactly-once: the Connect workers need exactly.once.source.support=enabled in their worker "
+                                  "properties (KIP-618), or Connect refuses the connector");
+    }
     if (options.replicationFactor > 0) {
         lines.append({QStringLiteral("replication.factor"), QString::number(options.replicationFactor)});
         lines.append({QStringLiteral("offset-syncs.topic.replication.factor"), QString::number(options.replicationFactor)});

@@ -336,6 +336,10 @@ private:
     {
         if (name == QLatin1String("auto.offset.reset"))
             return; // mapped to the start position by the caller
+        if (name == QLatin1String("isolation.level") && value.trimmed() == QLatin1String("read_committed")) {
+            m_used.insert(key); // what the engine always reads with (and MM2's exactly-once needs)
+            return;
+        }
         if (isEngineOwned(name)) {
             unmapped(key, QStringLiteral("the mirror engine sets %1 itself (its delivery guarantee depends on it)").arg(name));
             return;
@@ -467,6 +471,8 @@ private:
                     m_result.notes << QStringLiteral("%1->%2: topic refresh interval limited to %3 s").arg(a, b).arg(ms / 1000);
             }
         }
+        delivery(a, b, &p);
+
         // Features MirrorDesk does not have: fine when they are switched off.
         for (const char *k : {"sync.topic.acls.enabled", "emit.checkpoints.enabled", "emit.heartbeats.enabled",
                               "sync.group.offsets.enabled", "emit.offset-syncs.enabled", "refresh.groups.enabled"}) {
@@ -484,6 +490,60 @@ private:
                      QStringLiteral("MirrorDesk always picks up new matching topics"));
         }
         return f;
+    }
+
+    // Exactly-once (KIP-618): MM2's workers for flows into B run transactions
+    // with "B.exactly.once.source.support = enabled"; a connector may insist
+    // with "exactly.once.support = required" (MM2 then refuses to run it without).
+    void delivery(const QString &a, const QString &b, JobProfile *p)
+    {
+        const QString workerKey = b + QStringLiteral(".exactly.once.source.support");
+        const std::optional<Entry> worker = take(workerKey);
+        const QString support = worker ? worker->value.trimmed().toLower() : QString();
+        if (worker && support != QLatin1String("enabled") && support != QLatin1String("preparing")
+            && support != QLatin1String("disabled")) {
+            m_used.remove(workerKey);
+            unmapped(workerKey, QStringLiteral("expected enabled, preparing or disabled"));
+        }
+        const QString connectorKey = flowKey(a, b, QStringLiteral("exactly.once.support"));
+        const std::optional<Entry> connector = flowValue(a, b, QStringLiteral("exactly.once.support"));
+        const QString level = connector ? connector->value.trimmed().toLower() : QString();
+        if (connector && level != QLatin1String("required") && level != QLatin1String("requested")) {
+            m_used.remove(connectorKey);
+            unmapped(connectorKey, QStringLiteral("expected required or requested"));
+        }
+        if (support == QLatin1String("enabled"))
+            take(QStringLiteral("dedicated.mode.enable.internal.rest")); // MM2's own part of exactly-once
+        if (support == QLatin1String("enabled") || level == QLatin1String("required")) {
+            p->delivery = DeliveryGuarantee::ExactlyOnce;
+            if (support != QLatin1String("enabled"))
+                m_result.notes << QStringLiteral("%1->%2: exactly.once.support=required without %2.exactly.once.source.support="
+                                                 "enabled (MM2 would not start the flow): imported as exactly-once")
+                                      .arg(a, b);
+        } else if (support == QLatin1String("preparing")) {
+            m_result.notes << QStringLiteral("%1->%2: %2.exactly.once.source.support=preparing (MM2 half way to exactly-once): "
+                                             "imported as at-least-once")
+                                  .arg(a, b);
+        }
+        // MM2's "interval" boundary is MirrorDesk's transaction interval; its default ("poll") has no number to take.
+        const std::optional<Entry> boundary = flowValue(a, b, QStringLiteral("transaction.boundary"));
+        const QString intervalKey = flowKey(a, b, QStringLiteral("transaction.boundary.interval.ms"));
+        const std::optional<Entry> interval = flowValue(a, b, QStringLiteral("transaction.boundary.interval.ms"));
+        if (boundary && boundary->value.trimmed().toLower() == QLatin1String("interval") && interval) {
+            bool ok = false;
+            const qint64 ms = interval->value.trimmed().toLongLong(&ok);
+            if (!ok || ms < 0) {
+                m_used.remove(intervalKey);
+                unmapped(intervalKey, QStringLiteral("not a number of milliseconds"));
+            } else {
+                p->transactionIntervalMs = int(qBound(qint64(JobProfile::MinTransactionIntervalMs), ms,
+                                                      qint64(JobProfile::MaxTransactionIntervalMs)));
+                if (p->transactionIntervalMs != ms)
+                    m_result.notes << QStringLiteral("%1->%2: transaction interval limited to %3 ms")
+                                          .arg(a, b)
+                                          .arg(p->transactionIntervalMs);
+            }
+        }
     }
 
     // Every key no flow used gets a reason; nothing is dropped silently.
@@ -510,7 +570,7 @@ private:
                         continue; // part of switching the reverse flow off
                     unmapped(key, QStringLiteral("flow %1->%2 is not enabled").arg(a, b));
                 } else {
-                    unmapped(key, reasonFor(rest));
+                    unmapped(key, leftoverReason(rest));
                 }
                 continue;
             }
@@ -519,36 +579,11 @@ private:
                 if (!flowClusters.contains(first))
                     unmapped(key, QStringLiteral("cluster %1 takes part in no enabled flow").arg(first));
                 else
-                    unmapped(key, reasonFor(key.mid(first.size() + 1)));
+                    unmapped(key, leftoverReason(key.mid(first.size() + 1)));
                 continue;
             }
-            unmapped(key, reasonFor(key));
+            unmapped(key, leftoverReason(key));
         }
-    }
-
-    static QString reasonFor(const QString &key)
-    {
-        if (key.endsWith(QLatin1String("replication.factor")) && key != QLatin1String("replication.factor"))
-            return QStringLiteral("not needed: MirrorDesk keeps no internal topics of its own (no heartbeats, checkpoints, "
-                                  "offset-syncs or Connect topics)");
-        if (key == QLatin1String("replication.factor"))
-            return QStringLiteral("MirrorDesk creates target topics with the source's replication factor, capped by the "
-                                  "target's broker count");
-        if (key == QLatin1String("topics.blacklist") || key == QLatin1String("config.properties.blacklist"))
-            return QStringLiteral("deprecated name, overridden by the newer *.exclude setting");
-        if (key == QLatin1String("tasks.max"))
-            return QStringLiteral("no equivalent: to share the work, run several headless instances of the same profile");
-        if (key.startsWith(QLatin1String("groups")) || key.contains(QLatin1String("checkpoint")) ||
-            key.contains(QLatin1String("heartbeat")) || key.contains(QLatin1String("offset-syncs")) ||
-            key.contains(QLatin1String("offset.lag")) || key.startsWith(QLatin1String("sync.group")))
-            return QStringLiteral("MirrorDesk has no equivalent (no consumer group offset translation, checkpoints or "
-                                  "heartbeats)");
-        if (key.startsWith(QLatin1String("consumer.")) || key.startsWith(QLatin1String("producer.")) ||
-            key.startsWith(QLatin1String("admin.")))
-            return QStringLiteral("not per cluster: write it as SOURCE.consumer.*, TARGET.producer.* or A->B.consumer.*");
-        if (key.startsWith(QLatin1String("ssl.")) || key.startsWith(QLatin1String("sasl.")))
-            return QStringLiteral("no MirrorDesk equivalent for this security setting");
-        return QStringLiteral("not known to MirrorDesk's MM2 import (MM2 worker or Connect setting)");
     }
 
     QString m_fileName;

@@ -87,7 +87,8 @@ bool isSpecialClusterKey(const QString &rest)
                                        QStringLiteral("ssl.truststore.password"), QStringLiteral("ssl.keystore.type"),
                                        QStringLiteral("ssl.keystore.location"), QStringLiteral("ssl.keystore.password"),
                                        QStringLiteral("ssl.key.password"),
-                                       QStringLiteral("ssl.endpoint.identification.algorithm")};
+                                       QStringLiteral("ssl.endpoint.identification.algorithm"),
+                                       QStringLiteral("exactly.once.source.support")};
     return special.contains(rest);
 }
 
@@ -207,6 +208,38 @@ bool looksPkcs12(const QString &location, const QString &type)
         return true;
     const QString l = location.toLower();
     return type.trimmed().isEmpty() && (l.endsWith(QLatin1String(".p12")) || l.endsWith(QLatin1String(".pfx")));
+}
+
+// Why an mm2.properties key no flow used has no place in a profile.
+QString leftoverReason(const QString &key)
+{
+    if (key.endsWith(QLatin1String("replication.factor")) && key != QLatin1String("replication.factor"))
+        return QStringLiteral("not needed: MirrorDesk keeps no internal topics of its own (no heartbeats, checkpoints, "
+                              "offset-syncs or Connect topics)");
+    if (key == QLatin1String("replication.factor"))
+        return QStringLiteral("MirrorDesk creates target topics with the source's replication factor, capped by the "
+                              "target's broker count");
+    if (key == QLatin1String("topics.blacklist") || key == QLatin1String("config.properties.blacklist"))
+        return QStringLiteral("deprecated name, overridden by the newer *.exclude setting");
+    if (key == QLatin1String("exactly.once.source.support"))
+        return QStringLiteral("MM2 reads it per target cluster (TARGET.exactly.once.source.support) for the flows into that "
+                              "cluster; no enabled flow takes it from here");
+    if (key == QLatin1String("dedicated.mode.enable.internal.rest") || key == QLatin1String("listeners"))
+        return QStringLiteral("MM2's REST server between its nodes; MirrorDesk instances need none (they share the work "
+                              "through the consumer group)");
+    if (key == QLatin1String("tasks.max"))
+        return QStringLiteral("no equivalent: to share the work, run several headless instances of the same profile");
+    if (key.startsWith(QLatin1String("groups")) || key.contains(QLatin1String("checkpoint")) ||
+        key.contains(QLatin1String("heartbeat")) || key.contains(QLatin1String("offset-syncs")) ||
+        key.contains(QLatin1String("offset.lag")) || key.startsWith(QLatin1String("sync.group")))
+        return QStringLiteral("MirrorDesk has no equivalent (no consumer group offset translation, checkpoints or "
+                              "heartbeats)");
+    if (key.startsWith(QLatin1String("consumer.")) || key.startsWith(QLatin1String("producer.")) ||
+        key.startsWith(QLatin1String("admin.")))
+        return QStringLiteral("not per cluster: write it as SOURCE.consumer.*, TARGET.producer.* or A->B.consumer.*");
+    if (key.startsWith(QLatin1String("ssl.")) || key.startsWith(QLatin1String("sasl.")))
+        return QStringLiteral("no MirrorDesk equivalent for this security setting");
+    return QStringLiteral("not known to MirrorDesk's MM2 import (MM2 worker or Connect setting)");
 }
 
 } // namespace md::mm2

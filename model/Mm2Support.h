@@ -54,4 +54,8 @@ bool looksPem(const QString &location, const QString &type);
 
 bool looksPkcs12(const QString &location, const QString &type);
 
+// Why a key of an mm2.properties that no flow used stays out of the profiles
+// (key without its cluster or flow prefix).
+QString leftoverReason(const QString &key);
+
 } // namespace md::mm2

@@ -1,5 +1,6 @@
 #include "JobEditor.h"
 
+#include "EditorText.h"
 #include "JobDocument.h"
 #include "PlanView.h"
 #include "ProfileSupport.h"
@@ -31,6 +32,8 @@
 
 namespace md {
 
+using namespace editor_text;
+
 namespace {
 
 constexpr int kValidateDebounceMs = 250;
@@ -38,66 +41,6 @@ constexpr double kMaxJsonInteger = 9007199254740992.0; // 2^53: exact in a JSON 
 
 const QStringList kSecurity = {QStringLiteral("plaintext"), QStringLiteral("ssl"), QStringLiteral("sasl_plaintext"),
                                QStringLiteral("sasl_ssl")};
-
-QPlainTextEdit *linesEdit(QWidget *parent, const QString &placeholder)
-{
-    auto *e = new QPlainTextEdit(parent);
-    e->setPlaceholderText(placeholder);
-    e->setTabChangesFocus(true);
-    e->setFixedHeight(e->fontMetrics().lineSpacing() * 4 + 12);
-    return e;
-}
-
-QStringList lines(const QPlainTextEdit *e)
-{
-    QStringList out;
-    for (const QString &l : e->toPlainText().split(QLatin1Char('\n'))) {
-        if (!l.trimmed().isEmpty())
-            out.append(l.trimmed());
-    }
-    return out;
-}
-
-QString mapText(const QMap<QString, QString> &m)
-{
-    QStringList out;
-    for (auto it = m.begin(); it != m.end(); ++it)
-        out.append(it.key() + QLatin1Char('=') + it.value());
-    return out.join(QLatin1Char('\n'));
-}
-
-// "key=value" per line; a line without '=' is reported (by line number, never
-// by value: it may be a secret).
-QMap<QString, QString> parseMap(const QPlainTextEdit *e, QString *problem)
-{
-    QMap<QString, QString> out;
-    const QStringList all = e->toPlainText().split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < all.size(); ++i) {
-        const QString l = all.at(i).trimmed();
-        if (l.isEmpty() || l.startsWith(QLatin1Char('#')))
-            continue;
-        const qsizetype eq = l.indexOf(QLatin1Char('='));
-        if (eq <= 0) {
-            if (problem->isEmpty())
-                *problem = QObject::tr("line %1: expected property=value").arg(i + 1);
-            continue;
-        }
-        out.insert(l.left(eq).trimmed(), l.mid(eq + 1).trimmed());
-    }
-    return out;
-}
-
-QString timestampText(const QDateTime &t)
-{
-    return t.isValid() ? profile_detail::formatTimestamp(t) : QString();
-}
-
-// Key paths may name an element or a map entry: "topics.include[2]", "source.properties[\"x\"]".
-QString fieldPath(const QString &keyPath)
-{
-    const qsizetype bracket = keyPath.indexOf(QLatin1Char('['));
-    return bracket < 0 ? keyPath : keyPath.left(bracket);
-}
 
 } // namespace
 
@@ -335,9 +278,19 @@ void JobEditor::buildForm()
     m_stopRecords->setRange(0, kMaxJsonInteger);
     m_stopRecords->setSuffix(tr(" records per partition"));
     addRow(runForm, tr("Stop after"), m_stopRecords, {QStringLiteral("stop.records")});
-    m_delivery = new QComboBox;
-    m_delivery->addItem(QStringLiteral("at-least-once"));
+    m_delivery = new QComboBox; // items in DeliveryGuarantee order
+    m_delivery->addItems({QStringLiteral("at-least-once"), QStringLiteral("exactly-once")});
+    m_delivery->setToolTip(tr("exactly-once: records and progress commit in target transactions; consumers of the "
+                              "target see each record once when they read with isolation.level=read_committed"));
     addRow(runForm, tr("Delivery"), m_delivery, {QStringLiteral("delivery")});
+    // The ranges start below the valid minimum so that a value too small gets check's message, not a silent clamp.
+    m_transactionInterval = new QSpinBox;
+    m_transactionInterval->setRange(0, JobProfile::MaxTransactionIntervalMs);
+    m_transactionInterval->setSuffix(tr(" ms"));
+    addRow(runForm, tr("Transaction interval (ms)"), m_transactionInterval, {QStringLiteral("transactionIntervalMs")});
+    m_transactionRecords = new QSpinBox;
+    m_transactionRecords->setRange(0, JobProfile::MaxTransactionRecords);
+    addRow(runForm, tr("Records per transaction"), m_transactionRecords, {QStringLiteral("transactionMaxRecords")});
     m_throttle = new QDoubleSpinBox;
     m_throttle->setDecimals(0);
     m_throttle->setRange(0, kMaxJsonInteger);
@@ -366,7 +319,7 @@ void JobEditor::buildForm()
         connect(c, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
     for (QDoubleSpinBox *s : {m_stopRecords, m_throttle})
         connect(s, &QDoubleSpinBox::valueChanged, this, &JobEditor::edited);
-    for (QSpinBox *s : {m_sampling, m_refresh})
+    for (QSpinBox *s : {m_sampling, m_refresh, m_transactionInterval, m_transactionRecords})
         connect(s, &QSpinBox::valueChanged, this, &JobEditor::edited);
 
     // --- Problems and plan below the form
@@ -455,7 +408,9 @@ void JobEditor::load(const JobProfile &p)
     m_stop->setCurrentIndex(int(p.stop));
     m_stopTimestamp->setText(timestampText(p.stopTimestamp));
     m_stopRecords->setValue(double(p.stopAfterRecords));
-    m_delivery->setCurrentIndex(0);
+    m_delivery->setCurrentIndex(int(p.delivery));
+    m_transactionInterval->setValue(p.transactionIntervalMs);
+    m_transactionRecords->setValue(p.transactionMaxRecords);
     m_createTopics->setChecked(p.createTopics);
     m_syncConfigs->setChecked(p.syncTopicConfigs);
     m_configExclude->setPlainText(p.configExclude.join(QLatin1Char('\n')));
@@ -523,7 +478,10 @@ JobProfile JobEditor::collect() const
     timestamp(m_startTimestamp, p.start == StartPosition::Timestamp, &p.startTimestamp);
     timestamp(m_stopTimestamp, p.stop == StopCondition::AtTimestamp, &p.stopTimestamp);
     p.stopAfterRecords = p.stop == StopCondition::AfterRecords ? qint64(m_stopRecords->value()) : 0;
-    p.delivery = DeliveryGuarantee::AtLeastOnce;
+    p.delivery = DeliveryGuarantee(m_delivery->currentIndex());
+    // Kept while at-least-once too, so switching back and forth loses nothing.
+    p.transactionIntervalMs = m_transactionInterval->value();
+    p.transactionMaxRecords = m_transactionRecords->value();
     p.createTopics = m_createTopics->isChecked();
     p.syncTopicConfigs = m_syncConfigs->isChecked();
     p.configExclude = lines(m_configExclude);
@@ -591,6 +549,9 @@ void JobEditor::updateEnabled()
     m_startTimestamp->setEnabled(m_start->currentText() == QLatin1String("timestamp"));
     m_stopTimestamp->setEnabled(m_stop->currentText() == QLatin1String("timestamp"));
     m_stopRecords->setEnabled(m_stop->currentText() == QLatin1String("records"));
+    const bool transactions = m_delivery->currentIndex() == int(DeliveryGuarantee::ExactlyOnce);
+    m_transactionInterval->setEnabled(transactions);
+    m_transactionRecords->setEnabled(transactions);
     m_groupId->setPlaceholderText(JobProfile::groupIdForName(m_name->text()));
 }
 

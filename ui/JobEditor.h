@@ -122,6 +122,8 @@ private:
     QLineEdit *m_stopTimestamp = nullptr;
     QDoubleSpinBox *m_stopRecords = nullptr;
     QComboBox *m_delivery = nullptr;
+    QSpinBox *m_transactionInterval = nullptr; // exactly-once only
+    QSpinBox *m_transactionRecords = nullptr;
     QCheckBox *m_createTopics = nullptr;
     QCheckBox *m_syncConfigs = nullptr;
     QPlainTextEdit *m_configExclude = nullptr;

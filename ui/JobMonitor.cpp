@@ -435,6 +435,8 @@ QString JobMonitor::summaryText() const
                        .arg(jobStateName(s.state),
                             formatCount(m_store.recentMean(MetricStore::Series::ProduceRecordsPerSec)),
                             formatCount(double(s.totalLag)), jobLagStatusName(m_status));
+    if (m_job && m_job->spec().delivery == DeliveryGuarantee::ExactlyOnce)
+        text += tr(" \u2022 exactly-once");
     if (m_otherMembers > 0)
         text += tr(" \u2022 shared with %n other member(s)", nullptr, m_otherMembers);
     if (s.vanishedRecords > 0) {

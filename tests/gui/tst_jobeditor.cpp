@@ -32,6 +32,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
 #include <QMenu>
@@ -246,6 +247,75 @@ private Q_SLOTS:
         QVERIFY(again);
         QCOMPARE(again->document()->profile(), *reloaded);
         QVERIFY(!again->document()->isModified());
+    }
+
+    void exactlyOnceFieldsFollowTheDeliveryMode()
+    {
+        auto store = makeStore();
+        JobWorkspace ws(store.get());
+        const QString path = copyExample(QStringLiteral("eos.mirrorjob"));
+        JobEditor *e = ws.openFile(path);
+        QVERIFY(e);
+        auto *delivery = field<QComboBox>(e, QStringLiteral("delivery"));
+        auto *interval = field<QSpinBox>(e, QStringLiteral("transactionIntervalMs"));
+        auto *records = field<QSpinBox>(e, QStringLiteral("transactionMaxRecords"));
+        QVERIFY(delivery && interval && records);
+        QCOMPARE(delivery->count(), 2);
+        QCOMPARE(delivery->itemText(0), QStringLiteral("at-least-once"));
+        QCOMPARE(delivery->itemText(1), QStringLiteral("exactly-once"));
+        // At-least-once has no transactions: their fields are off.
+        QCOMPARE(delivery->currentText(), QStringLiteral("at-least-once"));
+        QVERIFY(!interval->isEnabled());
+        QVERIFY(!records->isEnabled());
+        QCOMPARE(interval->value(), JobProfile::DefaultTransactionIntervalMs);
+        QCOMPARE(records->value(), JobProfile::DefaultTransactionMaxRecords);
+
+        delivery->setCurrentText(QStringLiteral("exactly-once"));
+        QVERIFY(interval->isEnabled());
+        QVERIFY(records->isEnabled());
+        QCOMPARE(e->document()->profile().delivery, DeliveryGuarantee::ExactlyOnce);
+
+        // Out of range: check's message beside the field, and no Run.
+        interval->setValue(5);
+        records->setValue(0);
+        e->validateNow();
+        QVERIFY2(e->fieldIssueText(QStringLiteral("transactionIntervalMs")).contains(QStringLiteral("must be at least 10")),
+                 qPrintable(e->fieldIssueText(QStringLiteral("transactionIntervalMs"))));
+        QVERIFY2(e->fieldIssueText(QStringLiteral("transactionMaxRecords")).contains(QStringLiteral("must be at least 1")),
+                 qPrintable(e->fieldIssueText(QStringLiteral("transactionMaxRecords"))));
+        QVERIFY(!e->findChild<QPushButton *>(QStringLiteral("runJob"))->isEnabled());
+
+        interval->setValue(250);
+        records->setValue(500);
+        e->validateNow();
+        QVERIFY2(!hasErrors(e->issues()), qPrintable(issueLines(e->issues()).join(QLatin1Char('\n'))));
+        QVERIFY(e->fieldIssueText(QStringLiteral("transactionIntervalMs")).isEmpty());
+        QVERIFY(ws.save(e));
+        const QByteArray saved = readAll(path);
+        QVERIFY2(saved.contains("\"delivery\": \"exactly-once\""), saved.constData());
+        QList<ProfileIssue> issues;
+        std::optional<JobProfile> reloaded = JobProfile::load(path, &issues);
+        QVERIFY2(reloaded, qPrintable(issueLines(issues).join(QLatin1Char('\n'))));
+        QCOMPARE(reloaded->delivery, DeliveryGuarantee::ExactlyOnce);
+        QCOMPARE(reloaded->transactionIntervalMs, 250);
+        QCOMPARE(reloaded->transactionMaxRecords, 500);
+
+        // Reopened: the form shows the file, fields on.
+        QVERIFY(ws.closeEditor(e));
+        JobEditor *again = ws.openFile(path);
+        QVERIFY(again);
+        QCOMPARE(field<QComboBox>(again, QStringLiteral("delivery"))->currentText(), QStringLiteral("exactly-once"));
+        QCOMPARE(field<QSpinBox>(again, QStringLiteral("transactionIntervalMs"))->value(), 250);
+        QCOMPARE(field<QSpinBox>(again, QStringLiteral("transactionMaxRecords"))->value(), 500);
+        QVERIFY(field<QSpinBox>(again, QStringLiteral("transactionIntervalMs"))->isEnabled());
+        QCOMPARE(again->document()->profile(), *reloaded);
+        QVERIFY(!again->document()->isModified());
+
+        // Back to at-least-once: the fields go off, their values stay for a later switch.
+        field<QComboBox>(again, QStringLiteral("delivery"))->setCurrentText(QStringLiteral("at-least-once"));
+        QVERIFY(!field<QSpinBox>(again, QStringLiteral("transactionIntervalMs"))->isEnabled());
+        QCOMPARE(again->document()->profile().delivery, DeliveryGuarantee::AtLeastOnce);
+        QCOMPARE(again->document()->profile().transactionIntervalMs, 250);
     }
 
     void unsavedChangesAreAskedAbout()

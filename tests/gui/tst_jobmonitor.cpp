@@ -487,6 +487,26 @@ private Q_SLOTS:
         QVERIFY2(m.monitor.summaryText().contains(formatCount(1234)), qPrintable(m.monitor.summaryText()));
     }
 
+    void headerNamesAnExactlyOnceJob()
+    {
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("eos");
+        spec.source.bootstrap = QStringLiteral("127.0.0.1:1");
+        spec.target.bootstrap = QStringLiteral("127.0.0.1:1");
+        spec.include = {QStringLiteral("orders")};
+        MirrorJob atLeastOnce(spec);
+        spec.delivery = DeliveryGuarantee::ExactlyOnce;
+        MirrorJob exactlyOnce(spec);
+        ShownMonitor m;
+        m.monitor.setJob(&atLeastOnce);
+        m.monitor.addSnapshot(snapshot(1, 2));
+        m.monitor.redraw();
+        QVERIFY2(!m.monitor.summaryText().contains(QStringLiteral("once")), qPrintable(m.monitor.summaryText()));
+        m.monitor.setJob(&exactlyOnce);
+        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("\u2022 exactly-once")), qPrintable(m.monitor.summaryText()));
+        m.monitor.setJob(nullptr);
+    }
+
     void controlsDriveTheJob()
     {
         // A real job against a bootstrap where nothing listens: it starts, never connects, and

@@ -8,6 +8,7 @@
 #include "MirrorPlan.h"
 #include "RetentionCheck.h"
 #include "TopicNaming.h"
+#include "TransactionCheck.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -392,6 +393,107 @@ private Q_SLOTS:
             QCOMPARE(f.oldestPartition, 1);
             QCOMPARE(f.oldestTimestamp, 1709251200000LL + 1);
         }
+    }
+
+    // The plan names the delivery mode; for exactly-once it reads the target's
+    // transaction settings and fails what would keep every transaction from starting.
+    void commandChecksTheTargetCanRunTransactions()
+    {
+        QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
+        const QByteArray base = profileJson(QStringLiteral(R"({"policy": "prefix"})"), test::targetBootstrap());
+        auto withKeys = [&](const QByteArray &keys) -> QByteArray { return base.left(base.lastIndexOf('}')) + ", " + keys + "}"; };
+
+        Run r = runCheck(writeProfile(QStringLiteral("alo.mirrorjob"), base));
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QStringLiteral("delivery: at-least-once")), qPrintable(r.out + r.err));
+        QVERIFY2(!r.out.contains(QStringLiteral("read_committed")), qPrintable(r.out));
+
+        r = runCheck(writeProfile(QStringLiteral("eos.mirrorjob"),
+                                  withKeys(R"("delivery": "exactly-once", "transactionIntervalMs": 200)")));
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral("delivery: exactly-once (records and progress commit in target transactions, "
+                                               "every 200 ms or 10000 records")),
+                 qPrintable(r.out));
+        // The harness's single broker: factor 1 and min.isr 1; Kafka's default maximum timeout.
+        QVERIFY2(r.out.contains(QStringLiteral("target: transaction log replication factor 1, min.isr 1, 1 broker")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("transaction.max.timeout.ms 900000, the job's transaction.timeout.ms 60000")),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("isolation.level=read_committed")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(QStringLiteral("ERROR")), qPrintable(r.out));
+
+        // A producer timeout above the broker's maximum: the target would refuse the producer.
+        r = runCheck(writeProfile(
+            QStringLiteral("eos-timeout.mirrorjob"),
+            withKeys(R"("delivery": "exactly-once")")
+                .replace(R"("alias": "dr", )", R"("alias": "dr", "producerProperties": {"transaction.timeout.ms": "1000000"}, )")));
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains(QStringLiteral("ERROR: transaction.max.timeout.ms is 900000 on the target, below the job's "
+                                               "transaction.timeout.ms 1000000")),
+                 qPrintable(r.out + r.err));
+        QVERIFY2(r.out.contains(QStringLiteral(", 1 error")), qPrintable(r.out));
+
+        // The same read in process.
+        MirrorJobSpec s = spec(NamingPolicy::Prefix);
+        s.delivery = DeliveryGuarantee::ExactlyOnce;
+        const TransactionCheckResult t = checkTransactions(s, 1, false, 15000);
+        QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
+        QVERIFY(t.settings.logReplicationFactor == 1);
+        QVERIFY(t.settings.logMinIsr == 1);
+        QVERIFY(t.settings.maxTimeoutMs == 900000);
+        QVERIFY(t.ok());
+    }
+
+    // What the harness's broker cannot show: a log factor above the broker count.
+    void transactionSettingsAreJudged_data()
+    {
+        QTest::addColumn<int>("brokers");
+        QTest::addColumn<bool>("logExists");
+        QTest::addColumn<int>("factor");
+        QTest::addColumn<int>("minIsr");
+        QTest::addColumn<qint64>("maxTimeout");
+        QTest::addColumn<QString>("problem"); // empty: none
+        QTest::newRow("fits") << 3 << false << 3 << 2 << qint64(900000) << QString();
+        QTest::newRow("factor above brokers") << 1 << false << 3 << 2 << qint64(900000)
+                                              << QStringLiteral("transaction.state.log.replication.factor is 3 but the target "
+                                                                "has 1 broker: the transaction log (__transaction_state) cannot "
+                                                                "be created, so no transaction would ever start");
+        QTest::newRow("log created earlier") << 1 << true << 3 << 1 << qint64(900000) << QString();
+        QTest::newRow("min.isr above replicas") << 3 << false << 2 << 3 << qint64(900000)
+                                                << QStringLiteral("transaction.state.log.min.isr is 3 but the transaction log "
+                                                                  "can have at most 2 in-sync replicas");
+        QTest::newRow("timeout above maximum") << 3 << false << 3 << 2 << qint64(30000)
+                                               << QStringLiteral("transaction.max.timeout.ms is 30000 on the target, below the "
+                                                                 "job's transaction.timeout.ms 60000");
+    }
+    void transactionSettingsAreJudged()
+    {
+        QFETCH(int, brokers);
+        QFETCH(bool, logExists);
+        QFETCH(int, factor);
+        QFETCH(int, minIsr);
+        QFETCH(qint64, maxTimeout);
+        QFETCH(QString, problem);
+        TransactionSettings s;
+        s.brokerCount = brokers;
+        s.logExists = logExists;
+        s.logReplicationFactor = factor;
+        s.logMinIsr = minIsr;
+        s.maxTimeoutMs = maxTimeout;
+        MirrorJobSpec job;
+        const TransactionCheckResult r = judgeTransactionSettings(s, producerTransactionTimeoutMs(job));
+        if (problem.isEmpty()) {
+            QVERIFY2(r.problems.isEmpty(), qPrintable(r.problems.join(QLatin1Char('\n'))));
+        } else {
+            QCOMPARE(r.problems.size(), 1);
+            QVERIFY2(r.problems.first().startsWith(problem), qPrintable(r.problems.first()));
+        }
+        // The producer's own timeout, when the profile sets one, is what counts (as in the engine,
+        // target.properties does not set it).
+        job.target.properties.insert(QStringLiteral("transaction.timeout.ms"), QStringLiteral("2000"));
+        QCOMPARE(producerTransactionTimeoutMs(job), kDefaultTransactionTimeoutMs);
+        job.target.producerProperties.insert(QStringLiteral("transaction.timeout.ms"), QStringLiteral("1000"));
+        QCOMPARE(producerTransactionTimeoutMs(job), 1000);
     }
 
     void unreachableClusterIsNamedWithin20Seconds()

@@ -280,6 +280,81 @@ private Q_SLOTS:
         QCOMPARE(report2.firstDifference()->sourceOffset, 6);
     }
 
+    void duplicatesFailAnExactlyOnceJob()
+    {
+        // The same target with a record produced twice: allowed for at-least-once,
+        // a failure for exactly-once, whose read_committed readers must see each record once.
+        const QString topic = test::uniqueName(QStringLiteral("verify-eos-dup"));
+        const QList<TestRecord> source = sampleRecords(0, 10);
+        const QList<TestRecord> target = source.mid(0, 6) + source.mid(5, 1) + source.mid(6);
+        makePair(topic, 2, source + sampleRecords(1, 3), target + sampleRecords(1, 3));
+        MirrorJobSpec spec = makeSpec(topic);
+        const VerifyReport atLeastOnce = Verifier(spec, quickOptions()).run();
+        QVERIFY2(atLeastOnce.completed, qPrintable(atLeastOnce.error));
+        QCOMPARE(atLeastOnce.exitCode(), 0);
+        QCOMPARE(verdictFor(atLeastOnce, 0)->status, PartitionVerdict::Status::MatchWithDuplicates);
+
+        spec.delivery = DeliveryGuarantee::ExactlyOnce;
+        const VerifyReport exactlyOnce = Verifier(spec, quickOptions()).run();
+        QVERIFY2(exactlyOnce.completed, qPrintable(exactlyOnce.error));
+        QCOMPARE(exactlyOnce.exitCode(), 1);
+        const PartitionVerdict *v = verdictFor(exactlyOnce, 0);
+        QVERIFY(v);
+        QCOMPARE(v->status, PartitionVerdict::Status::Different);
+        QCOMPARE(v->duplicates, 1);
+        QCOMPARE(v->sourceOffset, 5); // the record copied twice
+        QCOMPARE(v->targetOffset, 6); // its second copy
+        QVERIFY2(v->toString().contains(QStringLiteral("DIFFERENT: exactly-once job: 1 duplicate on the target")),
+                 qPrintable(v->toString()));
+        QCOMPARE(verdictFor(exactlyOnce, 1)->status, PartitionVerdict::Status::Match); // no duplicate there
+        QCOMPARE(exactlyOnce.firstDifference(), v);
+        QVERIFY2(exactlyOnce.summary().contains(QStringLiteral("; exactly-once job: 1 duplicate on the target")),
+                 qPrintable(exactlyOnce.summary()));
+        QVERIFY2(!exactlyOnce.summary().contains(QStringLiteral("at-least-once replay")), qPrintable(exactlyOnce.summary()));
+    }
+
+    // End to end: an exactly-once run copies, and verify of the job finds no duplicate
+    // (the run line names the mode).
+    void exactlyOnceRunVerifiesWithoutDuplicates()
+    {
+        const QString exe = QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
+        QVERIFY2(QFile::exists(exe), qPrintable(exe + QStringLiteral(" was not built")));
+        const QString topic = test::uniqueName(QStringLiteral("verify-eos-run"));
+        // Prefix naming: progress on the target is kept under the target topic's name.
+        makePair(topic, 2, sampleRecords(0, 150) + sampleRecords(1, 90), {}, false);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("eos.mirrorjob"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QStringLiteral(R"({"mirrordesk": 1, "name": "%3",
+            "source": {"alias": "src", "bootstrap": "%1"}, "target": {"alias": "dst", "bootstrap": "%2"},
+            "topics": {"include": ["%3"]}, "naming": {"policy": "prefix"}, "start": "earliest",
+            "delivery": "exactly-once", "transactionIntervalMs": 50, "transactionMaxRecords": 40})")
+                    .arg(test::sourceBootstrap(), test::targetBootstrap(), topic)
+                    .toUtf8());
+        f.close();
+        QProcess run;
+        run.start(exe, {QStringLiteral("run"), path, QStringLiteral("--until-caught-up")});
+        if (!run.waitForFinished(120000))
+            run.kill();
+        run.waitForFinished();
+        const QString runOut = QString::fromUtf8(run.readAllStandardOutput() + run.readAllStandardError());
+        QVERIFY2(run.exitStatus() == QProcess::NormalExit && run.exitCode() == 0, qPrintable(runOut));
+        QVERIFY2(runOut.contains(QStringLiteral(" (exactly-once)")), qPrintable(runOut));
+
+        MirrorJobSpec spec = makeSpec(topic);
+        spec.delivery = DeliveryGuarantee::ExactlyOnce;
+        const VerifyReport report = Verifier(spec, quickOptions()).run();
+        QVERIFY2(report.completed, qPrintable(report.error));
+        QVERIFY2(report.exitCode() == 0, qPrintable(report.summary()));
+        QCOMPARE(report.partitions.size(), 2);
+        for (const PartitionVerdict &v : report.partitions) {
+            QCOMPARE(v.status, PartitionVerdict::Status::Match);
+            QCOMPARE(v.duplicates, 0);
+        }
+        QCOMPARE(report.partitions.at(0).sourceCount + report.partitions.at(1).sourceCount, 240);
+    }
+
     void transactionMarkersAndAbortsDoNotShiftTheComparison()
     {
         // The source holds a committed and an aborted transaction (control
@@ -637,6 +712,25 @@ private Q_SLOTS:
         QVERIFY2(out.contains(QStringLiteral("source offsets 0 to 2 (3 records) not compared)")), qPrintable(out + err));
         QVERIFY2(out.contains(QStringLiteral("not compared (trimmed logs): 3 source records the target no longer holds")),
                  qPrintable(out + err));
+
+        // An exactly-once job's duplicate is a difference for the command too.
+        const QString duplicated = test::uniqueName(QStringLiteral("verify-cli-eos"));
+        makePair(duplicated, 1, records, records.mid(0, 4) + records.mid(3));
+        const QString eosProfile = profile(duplicated, test::targetBootstrap());
+        QCOMPARE(run({eosProfile}, &out, &err), 0);
+        QVERIFY2(out.contains(QStringLiteral("OK with 1 duplicate")), qPrintable(out + err));
+        QFile eosFile(eosProfile);
+        QVERIFY(eosFile.open(QIODevice::ReadWrite));
+        QByteArray json = eosFile.readAll();
+        json.replace("\"start\": \"earliest\"", "\"start\": \"earliest\", \"delivery\": \"exactly-once\"");
+        eosFile.resize(0);
+        eosFile.write(json);
+        eosFile.close();
+        QCOMPARE(run({eosProfile}, &out, &err), 1);
+        QVERIFY2(out.contains(QStringLiteral("DIFFERENT: exactly-once job: 1 duplicate on the target at source offset 3, "
+                                             "target offset 4")),
+                 qPrintable(out + err));
+        QVERIFY2(out.contains(QStringLiteral("; exactly-once job: 1 duplicate on the target")), qPrintable(out));
 
         const QString closed = QStringLiteral("127.0.0.1:%1").arg(closedPort());
         QCOMPARE(run({profile(topic, closed)}, &out, &err), 2);

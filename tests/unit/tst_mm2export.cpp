@@ -246,6 +246,46 @@ private Q_SLOTS:
         QVERIFY(r.notes.join(QLatin1Char('\n')).contains(QLatin1String("config.providers")));
     }
 
+    void exportExactlyOnce()
+    {
+        JobProfile p = baseProfile();
+        p.delivery = DeliveryGuarantee::ExactlyOnce;
+        p.transactionIntervalMs = 250;
+        p.transactionMaxRecords = 500;
+        const Mm2ExportResult r = exportMm2Properties(p);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const QMap<QString, QString> m = asMap(r.data);
+        // KIP-618 in dedicated mode: the workers of flows into dr, their internal REST, a read_committed source.
+        QCOMPARE(m.value(QStringLiteral("dr.exactly.once.source.support")), QStringLiteral("enabled"));
+        QCOMPARE(m.value(QStringLiteral("dedicated.mode.enable.internal.rest")), QStringLiteral("true"));
+        QCOMPARE(m.value(QStringLiteral("eu.consumer.isolation.level")), QStringLiteral("read_committed"));
+        QCOMPARE(m.value(QStringLiteral("eu->dr.exactly.once.support")), QStringLiteral("required"));
+        QCOMPARE(m.value(QStringLiteral("eu->dr.transaction.boundary")), QStringLiteral("interval"));
+        QCOMPARE(m.value(QStringLiteral("eu->dr.transaction.boundary.interval.ms")), QStringLiteral("250"));
+        QVERIFY(!m.contains(QStringLiteral("exactly.once.source.support"))); // MM2 ignores it at the top level
+        const QString notes = r.notes.join(QLatin1Char('\n'));
+        QVERIFY2(notes.contains(QLatin1String("transactionMaxRecords has no MM2 equivalent")), qPrintable(notes));
+        QVERIFY2(notes.contains(QLatin1String("read_committed")), qPrintable(notes));
+
+        const Mm2ExportResult connector = exportMm2Connector(p);
+        QVERIFY2(connector.error.isEmpty(), qPrintable(connector.error));
+        const QJsonObject c = QJsonDocument::fromJson(connector.data).object().value(QStringLiteral("config")).toObject();
+        auto v = [&](const char *k) { return c.value(QString::fromLatin1(k)).toString(); };
+        QCOMPARE(v("exactly.once.support"), QStringLiteral("required"));
+        QCOMPARE(v("source.consumer.isolation.level"), QStringLiteral("read_committed"));
+        QCOMPARE(v("transaction.boundary"), QStringLiteral("interval"));
+        QCOMPARE(v("transaction.boundary.interval.ms"), QStringLiteral("250"));
+        QVERIFY2(connector.notes.join(QLatin1Char('\n')).contains(QLatin1String("exactly.once.source.support=enabled")),
+                 qPrintable(connector.notes.join(QLatin1Char('\n'))));
+
+        // At-least-once writes none of it, whatever the transaction settings say.
+        p.delivery = DeliveryGuarantee::AtLeastOnce;
+        const QByteArray plain = exportMm2Properties(p).data;
+        QVERIFY2(!plain.contains("exactly.once") && !plain.contains("transaction.boundary") && !plain.contains("isolation.level"),
+                 plain.constData());
+        QVERIFY(!exportMm2Connector(p).data.contains("exactly.once"));
+    }
+
     // -------------------------------------------------------------- round trip
     void roundTrip_data()
     {
@@ -283,6 +323,10 @@ private Q_SLOTS:
         k.source.properties.insert(QStringLiteral("ssl.keystore.location"), QStringLiteral("/etc/client.p12"));
         k.source.properties.insert(QStringLiteral("ssl.keystore.password"), QStringLiteral("${env:KS_PW}"));
         QTest::newRow("pkcs12 keystore") << k;
+        JobProfile e = baseProfile();
+        e.delivery = DeliveryGuarantee::ExactlyOnce;
+        e.transactionIntervalMs = 2000;
+        QTest::newRow("exactly-once") << e;
     }
     void roundTrip()
     {
@@ -309,6 +353,8 @@ private Q_SLOTS:
         QCOMPARE(back.syncTopicConfigs, profile.syncTopicConfigs);
         QCOMPARE(back.configExclude, profile.configExclude);
         QCOMPARE(back.topicRefreshIntervalMs, profile.topicRefreshIntervalMs);
+        QCOMPARE(back.delivery, profile.delivery);
+        QCOMPARE(back.transactionIntervalMs, profile.transactionIntervalMs);
         QVERIFY(back == profile);
 
         // And the other way: the imported profile exports to the same file.

@@ -162,6 +162,69 @@ private Q_SLOTS:
         QVERIFY2(r.unmapped.isEmpty(), qPrintable(describeUnmapped(r)));
     }
 
+    void importExactlyOnce_data()
+    {
+        QTest::addColumn<QByteArray>("settings");
+        QTest::addColumn<bool>("exactlyOnce");
+        QTest::addColumn<QString>("unmappedKey"); // the one key listed, or empty
+        QTest::addColumn<QString>("note");        // a note that must be given, or empty
+        QTest::newRow("worker enabled") << QByteArray("dr.exactly.once.source.support = enabled\n"
+                                                      "dedicated.mode.enable.internal.rest = true\n"
+                                                      "eu.consumer.isolation.level = read_committed\n")
+                                        << true << QString() << QString();
+        QTest::newRow("connector required")
+            << QByteArray("eu->dr.exactly.once.support = required\n") << true << QString()
+            << QStringLiteral("without dr.exactly.once.source.support=enabled");
+        QTest::newRow("requested is not enough") << QByteArray("exactly.once.support = requested\n") << false << QString()
+                                                 << QString();
+        QTest::newRow("preparing") << QByteArray("dr.exactly.once.source.support = preparing\n") << false << QString()
+                                   << QStringLiteral("imported as at-least-once");
+        QTest::newRow("disabled") << QByteArray("dr.exactly.once.source.support = disabled\n") << false << QString() << QString();
+        QTest::newRow("unknown value") << QByteArray("dr.exactly.once.source.support = maybe\n") << false
+                                       << QStringLiteral("dr.exactly.once.source.support") << QString();
+        // MM2 reads it only per target cluster: the top-level key and the source's do nothing.
+        QTest::newRow("top level") << QByteArray("exactly.once.source.support = enabled\n") << false
+                                   << QStringLiteral("exactly.once.source.support") << QString();
+        QTest::newRow("on the source") << QByteArray("eu.exactly.once.source.support = enabled\n") << false
+                                       << QStringLiteral("eu.exactly.once.source.support") << QString();
+        QTest::newRow("read_uncommitted stays refused")
+            << QByteArray("dr.exactly.once.source.support = enabled\neu.consumer.isolation.level = read_uncommitted\n") << true
+            << QStringLiteral("eu.consumer.isolation.level") << QString();
+    }
+    void importExactlyOnce()
+    {
+        QFETCH(QByteArray, settings);
+        QFETCH(bool, exactlyOnce);
+        QFETCH(QString, unmappedKey);
+        QFETCH(QString, note);
+        const Mm2ImportResult r = importMm2Properties("clusters = eu, dr\neu.bootstrap.servers = eu:9092\n"
+                                                      "dr.bootstrap.servers = dr:9092\neu->dr.enabled = true\n"
+                                                      + settings);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.flows.size(), 1);
+        const JobProfile &p = r.flows.first().profile;
+        QCOMPARE(p.delivery, exactlyOnce ? DeliveryGuarantee::ExactlyOnce : DeliveryGuarantee::AtLeastOnce);
+        QCOMPARE(unmappedKeys(r), unmappedKey.isEmpty() ? QStringList() : QStringList{unmappedKey});
+        if (!note.isEmpty())
+            QVERIFY2(r.notes.join(QLatin1Char('\n')).contains(note), qPrintable(r.notes.join(QLatin1Char('\n'))));
+        QVERIFY(p.validate().isEmpty());
+    }
+
+    void importTransactionInterval()
+    {
+        const QByteArray base = "clusters = eu, dr\neu.bootstrap.servers = eu:9092\ndr.bootstrap.servers = dr:9092\n"
+                                "eu->dr.enabled = true\ndr.exactly.once.source.support = enabled\n"
+                                "eu->dr.transaction.boundary = interval\n";
+        Mm2ImportResult r = importMm2Properties(base + "eu->dr.transaction.boundary.interval.ms = 1500\n");
+        QCOMPARE(r.flows.size(), 1);
+        QCOMPARE(r.flows.first().profile.transactionIntervalMs, 1500);
+        QVERIFY2(r.unmapped.isEmpty(), qPrintable(describeUnmapped(r)));
+        // Outside the profile's range: the nearest allowed value, said.
+        r = importMm2Properties(base + "eu->dr.transaction.boundary.interval.ms = 0\n");
+        QCOMPARE(r.flows.first().profile.transactionIntervalMs, JobProfile::MinTransactionIntervalMs);
+        QVERIFY(r.notes.join(QLatin1Char('\n')).contains(QLatin1String("limited to 10 ms")));
+    }
+
     void importDefaults()
     {
         const Mm2ImportResult r = importMm2Properties("clusters=a,b\na.bootstrap.servers=a:1\nb.bootstrap.servers=b:1\na->b.enabled=true\n");
