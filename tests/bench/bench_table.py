@@ -45,7 +45,8 @@ def ratio(a_kind, a_metric, b_kind, b_metric, invert=False):
 
 
 names = {
-    "md": "MirrorDesk `run --until-caught-up`",
+    "md": "MirrorDesk `run --until-caught-up`" + (" exactly-once" if "eos=1" in params else ""),
+    "mdalo": "MirrorDesk `run --until-caught-up` at-least-once",
     "mm2": "MirrorMaker 2 (dedicated)",
     "produce": "limit: 1 librdkafka producer → target",
     "consume": "limit: 1 librdkafka consumer ← source",
@@ -58,7 +59,7 @@ if mode == "throughput":
         data["limit"]["steady_rps"][r] = min(data["produce"]["steady_rps"][r], data["consume"]["steady_rps"][r])
     print("| | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s |")
     print("|---|---:|---:|---:|---:|---:|")
-    for kind in ("md", "mm2", "produce", "consume", "copy"):
+    for kind in ("md", "mdalo", "mm2", "produce", "consume", "copy"):
         if kind not in data:
             continue
         print(f"| {names[kind]} | {summary(runs_of(kind, 'steady_rps').values())} "
@@ -75,10 +76,12 @@ if mode == "throughput":
     print(f"| MirrorDesk / MM2 peak RSS | {summary(ratio('md', 'rss_mb', 'mm2', 'rss_mb'), '{:.3f}')} | ≤ 0.2 |")
     print(f"| MirrorDesk / MM2 CPU seconds | {summary(ratio('md', 'cpu_s', 'mm2', 'cpu_s'), '{:.2f}')} | |")
     print(f"| MirrorDesk / MM2 end to end | {summary(ratio('md', 'e2e_s', 'mm2', 'e2e_s'), '{:.2f}')} | |")
+    if "mdalo" in data:
+        print(f"| exactly-once / at-least-once steady rate | {summary(ratio('md', 'steady_rps', 'mdalo', 'steady_rps'), '{:.2f}')} | ≥ 0.7 |")
 else:
     print("| at fixed rate | p50 ms | p99 ms | max ms | peak RSS MB | CPU s |")
     print("|---|---:|---:|---:|---:|---:|")
-    for kind in ("md", "mm2"):
+    for kind in ("md", "mdalo", "mm2"):
         if kind not in data:
             continue
         print(f"| {names[kind].replace(' `run --until-caught-up`', ' `run`')} "

@@ -4,6 +4,7 @@
 #   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
 #                              [--latency [--rate R] [--seconds S]] [--build DIR] [--out FILE]
 #                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
+#                              [--md-extra ',"transactionMaxRecords": 50000']
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -45,6 +46,7 @@ OUT=""
 MD_CONSUMER_PROPS="{}"
 MD_PRODUCER_PROPS="{}"
 EOS=0
+MD_EXTRA=""
 
 BENCH_NAME=mm2-compare
 # shellcheck source=lib.sh
@@ -65,6 +67,8 @@ while (($#)); do
         --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
         --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
         --eos) EOS=1 ;;
+        # more top-level profile keys for MirrorDesk, JSON starting with a comma
+        --md-extra) MD_EXTRA="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
@@ -141,7 +145,8 @@ log "source $SRC, target $TGT"
 
 DELIVERY=at-least-once
 ((EOS)) && DELIVERY=exactly-once
-write_profile() { # FILE NAME ALIAS TOPIC_REGEX
+write_profile() { # FILE NAME ALIAS TOPIC_REGEX [DELIVERY]
+    local delivery="${5:-$DELIVERY}"
     cat >"$1" <<EOF
 {
   "mirrordesk": 1,
@@ -153,7 +158,7 @@ write_profile() { # FILE NAME ALIAS TOPIC_REGEX
   "start": "earliest",
   "createTopics": true,
   "syncTopicConfigs": true,
-  "delivery": "$DELIVERY"
+  "delivery": "$delivery"$MD_EXTRA
 }
 EOF
 }
@@ -224,18 +229,10 @@ run_throughput() {
         local d="$WORK/run$r"
         mkdir -p "$d"
 
-        # 1. MirrorDesk
-        write_profile "$d/md.mirrorjob" "bench md $r" "md$r" "bench"
-        "$BK" watch "$TGT" "md$r.bench" --records "$RECORDS" --timeout 900 >"$d/md.watch" &
-        local w=$!
-        WATCH_PIDS+=("$w")
-        local t0
-        t0=$(now_ms)
-        log "run $r: MirrorDesk"
-        /usr/bin/time -f "$TIMEFMT" -o "$d/md.time" "$MD" run "$d/md.mirrorjob" --until-caught-up >"$d/md.log" 2>&1 \
-            || { tail -n 30 "$d/md.log" >&2; die "mirrordesk run failed (run $r)"; }
-        wait $w || die "MirrorDesk did not land $RECORDS records (run $r)"
-        collect md "$r" "$d/md.watch" "$d/md.time" "$t0"
+        # 1. MirrorDesk (with --eos: exactly-once, then at-least-once on the same data)
+        local w t0
+        run_md md "$r" "$d" "$DELIVERY"
+        ((EOS)) && run_md mdalo "$r" "$d" at-least-once
 
         # 2. MirrorMaker 2
         write_mm2 "$d/mm2.properties" "mm$r" "bench"
@@ -278,6 +275,20 @@ run_throughput() {
     done
 }
 
+run_md() { # KIND RUN DIR DELIVERY
+    local kind="$1" r="$2" d="$3" w t0
+    write_profile "$d/$kind.mirrorjob" "bench $kind $r" "$kind$r" "bench" "$4"
+    "$BK" watch "$TGT" "$kind$r.bench" --records "$RECORDS" --timeout 900 >"$d/$kind.watch" &
+    w=$!
+    WATCH_PIDS+=("$w")
+    t0=$(now_ms)
+    log "run $r: MirrorDesk ($4)"
+    /usr/bin/time -f "$TIMEFMT" -o "$d/$kind.time" "$MD" run "$d/$kind.mirrorjob" --until-caught-up >"$d/$kind.log" 2>&1 \
+        || { tail -n 30 "$d/$kind.log" >&2; die "mirrordesk run failed (run $r)"; }
+    wait $w || die "MirrorDesk did not land $RECORDS records (run $r)"
+    collect "$kind" "$r" "$d/$kind.watch" "$d/$kind.time" "$t0"
+}
+
 collect() { # KIND RUN WATCHFILE TIMEFILE T0
     local rps mbps done
     rps=$(field "$3" watch steady_rps)
@@ -318,13 +329,17 @@ run_latency() {
     "$BK" consume "$SRC" warmup --records 300000 >/dev/null
     "$BK" consume "$TGT" warmup --records 300000 >/dev/null
     for ((r = 1; r <= REPEAT; r++)); do
-        for kind in md mm2; do
+        local kinds="md mm2"
+        ((EOS)) && kinds="md mdalo mm2"
+        for kind in $kinds; do
             local d="$WORK/lat$r-$kind" topic="lat$r$kind" target pid
             mkdir -p "$d"
             "$BK" create "$SRC" "$topic" "$PARTITIONS" >/dev/null
-            if [[ $kind == md ]]; then
-                write_profile "$d/md.mirrorjob" "bench latency $r" "md" "$topic"
-                target="md.$topic"
+            if [[ $kind == md || $kind == mdalo ]]; then
+                local delivery="$DELIVERY"
+                [[ $kind == mdalo ]] && delivery=at-least-once
+                write_profile "$d/md.mirrorjob" "bench latency $r $kind" "$kind" "$topic" "$delivery"
+                target="$kind.$topic"
                 /usr/bin/time -f "$TIMEFMT" -o "$d/time" "$MD" run "$d/md.mirrorjob" >"$d/md.log" 2>&1 &
                 pid=$!
                 OWN_PIDS+=("$pid")
