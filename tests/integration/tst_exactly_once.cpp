@@ -38,13 +38,23 @@ QString deliveryUnderTest()
     return d.isEmpty() ? QStringLiteral("exactly-once") : d;
 }
 
-QString transcripts(const std::vector<std::unique_ptr<MirrorRun>> &runs)
-{
-    QString all;
-    for (const auto &r : runs)
-        all += r->transcript(3000) + QLatin1Char('\n');
-    return all;
-}
+// QVERIFY2 cuts its message at ~1 KiB: when a test failed, the runs'
+// transcripts are logged whole, one message each, as it ends.
+class TranscriptsOnFailure final {
+public:
+    explicit TranscriptsOnFailure(const std::vector<std::unique_ptr<MirrorRun>> &runs) : m_runs(runs) {}
+    ~TranscriptsOnFailure()
+    {
+        if (QTest::currentTestFailed())
+            for (const auto &r : m_runs)
+                qInfo("%s", qPrintable(r->transcript(12000)));
+    }
+    TranscriptsOnFailure(const TranscriptsOnFailure &) = delete;
+    TranscriptsOnFailure &operator=(const TranscriptsOnFailure &) = delete;
+
+private:
+    const std::vector<std::unique_ptr<MirrorRun>> &m_runs;
+};
 
 // "stopped cleanly: N records copied" -> N (-1: not found).
 qint64 copiedByRun(const QString &out)
@@ -119,6 +129,7 @@ private Q_SLOTS:
         // ~10-byte records: 6,000 B/s is ~600 records/s, about 20 s of copying in all.
         const QString path = writeEosProfile(m_dir.path(), topic, 6000, m_delivery);
         std::vector<std::unique_ptr<MirrorRun>> runs;
+        const TranscriptsOnFailure dump(runs);
         auto newRun = [&](const QString &label) -> MirrorRun & {
             runs.push_back(std::make_unique<MirrorRun>(label));
             return *runs.back();
@@ -128,7 +139,7 @@ private Q_SLOTS:
         MirrorRun &first = newRun(QStringLiteral("run 1 (killed)"));
         QVERIFY(first.start({QStringLiteral("run"), path}));
         QVERIFY2(MirrorRun::waitUntil([&] { return first.copied() >= n / 5 || first.finished(); }, 120000) && first.running(),
-                 qPrintable(transcripts(runs)));
+                 "(the runs' transcripts follow)");
         const qint64 copied1 = first.copied();
         const double rate = first.recentRate(3);
         QVERIFY2(first.crash(), qPrintable(first.transcript()));
@@ -139,7 +150,7 @@ private Q_SLOTS:
         QVERIFY(second.start({QStringLiteral("run"), path}));
         QVERIFY2(MirrorRun::waitUntil([&] { return second.copied() >= n / 10 || second.finished(); }, 120000)
                      && second.running(),
-                 qPrintable(transcripts(runs)));
+                 "(the runs' transcripts follow)");
         const qint64 beforeTargetKill = second.copied();
         QVERIFY2(killBroker(QStringLiteral("target"), &error), qPrintable(error));
         QTest::qWait(2000); // the job notices: produce and commit requests fail
@@ -148,7 +159,7 @@ private Q_SLOTS:
         QVERIFY2(MirrorRun::waitUntil([&] { return second.copied() >= atTargetRestart + n / 10 || second.finished(); },
                                       120000)
                      && second.running(),
-                 qPrintable(QStringLiteral("run 2 did not copy on after the target broker came back\n") + transcripts(runs)));
+                 "run 2 did not copy on after the target broker came back (transcripts follow)");
         const qint64 copied2 = second.copied();
         QVERIFY2(second.crash(), qPrintable(second.transcript()));
 
@@ -156,10 +167,10 @@ private Q_SLOTS:
         MirrorRun &third = newRun(QStringLiteral("run 3 (source broker bounced)"));
         QVERIFY(third.start({QStringLiteral("run"), path, QStringLiteral("--until-caught-up")}));
         QVERIFY2(MirrorRun::waitUntil([&] { return third.copied() >= n / 20 || third.finished(); }, 120000) && third.running(),
-                 qPrintable(transcripts(runs)));
+                 "(the runs' transcripts follow)");
         const qint64 atSourceBounce = third.copied();
         QVERIFY2(restartBroker(QStringLiteral("source"), &error), qPrintable(error));
-        QVERIFY2(third.waitForExit(240000) && third.exitCode() == 0, qPrintable(transcripts(runs)));
+        QVERIFY2(third.waitForExit(240000) && third.exitCode() == 0, "(the runs' transcripts follow)");
         const qint64 copied3 = copiedByRun(third.out());
         QVERIFY2(copied3 > atSourceBounce, qPrintable(QStringLiteral("run 3 had finished before the source bounced "
                                                                      "(%1 copied at the bounce, %2 in all)")
@@ -181,7 +192,7 @@ private Q_SLOTS:
               "aborted or replayed); %s",
               qPrintable(m_delivery), copied1, rate, copied2, beforeTargetKill, atTargetRestart, copied3, atSourceBounce,
               *produced, n, wasted, qPrintable(once->summary()));
-        QVERIFY2(once->exactlyOnce(), qPrintable(once->summary() + QLatin1Char('\n') + transcripts(runs)));
+        QVERIFY2(once->exactlyOnce(), qPrintable(once->summary()));
         QCOMPARE(once->targetRecords, qint64(n));
 
         QString verified;
@@ -216,6 +227,7 @@ private Q_SLOTS:
         const QString path = writeEosProfile(m_dir.path(), topic, 3000, m_delivery);
 
         std::vector<std::unique_ptr<MirrorRun>> runs;
+        const TranscriptsOnFailure dump(runs);
         for (int i = 0; i < 2; ++i) {
             runs.push_back(std::make_unique<MirrorRun>(QStringLiteral("instance %1").arg(i + 1)));
             QVERIFY(runs.back()->start({QStringLiteral("run"), path, QStringLiteral("--until-caught-up")}));
@@ -228,7 +240,7 @@ private Q_SLOTS:
                     return false;
             return true;
         };
-        QVERIFY2(MirrorRun::waitUntil(bothCopying, 120000), qPrintable(transcripts(runs)));
+        QVERIFY2(MirrorRun::waitUntil(bothCopying, 120000), "(the runs' transcripts follow)");
         QTest::qWait(2500); // past a few transactions of the victim's
         const qint64 victimCopied = victim.copied();
         const int victimPartitions = victim.progress().last().partitions;
@@ -237,7 +249,7 @@ private Q_SLOTS:
         const qint64 killedAt = testClockMs();
         QVERIFY2(victim.crash(), qPrintable(victim.transcript()));
 
-        QVERIFY2(survivor.waitForExit(240000) && survivor.exitCode() == 0, qPrintable(transcripts(runs)));
+        QVERIFY2(survivor.waitForExit(240000) && survivor.exitCode() == 0, "(the runs' transcripts follow)");
         qint64 tookOverAfterMs = -1;
         for (qsizetype i = linesAtKill; i < survivor.progress().size() && tookOverAfterMs < 0; ++i)
             if (survivor.progress()[i].partitions == partitions)
@@ -251,10 +263,9 @@ private Q_SLOTS:
               "after the kill and copied %lld; the target log holds %lld records for %d; %s",
               qPrintable(m_delivery), victimCopied, victimPartitions, partitions, tookOverAfterMs,
               copiedByRun(survivor.out()), *produced, n, qPrintable(once->summary()));
-        QVERIFY2(once->exactlyOnce(), qPrintable(once->summary() + QLatin1Char('\n') + transcripts(runs)));
+        QVERIFY2(once->exactlyOnce(), qPrintable(once->summary()));
         QCOMPARE(once->targetRecords, qint64(n));
-        QVERIFY2(tookOverAfterMs >= 0, qPrintable(QStringLiteral("the survivor never owned all partitions\n")
-                                                  + transcripts(runs)));
+        QVERIFY2(tookOverAfterMs >= 0, "the survivor never owned all partitions (transcripts follow)");
         QString verified;
         const QString verifyFailure = verifyProblem(path, &verified);
         qInfo("verify: %s", qPrintable(verified));
