@@ -1,5 +1,7 @@
 #include "MirrorWorker.h"
 
+#include <QUuid>
+
 #include "ClusterConfig.h"
 #include "TopicNaming.h"
 
@@ -179,7 +181,22 @@ bool MirrorWorker::setup(QString *error)
         // with its defaults (wrong partition count).
         {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")},
     };
-    ConfResult pc = makeKafkaConf(m_spec.target, ClientRole::Producer, producerOverrides);
+    QMap<QString, QString> overrides = producerOverrides;
+    if (eos()) {
+        // One id per run of an instance: a restarted instance is a new
+        // producer, and the partitions it takes over fence the old id
+        // (MirrorWorkerTxn.cpp).
+        m_txnId = QStringLiteral("%1.%2")
+                      .arg(m_groupId, QUuid::createUuid().toString(QUuid::Id128).left(12));
+        overrides.insert(QStringLiteral("transactional.id"), m_txnId);
+        // A record that cannot be delivered within the transaction's time
+        // fails it (abort, copied again) instead of waiting for ever.
+        const QString txnTimeout = m_spec.target.producerProperties.value(
+            QStringLiteral("transaction.timeout.ms"), QStringLiteral("60000"));
+        overrides.insert(QStringLiteral("transaction.timeout.ms"), txnTimeout);
+        overrides.insert(QStringLiteral("message.timeout.ms"), txnTimeout);
+    }
+    ConfResult pc = makeKafkaConf(m_spec.target, ClientRole::Producer, overrides);
     if (!pc.conf) {
         *error = QStringLiteral("target cluster configuration: ") + pc.error;
         return false;
@@ -213,7 +230,7 @@ bool MirrorWorker::setup(QString *error)
     (void)pc.conf.release();
     m_producer.reset(producer);
     setupOffsetMap();
-    return true;
+    return !eos() || setupTransactions(error);
 }
 
 void MirrorWorker::run()
@@ -236,13 +253,17 @@ void MirrorWorker::run()
     m_nextCommit = m_started + std::chrono::seconds(1);
     event(JobEvent::Severity::Info, QStringLiteral("starting: group %1, source %2, target %3")
                                         .arg(m_groupId, m_spec.source.bootstrap, m_spec.target.bootstrap));
-    refreshTopics();
+    // Exactly-once: the transactional id is registered before anything is
+    // read, so no partition is assigned to a producer that cannot write yet.
+    const bool ready = !eos() || initTransactions();
+    if (ready)
+        refreshTopics();
     m_nextRefresh = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.topicRefreshIntervalMs));
     // Created topics got the source's configs just now; later changes follow.
     m_nextConfigSync = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.configSyncIntervalMs));
     setState(JobState::Running);
 
-    while (true) {
+    while (ready) {
         handleCommands();
         if (m_aborting || m_stopping || !m_fatal.isEmpty())
             break;
@@ -271,7 +292,7 @@ void MirrorWorker::run()
                 break;
             if (!m_pending.empty() || !handleMessage(msg))
                 m_pending.push_back(std::move(msg));
-            if (!m_fatal.isEmpty() || m_stopping || m_aborting || m_throttled || m_backpressure)
+            if (!m_fatal.isEmpty() || m_stopping || m_aborting || m_throttled || m_backpressure || transactionFull())
                 break;
             if ((i & 255) == 255)
                 rd_kafka_poll(m_producer.get(), 0);
@@ -300,7 +321,7 @@ void MirrorWorker::shutdown(bool graceful)
         setState(JobState::Stopping);
         applyPauses();
         m_pending.clear(); // consumed, never produced: the commit does not pass them
-        if (m_fatal.isEmpty()) {
+        if (m_fatal.isEmpty() && !eos()) {
             const bool flushed = flushProducer(kFlushTimeoutMs);
             if (!flushed && !m_aborting)
                 event(JobEvent::Severity::Warning,
@@ -309,7 +330,9 @@ void MirrorWorker::shutdown(bool graceful)
                           .arg(m_inFlight)
                           .arg(kFlushTimeoutMs / 1000));
         }
-        if (!m_aborting)
+        if (!m_aborting && eos())
+            commitTransaction(nullptr, true, true); // every partition handed over
+        else if (!m_aborting)
             commit(true); // writes the map and waits for it first
         sampleMetrics();
     }
@@ -334,6 +357,7 @@ void MirrorWorker::shutdown(bool graceful)
         t->targetRkt.reset(); // topic handles go before their client
     m_mapRkt.reset();
     m_producer.reset();
+    m_progressReader.reset();
 }
 
 bool MirrorWorker::flushProducer(int timeoutMs)
@@ -418,7 +442,9 @@ void MirrorWorker::tick()
     pollTopicIds();
     pollOffsetMapSetup();
     serviceReplays();
-    if (now >= m_nextCommit) {
+    if (eos()) {
+        tickTransactions(now);
+    } else if (now >= m_nextCommit) {
         // The map first; the offsets follow as soon as the target acknowledged
         // it (commitLimit), within a tick, so a crash copies again about one
         // commit interval at most.
@@ -427,7 +453,7 @@ void MirrorWorker::tick()
         m_offsetCommitBy = now + std::chrono::milliseconds(500);
         m_nextCommit = now + std::chrono::seconds(1);
     }
-    if (m_offsetCommitPending && (m_mapInFlight == 0 || now >= m_offsetCommitBy)) {
+    if (!eos() && m_offsetCommitPending && (m_mapInFlight == 0 || now >= m_offsetCommitBy)) {
         m_offsetCommitPending = false;
         commitOffsets(false, nullptr);
     }

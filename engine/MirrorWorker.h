@@ -44,7 +44,9 @@ public:
 // deliveries, replays, pausing, throttle), MirrorWorkerGroup.cpp (rebalances,
 // start positions, commits), MirrorWorkerTopics.cpp (source topic selection,
 // target topic creation and growth), MirrorWorkerProgress.cpp (stop
-// condition, metrics) and MirrorWorkerMap.cpp (the offset map).
+// condition, metrics), MirrorWorkerMap.cpp (the offset map) and
+// MirrorWorkerTxn.cpp (exactly-once: transactions, progress on the target,
+// fencing).
 class MirrorWorker final {
 public:
     MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
@@ -105,6 +107,13 @@ private:
         int mapInFlight = 0;
         int mapGeneration = 0;         // a new assignment: older map reports are stale
         bool mapUsed = false;          // something was copied in this assignment
+
+        // Exactly-once: where the open transaction began for this partition
+        // (an abort re-copies from here); whether the committed offset's
+        // metadata names this run (claimed) or says it was handed over.
+        qint64 txnBase = -1;
+        bool claimed = false;
+        bool releasedWritten = false;
 
         // Delivery of one copied record: extend the current segment (two
         // integer writes) or begin a new one at a discontinuity.
@@ -173,6 +182,25 @@ private:
     void onMapDelivery(const rd_kafka_message_t *msg);
     qint64 commitLimit(const PartState *p) const; // what the map lets a commit reach
 
+    // exactly-once (MirrorWorkerTxn.cpp)
+    bool eos() const { return m_spec.delivery == DeliveryGuarantee::ExactlyOnce; }
+    bool setupTransactions(QString *error); // the progress reader on the target
+    bool initTransactions();                // blocking; false: stopped or failed
+    bool beginTransaction();
+    bool transactionFull() const { return m_txnOpen && m_txnRecords >= m_spec.transactionMaxRecords; }
+    void noteTransactional(PartState *p, qint64 before); // a record of p went into the open transaction
+    // Flush, write the map, send the offsets, commit. `released`: partitions
+    // handed over (revoke), all: every assigned partition (stop).
+    bool commitTransaction(const std::vector<PartState *> *released, bool releaseAll, bool syncSource);
+    void abortTransaction(const QString &why);
+    bool handleTxnError(rd_kafka_error_t *error, const char *step); // false: the instance stops
+    void mergeTargetProgress(rd_kafka_topic_partition_list_t *committed, rd_kafka_resp_err_t *sourceErr);
+    bool readTargetProgress(rd_kafka_topic_partition_list_t *list);
+    bool fenceTransactionalId(const QString &id);
+    void waitForMapSetup();
+    void tickTransactions(Clock::time_point now);
+    void claimPartitions(rd_kafka_topic_partition_list_t *parts); // before any of their records is written
+
     // librdkafka callbacks (static trampolines into these)
     void onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts);
     void onDelivery(const rd_kafka_message_t *msg);
@@ -213,6 +241,15 @@ private:
 
     KafkaPtr m_producer; // declared first: destroyed after the consumer
     KafkaPtr m_consumer;
+    KafkaPtr m_progressReader; // exactly-once: reads the job's committed progress on the target
+    std::unique_ptr<rd_kafka_consumer_group_metadata_t, KafkaDeleter> m_txnGroup;
+    QString m_txnId;
+    bool m_txnOpen = false;
+    bool m_txnAbortPending = false; // a record or map record failed: the transaction can only abort
+    QString m_txnAbortWhy;
+    int m_txnRecords = 0;
+    int m_txnAborts = 0; // in a row
+    Clock::time_point m_txnBegan;
     QString m_groupId;
 
     std::map<QString, std::unique_ptr<TopicState>> m_topics;

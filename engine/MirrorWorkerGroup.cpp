@@ -48,6 +48,11 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
     rd_kafka_resp_err_t cerr = RD_KAFKA_RESP_ERR__TIMED_OUT;
     for (int attempt = 0; attempt < 3 && cerr; ++attempt)
         cerr = rd_kafka_committed(m_consumer.get(), committed.get(), 10000);
+    if (eos()) {
+        mergeTargetProgress(committed.get(), &cerr); // exactly-once: progress lives on the target
+        if (!m_fatal.isEmpty())
+            return;
+    }
     if (cerr)
         event(JobEvent::Severity::Warning,
               QStringLiteral("could not read the progress of group %1 (%2): the consumer reads it itself; "
@@ -114,6 +119,8 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
             }
         }
     }
+    if (eos() && parts->cnt > 0)
+        claimPartitions(parts);
     if (parts->cnt > 0)
         m_firstAssignmentDone = true;
     for (auto &[name, t] : m_topics)
@@ -193,6 +200,11 @@ void MirrorWorker::commit(bool sync, const std::vector<PartState *> *only)
 {
     if (!m_consumer)
         return;
+    if (eos()) {
+        // `only` are partitions being handed over (a revoke).
+        commitTransaction(only, false, sync);
+        return;
+    }
     // The map first: a commit never passes what the map has made durable
     // (commitLimit). A synchronous commit (revoke, stop, caught up) waits for
     // the map's acknowledgements so it can commit everything.

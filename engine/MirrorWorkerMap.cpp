@@ -230,6 +230,14 @@ void MirrorWorker::onMapDelivery(const rd_kafka_message_t *dm)
     --m_mapInFlight;
     if (w->generation != p->mapGeneration)
         return; // written for an earlier assignment of the partition
+    if (dm->err && eos()) {
+        if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && !m_txnAbortPending) {
+            m_txnAbortPending = true;
+            m_txnAbortWhy = QStringLiteral("the target did not take offset map records (topic %1): %2")
+                                .arg(m_mapTopic, QString::fromUtf8(rd_kafka_err2str(dm->err)));
+        }
+        return;
+    }
     if (dm->err) {
         // Everything of this partition again, in order, at the next commit;
         // the commit stays where the map was last made durable.

@@ -137,6 +137,12 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         m_throttled = true; // wait in line until the budget refills
         return false;
     }
+    if (eos() && !beginTransaction()) {
+        if (hdrs)
+            rd_kafka_message_set_headers(m, hdrs);
+        msg.reset();
+        return true;
+    }
     rd_kafka_vu_t vu[8];
     size_t n = 0;
     vu[n].vtype = RD_KAFKA_VTYPE_RKT;
@@ -198,6 +204,8 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     if (p->consumedNext >= 0 && m->offset != p->consumedNext) [[unlikely]]
         noteJump(p, m->offset, false);
 
+    if (eos())
+        noteTransactional(p, p->consumedNext >= 0 ? p->consumedNext : m->offset);
     p->ring.push(m->offset, qint32(bytes));
     ++m_inFlight;
     p->consumedNext = m->offset + 1;
@@ -300,6 +308,19 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
         if (m_targetTrouble) {
             m_targetTrouble = false;
             event(JobEvent::Severity::Info, QStringLiteral("target kafka %1 reachable again").arg(m_spec.target.bootstrap));
+        }
+        return;
+    }
+    if (eos()) {
+        // In a transaction a failed record fails the transaction: it aborts
+        // and everything it held is copied again (abortTransaction).
+        if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && !m_txnAbortPending) {
+            m_txnAbortPending = true;
+            m_txnAbortWhy = QStringLiteral("the target did not take %1/%2 offset %3: %4")
+                                .arg(p->topic->name)
+                                .arg(p->partition)
+                                .arg(src->offset)
+                                .arg(QString::fromUtf8(rd_kafka_err2str(dm->err)));
         }
         return;
     }
