@@ -26,12 +26,15 @@ inline const QMap<QString, QString> kQuickGroup{{QStringLiteral("session.timeout
 
 inline QString eosGroupFor(const QString &topic) { return QStringLiteral("mirror-") + topic; }
 
-// A profile of one topic, prefix naming ("src.<topic>"), the given delivery
-// guarantee, its own group (eosGroupFor) and quick group failure detection.
-inline QString writeEosProfile(const QString &dir, const QString &topic, qint64 throttle,
-                               const QString &delivery = QStringLiteral("exactly-once"))
+// A profile of one topic, prefix naming ("src.<topic>") unless `identity`,
+// the given delivery guarantee, its own group (eosGroupFor) and quick group
+// failure detection.
+inline QString writeEosProfile(const QString &dir, const QString &topic, qint64 throttle, const QString &delivery,
+                               bool identity)
 {
     ProfileSpec spec;
+    if (identity)
+        spec.naming = QStringLiteral("{\"policy\": \"identity\"}");
     spec.name = topic;
     spec.topic = topic;
     spec.throttleBytesPerSecond = throttle;
