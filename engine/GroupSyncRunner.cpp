@@ -1,6 +1,7 @@
 #include "GroupSyncRunner.h"
 
 #include "GroupOffsetSync.h"
+#include "Mm2Checkpoints.h"
 #include "OffsetMap.h"
 
 #include <QHash>
@@ -41,6 +42,7 @@ struct GroupSyncRunner::Shared {
     QList<GroupSyncMetrics> summary;
     QHash<QString, Clock::time_point> warned; // debounce, by key
     int mapFailures = 0; // in a row: a starting job may not have written its map yet
+    std::unique_ptr<Mm2CheckpointWriter> checkpoints; // made at the first round that emits
 
     void report(JobEvent::Severity severity, const QString &text)
     {
@@ -67,6 +69,7 @@ struct GroupSyncRunner::Shared {
     }
 
     void pass();
+    void writeCheckpoints(const GroupSyncPlan &plan, int timeoutMs);
     QList<GroupSyncMetrics> summarize(const GroupSyncPlan &plan, const GroupSyncOutcome &outcome, const OffsetMap &map) const;
 };
 
@@ -132,6 +135,15 @@ QList<GroupSyncMetrics> GroupSyncRunner::Shared::summarize(const GroupSyncPlan &
     return out;
 }
 
+void GroupSyncRunner::Shared::writeCheckpoints(const GroupSyncPlan &plan, int timeoutMs)
+{
+    if (!checkpoints)
+        checkpoints = std::make_unique<Mm2CheckpointWriter>(spec);
+    const Mm2CheckpointWriter::Result r = checkpoints->write(checkpointsOfPlan(plan), timeoutMs, &cancel);
+    if (!r.ok && !cancel)
+        warnOnce(QStringLiteral("checkpoints"), QStringLiteral("group offset sync: cannot write ") + r.error);
+}
+
 void GroupSyncRunner::Shared::pass()
 {
     const int timeoutMs = std::clamp(spec.groupSyncIntervalMs, 5000, 30000);
@@ -155,6 +167,12 @@ void GroupSyncRunner::Shared::pass()
         warnOnce(QStringLiteral("plan"), QStringLiteral("group offset sync: ") + plan.error);
         return;
     }
+    // After the plan, before the writes: checkpoints say where the source groups
+    // are, whether or not the target groups could be moved there.
+    if (spec.emitCheckpoints)
+        writeCheckpoints(plan, timeoutMs);
+    if (cancel || !spec.syncGroupOffsets)
+        return;
     const GroupSyncOutcome outcome = applyGroupSync(spec, plan, timeoutMs);
     if (cancel)
         return;
@@ -198,7 +216,7 @@ GroupSyncRunner::~GroupSyncRunner()
 
 bool GroupSyncRunner::wanted(const MirrorJobSpec &spec)
 {
-    return spec.syncGroupOffsets && !spec.groupsInclude.isEmpty();
+    return (spec.syncGroupOffsets || spec.emitCheckpoints) && !spec.groupsInclude.isEmpty();
 }
 
 void GroupSyncRunner::start()

@@ -14,9 +14,10 @@ namespace md {
 // The running job's periodic group offset sync: every groupSyncIntervalMs it
 // reads the offset map from the target and runs planGroupSync + applyGroupSync
 // (no rewinds, partial allowed: a group past the copy goes to where the copy
-// stands). Its own thread, off the record path; MirrorJob owns it next to the
-// worker. Reports through `events` (called from its thread, so it must only
-// post) and summary() (for the job's MetricsSnapshot).
+// stands); with spec.emitCheckpoints it writes the plan's MM2-format
+// checkpoints first (Mm2Checkpoints.h). Its own thread, off the record path;
+// MirrorJob owns it next to the worker. Reports through `events` (called from
+// its thread, so it must only post) and summary() (for the job's MetricsSnapshot).
 class GroupSyncRunner final {
 public:
     using EventSink = std::function<void(const JobEvent &)>;
@@ -26,7 +27,8 @@ public:
     GroupSyncRunner(const GroupSyncRunner &) = delete;
     GroupSyncRunner &operator=(const GroupSyncRunner &) = delete;
 
-    // True when the spec selects groups and syncs them while running.
+    // True when the spec selects groups and syncs them or emits their MM2
+    // checkpoints while running (either may be on without the other, as in MM2).
     static bool wanted(const MirrorJobSpec &spec);
 
     void start();

@@ -69,6 +69,11 @@ struct MirrorJobSpec {
     QStringList groupsExclude;
     bool syncGroupOffsets = true;     // while the job runs (only with groupsInclude)
     int groupSyncIntervalMs = 10000;  // how often the running job syncs them
+    // MM2-format checkpoints of those groups (engine/Mm2Checkpoints.h), written
+    // every group sync round to <checkpointsAlias>.checkpoints.internal on the
+    // target, for applications that call MM2's RemoteClusterUtils.translateOffsets.
+    bool emitCheckpoints = false;
+    QString checkpointsAlias; // the alias those applications pass; the profile's default: source.alias
 
     bool operator==(const MirrorJobSpec &) const = default;
 };

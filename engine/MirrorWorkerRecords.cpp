@@ -137,6 +137,23 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         m_throttled = true; // wait in line until the budget refills
         return false;
     }
+    if (eos() && !p->claimed) {
+        // Its committed offset must name this run before a record of it is
+        // written (a target partition that appeared since the assignment).
+        if (p->consumedNext < 0)
+            p->consumedNext = m->offset;
+        commitTransaction(nullptr, false, false);
+        if (!p->claimed || p->resumeFrom >= 0) {
+            if (p->resumeFrom < 0 && m_fatal.isEmpty()) {
+                p->resumeFrom = m->offset; // fetched again once claimed
+                applyPauses();
+            }
+            if (hdrs)
+                rd_kafka_message_set_headers(m, hdrs);
+            msg.reset();
+            return true;
+        }
+    }
     if (eos() && !beginTransaction()) {
         if (hdrs)
             rd_kafka_message_set_headers(m, hdrs);

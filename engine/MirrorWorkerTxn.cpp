@@ -1,6 +1,7 @@
 #include "MirrorWorker.h"
 
 #include "ClusterConfig.h"
+#include "TopicNaming.h"
 
 #include <QSet>
 #include <QUuid>
@@ -150,7 +151,9 @@ bool MirrorWorker::commitTransaction(const std::vector<PartState *> *released, b
             releasing.insert(p);
     std::vector<PartState *> parts;
     const auto wants = [&](PartState *p) {
-        if (!p || p->consumedNext < 0)
+        // The target's coordinator takes offsets only for partitions it has:
+        // one that is not there yet is claimed once it is (handleMessage).
+        if (!p || p->consumedNext < 0 || !p->topic->targetReady || p->partition >= p->topic->targetPartitions)
             return false;
         const bool release = releaseAll || releasing.contains(p);
         if (!p->assigned && !release)
@@ -191,11 +194,16 @@ bool MirrorWorker::commitTransaction(const std::vector<PartState *> *released, b
                 mapped.push_back(p.get());
     writeOffsetMap(&mapped);
 
+    // Under the TARGET topic's name: the coordinator refuses offsets of
+    // topics the target does not have. The offsets are the source's.
     const QByteArray owner = QByteArray(kOwnerPrefix) + m_txnId.toUtf8();
     PartitionListPtr offsets(rd_kafka_topic_partition_list_new(int(parts.size()) + 1));
+    PartitionListPtr sourceOffsets(rd_kafka_topic_partition_list_new(int(parts.size()) + 1));
     for (PartState *p : parts) {
+        rd_kafka_topic_partition_list_add(sourceOffsets.get(), p->topic->nameUtf8.constData(), p->partition)->offset =
+            p->consumedNext;
         rd_kafka_topic_partition_t *e =
-            rd_kafka_topic_partition_list_add(offsets.get(), p->topic->nameUtf8.constData(), p->partition);
+            rd_kafka_topic_partition_list_add(offsets.get(), p->topic->targetName.toUtf8().constData(), p->partition);
         e->offset = p->consumedNext;
         const QByteArray &meta = (releaseAll || releasing.contains(p)) ? QByteArray(kReleased) : owner;
         e->metadata = rd_kafka_mem_malloc(nullptr, size_t(meta.size()));
@@ -246,20 +254,15 @@ bool MirrorWorker::commitTransaction(const std::vector<PartState *> *released, b
     // The source group gets the same progress, outside the transaction: what
     // `status`, lag views and a switch back to at-least-once read. It never
     // passes the target's, which wins on the next assignment.
-    if (offsets->cnt > 0) {
-        for (int i = 0; i < offsets->cnt; ++i) {
-            rd_kafka_mem_free(nullptr, offsets->elems[i].metadata);
-            offsets->elems[i].metadata = nullptr;
-            offsets->elems[i].metadata_size = 0;
-        }
+    if (sourceOffsets->cnt > 0) {
         if (syncSource) {
-            const rd_kafka_resp_err_t err = rd_kafka_commit(m_consumer.get(), offsets.get(), 0);
+            const rd_kafka_resp_err_t err = rd_kafka_commit(m_consumer.get(), sourceOffsets.get(), 0);
             if (err)
                 debouncedEvent(QStringLiteral("commit"), JobEvent::Severity::Warning,
                                QStringLiteral("could not copy progress to source group %1: %2 (the target holds it)")
                                    .arg(m_groupId, kafkaErrorText(err)));
         } else {
-            rd_kafka_commit(m_consumer.get(), offsets.get(), 1);
+            rd_kafka_commit(m_consumer.get(), sourceOffsets.get(), 1);
         }
     }
     return true;
@@ -448,7 +451,12 @@ bool MirrorWorker::fenceTransactionalId(const QString &id)
 
 void MirrorWorker::mergeTargetProgress(rd_kafka_topic_partition_list_t *committed, rd_kafka_resp_err_t *sourceErr)
 {
-    PartitionListPtr target(rd_kafka_topic_partition_list_copy(committed));
+    // Kept under the target topics' names (commitTransaction).
+    PartitionListPtr target(rd_kafka_topic_partition_list_new(committed->cnt + 1));
+    for (int i = 0; i < committed->cnt; ++i)
+        rd_kafka_topic_partition_list_add(target.get(),
+                                          targetTopicName(m_spec, QString::fromUtf8(committed->elems[i].topic)).toUtf8().constData(),
+                                          committed->elems[i].partition);
     bool ok = readTargetProgress(target.get());
     if (ok) {
         QSet<QString> owners;
@@ -483,7 +491,7 @@ void MirrorWorker::mergeTargetProgress(rd_kafka_topic_partition_list_t *committe
     // ahead only after a run in at-least-once mode (a switch keeps progress).
     for (int i = 0; i < committed->cnt; ++i) {
         rd_kafka_topic_partition_t &e = committed->elems[i];
-        const rd_kafka_topic_partition_t *t = rd_kafka_topic_partition_list_find(target.get(), e.topic, e.partition);
+        const rd_kafka_topic_partition_t *t = &target->elems[i]; // same order
         const qint64 fromTarget = t && !t->err ? t->offset : -1;
         if (*sourceErr) {
             e.offset = RD_KAFKA_OFFSET_INVALID;

@@ -340,6 +340,18 @@ public:
         regexList(p.groupsExclude, QStringLiteral("groups.exclude"));
         if (p.groupsInclude.isEmpty() && !p.groupsExclude.isEmpty())
             warn(QStringLiteral("groups.exclude"), QStringLiteral("no effect without groups.include: no group is selected"));
+        if (p.emitCheckpoints) {
+            const QString alias = p.checkpointsAlias.isEmpty() ? p.source.alias : p.checkpointsAlias;
+            if (alias.isEmpty())
+                error(QStringLiteral("checkpoints.sourceAlias"),
+                      QStringLiteral("required without source.alias: it names the topic <alias>.checkpoints.internal "
+                                     "and is what applications pass to RemoteClusterUtils.translateOffsets"));
+            else if (!isLegalTopicText(alias) && !(p.checkpointsAlias.isEmpty() && p.naming == NamingPolicy::Prefix))
+                error(p.checkpointsAlias.isEmpty() ? QStringLiteral("source.alias") : QStringLiteral("checkpoints.sourceAlias"),
+                      QStringLiteral("\"%1\" cannot be part of a topic name (letters, digits, '.', '_' and '-' only)").arg(alias));
+            if (p.groupsInclude.isEmpty())
+                warn(QStringLiteral("checkpoints.enabled"), QStringLiteral("no effect without groups.include: no group is selected"));
+        }
         if (p.transactionIntervalMs < JobProfile::MinTransactionIntervalMs
             || p.transactionIntervalMs > JobProfile::MaxTransactionIntervalMs)
             error(QStringLiteral("transactionIntervalMs"), QStringLiteral("must be from %1 to %2")
@@ -726,6 +738,14 @@ QByteArray JobProfile::toJson() const
         w.boolean(QStringLiteral("syncGroupOffsets"), syncGroupOffsets);
         w.number(QStringLiteral("groupSyncIntervalMs"), groupSyncIntervalMs);
     }
+    if (emitCheckpoints || !checkpointsAlias.isEmpty()) {
+        w.key(QStringLiteral("checkpoints"));
+        w.beginObject();
+        w.boolean(QStringLiteral("enabled"), emitCheckpoints);
+        if (!checkpointsAlias.isEmpty())
+            w.string(QStringLiteral("sourceAlias"), checkpointsAlias);
+        w.endObject();
+    }
     for (auto it = unknownKeys.begin(); it != unknownKeys.end(); ++it)
         w.json(it.key(), it.value());
     w.endObject();
@@ -940,6 +960,8 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.groupsExclude = groupsExclude;
     s.syncGroupOffsets = syncGroupOffsets;
     s.groupSyncIntervalMs = groupSyncIntervalMs;
+    s.emitCheckpoints = emitCheckpoints;
+    s.checkpointsAlias = checkpointsAlias.isEmpty() ? source.alias : checkpointsAlias;
     if (!r.ok)
         return std::nullopt;
     return s;

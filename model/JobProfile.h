@@ -95,7 +95,9 @@ struct ProfileSide {
 //   (exactly-once: a transaction commits after that long or that many records), createTopics, syncTopicConfigs, configExclude [regex],
 //   throttleBytesPerSecond (>= 0, 0 = unlimited), samplingIntervalMs, topicRefreshIntervalMs,
 //   groups { include [regex], exclude [regex] } (source consumer groups whose offsets follow
-//   to the target), syncGroupOffsets (default true), groupSyncIntervalMs (>= 1000).
+//   to the target), syncGroupOffsets (default true), groupSyncIntervalMs (>= 1000),
+//   checkpoints { enabled (default false), sourceAlias (default source.alias) } (MM2-format
+//   checkpoints of those groups in <sourceAlias>.checkpoints.internal on the target).
 // Unknown keys warn (with their key path); unknown top-level keys are kept
 // and written back by toJson() so a newer minor addition survives a save.
 class JobProfile final
@@ -146,6 +148,8 @@ public:
     QStringList groupsExclude; // "groups.exclude"
     bool syncGroupOffsets = true; // only means something with groups.include
     int groupSyncIntervalMs = DefaultGroupSyncIntervalMs;
+    bool emitCheckpoints = false; // "checkpoints.enabled"
+    QString checkpointsAlias;     // "checkpoints.sourceAlias", empty: source.alias
     QJsonObject unknownKeys; // top-level keys this build does not know, kept for toJson()
 
     QString fileName; // where it was loaded from (for issue messages); not saved

@@ -380,6 +380,12 @@ public:
             stringList(groups, QStringLiteral("exclude"), QStringLiteral("groups.exclude"), &p->groupsExclude);
         }
         boolean(root, QStringLiteral("syncGroupOffsets"), QStringLiteral("syncGroupOffsets"), &p->syncGroupOffsets);
+        QJsonObject checkpoints;
+        if (object(root, QStringLiteral("checkpoints"), QStringLiteral("checkpoints"), &checkpoints)) {
+            unknownKeys(checkpoints, QStringLiteral("checkpoints"), {QStringLiteral("enabled"), QStringLiteral("sourceAlias")});
+            boolean(checkpoints, QStringLiteral("enabled"), QStringLiteral("checkpoints.enabled"), &p->emitCheckpoints);
+            string(checkpoints, QStringLiteral("sourceAlias"), QStringLiteral("checkpoints.sourceAlias"), &p->checkpointsAlias);
+        }
         if (integer(root, QStringLiteral("groupSyncIntervalMs"), QStringLiteral("groupSyncIntervalMs"),
                     JobProfile::MinGroupSyncIntervalMs, JobProfile::MaxGroupSyncIntervalMs, &n))
             p->groupSyncIntervalMs = int(n);

@@ -321,7 +321,7 @@ QStringList topLevelKeys()
             QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs"),
             QStringLiteral("groups"),           QStringLiteral("syncGroupOffsets"),
             QStringLiteral("groupSyncIntervalMs"), QStringLiteral("transactionIntervalMs"),
-            QStringLiteral("transactionMaxRecords")};
+            QStringLiteral("transactionMaxRecords"), QStringLiteral("checkpoints")};
 }
 
 bool parseTimestamp(const QJsonValue &v, QDateTime *out, QString *error)

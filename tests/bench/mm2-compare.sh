@@ -3,7 +3,7 @@
 #
 #   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
 #                              [--latency [--rate R] [--seconds S]] [--build DIR] [--out FILE]
-#                              [--md-consumer-props JSON] [--md-producer-props JSON]
+#                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -23,6 +23,10 @@
 #   latency mode (--latency): a producer at a fixed rate (default 20,000 records/s for 30 s)
 #     whose values start with their send time; a consumer on the target reports p50/p99 of
 #     (arrival - send) for MirrorDesk and MM2, each running continuously.
+#   --eos: both mirrors exactly-once (MirrorDesk "delivery": "exactly-once", MM2
+#     exactly.once.source.support = enabled on the target). The watchers count the target's
+#     high watermarks, which include one transaction marker per partition and transaction:
+#     at 100 ms transactions that is about 0.1% of a 1M-record copy, ignored.
 # Prints a markdown table (medians over the repeats, min..max in brackets) and writes it
 # to --out when given.
 set -euo pipefail
@@ -40,6 +44,7 @@ SECONDS_RUN=30
 OUT=""
 MD_CONSUMER_PROPS="{}"
 MD_PRODUCER_PROPS="{}"
+EOS=0
 
 BENCH_NAME=mm2-compare
 # shellcheck source=lib.sh
@@ -59,6 +64,7 @@ while (($#)); do
         # librdkafka properties for MirrorDesk's profile, e.g. '{"linger.ms": "10"}'
         --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
         --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
+        --eos) EOS=1 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown option '$1' (see --help)" ;;
     esac
@@ -133,6 +139,8 @@ log "work dir $WORK; starting brokers"
 start_brokers "$WORK"
 log "source $SRC, target $TGT"
 
+DELIVERY=at-least-once
+((EOS)) && DELIVERY=exactly-once
 write_profile() { # FILE NAME ALIAS TOPIC_REGEX
     cat >"$1" <<EOF
 {
@@ -144,7 +152,8 @@ write_profile() { # FILE NAME ALIAS TOPIC_REGEX
   "naming": { "policy": "prefix", "separator": "." },
   "start": "earliest",
   "createTopics": true,
-  "syncTopicConfigs": true
+  "syncTopicConfigs": true,
+  "delivery": "$DELIVERY"
 }
 EOF
 }
@@ -175,6 +184,14 @@ sync.topic.acls.enabled = false
 refresh.topics.interval.seconds = 5
 refresh.groups.enabled = false
 EOF
+    if ((EOS)); then
+        cat >>"$1" <<EOF
+# exactly-once into the target (KIP-618); dedicated mode needs the internal REST server for it
+tgt.exactly.once.source.support = enabled
+dedicated.mode.enable.internal.rest = true
+listeners = http://127.0.0.1:0
+EOF
+    fi
 }
 
 start_mm2() { # PROPS LOGDIR TIMEFILE -> pid of /usr/bin/time in MM2_PID
@@ -347,7 +364,7 @@ fi
 
 TABLE="$WORK/table.md"
 python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
-    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES" >"$TABLE"
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"

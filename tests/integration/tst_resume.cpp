@@ -7,7 +7,10 @@
 //    run copies them (and nothing from before the first start);
 //  - a start timestamp, run twice: no re-copy from the timestamp, no loss;
 //  - kill -9 mid-copy, restart: no loss, duplicates bounded by the commit
-//    interval times the measured rate.
+//    interval times the measured rate;
+//  - at-least-once, then exactly-once, then at-least-once again, new records
+//    before each run: each run copies only the new records (progress moves
+//    between the source group and the target's transactional progress).
 // Kafka's VerifiableProducer writes the source (unique values), GetOffsetShell
 // counts and ConsoleConsumer reads the target: independent of MirrorDesk.
 #include "headless_support.h"
@@ -155,6 +158,36 @@ private Q_SLOTS:
         QVERIFY2(target->unexpected.isEmpty(), qPrintable(target->summary())); // nothing before the timestamp
         QCOMPARE(target->duplicates, qint64(0));
         QCOMPARE(target->records, qint64(2000));
+    }
+
+    // 3b. Switching the delivery guarantee keeps progress both ways.
+    void switchingDeliveryKeepsProgress()
+    {
+        const QString topic = uniqueName(QStringLiteral("resume-switch"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 3, {}, &error), qPrintable(error));
+        QStringList all;
+        ProfileSpec alo, eos;
+        eos.extra = QStringLiteral(",\n \"delivery\": \"exactly-once\"");
+        const QList<std::pair<QString, ProfileSpec>> runs{
+            {QStringLiteral("-alo"), alo}, {QStringLiteral("-eos"), eos}, {QStringLiteral("-alo2"), alo}};
+        int batch = 1;
+        for (const auto &[suffix, spec] : runs) {
+            const auto fresh = verifiableProduce(sourceBootstrap(), topic, 2000, batch++, &error);
+            QVERIFY2(fresh, qPrintable(error));
+            all += *fresh;
+            const QString path = profile(topic, suffix, spec);
+            ExeResult run;
+            QVERIFY2(runUntilCaughtUp(path, &run), qPrintable(run.out + run.err));
+            // Only what is new: a run that ignored the other mode's progress copies everything again.
+            QVERIFY2(copiedByRun(run.out) == 2000, qPrintable(suffix + QLatin1Char('\n') + run.out + run.err));
+        }
+        const auto target = readTarget(QStringLiteral("src.") + topic, all, &error, true);
+        QVERIFY2(target, qPrintable(error));
+        qInfo("at-least-once, exactly-once, at-least-once: %s", qPrintable(target->summary()));
+        QVERIFY2(target->missing.isEmpty(), qPrintable(target->summary()));
+        QCOMPARE(target->duplicates, qint64(0));
+        QCOMPARE(target->records, qint64(6000));
     }
 
     // 4. kill -9 mid-copy, restart with earliest: no loss, duplicates bounded.

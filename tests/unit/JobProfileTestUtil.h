@@ -137,6 +137,8 @@ inline JobProfile fullProfile()
     p.groupsExclude = {QStringLiteral(".*-test")};
     p.syncGroupOffsets = false;
     p.groupSyncIntervalMs = 2500;
+    p.emitCheckpoints = true;
+    p.checkpointsAlias = QStringLiteral("eu-mm2");
     return p;
 }
 
