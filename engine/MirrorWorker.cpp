@@ -358,6 +358,7 @@ void MirrorWorker::shutdown(bool graceful)
     m_mapRkt.reset();
     m_producer.reset();
     m_progressReader.reset();
+    m_ownerReader.reset();
 }
 
 bool MirrorWorker::flushProducer(int timeoutMs)

@@ -195,7 +195,7 @@ private:
     void abortTransaction(const QString &why);
     bool handleTxnError(rd_kafka_error_t *error, const char *step); // false: the instance stops
     void mergeTargetProgress(rd_kafka_topic_partition_list_t *committed, rd_kafka_resp_err_t *sourceErr);
-    bool readTargetProgress(rd_kafka_topic_partition_list_t *list);
+    bool readTargetProgress(rd_kafka_topic_partition_list_t *list, bool stable);
     bool fenceTransactionalId(const QString &id);
     void waitForMapSetup();
     void tickTransactions(Clock::time_point now);
@@ -242,6 +242,7 @@ private:
     KafkaPtr m_producer; // declared first: destroyed after the consumer
     KafkaPtr m_consumer;
     KafkaPtr m_progressReader; // exactly-once: reads the job's committed progress on the target
+    KafkaPtr m_ownerReader;    // the same without waiting for open transactions: who owns a partition
     std::unique_ptr<rd_kafka_consumer_group_metadata_t, KafkaDeleter> m_txnGroup;
     QString m_txnId;
     bool m_txnOpen = false;

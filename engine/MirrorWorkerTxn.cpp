@@ -71,6 +71,19 @@ bool MirrorWorker::setupTransactions(QString *error)
     }
     (void)cc.conf.release();
     m_progressReader.reset(reader);
+    // The owners are read without waiting: a crashed owner's transaction
+    // holds a stable read until it times out, and only fencing that owner
+    // (whose id its claim committed) ends it sooner.
+    QMap<QString, QString> unstable = overrides;
+    unstable.insert(QStringLiteral("isolation.level"), QStringLiteral("read_uncommitted"));
+    ConfResult oc = makeKafkaConf(m_spec.target, ClientRole::Consumer, unstable);
+    rd_kafka_t *owners = oc.conf ? rd_kafka_new(RD_KAFKA_CONSUMER, oc.conf.get(), errstr, sizeof errstr) : nullptr;
+    if (!owners) {
+        *error = QStringLiteral("target progress reader: ") + (oc.conf ? QString::fromUtf8(errstr) : oc.error);
+        return false;
+    }
+    (void)oc.conf.release();
+    m_ownerReader.reset(owners);
     // The job's group on the target has no members: offsets go in as a
     // simple (generation -1) commit, which the coordinator accepts only for
     // a group without active members. Fencing is by transactional id.
@@ -409,13 +422,13 @@ void MirrorWorker::claimPartitions(rd_kafka_topic_partition_list_t *parts)
     commitTransaction(nullptr, false, false);
 }
 
-bool MirrorWorker::readTargetProgress(rd_kafka_topic_partition_list_t *list)
+bool MirrorWorker::readTargetProgress(rd_kafka_topic_partition_list_t *list, bool stable)
 {
     rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__TIMED_OUT;
-    for (int attempt = 0; attempt < 6 && err && !m_aborting; ++attempt) {
+    for (int attempt = 0; attempt < (stable ? 6 : 2) && err && !m_aborting; ++attempt) {
         for (int i = 0; i < list->cnt; ++i)
             list->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
-        err = rd_kafka_committed(m_progressReader.get(), list, 10000);
+        err = rd_kafka_committed((stable ? m_progressReader : m_ownerReader).get(), list, 10000);
     }
     return err == RD_KAFKA_RESP_ERR_NO_ERROR;
 }
@@ -457,11 +470,13 @@ void MirrorWorker::mergeTargetProgress(rd_kafka_topic_partition_list_t *committe
         rd_kafka_topic_partition_list_add(target.get(),
                                           targetTopicName(m_spec, QString::fromUtf8(committed->elems[i].topic)).toUtf8().constData(),
                                           committed->elems[i].partition);
-    bool ok = readTargetProgress(target.get());
+    // Who owns them, as last committed (no wait), else as a stable read says.
+    PartitionListPtr owned(rd_kafka_topic_partition_list_copy(target.get()));
+    bool ok = readTargetProgress(owned.get(), false) || readTargetProgress(owned.get(), true);
     if (ok) {
         QSet<QString> owners;
-        for (int i = 0; i < target->cnt; ++i) {
-            const QString owner = target->elems[i].err ? QString() : ownerOf(target->elems[i]);
+        for (int i = 0; i < owned->cnt; ++i) {
+            const QString owner = owned->elems[i].err ? QString() : ownerOf(owned->elems[i]);
             if (!owner.isEmpty() && owner != m_txnId)
                 owners.insert(owner);
         }
@@ -478,8 +493,7 @@ void MirrorWorker::mergeTargetProgress(rd_kafka_topic_partition_list_t *committe
         }
         if (!m_fatal.isEmpty())
             return;
-        if (!owners.isEmpty())
-            ok = readTargetProgress(target.get()); // what the fenced owner had committed, and no more
+        ok = readTargetProgress(target.get(), true); // what a fenced owner had committed, and no more
     }
     if (!ok) {
         fail(QStringLiteral("exactly-once: could not read the job's progress from group %1 on the target kafka %2; "
