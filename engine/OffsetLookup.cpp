@@ -23,8 +23,9 @@ OtherSideOffset sourceToTarget(const MirrorJobSpec &spec, const OffsetMap &map, 
     const QString at = where(topic, partition, offset);
     const PartitionOffsetMap *p = map.partition(topic, partition);
     if (!p) {
-        out.why = QStringLiteral("%1: the offset map of job \"%2\" has nothing of this partition (not copied by it yet)")
-                      .arg(at, spec.name);
+        out.why =
+            QStringLiteral("%1: the offset map of job \"%2\" has nothing of this partition (not copied by it yet)")
+                .arg(at, spec.name);
         return out;
     }
     const OffsetTranslation t = p->translate(offset);
@@ -57,14 +58,15 @@ OtherSideOffset sourceToTarget(const MirrorJobSpec &spec, const OffsetMap &map, 
                       .arg(p->segments().value(0).sourceStart);
         break;
     case OffsetTranslation::Kind::Unknown:
-        out.why = QStringLiteral("%1: the offset map of job \"%2\" has no segment of this partition").arg(at, spec.name);
+        out.why =
+            QStringLiteral("%1: the offset map of job \"%2\" has no segment of this partition").arg(at, spec.name);
         break;
     }
     return out;
 }
 
-OtherSideOffset targetToSource(const MirrorJobSpec &spec, const OffsetMap &map, const QString &targetTopic, int partition,
-                               qint64 offset)
+OtherSideOffset targetToSource(const MirrorJobSpec &spec, const OffsetMap &map, const QString &targetTopic,
+                               int partition, qint64 offset)
 {
     OtherSideOffset out;
     out.partition = partition;

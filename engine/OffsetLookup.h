@@ -22,9 +22,9 @@ struct OtherSideOffset {
         Found,     // topic/partition/offset: the record on the other side
         NotCopied, // past what the map covers (source: not copied yet; target: after the job's last copy)
         BeforeMap, // below the first offset the map knows (copied before the map, or never by this job)
-        NoRecord,  // inside the map but not one record's: a marker, an aborted or compacted record, a replaced duplicate
-        NotInMap,  // the map knows nothing of this topic/partition
-        Error,     // the map could not be read
+        NoRecord, // inside the map but not one record's: a marker, an aborted or compacted record, a replaced duplicate
+        NotInMap, // the map knows nothing of this topic/partition
+        Error,    // the map could not be read
     };
     Kind kind = Kind::NotInMap;
     QString topic; // the other side's topic (Found; else the best known name)

@@ -53,12 +53,13 @@ MainWindow::MainWindow(QWidget *parent)
     clusters->addWidget(m_source);
     clusters->addWidget(m_target);
     clusters->setChildrenCollapsible(false);
-    m_otherSide = new OtherSideLookup(m_source, m_target, [this] {
+    const auto listedJobs = [this] {
         QList<MirrorJobSpec> specs;
         for (const MirrorJob *job : std::as_const(m_jobs))
             specs.append(job->spec());
         return specs;
-    }, this);
+    };
+    m_otherSide = new OtherSideLookup(m_source, m_target, listedJobs, this);
     // "Watch lag" on a group in either pane opens its lag monitor.
     for (ClusterPane *pane : {m_source, m_target}) {
         connect(pane, &ClusterPane::watchGroupRequested, this,

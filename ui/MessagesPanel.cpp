@@ -306,7 +306,8 @@ void MessagesPanel::selectPending()
         if (messages[row].partition != partition || messages[row].offset != offset)
             continue;
         const QModelIndex index = m_proxy->mapFromSource(m_model->index(int(row), 0));
-        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->selectionModel()->setCurrentIndex(index,
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         m_view->scrollTo(index);
         showStatus(tr("Showing offset %1 of %2 [%3]").arg(offset).arg(m_topic->currentText()).arg(partition), false);
         return;

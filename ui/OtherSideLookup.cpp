@@ -60,9 +60,12 @@ void OtherSideLookup::updateAction(ClusterPane *pane)
         const QList<OtherSideCandidate> jobs =
             otherSideCandidates(m_jobs(), pane->client()->config(), other, m->topic, &why);
         if (!jobs.isEmpty()) {
+            QStringList names;
+            for (const OtherSideCandidate &c : jobs)
+                names.append(QLatin1Char('"') + c.spec.name + QLatin1Char('"'));
             action->setEnabled(true);
-            action->setToolTip(tr("Open this record on %1 through the offset map of job \"%2\"")
-                                   .arg(clusterName(other), jobs.first().spec.name));
+            action->setToolTip(tr("Open this record on %1 at its exact offset, through the offset map of job %2")
+                                   .arg(clusterName(other), names.join(tr(" or "))));
             return;
         }
     }
@@ -88,8 +91,8 @@ void OtherSideLookup::showOnOther(ClusterPane *pane)
     const int partition = m->partition;
     const qint64 offset = m->offset;
     const quint64 generation = ++m_generation;
-    panel->showStatus(tr("Looking up offset %1 of %2 [%3] in the offset map\u2026").arg(offset).arg(topic).arg(partition),
-                      false);
+    panel->showStatus(
+        tr("Looking up offset %1 of %2 [%3] in the offset map\u2026").arg(offset).arg(topic).arg(partition), false);
     inBackground<Answer>(
         this,
         [jobs, topic, partition, offset, generation] {

@@ -80,7 +80,11 @@ bool selectOffset(MessagesPanel *panel, qint64 offset)
 QString shownText(const MessagesPanel *panel)
 {
     const KafkaMessage *m = panel->currentMessage();
-    return m ? QStringLiteral("%1 [%2] %3 %4").arg(m->topic).arg(m->partition).arg(m->offset).arg(QString::fromUtf8(m->value.value_or(QByteArray())))
+    return m ? QStringLiteral("%1 [%2] %3 %4")
+                   .arg(m->topic)
+                   .arg(m->partition)
+                   .arg(m->offset)
+                   .arg(QString::fromUtf8(m->value.value_or(QByteArray())))
              : QStringLiteral("nothing selected; status: ") + panel->statusText();
 }
 
@@ -110,10 +114,13 @@ private Q_SLOTS:
         QVERIFY2(produce(sourceBootstrap(), unmirrored, batch("u", 0, 3, 0), &error), qPrintable(error));
         // Partition 1: p0..p9 at 0-9, marker 10, aborted 11-15, marker 16, p10..p19 at 17-26, marker 27.
         // The copy holds p0..p19 at 0-19: source 20 (p13) is target 13. Partition 0 has records too.
-        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("q", 0, 5, 0), &error), qPrintable(error));
-        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("p", 0, 10, 1), &error), qPrintable(error));
+        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("q", 0, 5, 0), &error),
+                 qPrintable(error));
+        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("p", 0, 10, 1), &error),
+                 qPrintable(error));
         QVERIFY2(produceTransactionalAborted(sourceBootstrap(), topic, batch("x", 0, 5, 1), &error), qPrintable(error));
-        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("p", 10, 10, 1), &error), qPrintable(error));
+        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("p", 10, 10, 1), &error),
+                 qPrintable(error));
         ProfileSpec p;
         p.name = topic;
         p.topic = topic;
@@ -148,9 +155,18 @@ private Q_SLOTS:
         QVERIFY(openUntilShown(source, topic, 1, 0));
         QVERIFY(selectOffset(source, 20));
         QVERIFY(!action->isEnabled());
-        QVERIFY2(action->toolTip().contains(QLatin1String("connects these two clusters")), qPrintable(action->toolTip()));
-        window.addJob(new MirrorJob(spec)); // listed, not started: its map is on the target already
+        QVERIFY2(action->toolTip().contains(QLatin1String("connects these two clusters")),
+                 qPrintable(action->toolTip()));
+        // Listed, not started: the real job's map is on the target already. A job listed before it
+        // copies the topic too but has no map: the first job whose map has the partition answers.
+        MirrorJobSpec decoy = spec;
+        decoy.name = topic + QStringLiteral("-decoy");
+        decoy.groupId = uniqueName(QStringLiteral("other-gui-decoy"));
+        window.addJob(new MirrorJob(decoy));
+        window.addJob(new MirrorJob(spec));
         QVERIFY2(action->isEnabled(), qPrintable(action->toolTip()));
+        QVERIFY2(action->toolTip().contains(decoy.name) && action->toolTip().contains(QLatin1String("dst")),
+                 qPrintable(action->toolTip()));
 
         // Source -> target: the copy, selected.
         QSignalSpy finished(window.otherSideLookup(), &OtherSideLookup::lookupFinished);
@@ -158,6 +174,8 @@ private Q_SLOTS:
         action->trigger();
         QVERIFY(finished.wait(60000));
         QVERIFY2(finished.last().at(0).toBool(), qPrintable(finished.last().at(1).toString()));
+        QVERIFY2(finished.last().at(1).toString().contains(QStringLiteral("(job \"%1\")").arg(topic)),
+                 qPrintable(finished.last().at(1).toString()));
         QVERIFY(targetShown.wait(60000));
         const KafkaMessage *copy = target->currentMessage();
         QVERIFY2(copy, qPrintable(shownText(target)));
@@ -193,7 +211,8 @@ private Q_SLOTS:
         QVERIFY(finished.wait(60000));
         QVERIFY(!finished.last().at(0).toBool());
         const QString why = finished.last().at(1).toString();
-        QVERIFY2(why.contains(QLatin1String("offset 28")) && why.contains(QLatin1String("not copied yet")), qPrintable(why));
+        QVERIFY2(why.contains(QLatin1String("offset 28")) && why.contains(QLatin1String("not copied yet")),
+                 qPrintable(why));
         QCOMPARE(source->statusText(), why);
         QVERIFY(!target->isReading());
         QCOMPARE(target->currentMessage()->offset, qint64(13));

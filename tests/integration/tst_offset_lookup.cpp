@@ -46,7 +46,12 @@ QList<TestRecord> batch(const char *tag, int from, int n)
 
 QString outcome(const OtherSideOffset &r)
 {
-    return QStringLiteral("kind %1 %2 [%3] %4: %5").arg(int(r.kind)).arg(r.topic).arg(r.partition).arg(r.offset).arg(r.why);
+    return QStringLiteral("kind %1 %2 [%3] %4: %5")
+        .arg(int(r.kind))
+        .arg(r.topic)
+        .arg(r.partition)
+        .arg(r.offset)
+        .arg(r.why);
 }
 
 } // namespace
@@ -73,7 +78,8 @@ private Q_SLOTS:
         // Source: v0..v9 at 0-9, marker 10, aborted 11-20, marker 21, v10..v19 at 22-31, marker 32.
         QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("v", 0, 10), &error), qPrintable(error));
         QVERIFY2(produceTransactionalAborted(sourceBootstrap(), topic, batch("x", 0, 10), &error), qPrintable(error));
-        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("v", 10, 10), &error), qPrintable(error));
+        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, batch("v", 10, 10), &error),
+                 qPrintable(error));
 
         ProfileSpec p;
         p.name = topic;
@@ -81,7 +87,8 @@ private Q_SLOTS:
         // At most 3 records a target transaction: a marker on the target after every few copies.
         p.extra = QStringLiteral(",\n \"delivery\": \"exactly-once\",\n \"transactionMaxRecords\": 3");
         const QString profile = writeProfile(m_dir.path(), topic + QStringLiteral(".mirrorjob"), p);
-        const ExeResult run = runMirrordesk({QStringLiteral("run"), profile, QStringLiteral("--until-caught-up")}, 240000);
+        const ExeResult run =
+            runMirrordesk({QStringLiteral("run"), profile, QStringLiteral("--until-caught-up")}, 240000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
 
         const auto source = recordsOf(sourceBootstrap(), topic, &error);
@@ -97,7 +104,8 @@ private Q_SLOTS:
             targetOf.insert(it.value(), it.key());
         // The test means something only if the target has gaps of its own.
         const qint64 lastTarget = target->lastKey();
-        QVERIFY2(lastTarget >= 25, qPrintable(QStringLiteral("no markers on the target: last copy at %1").arg(lastTarget)));
+        QVERIFY2(lastTarget >= 25,
+                 qPrintable(QStringLiteral("no markers on the target: last copy at %1").arg(lastTarget)));
 
         MirrorJobSpec spec;
         spec.name = topic;
@@ -120,9 +128,12 @@ private Q_SLOTS:
                                     .arg(QString::fromUtf8(it.value()))
                                     .arg(copy)
                                     .arg(outcome(r))));
-            const OtherSideOffset back = lookUpOtherSide(spec, targetTopic, 0, copy, LookupDirection::TargetToSource, 30000);
-            QVERIFY2(back.found() && back.topic == topic && back.partition == 0 && back.offset == it.key(),
-                     qPrintable(QStringLiteral("target %1 (%2): %3").arg(copy).arg(QString::fromUtf8(it.value()), outcome(back))));
+            const OtherSideOffset back =
+                lookUpOtherSide(spec, targetTopic, 0, copy, LookupDirection::TargetToSource, 30000);
+            QVERIFY2(
+                back.found() && back.topic == topic && back.partition == 0 && back.offset == it.key(),
+                qPrintable(
+                    QStringLiteral("target %1 (%2): %3").arg(copy).arg(QString::fromUtf8(it.value()), outcome(back))));
             const qint64 delta = copy - it.key();
             discontinuities += lastDelta != -1 && delta != lastDelta;
             lastDelta = delta;
@@ -135,7 +146,8 @@ private Q_SLOTS:
             if (!target->contains(o))
                 marker = o;
         QVERIFY(marker >= 0);
-        const OtherSideOffset atMarker = lookUpOtherSide(spec, targetTopic, 0, marker, LookupDirection::TargetToSource, 30000);
+        const OtherSideOffset atMarker =
+            lookUpOtherSide(spec, targetTopic, 0, marker, LookupDirection::TargetToSource, 30000);
         QVERIFY2(atMarker.kind == OtherSideOffset::Kind::NoRecord && atMarker.why.contains(QString::number(marker)),
                  qPrintable(outcome(atMarker)));
         // Source gaps: a marker and an aborted record have no copy.
@@ -145,8 +157,8 @@ private Q_SLOTS:
         }
         // Past the copy, both ways: not copied, naming the offset.
         const OtherSideOffset ahead = lookUpOtherSide(spec, topic, 0, 40, LookupDirection::SourceToTarget, 30000);
-        QVERIFY2(ahead.kind == OtherSideOffset::Kind::NotCopied && ahead.why.contains(QLatin1String("offset 40"))
-                     && ahead.why.contains(QLatin1String("not copied yet")),
+        QVERIFY2(ahead.kind == OtherSideOffset::Kind::NotCopied && ahead.why.contains(QLatin1String("offset 40")) &&
+                     ahead.why.contains(QLatin1String("not copied yet")),
                  qPrintable(outcome(ahead)));
         const OtherSideOffset after =
             lookUpOtherSide(spec, targetTopic, 0, lastTarget + 5, LookupDirection::TargetToSource, 30000);
@@ -165,8 +177,10 @@ private Q_SLOTS:
         spec.source.bootstrap = sourceBootstrap();
         spec.target.bootstrap = QStringLiteral("127.0.0.1:1");
         spec.include = {QStringLiteral("t")};
-        const OtherSideOffset r = lookUpOtherSide(spec, QStringLiteral("t"), 0, 0, LookupDirection::SourceToTarget, 3000);
-        QVERIFY2(r.kind == OtherSideOffset::Kind::Error && r.why.contains(QLatin1String("127.0.0.1:1")), qPrintable(outcome(r)));
+        const OtherSideOffset r =
+            lookUpOtherSide(spec, QStringLiteral("t"), 0, 0, LookupDirection::SourceToTarget, 3000);
+        QVERIFY2(r.kind == OtherSideOffset::Kind::Error && r.why.contains(QLatin1String("127.0.0.1:1")),
+                 qPrintable(outcome(r)));
     }
 };
 
