@@ -93,6 +93,12 @@ bool sameCluster(const MirrorJobSpec &spec)
     return !a.isEmpty() && a == bootstrapSet(spec.target.bootstrap);
 }
 
+bool sameCluster(const ClusterConfig &a, const ClusterConfig &b)
+{
+    const QSet<QString> servers = bootstrapSet(a.bootstrap);
+    return !servers.isEmpty() && servers == bootstrapSet(b.bootstrap);
+}
+
 QString topicExclusionReason(const MirrorJobSpec &spec, const QString &sourceTopic)
 {
     bool included = false;

@@ -47,5 +47,7 @@ QString consumerGroupId(const MirrorJobSpec &spec);
 
 // True when both sides name the same bootstrap servers (order and case ignored).
 bool sameCluster(const MirrorJobSpec &spec);
+// True when two cluster configs name the same bootstrap servers (as above; empty: never).
+bool sameCluster(const ClusterConfig &a, const ClusterConfig &b);
 
 } // namespace md

@@ -11,6 +11,7 @@
 #include "JobMonitor.h"
 #include "JobWorkspace.h"
 #include "MirrorJob.h"
+#include "OtherSideLookup.h"
 #include "FailoverDialog.h"
 #include "ResetProgressDialog.h"
 #include "TopicNaming.h"
@@ -52,6 +53,13 @@ MainWindow::MainWindow(QWidget *parent)
     clusters->addWidget(m_source);
     clusters->addWidget(m_target);
     clusters->setChildrenCollapsible(false);
+    const auto listedJobs = [this] {
+        QList<MirrorJobSpec> specs;
+        for (const MirrorJob *job : std::as_const(m_jobs))
+            specs.append(job->spec());
+        return specs;
+    };
+    m_otherSide = new OtherSideLookup(m_source, m_target, listedJobs, this);
     // "Watch lag" on a group in either pane opens its lag monitor.
     for (ClusterPane *pane : {m_source, m_target}) {
         connect(pane, &ClusterPane::watchGroupRequested, this,
@@ -223,6 +231,7 @@ void MainWindow::showClusters(const ClusterConfig &source, const ClusterConfig &
             &MessagesPanel::setOtherMetadata, Qt::UniqueConnection);
     connect(m_source->client(), &ClusterClient::metadataReady, m_target->messagesPanel(),
             &MessagesPanel::setOtherMetadata, Qt::UniqueConnection);
+    m_otherSide->update();
 }
 
 namespace {
@@ -339,6 +348,7 @@ void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
         m_jobView->selectRow(row);
     showSelectedMonitor();
     updateJobButtons();
+    m_otherSide->update(); // the new job may connect the clusters shown
 }
 
 MirrorJob *MainWindow::selectedJob() const

@@ -25,6 +25,7 @@ class JobListModel;
 class JobMonitor;
 class JobWorkspace;
 class MirrorJob;
+class OtherSideLookup;
 class FailoverDialog;
 class ResetProgressDialog;
 
@@ -54,6 +55,8 @@ public:
     ClusterPane *sourcePane() const { return m_source; }
     ClusterPane *targetPane() const { return m_target; }
     JobListModel *jobModel() const { return m_jobModel; }
+    // "Show on the Other Cluster" of both message browsers, through the job list's jobs.
+    OtherSideLookup *otherSideLookup() const { return m_otherSide; }
     // The live monitor of the job in row (one per job; the selected job's is shown).
     JobMonitor *jobMonitor(int row) const { return m_monitors.value(row); }
     // The open job profiles (editor tabs in the editor's own window, shown while a profile is
@@ -123,6 +126,7 @@ private:
     QSystemTrayIcon *m_tray = nullptr; // only where a tray exists
     JobWorkspace *m_workspace = nullptr;
     JobEditorDialog *m_editorDialog = nullptr;
+    OtherSideLookup *m_otherSide = nullptr;
 };
 
 } // namespace md

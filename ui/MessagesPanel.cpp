@@ -5,6 +5,7 @@
 #include "CopyMessagesDialog.h"
 #include "TableViews.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
@@ -23,9 +24,11 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <utility>
 
 namespace md {
 
@@ -37,7 +40,9 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
       m_view(new QTableView(this)), m_detail(new QPlainTextEdit(this)), m_copyText(new QPushButton(tr("Copy"), this)),
       m_copyJson(new QPushButton(tr("Copy as JSON"), this)), m_exportJson(new QPushButton(tr("Export JSON\u2026"), this)),
       m_exportCsv(new QPushButton(tr("Export CSV\u2026"), this)),
-      m_copyOther(new QPushButton(tr("Copy to other cluster\u2026"), this)), m_status(new QLabel(this))
+      m_copyOther(new QPushButton(tr("Copy to other cluster\u2026"), this)),
+      m_showOther(new QAction(tr("Show on the Other Cluster"), this)), m_showOtherButton(new QToolButton(this)),
+      m_status(new QLabel(this))
 {
     setObjectName(QStringLiteral("messagesPanel"));
     m_topic->setModel(m_topicList);
@@ -72,6 +77,13 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     m_view->setObjectName(QStringLiteral("messages"));
     m_view->setModel(m_proxy);
     setUpTableView(m_view);
+    m_showOther->setObjectName(QStringLiteral("showOnOtherCluster"));
+    m_showOther->setEnabled(false);
+    m_showOther->setToolTip(tr("Select a record first"));
+    m_showOtherButton->setDefaultAction(m_showOther); // follows the action's state and tooltip
+    m_showOtherButton->setObjectName(QStringLiteral("showOnOtherButton"));
+    m_view->addAction(m_showOther);
+    m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_detail->setReadOnly(true);
     m_detail->setObjectName(QStringLiteral("messageDetail"));
     m_detail->setPlaceholderText(tr("Select a message to see it whole"));
@@ -95,6 +107,7 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     actions->addWidget(m_display);
     for (QPushButton *b : {m_copyText, m_copyJson, m_exportJson, m_exportCsv, m_copyOther})
         actions->addWidget(b);
+    actions->addWidget(m_showOtherButton);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
     split->addWidget(m_detail);
@@ -119,8 +132,12 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         updateDetail();
         updateButtons();
+        Q_EMIT currentMessageChanged();
     });
-    connect(m_model, &QAbstractItemModel::modelReset, this, &MessagesPanel::updateButtons);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        updateButtons();
+        Q_EMIT currentMessageChanged();
+    });
     connect(m_copyText, &QPushButton::clicked, this, [this] { copySelected(false); });
     connect(m_copyJson, &QPushButton::clicked, this, [this] { copySelected(true); });
     connect(m_exportJson, &QPushButton::clicked, this, [this] { askExport(false); });
@@ -226,6 +243,7 @@ void MessagesPanel::read()
 
 void MessagesPanel::read(const MessageQuery &query)
 {
+    m_selectWhenShown.reset(); // a read of its own replaces openAt's
     // A newer read replaces the pending one: its answer will be ignored.
     m_readRequest = m_admin->readMessages(query);
     m_read->setText(tr("Reading\u2026"));
@@ -244,6 +262,7 @@ void MessagesPanel::onMessages(quint64 id, const QList<KafkaMessage> &messages)
     m_model->setMessages(messages);
     showStatus(messages.isEmpty() ? tr("No messages in that range") : tr("%n message(s)", nullptr, int(messages.size())),
                false);
+    selectPending();
     updateDetail();
     Q_EMIT messagesShown(int(messages.size()));
 }
@@ -256,6 +275,55 @@ void MessagesPanel::onFailed(quint64 id, AdminClient::Operation, const QString &
     m_read->setText(tr("Read"));
     showStatus(error, true);
     Q_EMIT readFailed(error);
+}
+
+void MessagesPanel::openAt(const QString &topic, int partition, qint64 offset)
+{
+    // The controls show what is read, so Read again repeats it.
+    m_topic->setCurrentText(topic);
+    if (m_partition->findData(partition) < 0) // metadata not refreshed yet: the partition exists, we read it
+        m_partition->addItem(tr("Partition %1").arg(partition), partition);
+    m_partition->setCurrentIndex(m_partition->findData(partition));
+    m_mode->setCurrentIndex(m_mode->findData(int(MessageQuery::Mode::FromOffset)));
+    m_offset->setText(QString::number(offset));
+    MessageQuery q;
+    q.topic = topic;
+    q.partition = partition;
+    q.mode = MessageQuery::Mode::FromOffset;
+    q.offset = offset;
+    q.maxMessages = m_count->value();
+    read(q);
+    m_selectWhenShown = qMakePair(partition, offset);
+}
+
+void MessagesPanel::selectPending()
+{
+    if (!m_selectWhenShown)
+        return;
+    const auto [partition, offset] = *std::exchange(m_selectWhenShown, std::nullopt);
+    const QList<KafkaMessage> &messages = m_model->messages();
+    for (qsizetype row = 0; row < messages.size(); ++row) {
+        if (messages[row].partition != partition || messages[row].offset != offset)
+            continue;
+        const QModelIndex index = m_proxy->mapFromSource(m_model->index(int(row), 0));
+        m_view->selectionModel()->setCurrentIndex(index,
+                                                  QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_view->scrollTo(index);
+        showStatus(tr("Showing offset %1 of %2 [%3]").arg(offset).arg(m_topic->currentText()).arg(partition), false);
+        return;
+    }
+    showStatus(tr("Offset %1 of %2 [%3] is not on this cluster any more (deleted or compacted away); showing what "
+                  "follows it")
+                   .arg(offset)
+                   .arg(m_topic->currentText())
+                   .arg(partition),
+               true);
+}
+
+const KafkaMessage *MessagesPanel::currentMessage() const
+{
+    const QList<int> rows = selectedRows();
+    return rows.isEmpty() ? nullptr : m_model->messageAt(rows.first());
 }
 
 void MessagesPanel::setDisplayMode(MessageTableModel::DisplayMode mode)

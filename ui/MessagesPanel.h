@@ -5,6 +5,9 @@
 
 #include <QWidget>
 
+#include <optional>
+
+class QAction;
 class QComboBox;
 class QStringListModel;
 class QDateTimeEdit;
@@ -16,6 +19,7 @@ class QSortFilterProxyModel;
 class QSpinBox;
 class QStackedWidget;
 class QTableView;
+class QToolButton;
 
 namespace md {
 
@@ -24,7 +28,10 @@ namespace md {
 // the UI thread), shows partition, offset, timestamp, key, value and headers as
 // text, pretty JSON or hex; copies a message (text or JSON), exports what is
 // shown to JSON or CSV, and copies the selected messages or an offset range to
-// a topic on the other cluster (CopyMessagesDialog).
+// a topic on the other cluster (CopyMessagesDialog). "Show on the Other
+// Cluster" (context menu and button) is enabled and carried out by
+// OtherSideLookup, which knows the jobs; the panel only offers the action and
+// opens a record when asked (openAt).
 class MessagesPanel final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MessagesPanel)
@@ -42,6 +49,17 @@ public:
     void read();
     void read(const MessageQuery &query);
     bool isReading() const { return m_readRequest != 0; }
+
+    // Reads `topic` [partition] from `offset` and selects the record at that offset
+    // once shown (the status line says so when it is not there any more).
+    void openAt(const QString &topic, int partition, qint64 offset);
+    // The first selected message; null when none is.
+    const KafkaMessage *currentMessage() const;
+    // "Show on the Other Cluster": its state and tooltip are OtherSideLookup's.
+    QAction *showOnOtherAction() const { return m_showOther; }
+    QToolButton *showOnOtherButton() const { return m_showOtherButton; }
+    // The status line below the table.
+    void showStatus(const QString &text, bool error);
 
     void setDisplayMode(MessageTableModel::DisplayMode mode);
     // The current message (or selection) to the clipboard: as shown, or as JSON.
@@ -70,6 +88,8 @@ public:
 Q_SIGNALS:
     void messagesShown(int count);
     void readFailed(const QString &error);
+    // The selection changed, or the messages shown did.
+    void currentMessageChanged();
 
 private:
     void onMessages(quint64 id, const QList<KafkaMessage> &messages);
@@ -78,7 +98,7 @@ private:
     void updateMode();
     void updateDetail();
     void updateButtons();
-    void showStatus(const QString &text, bool error);
+    void selectPending();
     void askExport(bool csv);
     MessageQuery queryFromControls(QString *error) const;
 
@@ -107,8 +127,11 @@ private:
     QPushButton *m_exportJson;
     QPushButton *m_exportCsv;
     QPushButton *m_copyOther;
+    QAction *m_showOther;
+    QToolButton *m_showOtherButton;
     QLabel *m_status;
     quint64 m_readRequest = 0;
+    std::optional<QPair<int, qint64>> m_selectWhenShown; // openAt's partition and offset
 };
 
 } // namespace md
