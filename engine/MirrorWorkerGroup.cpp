@@ -201,8 +201,10 @@ void MirrorWorker::commit(bool sync, const std::vector<PartState *> *only)
     if (!m_consumer)
         return;
     if (eos()) {
-        // `only` are partitions being handed over (a revoke).
-        commitTransaction(only, false, sync);
+        // `only` are partitions being handed over (a revoke). Their copy to
+        // the source group goes without waiting: a revoke also comes when
+        // the source is away, and the target already holds the progress.
+        commitTransaction(only, false, sync && !only);
         return;
     }
     // The map first: a commit never passes what the map has made durable
