@@ -5,6 +5,10 @@
 
 #include "failover_support.h"
 
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -30,6 +34,162 @@ QString diag(const ExeResult &r)
     return QStringLiteral("exit %1\n--- stdout:\n%2\n--- stderr:\n%3").arg(r.exitCode).arg(r.out.right(5000), r.err.right(5000));
 }
 
+
+// The Admin API on the one broker behind `bootstrap` (each test cluster is a
+// single KRaft node): its id, its dynamic broker configs, set and deleted.
+class BrokerConfigs final {
+public:
+    explicit BrokerConfigs(const QString &bootstrap)
+    {
+        char errstr[512];
+        rd_kafka_conf_t *conf = rd_kafka_conf_new();
+        rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.toUtf8().constData(), errstr, sizeof errstr);
+        rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t *, int, const char *, const char *) {});
+        m_rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
+        if (!m_rk) {
+            rd_kafka_conf_destroy(conf);
+            m_error = QString::fromUtf8(errstr);
+        }
+    }
+    ~BrokerConfigs()
+    {
+        if (m_rk)
+            rd_kafka_destroy(m_rk);
+    }
+    BrokerConfigs(const BrokerConfigs &) = delete;
+    BrokerConfigs &operator=(const BrokerConfigs &) = delete;
+
+    // The node id (as the resource name of its broker configs); empty on error.
+    QString brokerId(QString *error)
+    {
+        if (!m_rk) {
+            *error = m_error;
+            return {};
+        }
+        const rd_kafka_metadata_t *md = nullptr;
+        const rd_kafka_resp_err_t err = rd_kafka_metadata(m_rk, 0, nullptr, &md, 15000);
+        if (err) {
+            *error = QStringLiteral("metadata: %1").arg(QString::fromUtf8(rd_kafka_err2str(err)));
+            return {};
+        }
+        QString id;
+        if (md->broker_cnt == 1)
+            id = QString::number(md->brokers[0].id);
+        else
+            *error = QStringLiteral("%1 brokers, expected one").arg(md->broker_cnt);
+        rd_kafka_metadata_destroy(md);
+        return id;
+    }
+
+    // The broker's own dynamic value of `key` (std::nullopt in *value: none
+    // set for this broker id; a cluster-wide default or the file's does not count).
+    bool dynamicValue(const QString &id, const QString &key, std::optional<QString> *value, QString *error)
+    {
+        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id.toUtf8().constData());
+        rd_kafka_event_t *ev = call([&](rd_kafka_queue_t *q) { rd_kafka_DescribeConfigs(m_rk, &res, 1, nullptr, q); }, error);
+        rd_kafka_ConfigResource_destroy(res);
+        if (!ev)
+            return false;
+        size_t n = 0;
+        const rd_kafka_ConfigResource_t **r = rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
+        bool ok = n == 1 && !rd_kafka_ConfigResource_error(r[0]);
+        if (!ok)
+            *error = n == 1 ? QString::fromUtf8(rd_kafka_ConfigResource_error_string(r[0])) : QStringLiteral("no resource in the answer");
+        value->reset();
+        size_t m = 0;
+        const rd_kafka_ConfigEntry_t **entries = ok ? rd_kafka_ConfigResource_configs(r[0], &m) : nullptr;
+        for (size_t i = 0; i < m; ++i) {
+            if (key == QLatin1String(rd_kafka_ConfigEntry_name(entries[i]))
+                && rd_kafka_ConfigEntry_source(entries[i]) == RD_KAFKA_CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG)
+                *value = QString::fromUtf8(rd_kafka_ConfigEntry_value(entries[i]));
+        }
+        rd_kafka_event_destroy(ev);
+        return ok;
+    }
+
+    // Sets `key` to `value` for broker `id`, or deletes its dynamic value (value std::nullopt).
+    bool alter(const QString &id, const QString &key, const std::optional<QString> &value, QString *error)
+    {
+        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id.toUtf8().constData());
+        rd_kafka_error_t *e = rd_kafka_ConfigResource_add_incremental_config(
+            res, key.toUtf8().constData(), value ? RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET : RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE,
+            value ? value->toUtf8().constData() : nullptr);
+        if (e) {
+            *error = QString::fromUtf8(rd_kafka_error_string(e));
+            rd_kafka_error_destroy(e);
+            rd_kafka_ConfigResource_destroy(res);
+            return false;
+        }
+        rd_kafka_event_t *ev = call([&](rd_kafka_queue_t *q) { rd_kafka_IncrementalAlterConfigs(m_rk, &res, 1, nullptr, q); }, error);
+        rd_kafka_ConfigResource_destroy(res);
+        if (!ev)
+            return false;
+        size_t n = 0;
+        const rd_kafka_ConfigResource_t **r =
+            rd_kafka_IncrementalAlterConfigs_result_resources(rd_kafka_event_IncrementalAlterConfigs_result(ev), &n);
+        const bool ok = n == 1 && !rd_kafka_ConfigResource_error(r[0]);
+        if (!ok)
+            *error = n == 1 ? QString::fromUtf8(rd_kafka_ConfigResource_error_string(r[0])) : QStringLiteral("no resource in the answer");
+        rd_kafka_event_destroy(ev);
+        return ok;
+    }
+
+private:
+    template <typename Request>
+    rd_kafka_event_t *call(Request request, QString *error)
+    {
+        if (!m_rk) {
+            *error = m_error;
+            return nullptr;
+        }
+        rd_kafka_queue_t *q = rd_kafka_queue_new(m_rk);
+        request(q);
+        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 30000);
+        rd_kafka_queue_destroy(q);
+        if (!ev) {
+            *error = QStringLiteral("no answer within 30 s");
+        } else if (rd_kafka_event_error(ev)) {
+            *error = QString::fromUtf8(rd_kafka_event_error_string(ev));
+            rd_kafka_event_destroy(ev);
+            ev = nullptr;
+        }
+        return ev;
+    }
+
+    rd_kafka_t *m_rk = nullptr;
+    QString m_error;
+};
+
+// A dynamic broker config of the broker behind `bootstrap` changed for the
+// lifetime of this object (the test function that holds it), then put back
+// as it was: other tests share the brokers.
+class ScopedBrokerConfig final {
+public:
+    bool set(const QString &bootstrap, const QString &key, const QString &value, QString *error)
+    {
+        m_admin = std::make_unique<BrokerConfigs>(bootstrap);
+        m_id = m_admin->brokerId(error);
+        if (m_id.isEmpty() || !m_admin->dynamicValue(m_id, key, &m_previous, error))
+            return false;
+        if (!m_admin->alter(m_id, key, value, error))
+            return false;
+        m_key = key;
+        return true;
+    }
+    ~ScopedBrokerConfig()
+    {
+        if (m_key.isEmpty())
+            return;
+        QString error;
+        if (!m_admin->alter(m_id, m_key, m_previous, &error))
+            qWarning("could not put back %s of broker %s: %s", qPrintable(m_key), qPrintable(m_id), qPrintable(error));
+    }
+
+private:
+    std::unique_ptr<BrokerConfigs> m_admin;
+    QString m_id, m_key;
+    std::optional<QString> m_previous;
+};
 } // namespace
 
 class TstFailover final : public QObject {
@@ -143,6 +303,167 @@ private Q_SLOTS:
         QCOMPARE(onTarget->value(1), 10);
         QVERIFY(onTarget->value(0) != committed.value(0) && onTarget->value(1) != committed.value(1));
         checkGroupContinuesOnTarget(topic, group, committed, 8 + 5);
+    }
+
+    // A compacted source: the offsets the cleaner removed hold no record, and
+    // the target, a dense copy, numbers the survivors from 0. The group
+    // continues on the target at the copy of the next surviving record.
+    void compactedTopicGapsAreTranslated()
+    {
+        const QString topic = uniqueName(QStringLiteral("fo-compact"));
+        const QString group = uniqueName(QStringLiteral("fo-compact-app"));
+        const QString targetTopic = QStringLiteral("src.") + topic;
+        QString error;
+        // The cleaner looks for work every log.cleaner.backoff.ms (15 s in the
+        // broker's file; dynamic in Kafka 4.1, LogCleaner.RECONFIGURABLE_CONFIGS).
+        // Shorter for this test, put back when it ends.
+        ScopedBrokerConfig backoff;
+        if (!backoff.set(sourceBootstrap(), QStringLiteral("log.cleaner.backoff.ms"), QStringLiteral("200"), &error))
+            qWarning("log.cleaner.backoff.ms stays as it is (%s): compaction may take 15 s longer", qPrintable(error));
+
+        constexpr int kPartitions = 3, kPerPartition = 1000, kKeys = 150;
+        const QMap<QString, QString> compacted{{QStringLiteral("cleanup.policy"), QStringLiteral("compact")},
+                                               {QStringLiteral("segment.ms"), QStringLiteral("100")},
+                                               {QStringLiteral("min.cleanable.dirty.ratio"), QStringLiteral("0.01")},
+                                               {QStringLiteral("min.compaction.lag.ms"), QStringLiteral("0")}};
+        QVERIFY2(createTopic(sourceBootstrap(), topic, kPartitions, compacted, &error), qPrintable(error));
+        // Per partition 1000 records over 150 keys drawn at random (fixed
+        // seeds). Compaction keeps the last record of each key: survivors
+        // scattered over the log with gaps of every length between them. The
+        // records carry a timestamp a minute old and one more record per
+        // partition carries now: its append is past segment.ms and rolls the
+        // segment holding the others out of the active one, which is never
+        // cleaned. Offsets are the write order (checked below).
+        const qint64 written = QDateTime::currentMSecsSinceEpoch() - 60000;
+        QList<TestRecord> records, expected; // expected: the survivors, by partition and offset
+        QMap<int, QList<TestRecord>> survivors;
+        for (int p = 0; p < kPartitions; ++p) {
+            QRandomGenerator random(20261202u + quint32(p));
+            QList<TestRecord> partition;
+            QHash<QByteArray, int> last;
+            for (int i = 0; i < kPerPartition; ++i) {
+                TestRecord r;
+                r.key = QByteArray("k") + QByteArray::number(random.bounded(kKeys));
+                r.value = QStringLiteral("p%1.%2.%3").arg(p).arg(QString::fromUtf8(*r.key)).arg(i).toUtf8();
+                r.partition = p;
+                r.timestamp = written;
+                r.offset = i;
+                last.insert(*r.key, i);
+                partition.append(r);
+            }
+            for (const TestRecord &r : std::as_const(partition))
+                if (last.value(*r.key) == r.offset)
+                    survivors[p].append(r);
+            TestRecord roll;
+            roll.key = QByteArray("roll");
+            roll.value = QStringLiteral("p%1.roll").arg(p).toUtf8();
+            roll.partition = p;
+            roll.offset = kPerPartition;
+            survivors[p].append(roll);
+            expected += survivors[p];
+            records += partition;
+        }
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        QList<TestRecord> rolls;
+        for (int p = 0; p < kPartitions; ++p)
+            rolls.append(survivors[p].last());
+        QVERIFY2(produce(sourceBootstrap(), topic, rolls, &error), qPrintable(error));
+        const auto marks = watermarks(sourceBootstrap(), topic, &error);
+        QVERIFY2(marks, qPrintable(error));
+        for (int p = 0; p < kPartitions; ++p)
+            QCOMPARE(marks->value(p), (QPair<qint64, qint64>(0, kPerPartition + 1)));
+
+        // Wait for the cleaner's end state: exactly the survivors, at their offsets.
+        const auto compactedAsExpected = [&](const QList<TestRecord> &read, QString *difference) {
+            if (!sameRecords(expected, read, difference))
+                return false;
+            for (qsizetype i = 0; i < read.size(); ++i) {
+                if (read.at(i).offset != expected.at(i).offset) {
+                    *difference = QStringLiteral("%1 at offset %2, expected %3").arg(describe(read.at(i))).arg(read.at(i).offset).arg(expected.at(i).offset);
+                    return false;
+                }
+            }
+            return true;
+        };
+        QElapsedTimer waited;
+        waited.start();
+        QList<TestRecord> onSource;
+        QString difference;
+        for (const QDeadlineTimer deadline(60000);;) {
+            onSource = consumeAll(sourceBootstrap(), topic, &error).value_or(QList<TestRecord>());
+            if (compactedAsExpected(onSource, &difference) || deadline.hasExpired())
+                break;
+            QTest::qWait(250);
+        }
+        QVERIFY2(compactedAsExpected(onSource, &difference),
+                 qPrintable(QStringLiteral("the source was not compacted within 60 s: %1 records of %2 offsets, %3 expected; %4 %5")
+                                .arg(onSource.size())
+                                .arg(totalMessages(*marks))
+                                .arg(expected.size())
+                                .arg(difference, error)));
+        // The test is about gaps: the log holds far fewer records than offsets.
+        QVERIFY2(onSource.size() < totalMessages(*marks) / 2, "the source has no gaps: the test would prove nothing");
+        qInfo("compacted in %lld ms: %lld records survive of %lld offsets", qint64(waited.elapsed()), qint64(onSource.size()),
+              totalMessages(*marks));
+
+        // Where the group stands, one kind per partition, in the second half of
+        // the log next to a gap of at least two offsets: 0 inside the gap (an
+        // offset removed, not its first), 1 at the gap's first offset (right
+        // after a surviving record), 2 on the surviving record right after the
+        // gap. It reads the survivor at nextIndex next.
+        QMap<int, qint64> committed;
+        QMap<int, qsizetype> nextIndex;
+        for (int p = 0; p < kPartitions; ++p) {
+            const QList<TestRecord> &s = survivors[p];
+            qsizetype j = s.size() / 2;
+            while (j + 1 < s.size() && s.at(j + 1).offset - s.at(j).offset < 3)
+                ++j;
+            QVERIFY2(j + 1 < s.size(), qPrintable(QStringLiteral("no gap of two offsets in the second half of partition %1").arg(p)));
+            committed.insert(p, p == 0 ? s.at(j).offset + 2 : p == 1 ? s.at(j).offset + 1 : s.at(j + 1).offset);
+            nextIndex.insert(p, j + 1);
+        }
+        {
+            GroupMember member;
+            QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
+            QVERIFY2(member.consumeAndCommit(committed, &error), qPrintable(error));
+        }
+        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
+        ExeResult r = runToTheEnd(profile);
+        QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
+        r = failoverCommand({profile});
+        QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("wrote 3 partition offsets of 1 group")), qPrintable(r.out));
+
+        // The copy is dense: the survivors in order at target offsets 0, 1, 2, ...
+        const auto copy = consumeAll(targetBootstrap(), targetTopic, &error);
+        QVERIFY2(copy, qPrintable(error));
+        QVERIFY2(sameRecords(expected, *copy, &difference), qPrintable(difference));
+        for (qsizetype i = 0, first = 0; i < copy->size(); ++i) {
+            if (i > 0 && copy->at(i).partition != copy->at(i - 1).partition)
+                first = i;
+            QCOMPARE(copy->at(i).offset, qint64(i - first));
+        }
+        // So the group's target offset is the index of its next survivor, far below its source offset.
+        const auto onTarget = committedOffsets(targetBootstrap(), group, targetTopic, kPartitions, &error);
+        QVERIFY2(onTarget, qPrintable(error));
+        for (int p = 0; p < kPartitions; ++p) {
+            qInfo("partition %d: source offset %lld -> target offset %lld (%s)", p, committed.value(p), onTarget->value(p),
+                  survivors[p].at(nextIndex.value(p)).value->constData());
+            QCOMPARE(onTarget->value(p), qint64(nextIndex.value(p)));
+            QVERIFY(onTarget->value(p) < committed.value(p));
+        }
+        QMap<int, QStringList> read;
+        qint64 remaining = 0;
+        for (int p = 0; p < kPartitions; ++p)
+            remaining += survivors[p].size() - nextIndex.value(p);
+        checkGroupContinuesOnTarget(topic, group, committed, remaining, &read);
+        // Then every later survivor once, in order.
+        for (int p = 0; p < kPartitions; ++p) {
+            QStringList want;
+            for (qsizetype i = nextIndex.value(p); i < survivors[p].size(); ++i)
+                want << QString::fromUtf8(*survivors[p].at(i).value);
+            QCOMPARE(read.value(p), want);
+        }
     }
 
     void duplicatesOfACrashedRunAreNotReadAgain()
