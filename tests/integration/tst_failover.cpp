@@ -91,10 +91,9 @@ public:
         if (!ev)
             return false;
         size_t n = 0;
-        const rd_kafka_ConfigResource_t **r = rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
-        bool ok = n == 1 && !rd_kafka_ConfigResource_error(r[0]);
-        if (!ok)
-            *error = n == 1 ? QString::fromUtf8(rd_kafka_ConfigResource_error_string(r[0])) : QStringLiteral("no resource in the answer");
+        const rd_kafka_ConfigResource_t **r =
+            rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
+        const bool ok = resourceOk(r, n, error);
         value->reset();
         size_t m = 0;
         const rd_kafka_ConfigEntry_t **entries = ok ? rd_kafka_ConfigResource_configs(r[0], &m) : nullptr;
@@ -120,21 +119,33 @@ public:
             rd_kafka_ConfigResource_destroy(res);
             return false;
         }
-        rd_kafka_event_t *ev = call([&](rd_kafka_queue_t *q) { rd_kafka_IncrementalAlterConfigs(m_rk, &res, 1, nullptr, q); }, error);
+        rd_kafka_event_t *ev =
+            call([&](rd_kafka_queue_t *q) { rd_kafka_IncrementalAlterConfigs(m_rk, &res, 1, nullptr, q); }, error);
         rd_kafka_ConfigResource_destroy(res);
         if (!ev)
             return false;
         size_t n = 0;
         const rd_kafka_ConfigResource_t **r =
             rd_kafka_IncrementalAlterConfigs_result_resources(rd_kafka_event_IncrementalAlterConfigs_result(ev), &n);
-        const bool ok = n == 1 && !rd_kafka_ConfigResource_error(r[0]);
-        if (!ok)
-            *error = n == 1 ? QString::fromUtf8(rd_kafka_ConfigResource_error_string(r[0])) : QStringLiteral("no resource in the answer");
+        const bool ok = resourceOk(r, n, error);
         rd_kafka_event_destroy(ev);
         return ok;
     }
 
 private:
+    static bool resourceOk(const rd_kafka_ConfigResource_t **r, size_t n, QString *error)
+    {
+        if (n != 1) {
+            *error = QStringLiteral("%1 resources in the answer, expected one").arg(n);
+            return false;
+        }
+        if (rd_kafka_ConfigResource_error(r[0])) {
+            *error = QString::fromUtf8(rd_kafka_ConfigResource_error_string(r[0]));
+            return false;
+        }
+        return true;
+    }
+
     template <typename Request>
     rd_kafka_event_t *call(Request request, QString *error)
     {
@@ -379,7 +390,10 @@ private Q_SLOTS:
                 return false;
             for (qsizetype i = 0; i < read.size(); ++i) {
                 if (read.at(i).offset != expected.at(i).offset) {
-                    *difference = QStringLiteral("%1 at offset %2, expected %3").arg(describe(read.at(i))).arg(read.at(i).offset).arg(expected.at(i).offset);
+                    *difference = QStringLiteral("%1 at offset %2, expected %3")
+                                      .arg(describe(read.at(i)))
+                                      .arg(read.at(i).offset)
+                                      .arg(expected.at(i).offset);
                     return false;
                 }
             }
@@ -396,7 +410,8 @@ private Q_SLOTS:
             QTest::qWait(250);
         }
         QVERIFY2(compactedAsExpected(onSource, &difference),
-                 qPrintable(QStringLiteral("the source was not compacted within 60 s: %1 records of %2 offsets, %3 expected; %4 %5")
+                 qPrintable(QStringLiteral("the source was not compacted within 60 s: %1 records of %2 offsets, %3 "
+                                           "expected; %4 %5")
                                 .arg(onSource.size())
                                 .arg(totalMessages(*marks))
                                 .arg(expected.size())
@@ -418,7 +433,8 @@ private Q_SLOTS:
             qsizetype j = s.size() / 2;
             while (j + 1 < s.size() && s.at(j + 1).offset - s.at(j).offset < 3)
                 ++j;
-            QVERIFY2(j + 1 < s.size(), qPrintable(QStringLiteral("no gap of two offsets in the second half of partition %1").arg(p)));
+            QVERIFY2(j + 1 < s.size(),
+                     qPrintable(QStringLiteral("no gap of two offsets in the second half of partition %1").arg(p)));
             committed.insert(p, p == 0 ? s.at(j).offset + 2 : p == 1 ? s.at(j).offset + 1 : s.at(j + 1).offset);
             nextIndex.insert(p, j + 1);
         }
