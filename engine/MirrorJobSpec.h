@@ -53,7 +53,7 @@ struct MirrorJobSpec {
     // records, whichever comes first (latency for read_committed readers
     // against the cost of a commit).
     int transactionIntervalMs = 100;
-    int transactionMaxRecords = 100000;
+    int transactionMaxRecords = 300000;
     bool createTopics = true;
     bool syncTopicConfigs = true;
     QStringList configExclude; // topic configs never copied (regexes); empty: MM2's defaults

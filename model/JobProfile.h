@@ -115,7 +115,7 @@ public:
     static constexpr int DefaultTransactionIntervalMs = 100;
     static constexpr int MinTransactionIntervalMs = 10;
     static constexpr int MaxTransactionIntervalMs = 60000;
-    static constexpr int DefaultTransactionMaxRecords = 100000;
+    static constexpr int DefaultTransactionMaxRecords = 300000;
     static constexpr int MaxTransactionRecords = 1000000;
 
     int version = FormatVersion;

@@ -3,7 +3,7 @@
 //   bench_kafka create  BOOTSTRAP TOPIC PARTITIONS
 //   bench_kafka load    BOOTSTRAP TOPIC --records N --size BYTES [--rate R]
 //   bench_kafka consume BOOTSTRAP TOPIC --records N
-//   bench_kafka watch   BOOTSTRAP TOPIC --records N [--timeout S]
+//   bench_kafka watch   BOOTSTRAP TOPIC --records N [--timeout S] [--committed 1]
 //   bench_kafka latency BOOTSTRAP TOPIC --records N [--skip K] [--timeout S]
 //   bench_kafka copy    BOOTSTRAP TOPIC --records N --to BOOTSTRAP2 --to-topic TOPIC2
 //
@@ -15,7 +15,9 @@
 // consume: one librdkafka consumer, no group, every partition from the beginning, until N
 //   records: the source-alone limit.
 // watch: the target's high watermarks summed every 100 ms (waits for the topic to exist)
-//   until N records: how fast a mirror lands records, whatever the mirror is.
+//   until N records: how fast a mirror lands records, whatever the mirror is. --committed 1
+//   sums the last stable offsets instead (ListOffsets, read_committed): records count once
+//   their transaction commits, what a read_committed consumer can read.
 // copy: the bare pipe. One consumer of the source (as `consume`) and one producer into the
 //   target (as `load`); each record is produced zero-copy to the same partition with its
 //   headers and timestamp (what any faithful copy must carry) and released on its delivery
@@ -69,6 +71,7 @@ struct Args {
     double rate = 0;
     long long skip = 0;
     double timeoutS = 600;
+    bool committed = false; // watch: last stable offsets, not high watermarks
 };
 
 Args parse(int argc, char **argv)
@@ -105,6 +108,8 @@ Args parse(int argc, char **argv)
             a.toBootstrap = v;
         else if (k == "--to-topic")
             a.toTopic = v;
+        else if (k == "--committed")
+            a.committed = std::atoi(v) != 0;
         else
             die("unknown option " + k);
     }
@@ -161,6 +166,40 @@ long long highWatermarks(rd_kafka_t *rk, const std::string &topic, int partition
             return -1;
         sum += hi;
     }
+    return sum;
+}
+
+// The sum of the partitions' last stable offsets (read_committed end offsets), -1 on error.
+long long lastStableOffsets(rd_kafka_t *rk, const std::string &topic, int partitions)
+{
+    rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(partitions);
+    for (int p = 0; p < partitions; ++p)
+        rd_kafka_topic_partition_list_add(list, topic.c_str(), p)->offset = RD_KAFKA_OFFSET_SPEC_LATEST;
+    rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTOFFSETS);
+    rd_kafka_error_t *e = rd_kafka_AdminOptions_set_isolation_level(o, RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED);
+    if (e)
+        rd_kafka_error_destroy(e);
+    rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
+    rd_kafka_ListOffsets(rk, list, o, q);
+    rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 5000);
+    long long sum = -1;
+    if (ev && !rd_kafka_event_error(ev)) {
+        size_t n = 0;
+        const rd_kafka_ListOffsetsResultInfo_t **infos =
+            rd_kafka_ListOffsets_result_infos(rd_kafka_event_ListOffsets_result(ev), &n);
+        sum = 0;
+        for (size_t i = 0; i < n && sum >= 0; ++i) {
+            const rd_kafka_topic_partition_t *tp = rd_kafka_ListOffsetsResultInfo_topic_partition(infos[i]);
+            sum = tp->err ? -1 : sum + tp->offset;
+        }
+        if (n != size_t(partitions))
+            sum = -1;
+    }
+    if (ev)
+        rd_kafka_event_destroy(ev);
+    rd_kafka_queue_destroy(q);
+    rd_kafka_AdminOptions_destroy(o);
+    rd_kafka_topic_partition_list_destroy(list);
     return sum;
 }
 
@@ -472,7 +511,7 @@ int cmdWatch(const Args &a)
         if (parts <= 0)
             parts = partitionsOf(rk, a.topic);
         if (parts > 0) {
-            const long long hw = highWatermarks(rk, a.topic, parts);
+            const long long hw = a.committed ? lastStableOffsets(rk, a.topic, parts) : highWatermarks(rk, a.topic, parts);
             if (hw >= 0) {
                 n = hw;
                 pr.update(n, wallMs());

@@ -412,7 +412,7 @@ private Q_SLOTS:
                                   withKeys(R"("delivery": "exactly-once", "transactionIntervalMs": 200)")));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains(QStringLiteral("delivery: exactly-once (records and progress commit in target transactions, "
-                                               "every 200 ms or 100000 records")),
+                                               "every 200 ms or 300000 records")),
                  qPrintable(r.out));
         // The harness's single broker: factor 1 and min.isr 1; Kafka's default maximum timeout.
         QVERIFY2(r.out.contains(QStringLiteral("target: transaction log replication factor 1, min.isr 1, 1 broker")),
