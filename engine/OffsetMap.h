@@ -90,6 +90,10 @@ bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QStrin
 // The job's map topic when the profile names none: derived from the job's group.
 QString defaultOffsetMapTopic(const QString &groupId);
 
+// Why a job with "offsetMap": false cannot translate: said instead of a read
+// error of a map topic that was never created.
+QString noOffsetMapReason();
+
 // Blocking (engine threads and headless commands, never the UI thread): reads
 // the whole map topic on the target (from its start to its end when called).
 // On error returns false and says why, naming the cluster and the topic.
