@@ -1,8 +1,9 @@
 // The Kafka half of group offset sync (GroupOffsetSync.h): listing and
 // describing groups, reading and writing their offsets, on both clusters.
 // librdkafka 2.12 takes one group per ListConsumerGroupOffsets and
-// AlterConsumerGroupOffsets request, so those are issued concurrently on one
-// queue (a bounded window); DescribeConsumerGroups and ListOffsets are batched.
+// AlterConsumerGroupOffsets request, so those are issued concurrently (a bounded
+// window per queue; the writes over several connections, see kWriteConnections);
+// DescribeConsumerGroups and ListOffsets are batched.
 
 #include "GroupOffsetSync.h"
 
@@ -19,7 +20,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace md {
 
@@ -30,6 +33,13 @@ using Key = std::pair<QString, int>; // topic, partition
 // Per-group requests in flight at once. More does not help: a broker serves one
 // connection's requests in order, and the coordinators' log writes are the cost.
 constexpr int kGroupWindow = 64;
+// Offset writes go over up to this many connections, one per kGroupsPerConnection
+// groups. A broker answers one connection's requests one at a time, and each offset
+// commit waits for the group coordinator's append, which lingers a few ms to batch
+// writes: over one connection 1,000 commits took ~7 s, over 8 ~1.5 s (docs/PERFORMANCE.md,
+// "Group offset sync at scale").
+constexpr int kWriteConnections = 8;
+constexpr int kGroupsPerConnection = 32;
 using Offsets = QMap<Key, qint64>;
 
 QString utf8(const char *s)
@@ -479,45 +489,79 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
         if (list->cnt > 0)
             requests.push_back({g->group, std::move(list)});
     }
+    // Connection c sends requests c, c + connections, c + 2 connections, ... (see kWriteConnections).
+    std::vector<std::unique_ptr<Admin>> more;
+    const int wanted = std::clamp(int(requests.size()) / kGroupsPerConnection, 1, kWriteConnections);
+    for (int c = 1; c < wanted; ++c) {
+        auto admin = std::make_unique<Admin>(spec.target, QStringLiteral("target"), timeoutMs, plan.options.cancel);
+        if (!admin->ok())
+            break; // fewer connections, then
+        more.push_back(std::move(admin));
+    }
+    std::vector<Admin *> admins{&target};
+    for (const auto &a : more)
+        admins.push_back(a.get());
+    const int connections = int(admins.size());
+    QMutex outcomeLock;
+    std::vector<QString> errors(admins.size());
+    std::vector<char> sentAll(admins.size(), 0);
     const QString what = QStringLiteral("AlterConsumerGroupOffsets");
-    const bool sent = target.batch(
-        RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, int(requests.size()), kGroupWindow,
-        [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-            const QByteArray id = requests[size_t(i)].group.toUtf8();
-            std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
-                rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), requests[size_t(i)].offsets.get()));
-            rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
-            rd_kafka_AlterConsumerGroupOffsets(target.rk(), arr, 1, o, q);
-        },
-        [&](int i, rd_kafka_event_t *ev, QString *) {
-            const QString &group = requests[size_t(i)].group;
-            size_t n = 0;
-            const rd_kafka_group_result_t **res =
-                rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
-            int written = 0;
-            for (size_t g = 0; g < n; ++g) {
-                if (const rd_kafka_error_t *e = rd_kafka_group_result_error(res[g])) {
-                    // GROUP_NOT_EMPTY: a member joined between the check and the write.
-                    outcome.failures.append({group, QString(), -1, utf8(rd_kafka_error_string(e))});
-                    continue;
+    const auto send = [&](int c) {
+        Admin &admin = *admins[size_t(c)];
+        const auto request = [&](int i) -> Request & { return requests[size_t(c + i * connections)]; };
+        const int count = (int(requests.size()) - c + connections - 1) / connections;
+        sentAll[size_t(c)] = admin.batch(
+            RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, count, kGroupWindow,
+            [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                const QByteArray id = request(i).group.toUtf8();
+                std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
+                    rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), request(i).offsets.get()));
+                rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
+                rd_kafka_AlterConsumerGroupOffsets(admin.rk(), arr, 1, o, q);
+            },
+            [&](int i, rd_kafka_event_t *ev, QString *) {
+                const QString &group = request(i).group;
+                QMutexLocker lock(&outcomeLock);
+                size_t n = 0;
+                const rd_kafka_group_result_t **res =
+                    rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
+                int written = 0;
+                for (size_t g = 0; g < n; ++g) {
+                    if (const rd_kafka_error_t *e = rd_kafka_group_result_error(res[g])) {
+                        // GROUP_NOT_EMPTY: a member joined between the check and the write.
+                        outcome.failures.append({group, QString(), -1, utf8(rd_kafka_error_string(e))});
+                        continue;
+                    }
+                    const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(res[g]);
+                    for (int k = 0; parts && k < parts->cnt; ++k) {
+                        const rd_kafka_topic_partition_t &e = parts->elems[k];
+                        if (e.err)
+                            outcome.failures.append({group, utf8(e.topic), e.partition, kafkaErrorText(e.err)});
+                        else
+                            ++written;
+                    }
                 }
-                const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(res[g]);
-                for (int k = 0; parts && k < parts->cnt; ++k) {
-                    const rd_kafka_topic_partition_t &e = parts->elems[k];
-                    if (e.err)
-                        outcome.failures.append({group, utf8(e.topic), e.partition, kafkaErrorText(e.err)});
-                    else
-                        ++written;
+                if (written > 0) {
+                    ++outcome.groupsWritten;
+                    outcome.partitionsWritten += written;
+                    outcome.writtenGroups.append(group);
                 }
-            }
-            if (written > 0) {
-                ++outcome.groupsWritten;
-                outcome.partitionsWritten += written;
-                outcome.writtenGroups.append(group);
-            }
-            return true;
-        },
-        &outcome.error);
+                return true;
+            },
+            &errors[size_t(c)]);
+    };
+    std::vector<std::thread> threads;
+    for (int c = 1; c < connections; ++c)
+        threads.emplace_back(send, c);
+    send(0);
+    for (std::thread &t : threads)
+        t.join();
+    bool sent = true;
+    for (int c = 0; c < connections; ++c) {
+        sent = sent && sentAll[size_t(c)];
+        if (outcome.error.isEmpty())
+            outcome.error = errors[size_t(c)];
+    }
     outcome.writtenGroups.sort();
     outcome.ok = sent && outcome.failures.isEmpty() && outcome.refused.isEmpty();
     return outcome;
