@@ -15,7 +15,8 @@
 //                               [--window W] [--cpu-pids PID]
 //     the levers of the first write, without the engine: the same AlterConsumerGroupOffsets
 //     writes from K clients (K connections, the groups split between them) with W requests
-//     in flight each. RESULT commit-rate clients=K window=W ms= [cpu=]
+//     in flight each, then the same groups read back (ListConsumerGroupOffsets) the same way.
+//     RESULT commit-rate clients=K window=W ms= read_ms= [cpu= read_cpu=]
 //   bench_groupsync seed BOOTSTRAP TOPIC --groups N --prefix NAME --partitions P --offset O [--spread]
 //     commits offset O on every partition of TOPIC for groups NAME-0000..NAME-(N-1);
 //     --spread: group g at O * (g + 1) / N instead.
@@ -141,6 +142,36 @@ void seedGroups(const QString &bootstrap, const QStringList &groups, const QStri
     const QString why = trySeedGroups(bootstrap, groups, topic, partitions, offsets);
     if (!why.isEmpty())
         die(why);
+}
+
+// ListConsumerGroupOffsets of every group, `window` in flight; the first error.
+QString tryReadGroups(const QString &bootstrap, const QStringList &groups, int window)
+{
+    char errstr[512];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.toUtf8().constData(), errstr, sizeof errstr);
+    KafkaPtr rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr));
+    if (!rk)
+        return QString::fromUtf8(errstr);
+    QueuePtr q(rd_kafka_queue_new(rk.get()));
+    int outstanding = 0;
+    qsizetype next = 0;
+    while (next < groups.size() || outstanding > 0) {
+        for (; next < groups.size() && outstanding < window; ++next, ++outstanding) {
+            const QByteArray id = groups.at(next).toUtf8();
+            std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
+                rd_kafka_ListConsumerGroupOffsets_new(id.constData(), nullptr));
+            rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
+            rd_kafka_ListConsumerGroupOffsets(rk.get(), arr, 1, nullptr, q.get());
+        }
+        EventPtr ev(rd_kafka_queue_poll(q.get(), 60000));
+        if (!ev)
+            return QStringLiteral("no answer from %1 within 60 s").arg(bootstrap);
+        --outstanding;
+        if (rd_kafka_event_error(ev.get()))
+            return QString::fromUtf8(rd_kafka_event_error_string(ev.get()));
+    }
+    return {};
 }
 
 QStringList groupNames(const QString &prefix, int n)
@@ -290,11 +321,29 @@ void commitRate(const QStringList &args)
     for (std::thread &th : threads)
         th.join();
     const qint64 ms = t.elapsed();
+    const double c1 = pid ? processCpu(pid) : 0;
     for (const QString &e : errors)
         if (!e.isEmpty())
             die(e);
-    std::printf("RESULT commit-rate groups=%d partitions=%d clients=%d window=%d ms=%lld%s\n", groups, partitions, clients,
-                window, ms, pid ? qPrintable(QStringLiteral(" cpu=%1").arg(processCpu(pid) - c0, 0, 'f', 1)) : "");
+    // The same groups read back the same way: what the plan's per-group reads are bound by.
+    threads.clear();
+    t.restart();
+    for (int c = 0; c < clients; ++c) {
+        QStringList slice;
+        for (qsizetype g = c; g < names.size(); g += clients)
+            slice << names.at(g);
+        threads.emplace_back([&, c, slice] { errors[size_t(c)] = tryReadGroups(bootstrap, slice, window); });
+    }
+    for (std::thread &th : threads)
+        th.join();
+    const qint64 readMs = t.elapsed();
+    for (const QString &e : errors)
+        if (!e.isEmpty())
+            die(e);
+    std::printf("RESULT commit-rate groups=%d partitions=%d clients=%d window=%d ms=%lld read_ms=%lld%s\n", groups, partitions,
+                clients, window, ms, readMs,
+                pid ? qPrintable(QStringLiteral(" cpu=%1 read_cpu=%2").arg(c1 - c0, 0, 'f', 1).arg(processCpu(pid) - c1, 0, 'f', 1))
+                    : "");
     std::fflush(stdout);
     seedGroups(bootstrap, names, topic, partitions, {});
     test::deleteTopic(bootstrap, topic);
