@@ -42,6 +42,10 @@ struct GroupSyncRunner::Shared {
     QList<GroupSyncMetrics> summary;
     QHash<QString, Clock::time_point> warned; // debounce, by key
     int mapFailures = 0; // in a row: a starting job may not have written its map yet
+    // Kept across passes, and read on from where the last pass stopped: an
+    // exactly-once job adds a map record per partition and transaction.
+    OffsetMap map;
+    OffsetMapCursor mapCursor;
     std::unique_ptr<Mm2CheckpointWriter> checkpoints; // made at the first round that emits
 
     void report(JobEvent::Severity severity, const QString &text)
@@ -147,9 +151,8 @@ void GroupSyncRunner::Shared::writeCheckpoints(const GroupSyncPlan &plan, int ti
 void GroupSyncRunner::Shared::pass()
 {
     const int timeoutMs = std::clamp(spec.groupSyncIntervalMs, 5000, 30000);
-    OffsetMap map;
     QString error;
-    if (!readOffsetMap(spec.target, offsetMapTopicOf(spec), timeoutMs, &map, &error)) {
+    if (!readOffsetMap(spec.target, offsetMapTopicOf(spec), timeoutMs, &map, &error, &mapCursor)) {
         if (!cancel && ++mapFailures >= 3)
             warnOnce(QStringLiteral("map"), QStringLiteral("group offset sync: cannot read the offset map: ") + error);
         return;

@@ -199,6 +199,7 @@ private:
     bool fenceTransactionalId(const QString &id);
     void waitForMapSetup();
     void tickTransactions(Clock::time_point now);
+    bool stretchTransaction(Clock::time_point now);
     void claimPartitions(rd_kafka_topic_partition_list_t *parts); // before any of their records is written
 
     // librdkafka callbacks (static trampolines into these)
@@ -251,6 +252,9 @@ private:
     int m_txnRecords = 0;
     int m_txnAborts = 0; // in a row
     Clock::time_point m_txnBegan;
+    Clock::time_point m_txnStretchCheck;
+    bool m_txnStretching = false; // a backlog keeps the open transaction going (stretchTransaction)
+    static constexpr std::chrono::milliseconds kTxnStretchMax{1000};
     QString m_groupId;
 
     std::map<QString, std::unique_ptr<TopicState>> m_topics;

@@ -133,6 +133,8 @@ bool MirrorWorker::beginTransaction()
     m_txnOpen = true;
     m_txnRecords = 0;
     m_txnBegan = Clock::now();
+    m_txnStretching = false;
+    m_txnStretchCheck = m_txnBegan;
     return true;
 }
 
@@ -378,6 +380,36 @@ void MirrorWorker::abortTransaction(const QString &why)
     applyPauses(); // the seeks back
 }
 
+bool MirrorWorker::stretchTransaction(Clock::time_point now)
+{
+    // While the job catches up, a record's wait is the backlog ahead of it,
+    // not the transaction: each commit then only costs throughput (the
+    // producer drains, the coordinator writes, the next transaction registers
+    // its partitions). So a transaction with at least as many records waiting
+    // behind it as it holds goes on, up to its record budget and a second.
+    const auto interval = std::chrono::milliseconds(m_spec.transactionIntervalMs);
+    if (now - m_txnBegan >= std::max<std::chrono::milliseconds>(interval, kTxnStretchMax))
+        return false;
+    if (now < m_txnStretchCheck)
+        return m_txnStretching;
+    m_txnStretchCheck = now + std::chrono::milliseconds(10);
+    qint64 waiting = 0;
+    for (auto &[name, t] : m_topics) {
+        for (auto &p : t->parts) {
+            if (!p || !p->assigned || p->consumedNext < 0)
+                continue;
+            int64_t lo = -1, hi = -1;
+            // Cached from fetch responses: no broker round trip.
+            if (rd_kafka_get_watermark_offsets(m_consumer.get(), t->nameUtf8.constData(), p->partition, &lo, &hi)
+                    == RD_KAFKA_RESP_ERR_NO_ERROR
+                && hi > p->consumedNext)
+                waiting += hi - p->consumedNext;
+        }
+    }
+    m_txnStretching = waiting >= std::max<qint64>(m_txnRecords, 1);
+    return m_txnStretching;
+}
+
 void MirrorWorker::tickTransactions(Clock::time_point now)
 {
     if (m_txnAbortPending) {
@@ -387,6 +419,8 @@ void MirrorWorker::tickTransactions(Clock::time_point now)
     }
     const auto interval = std::chrono::milliseconds(m_spec.transactionIntervalMs);
     if (m_txnOpen && (now - m_txnBegan >= interval || transactionFull())) {
+        if (!transactionFull() && stretchTransaction(now))
+            return;
         commitTransaction(nullptr, false, false);
         m_nextCommit = Clock::now() + std::chrono::seconds(1);
     } else if (!m_txnOpen && now >= m_nextCommit) {

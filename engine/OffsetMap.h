@@ -3,11 +3,13 @@
 #include "ClusterConfig.h"
 
 #include <QByteArray>
+#include <QDeadlineTimer>
 #include <QHash>
 #include <QList>
 #include <QString>
 
 #include <map>
+#include <vector>
 
 namespace md {
 
@@ -94,9 +96,33 @@ QString defaultOffsetMapTopic(const QString &groupId);
 // error of a map topic that was never created.
 QString noOffsetMapReason();
 
+// Where a reader of a map topic stopped, so that the next read takes only
+// what was written since: group sync keeps one (with its map) across passes,
+// and a map that grows with every transaction is then not read again whole
+// every interval. A different topic, a topic recreated or shortened, or a
+// position gone from the log reads the whole topic again.
+struct OffsetMapCursor {
+    QString topic;
+    std::vector<qint64> next; // per map partition: the first offset not read yet
+    QDeadlineTimer wholeBy;   // the next whole read, at the latest (default: expired)
+    // What the last successful read did (tests, logs).
+    bool lastReadWhole = false;
+    qint64 lastRecords = 0;
+    void reset()
+    {
+        topic.clear();
+        next.clear();
+        wholeBy = QDeadlineTimer();
+    }
+};
+
 // Blocking (engine threads and headless commands, never the UI thread): reads
-// the whole map topic on the target (from its start to its end when called).
-// On error returns false and says why, naming the cluster and the topic.
-bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error);
+// the map topic on the target to its end (as of the call). Without a cursor,
+// or with one that does not fit, the whole topic into a cleared *map;
+// otherwise only what follows the cursor, applied to *map, which must be the
+// map the cursor's earlier reads filled. On error returns false and says why,
+// naming the cluster and the topic (the cursor is then reset).
+bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
+                   OffsetMapCursor *cursor = nullptr);
 
 } // namespace md

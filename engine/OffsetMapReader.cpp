@@ -19,7 +19,15 @@ void ignoreLog(const rd_kafka_t *, int, const char *, const char *) {}
 
 } // namespace
 
-bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error)
+namespace {
+
+// A whole read at least this often even with a cursor: a map topic deleted and
+// created again under the same name, with more records than the cursor had
+// read, is not told apart by its offsets.
+constexpr qint64 kWholeReadEveryMs = 10 * 60 * 1000;
+
+bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
+                 OffsetMapCursor *cursor, bool *readWholeAgain)
 {
     const QString where = QStringLiteral("target cluster %1%2, offset map topic %3")
                               .arg(target.alias.isEmpty() ? QString() : target.alias + QLatin1Char(' '),
@@ -28,7 +36,6 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
         *error = where + QStringLiteral(": ") + why;
         return false;
     };
-    *map = OffsetMap();
     QDeadlineTimer deadline(std::max(timeoutMs, 1000));
     const auto left = [&] { return int(std::max<qint64>(500, deadline.remainingTime())); };
 
@@ -39,6 +46,8 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
                                      {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
                                      {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
                                      {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+                                     // A cursor's position gone from the log is an error (then a whole read), never a jump.
+                                     {QStringLiteral("auto.offset.reset"), QStringLiteral("error")},
                                      {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}});
     if (!conf.conf)
         return failWith(QStringLiteral("invalid client setting ") + conf.error);
@@ -66,10 +75,16 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
         }
     }
     md.reset();
-    if (partitions < 0)
-        return true; // the job never wrote a map here: empty, not an error
-    if (partitions == 0)
+    if (partitions <= 0) {
+        // The job never wrote a map here: empty, not an error.
+        *map = OffsetMap();
+        if (cursor) {
+            cursor->reset();
+            cursor->lastReadWhole = true;
+            cursor->lastRecords = 0;
+        }
         return true;
+    }
 
     // The end, read_committed (the last stable offset), as of now.
     PartitionListPtr ends(rd_kafka_topic_partition_list_new(partitions));
@@ -101,21 +116,43 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
     }
     ev.reset();
 
+    for (int p = 0; p < partitions; ++p)
+        if (end[size_t(p)] < 0)
+            return failWith(QStringLiteral("no end offset for partition %1").arg(p));
+    // From the cursor when it fits this topic as it is now, else from the start.
+    bool incremental = cursor && cursor->topic == mapTopic && cursor->next.size() == size_t(partitions)
+                       && !cursor->wholeBy.hasExpired();
+    for (int p = 0; incremental && p < partitions; ++p)
+        incremental = cursor->next[size_t(p)] >= 0 && cursor->next[size_t(p)] <= end[size_t(p)];
+    if (!incremental)
+        *map = OffsetMap();
     PartitionListPtr assign(rd_kafka_topic_partition_list_new(partitions));
     int open = 0;
     std::vector<bool> done(size_t(partitions), false);
     for (int p = 0; p < partitions; ++p) {
-        if (end[size_t(p)] < 0)
-            return failWith(QStringLiteral("no end offset for partition %1").arg(p));
-        if (end[size_t(p)] == 0) {
+        const qint64 from = incremental ? cursor->next[size_t(p)] : 0;
+        if (end[size_t(p)] <= from) {
             done[size_t(p)] = true;
             continue;
         }
-        rd_kafka_topic_partition_list_add(assign.get(), topic.constData(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+        rd_kafka_topic_partition_list_add(assign.get(), topic.constData(), p)->offset =
+            incremental ? from : RD_KAFKA_OFFSET_BEGINNING;
         ++open;
     }
-    if (open == 0)
+    qint64 records = 0;
+    const auto finish = [&] {
+        if (cursor) {
+            cursor->topic = mapTopic;
+            cursor->next.assign(end.begin(), end.end());
+            cursor->lastReadWhole = !incremental;
+            cursor->lastRecords = records;
+            if (!incremental)
+                cursor->wholeBy = QDeadlineTimer(kWholeReadEveryMs);
+        }
         return true;
+    };
+    if (open == 0)
+        return finish();
     if (const rd_kafka_resp_err_t aerr = rd_kafka_assign(rk.get(), assign.get()))
         return failWith(QStringLiteral("cannot assign its partitions: ") + kafkaErrorText(aerr));
 
@@ -136,8 +173,13 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
             }
             continue;
         }
+        if (m->err == RD_KAFKA_RESP_ERR__AUTO_OFFSET_RESET && incremental) {
+            *readWholeAgain = true;
+            return failWith(QStringLiteral("the position of partition %1 is gone from the log").arg(p));
+        }
         if (m->err)
             return failWith(QStringLiteral("cannot read partition %1: %2").arg(p).arg(QString::fromUtf8(rd_kafka_message_errstr(m.get()))));
+        ++records;
         QString sourceTopic;
         int sourcePartition = -1;
         OffsetSegment segment;
@@ -155,7 +197,20 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
     }
     if (skipped > 0)
         qCWarning(lcMap, "%s: skipped %d records that are not offset map records", qPrintable(where), skipped);
-    return true;
+    return finish();
+}
+
+} // namespace
+
+bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
+                   OffsetMapCursor *cursor)
+{
+    bool again = false;
+    if (readMapOnce(target, mapTopic, timeoutMs, map, error, cursor, &again))
+        return true;
+    if (cursor)
+        cursor->reset();
+    return again && readMapOnce(target, mapTopic, timeoutMs, map, error, cursor, &again);
 }
 
 } // namespace md

@@ -3,8 +3,13 @@
 // and Kafka's own ConsoleConsumer as that group on the target, which must read
 // first exactly the record the group would have read next on the source.
 
+#include "broker_configs.h"
 #include "failover_support.h"
 
+#include <QDateTime>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
+#include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -143,6 +148,174 @@ private Q_SLOTS:
         QCOMPARE(onTarget->value(1), 10);
         QVERIFY(onTarget->value(0) != committed.value(0) && onTarget->value(1) != committed.value(1));
         checkGroupContinuesOnTarget(topic, group, committed, 8 + 5);
+    }
+
+    // A compacted source: the offsets the cleaner removed hold no record, and
+    // the target, a dense copy, numbers the survivors from 0. The group
+    // continues on the target at the copy of the next surviving record.
+    void compactedTopicGapsAreTranslated()
+    {
+        const QString topic = uniqueName(QStringLiteral("fo-compact"));
+        const QString group = uniqueName(QStringLiteral("fo-compact-app"));
+        const QString targetTopic = QStringLiteral("src.") + topic;
+        QString error;
+        // The cleaner looks for work every log.cleaner.backoff.ms (15 s in the
+        // broker's file; dynamic in Kafka 4.1, LogCleaner.RECONFIGURABLE_CONFIGS).
+        // Shorter for this test, put back when it ends.
+        ScopedBrokerConfig backoff;
+        if (!backoff.set(sourceBootstrap(), QStringLiteral("log.cleaner.backoff.ms"), QStringLiteral("200"), &error))
+            qWarning("log.cleaner.backoff.ms stays as it is (%s): compaction may take 15 s longer", qPrintable(error));
+
+        constexpr int kPartitions = 3, kPerPartition = 1000, kKeys = 150;
+        const QMap<QString, QString> compacted{{QStringLiteral("cleanup.policy"), QStringLiteral("compact")},
+                                               {QStringLiteral("segment.ms"), QStringLiteral("100")},
+                                               {QStringLiteral("min.cleanable.dirty.ratio"), QStringLiteral("0.01")},
+                                               {QStringLiteral("min.compaction.lag.ms"), QStringLiteral("0")}};
+        QVERIFY2(createTopic(sourceBootstrap(), topic, kPartitions, compacted, &error), qPrintable(error));
+        // Per partition 1000 records over 150 keys drawn at random (fixed
+        // seeds). Compaction keeps the last record of each key: survivors
+        // scattered over the log with gaps of every length between them. The
+        // records carry a timestamp a minute old and one more record per
+        // partition carries now: its append is past segment.ms and rolls the
+        // segment holding the others out of the active one, which is never
+        // cleaned. Offsets are the write order (checked below).
+        const qint64 written = QDateTime::currentMSecsSinceEpoch() - 60000;
+        QList<TestRecord> records, expected; // expected: the survivors, by partition and offset
+        QMap<int, QList<TestRecord>> survivors;
+        for (int p = 0; p < kPartitions; ++p) {
+            QRandomGenerator random(20261202u + quint32(p));
+            QList<TestRecord> partition;
+            QHash<QByteArray, int> last;
+            for (int i = 0; i < kPerPartition; ++i) {
+                TestRecord r;
+                r.key = QByteArray("k") + QByteArray::number(random.bounded(kKeys));
+                r.value = QStringLiteral("p%1.%2.%3").arg(p).arg(QString::fromUtf8(*r.key)).arg(i).toUtf8();
+                r.partition = p;
+                r.timestamp = written;
+                r.offset = i;
+                last.insert(*r.key, i);
+                partition.append(r);
+            }
+            for (const TestRecord &r : std::as_const(partition))
+                if (last.value(*r.key) == r.offset)
+                    survivors[p].append(r);
+            TestRecord roll;
+            roll.key = QByteArray("roll");
+            roll.value = QStringLiteral("p%1.roll").arg(p).toUtf8();
+            roll.partition = p;
+            roll.offset = kPerPartition;
+            survivors[p].append(roll);
+            expected += survivors[p];
+            records += partition;
+        }
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        QList<TestRecord> rolls;
+        for (int p = 0; p < kPartitions; ++p)
+            rolls.append(survivors[p].last());
+        QVERIFY2(produce(sourceBootstrap(), topic, rolls, &error), qPrintable(error));
+        const auto marks = watermarks(sourceBootstrap(), topic, &error);
+        QVERIFY2(marks, qPrintable(error));
+        for (int p = 0; p < kPartitions; ++p)
+            QCOMPARE(marks->value(p), (QPair<qint64, qint64>(0, kPerPartition + 1)));
+
+        // Wait for the cleaner's end state: exactly the survivors, at their offsets.
+        const auto compactedAsExpected = [&](const QList<TestRecord> &read, QString *difference) {
+            if (!sameRecords(expected, read, difference))
+                return false;
+            for (qsizetype i = 0; i < read.size(); ++i) {
+                if (read.at(i).offset != expected.at(i).offset) {
+                    *difference = QStringLiteral("%1 at offset %2, expected %3")
+                                      .arg(describe(read.at(i)))
+                                      .arg(read.at(i).offset)
+                                      .arg(expected.at(i).offset);
+                    return false;
+                }
+            }
+            return true;
+        };
+        QElapsedTimer waited;
+        waited.start();
+        QList<TestRecord> onSource;
+        QString difference;
+        for (const QDeadlineTimer deadline(60000);;) {
+            onSource = consumeAll(sourceBootstrap(), topic, &error).value_or(QList<TestRecord>());
+            if (compactedAsExpected(onSource, &difference) || deadline.hasExpired())
+                break;
+            QTest::qWait(250);
+        }
+        QVERIFY2(compactedAsExpected(onSource, &difference),
+                 qPrintable(QStringLiteral("the source was not compacted within 60 s: %1 records of %2 offsets, %3 "
+                                           "expected; %4 %5")
+                                .arg(onSource.size())
+                                .arg(totalMessages(*marks))
+                                .arg(expected.size())
+                                .arg(difference, error)));
+        // The test is about gaps: the log holds far fewer records than offsets.
+        QVERIFY2(onSource.size() < totalMessages(*marks) / 2, "the source has no gaps: the test would prove nothing");
+        qInfo("compacted in %lld ms: %lld records survive of %lld offsets", qint64(waited.elapsed()), qint64(onSource.size()),
+              totalMessages(*marks));
+
+        // Where the group stands, one kind per partition, in the second half of
+        // the log next to a gap of at least two offsets: 0 inside the gap (an
+        // offset removed, not its first), 1 at the gap's first offset (right
+        // after a surviving record), 2 on the surviving record right after the
+        // gap. It reads the survivor at nextIndex next.
+        QMap<int, qint64> committed;
+        QMap<int, qsizetype> nextIndex;
+        for (int p = 0; p < kPartitions; ++p) {
+            const QList<TestRecord> &s = survivors[p];
+            qsizetype j = s.size() / 2;
+            while (j + 1 < s.size() && s.at(j + 1).offset - s.at(j).offset < 3)
+                ++j;
+            QVERIFY2(j + 1 < s.size(),
+                     qPrintable(QStringLiteral("no gap of two offsets in the second half of partition %1").arg(p)));
+            committed.insert(p, p == 0 ? s.at(j).offset + 2 : p == 1 ? s.at(j).offset + 1 : s.at(j + 1).offset);
+            nextIndex.insert(p, j + 1);
+        }
+        {
+            GroupMember member;
+            QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
+            QVERIFY2(member.consumeAndCommit(committed, &error), qPrintable(error));
+        }
+        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
+        ExeResult r = runToTheEnd(profile);
+        QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
+        r = failoverCommand({profile});
+        QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
+        QVERIFY2(r.out.contains(QStringLiteral("wrote 3 partition offsets of 1 group")), qPrintable(r.out));
+
+        // The copy is dense: the survivors in order at target offsets 0, 1, 2, ...
+        const auto copy = consumeAll(targetBootstrap(), targetTopic, &error);
+        QVERIFY2(copy, qPrintable(error));
+        QVERIFY2(sameRecords(expected, *copy, &difference), qPrintable(difference));
+        for (qsizetype i = 0, first = 0; i < copy->size(); ++i) {
+            if (i > 0 && copy->at(i).partition != copy->at(i - 1).partition)
+                first = i;
+            QCOMPARE(copy->at(i).offset, qint64(i - first));
+        }
+        // So the group's target offset is the index of its next survivor, far below its source offset.
+        const auto onTarget = committedOffsets(targetBootstrap(), group, targetTopic, kPartitions, &error);
+        QVERIFY2(onTarget, qPrintable(error));
+        for (int p = 0; p < kPartitions; ++p) {
+            qInfo("partition %d: source offset %lld -> target offset %lld (%s)", p, committed.value(p), onTarget->value(p),
+                  survivors[p].at(nextIndex.value(p)).value->constData());
+            QCOMPARE(onTarget->value(p), qint64(nextIndex.value(p)));
+            QVERIFY(onTarget->value(p) < committed.value(p));
+        }
+        QMap<int, QStringList> read;
+        qint64 remaining = 0;
+        for (int p = 0; p < kPartitions; ++p)
+            remaining += survivors[p].size() - nextIndex.value(p);
+        checkGroupContinuesOnTarget(topic, group, committed, remaining, &read);
+        if (QTest::currentTestFailed())
+            return;
+        // Then every later survivor once, in order.
+        for (int p = 0; p < kPartitions; ++p) {
+            QStringList want;
+            for (qsizetype i = nextIndex.value(p); i < survivors[p].size(); ++i)
+                want << QString::fromUtf8(*survivors[p].at(i).value);
+            QCOMPARE(read.value(p), want);
+        }
     }
 
     void duplicatesOfACrashedRunAreNotReadAgain()

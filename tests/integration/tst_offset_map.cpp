@@ -8,8 +8,10 @@
 //     records and markers a Gap to the next copy, one segment per committed run;
 //  3. kill -9 mid-copy and restart: the re-copied range maps to the newer copy,
 //     and the map read after another restart is the same;
+//  4. a reader with a cursor (group sync's) reads only what is new, and ends
+//     with the same map as a whole read;
 //  and with "offsetMap": false no map topic is created (failover and reverse refuse);
-// each prints the segment count, the map topic's record count and the records
+// 1-3 print the segment count, the map topic's record count and the records
 // mirrored.
 #include "headless_support.h"
 
@@ -353,6 +355,65 @@ private Q_SLOTS:
               copiedBeforeKill, n, qint64(target->size()), qint64(target->size() - n), recopied, segments,
               qPrintable(segmentsText(map.partition(topic, 0))), qPrintable(segmentsText(map.partition(topic, 1))),
               mapRecords(topic));
+    }
+
+    // 4. A reader with a cursor (group sync's, kept across passes) reads only
+    // what was written since, ends with the same map as a whole read, and
+    // reads the whole topic again when the topic no longer fits the cursor.
+    void cursorReadsOnlyWhatIsNew()
+    {
+        const QString topic = uniqueName(QStringLiteral("cursor.offset-map"));
+        const QString source = QStringLiteral("orders");
+        const auto record = [&](qint64 start, qint64 end, qint64 target) {
+            OffsetSegment s{start, end, target, end, QStringLiteral("tgt.orders")};
+            TestRecord r;
+            r.key = offsetMapKey(source, 0, start);
+            r.value = offsetMapValue(s);
+            r.partition = 0;
+            return r;
+        };
+        QString error;
+        QVERIFY2(createTopic(targetBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        QVERIFY2(produce(targetBootstrap(), topic, {record(0, 100, 0), record(100, 200, 101)}, &error), qPrintable(error));
+
+        ClusterConfig target;
+        target.bootstrap = targetBootstrap();
+        OffsetMap kept;
+        OffsetMapCursor cursor;
+        QVERIFY2(readOffsetMap(target, topic, 30000, &kept, &error, &cursor), qPrintable(error));
+        QVERIFY(cursor.lastReadWhole);
+        QCOMPARE(cursor.lastRecords, 2);
+        QCOMPARE(kept.translate(source, 0, 150).targetOffset, 151);
+
+        // Two more (one the rewrite of a key under compaction, as the engine does
+        // when a segment grows): only those two are read, onto the kept map.
+        QVERIFY2(produce(targetBootstrap(), topic, {record(100, 250, 101), record(250, 300, 253)}, &error),
+                 qPrintable(error));
+        QVERIFY2(readOffsetMap(target, topic, 30000, &kept, &error, &cursor), qPrintable(error));
+        QVERIFY(!cursor.lastReadWhole);
+        QCOMPARE(cursor.lastRecords, 2);
+        OffsetMap whole;
+        QVERIFY2(readOffsetMap(target, topic, 30000, &whole, &error), qPrintable(error));
+        QCOMPARE(kept.partition(source, 0)->segments(), whole.partition(source, 0)->segments());
+        QCOMPARE(kept.partition(source, 0)->covered(), 300);
+        QCOMPARE(kept.translate(source, 0, 260).targetOffset, 263);
+        QCOMPARE(kept.translate(source, 0, 50).targetOffset, 50); // what the first read brought is kept
+
+        // Nothing new: nothing read, nothing lost.
+        QVERIFY2(readOffsetMap(target, topic, 30000, &kept, &error, &cursor), qPrintable(error));
+        QVERIFY(!cursor.lastReadWhole);
+        QCOMPARE(cursor.lastRecords, 0);
+        QCOMPARE(kept.segmentCount(), whole.segmentCount());
+
+        // The topic deleted and created again, shorter than the cursor: read whole,
+        // and what the old topic said is gone.
+        QVERIFY2(deleteTopic(targetBootstrap(), topic, &error), qPrintable(error));
+        QVERIFY2(createTopic(targetBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        QVERIFY2(produce(targetBootstrap(), topic, {record(0, 10, 5)}, &error), qPrintable(error));
+        QVERIFY2(readOffsetMap(target, topic, 30000, &kept, &error, &cursor), qPrintable(error));
+        QVERIFY(cursor.lastReadWhole);
+        QCOMPARE(kept.partition(source, 0)->covered(), 10);
+        QCOMPARE(kept.translate(source, 0, 3).targetOffset, 8);
     }
 };
 
