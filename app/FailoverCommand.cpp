@@ -134,6 +134,13 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
         err.flush();
         return 2;
     }
+    if (!spec->offsetMap) {
+        err << "mirrordesk failover: " << noOffsetMapReason()
+            << ": group offsets cannot be translated to the target; nothing written\n";
+        err.flush();
+        return 2;
+    }
+
     const GroupFilter filter(*spec, options.groupPattern);
     if (!filter.isValid() || !filter.selectsAny()) {
         err << "mirrordesk failover: "

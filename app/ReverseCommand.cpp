@@ -101,6 +101,13 @@ int runReverseCommand(const QStringList &args, QTextStream &out, QTextStream &er
         err.flush();
         return 2;
     }
+    if (!forward->offsetMap) {
+        // Where the reverse job starts is read off the forward map.
+        err << "mirrordesk reverse: " << noOffsetMapReason()
+            << ": where the copy ends on the target is not known, so the reverse job's start cannot be planned\n";
+        err.flush();
+        return 1;
+    }
     const ReverseJob reverse = reverseSpec(*forward);
     if (!reverse.ok) {
         err << "mirrordesk reverse: " << reverse.error << '\n';

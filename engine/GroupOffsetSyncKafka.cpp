@@ -1,12 +1,14 @@
 // The Kafka half of group offset sync (GroupOffsetSync.h): listing and
 // describing groups, reading and writing their offsets, on both clusters.
 // librdkafka 2.12 takes one group per ListConsumerGroupOffsets and
-// AlterConsumerGroupOffsets request, so those are issued concurrently on one
-// queue (a bounded window); DescribeConsumerGroups and ListOffsets are batched.
+// AlterConsumerGroupOffsets request, so those are issued concurrently (a bounded
+// window per queue; the writes over several connections, GroupAdmin.h);
+// DescribeConsumerGroups and ListOffsets are batched.
 
 #include "GroupOffsetSync.h"
 
 #include "ClusterConfig.h"
+#include "GroupAdmin.h"
 #include "KafkaHandles.h"
 #include "TopicNaming.h"
 #include "TopicSync.h"
@@ -19,137 +21,17 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <thread>
 #include <utility>
+#include <vector>
 
 namespace md {
 
 namespace {
 
+using namespace groupadmin;
 using Key = std::pair<QString, int>; // topic, partition
-
-// Per-group requests in flight at once. More does not help: a broker serves one
-// connection's requests in order, and the coordinators' log writes are the cost.
-constexpr int kGroupWindow = 64;
 using Offsets = QMap<Key, qint64>;
-
-QString utf8(const char *s)
-{
-    return s ? QString::fromUtf8(s) : QString();
-}
-
-struct ClientErrors {
-    QMutex mutex;
-    QString last;
-};
-
-void onClientError(rd_kafka_t *, int err, const char *reason, void *opaque)
-{
-    auto *errors = static_cast<ClientErrors *>(opaque);
-    QMutexLocker lock(&errors->mutex);
-    errors->last = reason && *reason ? QString::fromUtf8(reason) : kafkaErrorText(rd_kafka_resp_err_t(err));
-}
-
-// One admin client of one cluster for the calls of one plan or apply, each
-// bounded by what is left of the caller's timeout, all giving up when cancelled.
-class Admin final {
-public:
-    Admin(const ClusterConfig &cluster, const QString &side, int timeoutMs, const std::atomic<bool> *cancel)
-        : m_deadline(std::max(timeoutMs, 1000))
-        , m_cancel(cancel)
-    {
-        m_where = side + QStringLiteral(" cluster ") + (cluster.alias.isEmpty() ? QString() : cluster.alias + QLatin1Char(' '))
-                  + QLatin1Char('(') + cluster.bootstrap + QLatin1Char(')');
-        if (cluster.bootstrap.trimmed().isEmpty()) {
-            m_error = m_where + QStringLiteral(": no bootstrap servers given");
-            return;
-        }
-        const int connectMs = std::clamp(timeoutMs, 1000, 30000);
-        ConfResult conf = makeKafkaConf(cluster, ClientRole::Admin,
-                                        {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                         {QStringLiteral("socket.connection.setup.timeout.ms"), QString::number(connectMs)}});
-        if (!conf.conf) {
-            m_error = m_where + QStringLiteral(": invalid client setting ") + conf.error;
-            return;
-        }
-        rd_kafka_conf_set_opaque(conf.conf.get(), &m_errors);
-        rd_kafka_conf_set_error_cb(conf.conf.get(), &onClientError);
-        rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
-        char errstr[512];
-        // A consumer-type handle without a group.id: admin calls only, never joins a group.
-        m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
-        if (!m_rk) {
-            m_error = m_where + QStringLiteral(": ") + QString::fromUtf8(errstr);
-            return;
-        }
-        conf.conf.release(); // rd_kafka_new took ownership
-    }
-
-    rd_kafka_t *rk() const { return m_rk.get(); }
-    bool ok() const { return m_rk != nullptr; }
-    const QString &error() const { return m_error; }
-    bool cancelled() const { return m_cancel && m_cancel->load(); }
-    int callTimeoutMs() const { return int(std::max<qint64>(1000, m_deadline.remainingTime())); }
-
-    QString failure(const QString &call, const QString &reason)
-    {
-        QString text = m_where + QStringLiteral(": ") + call + QStringLiteral(": ") + reason;
-        QMutexLocker lock(&m_errors.mutex);
-        if (!m_errors.last.isEmpty() && !reason.contains(m_errors.last))
-            text += QStringLiteral(" (last client error: ") + m_errors.last + QLatin1Char(')');
-        return text;
-    }
-
-    // `count` requests on one queue, at most `window` outstanding: issue(i, options, queue)
-    // sends request i, take(i, event, error) reads its answer (false: give up). A request
-    // that fails as a whole, no answer in time, or a cancel fails the batch.
-    template<typename Issue, typename Take>
-    bool batch(rd_kafka_admin_op_t op, const QString &what, int count, int window, Issue &&issue, Take &&take,
-               QString *error)
-    {
-        if (count <= 0)
-            return true;
-        QueuePtr queue(rd_kafka_queue_new(m_rk.get()));
-        const int timeout = callTimeoutMs();
-        const QDeadlineTimer deadline(timeout + 2000);
-        int sent = 0, answered = 0;
-        char errstr[256];
-        while (answered < count) {
-            for (; sent < count && sent - answered < window; ++sent) {
-                AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_rk.get(), op));
-                rd_kafka_AdminOptions_set_request_timeout(options.get(), timeout, errstr, sizeof errstr);
-                rd_kafka_AdminOptions_set_opaque(options.get(), reinterpret_cast<void *>(intptr_t(sent)));
-                issue(sent, options.get(), queue.get()); // the request keeps a copy of the options
-            }
-            if (cancelled()) {
-                *error = failure(what, QStringLiteral("cancelled"));
-                return false;
-            }
-            if (deadline.hasExpired()) {
-                *error = failure(what, QStringLiteral("no answer within %1 ms").arg(timeout + 2000));
-                return false;
-            }
-            EventPtr ev(rd_kafka_queue_poll(queue.get(), 100)); // short: a cancel is seen soon
-            if (!ev)
-                continue;
-            ++answered;
-            if (rd_kafka_event_error(ev.get())) {
-                *error = failure(what, utf8(rd_kafka_event_error_string(ev.get())));
-                return false;
-            }
-            if (!take(int(intptr_t(rd_kafka_event_opaque(ev.get()))), ev.get(), error))
-                return false;
-        }
-        return true;
-    }
-
-private:
-    QDeadlineTimer m_deadline;
-    const std::atomic<bool> *m_cancel;
-    QString m_where;
-    QString m_error;
-    ClientErrors m_errors;
-    KafkaPtr m_rk; // destroyed before m_errors, which its error callback writes to
-};
 
 struct GroupListing {
     QString group;
@@ -479,45 +361,51 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
         if (list->cnt > 0)
             requests.push_back({g->group, std::move(list)});
     }
+    QMutex outcomeLock;
     const QString what = QStringLiteral("AlterConsumerGroupOffsets");
-    const bool sent = target.batch(
-        RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, int(requests.size()), kGroupWindow,
-        [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-            const QByteArray id = requests[size_t(i)].group.toUtf8();
-            std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
-                rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), requests[size_t(i)].offsets.get()));
-            rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
-            rd_kafka_AlterConsumerGroupOffsets(target.rk(), arr, 1, o, q);
-        },
-        [&](int i, rd_kafka_event_t *ev, QString *) {
-            const QString &group = requests[size_t(i)].group;
-            size_t n = 0;
-            const rd_kafka_group_result_t **res =
-                rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &n);
-            int written = 0;
-            for (size_t g = 0; g < n; ++g) {
-                if (const rd_kafka_error_t *e = rd_kafka_group_result_error(res[g])) {
-                    // GROUP_NOT_EMPTY: a member joined between the check and the write.
-                    outcome.failures.append({group, QString(), -1, utf8(rd_kafka_error_string(e))});
-                    continue;
+    const int total = int(requests.size());
+    const bool sent = spread(target, total, [&](Admin &a, int c, int n, QString *partError) {
+        const auto request = [&](int i) -> Request & { return requests[size_t(c + i * n)]; };
+        return a.batch(
+            RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, shareOf(total, c, n), kGroupWindow,
+            [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                const QByteArray id = request(i).group.toUtf8();
+                std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
+                    rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), request(i).offsets.get()));
+                rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
+                rd_kafka_AlterConsumerGroupOffsets(a.rk(), arr, 1, o, q);
+            },
+            [&](int i, rd_kafka_event_t *ev, QString *) {
+                const QString &group = request(i).group;
+                QMutexLocker lock(&outcomeLock);
+                size_t cnt = 0;
+                const rd_kafka_group_result_t **res =
+                    rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &cnt);
+                int written = 0;
+                for (size_t g = 0; g < cnt; ++g) {
+                    if (const rd_kafka_error_t *e = rd_kafka_group_result_error(res[g])) {
+                        // GROUP_NOT_EMPTY: a member joined between the check and the write.
+                        outcome.failures.append({group, QString(), -1, utf8(rd_kafka_error_string(e))});
+                        continue;
+                    }
+                    const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(res[g]);
+                    for (int k = 0; parts && k < parts->cnt; ++k) {
+                        const rd_kafka_topic_partition_t &e = parts->elems[k];
+                        if (e.err)
+                            outcome.failures.append({group, utf8(e.topic), e.partition, kafkaErrorText(e.err)});
+                        else
+                            ++written;
+                    }
                 }
-                const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(res[g]);
-                for (int k = 0; parts && k < parts->cnt; ++k) {
-                    const rd_kafka_topic_partition_t &e = parts->elems[k];
-                    if (e.err)
-                        outcome.failures.append({group, utf8(e.topic), e.partition, kafkaErrorText(e.err)});
-                    else
-                        ++written;
+                if (written > 0) {
+                    ++outcome.groupsWritten;
+                    outcome.partitionsWritten += written;
+                    outcome.writtenGroups.append(group);
                 }
-            }
-            if (written > 0) {
-                ++outcome.groupsWritten;
-                outcome.partitionsWritten += written;
-                outcome.writtenGroups.append(group);
-            }
-            return true;
-        },
-        &outcome.error);
+                return true;
+            },
+            partError);
+    }, &outcome.error);
     outcome.writtenGroups.sort();
     outcome.ok = sent && outcome.failures.isEmpty() && outcome.refused.isEmpty();
     return outcome;

@@ -219,7 +219,7 @@ GroupSyncRunner::~GroupSyncRunner()
 
 bool GroupSyncRunner::wanted(const MirrorJobSpec &spec)
 {
-    return (spec.syncGroupOffsets || spec.emitCheckpoints) && !spec.groupsInclude.isEmpty();
+    return spec.offsetMap && (spec.syncGroupOffsets || spec.emitCheckpoints) && !spec.groupsInclude.isEmpty();
 }
 
 void GroupSyncRunner::start()

@@ -40,6 +40,9 @@ struct MirrorJobSpec {
     // Where the exact source->target offset map is written on the target
     // (docs/ARCHITECTURE.md, "The offset map"). Empty: defaultOffsetMapTopic(group).
     QString offsetMapTopic;
+    // false: no map is kept (no topic created, nothing written, commits never
+    // wait for it); group sync, checkpoints, failover and exactly-once need it.
+    bool offsetMap = true;
     // Static membership (group.instance.id): a restarted instance gets its
     // partitions back without a rebalance. Empty: a dynamic member.
     QString instanceId;

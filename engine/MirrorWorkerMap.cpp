@@ -28,6 +28,13 @@ void MirrorWorker::setupOffsetMap()
     // Stop is served. Until the topic is there, copies are noted and commits
     // wait for the map (commitLimit), so the map has no hole.
     m_mapTopic = m_spec.offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(m_groupId) : m_spec.offsetMapTopic;
+    if (!m_spec.offsetMap) {
+        // Asked for by the profile: no topic, no records, and commits never
+        // wait for the map (commitLimit); copies note no segments.
+        m_mapOff = true;
+        event(JobEvent::Severity::Info, noOffsetMapReason() + QStringLiteral(": no map topic is created or written"));
+        return;
+    }
     char errstr[512];
     const QByteArray name = m_mapTopic.toUtf8();
     // One partition: the map's records are applied in the order they were

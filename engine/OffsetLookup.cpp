@@ -135,7 +135,9 @@ OtherSideOffset lookUpOtherSide(const MirrorJobSpec &spec, const QString &topic,
 {
     OffsetMap map;
     QString error;
-    if (!readOffsetMap(spec.target, offsetMapTopicOf(spec), timeoutMs, &map, &error)) {
+    if (!spec.offsetMap)
+        error = noOffsetMapReason();
+    if (!error.isEmpty() || !readOffsetMap(spec.target, offsetMapTopicOf(spec), timeoutMs, &map, &error)) {
         OtherSideOffset out;
         out.kind = OtherSideOffset::Kind::Error;
         out.partition = partition;

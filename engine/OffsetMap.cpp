@@ -207,6 +207,11 @@ bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QStrin
     return true;
 }
 
+QString noOffsetMapReason()
+{
+    return QStringLiteral("the job keeps no offset map (offsetMap: false)");
+}
+
 QString defaultOffsetMapTopic(const QString &groupId)
 {
     QString name = QStringLiteral("mirrordesk.") + groupId + QStringLiteral(".offset-map");

@@ -92,6 +92,10 @@ bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QStrin
 // The job's map topic when the profile names none: derived from the job's group.
 QString defaultOffsetMapTopic(const QString &groupId);
 
+// Why a job with "offsetMap": false cannot translate: said instead of a read
+// error of a map topic that was never created.
+QString noOffsetMapReason();
+
 // Where a reader of a map topic stopped, so that the next read takes only
 // what was written since: group sync keeps one (with its map) across passes,
 // and a map that grows with every transaction is then not read again whole

@@ -352,6 +352,18 @@ public:
             if (p.groupsInclude.isEmpty())
                 warn(QStringLiteral("checkpoints.enabled"), QStringLiteral("no effect without groups.include: no group is selected"));
         }
+        if (!p.offsetMap) {
+            // Each of these reads or writes the map: without it they could only guess.
+            const QString no = QStringLiteral("offsetMap is false, but %1 needs the offset map (remove one of the two)");
+            if (!p.groupsInclude.isEmpty() && p.syncGroupOffsets)
+                error(QStringLiteral("offsetMap"), no.arg(QStringLiteral("group offset sync (groups.include with syncGroupOffsets)")));
+            if (p.emitCheckpoints)
+                error(QStringLiteral("offsetMap"), no.arg(QStringLiteral("checkpoints.enabled")));
+            if (p.delivery == DeliveryGuarantee::ExactlyOnce)
+                error(QStringLiteral("offsetMap"), no.arg(QStringLiteral("\"delivery\": \"exactly-once\"")));
+            if (!p.offsetMapTopic.isEmpty())
+                warn(QStringLiteral("offsetMapTopic"), QStringLiteral("ignored with offsetMap false: no map is written"));
+        }
         if (p.transactionIntervalMs < JobProfile::MinTransactionIntervalMs
             || p.transactionIntervalMs > JobProfile::MaxTransactionIntervalMs)
             error(QStringLiteral("transactionIntervalMs"), QStringLiteral("must be from %1 to %2")
@@ -657,6 +669,7 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.separator = separator;
     s.nameTemplate = nameTemplate.isEmpty() ? QStringLiteral("${topic}") : nameTemplate;
     s.groupId = effectiveGroupId();
+    s.offsetMap = offsetMap;
     s.offsetMapTopic = offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(s.groupId) : offsetMapTopic;
     s.start = start;
     s.startTimestamp = startTimestamp;

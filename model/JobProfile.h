@@ -88,7 +88,9 @@ struct ProfileSide {
 //   topics { include (non-empty, required), exclude, excludeInternal },
 //   naming { policy: identity|prefix|template, separator (default "."), template (must hold ${topic}) },
 //   groupId (default: groupIdForName(name)),
-//   offsetMapTopic (a valid Kafka topic name; default: defaultOffsetMapTopic(groupId)),
+//   offsetMap (default true; false: no map topic is created or written, refused with group offset
+//   sync, checkpoints and exactly-once), offsetMapTopic (a valid Kafka topic name; default:
+//   defaultOffsetMapTopic(groupId)),
 //   start: "committed"|"earliest"|"latest"|{ "timestamp": ISO 8601 with zone },
 //   stop: "never"|"caught-up"|{ "timestamp": ISO 8601 }|{ "records": N per partition },
 //   delivery: "at-least-once"|"exactly-once", transactionIntervalMs, transactionMaxRecords
@@ -129,6 +131,7 @@ public:
     QString separator = QStringLiteral(".");
     QString nameTemplate; // "naming.template"
     QString groupId;      // empty: groupIdForName(name)
+    bool offsetMap = true;  // "offsetMap": false keeps no map (plain migrations)
     QString offsetMapTopic; // empty: defaultOffsetMapTopic(effectiveGroupId())
     StartPosition start = StartPosition::Committed;
     QDateTime startTimestamp;

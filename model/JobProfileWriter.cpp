@@ -201,6 +201,8 @@ QByteArray JobProfile::toJson() const
 
     if (!groupId.isEmpty())
         w.string(QStringLiteral("groupId"), groupId);
+    if (!offsetMap) // written only when off, so profiles that keep the map stay as they were
+        w.boolean(QStringLiteral("offsetMap"), offsetMap);
     if (!offsetMapTopic.isEmpty())
         w.string(QStringLiteral("offsetMapTopic"), offsetMapTopic);
 

@@ -342,6 +342,7 @@ public:
         }
 
         string(root, QStringLiteral("groupId"), QStringLiteral("groupId"), &p->groupId);
+        boolean(root, QStringLiteral("offsetMap"), QStringLiteral("offsetMap"), &p->offsetMap);
         string(root, QStringLiteral("offsetMapTopic"), QStringLiteral("offsetMapTopic"), &p->offsetMapTopic);
 
         startPosition(root.value(QStringLiteral("start")), p);

@@ -314,6 +314,7 @@ QStringList topLevelKeys()
             QStringLiteral("source"),           QStringLiteral("target"),
             QStringLiteral("topics"),           QStringLiteral("naming"),
             QStringLiteral("groupId"),          QStringLiteral("offsetMapTopic"),
+            QStringLiteral("offsetMap"),
             QStringLiteral("start"),
             QStringLiteral("stop"),             QStringLiteral("delivery"),
             QStringLiteral("createTopics"),     QStringLiteral("syncTopicConfigs"),

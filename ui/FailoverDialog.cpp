@@ -208,7 +208,9 @@ void FailoverDialog::preview()
         [spec, opts] {
             Preview p;
             OffsetMap map;
-            if (!readOffsetMap(spec.target, offsetMapTopicOf(spec), TimeoutMs, &map, &p.error))
+            if (!spec.offsetMap)
+                p.error = noOffsetMapReason();
+            if (!p.error.isEmpty() || !readOffsetMap(spec.target, offsetMapTopicOf(spec), TimeoutMs, &map, &p.error))
                 return p;
             p.lag = readCopyLag(spec, map, TimeoutMs);
             p.plan = planGroupSync(spec, map, opts, TimeoutMs);

@@ -283,6 +283,9 @@ void JobEditor::buildForm()
     m_delivery->setToolTip(tr("exactly-once: records and progress commit in target transactions; consumers of the "
                               "target see each record once when they read with isolation.level=read_committed"));
     addRow(runForm, tr("Delivery"), m_delivery, {QStringLiteral("delivery")});
+    m_offsetMap = new QCheckBox(tr("Keep the offset map (for group sync, failover and exactly-once)"));
+    m_offsetMap->setToolTip(tr("Off: a plain migration that creates no offset map topic on the target"));
+    addRow(runForm, QString(), m_offsetMap, {QStringLiteral("offsetMap")});
     // The ranges start below the valid minimum so that a value too small gets check's message, not a silent clamp.
     m_transactionInterval = new QSpinBox;
     m_transactionInterval->setRange(0, JobProfile::MaxTransactionIntervalMs);
@@ -313,7 +316,7 @@ void JobEditor::buildForm()
         connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
     for (QPlainTextEdit *e : {m_include, m_exclude, m_configExclude})
         connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
-    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs})
+    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs, m_offsetMap})
         connect(c, &QCheckBox::toggled, this, &JobEditor::edited);
     for (QComboBox *c : {m_naming, m_start, m_stop, m_delivery})
         connect(c, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
@@ -409,6 +412,7 @@ void JobEditor::load(const JobProfile &p)
     m_stopTimestamp->setText(timestampText(p.stopTimestamp));
     m_stopRecords->setValue(double(p.stopAfterRecords));
     m_delivery->setCurrentIndex(int(p.delivery));
+    m_offsetMap->setChecked(p.offsetMap);
     m_transactionInterval->setValue(p.transactionIntervalMs);
     m_transactionRecords->setValue(p.transactionMaxRecords);
     m_createTopics->setChecked(p.createTopics);
@@ -479,6 +483,7 @@ JobProfile JobEditor::collect() const
     timestamp(m_stopTimestamp, p.stop == StopCondition::AtTimestamp, &p.stopTimestamp);
     p.stopAfterRecords = p.stop == StopCondition::AfterRecords ? qint64(m_stopRecords->value()) : 0;
     p.delivery = DeliveryGuarantee(m_delivery->currentIndex());
+    p.offsetMap = m_offsetMap->isChecked();
     // Kept while at-least-once too, so switching back and forth loses nothing.
     p.transactionIntervalMs = m_transactionInterval->value();
     p.transactionMaxRecords = m_transactionRecords->value();

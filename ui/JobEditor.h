@@ -122,6 +122,7 @@ private:
     QLineEdit *m_stopTimestamp = nullptr;
     QDoubleSpinBox *m_stopRecords = nullptr;
     QComboBox *m_delivery = nullptr;
+    QCheckBox *m_offsetMap = nullptr;
     QSpinBox *m_transactionInterval = nullptr; // exactly-once only
     QSpinBox *m_transactionRecords = nullptr;
     QCheckBox *m_createTopics = nullptr;

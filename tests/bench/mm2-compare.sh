@@ -4,7 +4,7 @@
 #   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
 #                              [--latency [--rate R] [--seconds S]] [--build DIR] [--out FILE]
 #                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
-#                              [--md-extra ',"transactionMaxRecords": 50000']
+#                              [--md-extra ',"transactionMaxRecords": 50000'] [--map-cost [--map-groups N]]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -29,6 +29,13 @@
 #     target's last stable offsets: a record counts once its transaction commits (what a
 #     read_committed consumer can read), not when it is written. Those include one
 #     transaction marker per partition and transaction: about 0.1% of a 1M-record copy, ignored.
+#   --map-cost: what the offset map and group offset sync cost (issue 14). Before the repeats
+#     N source groups (--map-groups, default 20) commit offsets on the bench topic (group g at
+#     (g+1)/N of each partition's records, so the running sync writes partial positions while
+#     the copy passes them, then exact ones). Per repeat, in alternating order so machine noise
+#     hits both, MirrorDesk runs twice on the same data: with the map and group sync of those
+#     groups every 1000 ms ("groups.include", "groupSyncIntervalMs": 1000), and with
+#     "offsetMap": false and no groups. No MM2, limit or copy loop runs in this mode.
 # Prints a markdown table (medians over the repeats, min..max in brackets) and writes it
 # to --out when given.
 set -euo pipefail
@@ -48,6 +55,8 @@ MD_CONSUMER_PROPS="{}"
 MD_PRODUCER_PROPS="{}"
 EOS=0
 MD_EXTRA=""
+MAPCOST=0
+MAP_GROUPS=20
 
 BENCH_NAME=mm2-compare
 # shellcheck source=lib.sh
@@ -68,6 +77,8 @@ while (($#)); do
         --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
         --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
         --eos) EOS=1 ;;
+        --map-cost) MAPCOST=1 ;;
+        --map-groups) MAP_GROUPS="$2"; shift ;;
         # more top-level profile keys for MirrorDesk, JSON starting with a comma
         --md-extra) MD_EXTRA="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -75,13 +86,17 @@ while (($#)); do
     esac
     shift
 done
-require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN
+require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN MAP_GROUPS
+((MAPCOST && EOS)) && die "--map-cost measures at-least-once jobs: \"offsetMap\": false cannot be exactly-once"
+((MAPCOST)) && [[ $MODE == latency ]] && die "--map-cost is a throughput mode"
 (( SIZE >= 8 )) || die "size must be at least 8 bytes (the send time is embedded)"
 
 MD="$BUILD/app/mirrordesk"
 BK="$BUILD/tests/bench/bench_kafka"
 [[ -x "$MD" ]] || die "$MD not built (cmake --build $BUILD --target mirrordesk bench_kafka)"
 [[ -x "$BK" ]] || die "$BK not built (cmake --build $BUILD --target bench_kafka)"
+BG="$BUILD/tests/bench/bench_groupsync"
+((MAPCOST == 0)) || [[ -x "$BG" ]] || die "$BG not built (cmake --build $BUILD --target bench_groupsync)"
 [[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (apt-get install time)"
 command -v java >/dev/null || die "java not found"
 
@@ -148,7 +163,7 @@ DELIVERY=at-least-once
 ((EOS)) && DELIVERY=exactly-once
 WATCH_OPTS=()
 ((EOS)) && WATCH_OPTS=(--committed 1)
-write_profile() { # FILE NAME ALIAS TOPIC_REGEX [DELIVERY]
+write_profile() { # FILE NAME ALIAS TOPIC_REGEX [DELIVERY [EXTRA_KEYS]]
     local delivery="${5:-$DELIVERY}"
     cat >"$1" <<EOF
 {
@@ -161,7 +176,7 @@ write_profile() { # FILE NAME ALIAS TOPIC_REGEX [DELIVERY]
   "start": "earliest",
   "createTopics": true,
   "syncTopicConfigs": true,
-  "delivery": "$delivery"$MD_EXTRA
+  "delivery": "$delivery"$MD_EXTRA${6:-}
 }
 EOF
 }
@@ -242,6 +257,10 @@ run_throughput() {
     "$BK" consume "$SRC" bench --records "$RECORDS" >/dev/null
     warm_transactions
     local r
+    if ((MAPCOST)); then
+        run_map_cost
+        return
+    fi
     for ((r = 1; r <= REPEAT; r++)); do
         local d="$WORK/run$r"
         mkdir -p "$d"
@@ -292,14 +311,38 @@ run_throughput() {
     done
 }
 
-run_md() { # KIND RUN DIR DELIVERY
+# --map-cost: with the map and group sync against "offsetMap": false, alternating which runs
+# first. The source groups sit at (g+1)/N of each partition's records.
+run_map_cost() {
+    local per=$((RECORDS / PARTITIONS)) r
+    log "seeding $MAP_GROUPS source groups bench-app-* with offsets on bench"
+    "$BG" seed "$SRC" bench --groups "$MAP_GROUPS" --prefix bench-app --partitions "$PARTITIONS" --offset "$per" --spread
+    local withmap=', "groups": { "include": ["bench-app-.*"] }, "syncGroupOffsets": true, "groupSyncIntervalMs": 1000'
+    local nomap=', "offsetMap": false'
+    for ((r = 1; r <= REPEAT; r++)); do
+        local d="$WORK/run$r"
+        mkdir -p "$d"
+        if ((r % 2)); then
+            run_md md "$r" "$d" at-least-once "$withmap"
+            run_md mdnomap "$r" "$d" at-least-once "$nomap"
+        else
+            run_md mdnomap "$r" "$d" at-least-once "$nomap"
+            run_md md "$r" "$d" at-least-once "$withmap"
+        fi
+        # what the sync did: its info lines in the log of the run with the map
+        # what the sync did in the run with the map: its passes that wrote
+        log "  md: $(grep -c 'synced offsets of' "$d/md.log" || true) group sync passes wrote offsets"
+    done
+}
+
+run_md() { # KIND RUN DIR DELIVERY [EXTRA_KEYS]
     local kind="$1" r="$2" d="$3" w t0
-    write_profile "$d/$kind.mirrorjob" "bench $kind $r" "$kind$r" "bench" "$4"
+    write_profile "$d/$kind.mirrorjob" "bench $kind $r" "$kind$r" "bench" "$4" "${5:-}"
     "$BK" watch "$TGT" "$kind$r.bench" --records "$RECORDS" --timeout 900 "${WATCH_OPTS[@]}" >"$d/$kind.watch" &
     w=$!
     WATCH_PIDS+=("$w")
     t0=$(now_ms)
-    log "run $r: MirrorDesk ($4)"
+    log "run $r: MirrorDesk $kind ($4)"
     /usr/bin/time -f "$TIMEFMT" -o "$d/$kind.time" "$MD" run "$d/$kind.mirrorjob" --until-caught-up >"$d/$kind.log" 2>&1 \
         || { tail -n 30 "$d/$kind.log" >&2; die "mirrordesk run failed (run $r)"; }
     wait $w || die "MirrorDesk did not land $RECORDS records (run $r)"
@@ -397,7 +440,7 @@ fi
 
 TABLE="$WORK/table.md"
 python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
-    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS" >"$TABLE"
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"

@@ -214,6 +214,7 @@ private Q_SLOTS:
         field<QDoubleSpinBox>(e, QStringLiteral("stop.records"))->setValue(1000);
         field<QDoubleSpinBox>(e, QStringLiteral("throttleBytesPerSecond"))->setValue(5000000);
         field<QCheckBox>(e, QStringLiteral("createTopics"))->setChecked(false);
+        field<QCheckBox>(e, QStringLiteral("offsetMap"))->setChecked(false);
         field<QPlainTextEdit>(e, QStringLiteral("target.producerProperties"))->setPlainText(QStringLiteral("linger.ms=5\ncompression.type=zstd"));
         field<QPlainTextEdit>(e, QStringLiteral("source.consumerProperties"))->setPlainText(QStringLiteral("fetch.max.bytes=1048576"));
         field<QPlainTextEdit>(e, QStringLiteral("configExclude"))->setPlainText(QStringLiteral("retention\\..*"));
@@ -236,6 +237,7 @@ private Q_SLOTS:
         QCOMPARE(reloaded->naming, NamingPolicy::Template);
         QCOMPARE(reloaded->startTimestamp, QDateTime(QDate(2026, 11, 1), QTime(0, 0), Qt::UTC));
         QCOMPARE(reloaded->stopAfterRecords, 1000);
+        QVERIFY(!reloaded->offsetMap);
         QCOMPARE(reloaded->throttleBytesPerSecond, 5000000);
         QCOMPARE(reloaded->target.producerProperties.value(QStringLiteral("compression.type")), QStringLiteral("zstd"));
         QCOMPARE(reloaded->source.saslPassword, QStringLiteral("${env:EU_PASSWORD}"));

@@ -10,6 +10,7 @@
 //     and the map read after another restart is the same;
 //  4. a reader with a cursor (group sync's) reads only what is new, and ends
 //     with the same map as a whole read;
+//  and with "offsetMap": false no map topic is created (failover and reverse refuse);
 // 1-3 print the segment count, the map topic's record count and the records
 // mirrored.
 #include "headless_support.h"
@@ -177,6 +178,36 @@ private Q_SLOTS:
         }
         qInfo("plain topic, 3 partitions, %d records mirrored in one run: %d segments, %lld map records", n,
               map.segmentCount(), mapRecords(topic));
+    }
+
+    // "offsetMap": false: the copy is whole, no map topic appears on the target, and
+    // the commands that need the map say why they cannot run.
+    void noMapWithOffsetMapFalse()
+    {
+        const QString topic = uniqueName(QStringLiteral("map-off"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        QVERIFY2(verifiableProduce(sourceBootstrap(), topic, 500, 1, &error), qPrintable(error));
+        ProfileSpec spec;
+        spec.extra = QStringLiteral(", \"offsetMap\": false");
+        const QString path = profile(topic, {}, spec);
+        ExeResult run;
+        QVERIFY2(runUntilCaughtUp(path, &run), qPrintable(run.out + run.err));
+        QVERIFY2(QString(run.out + run.err).contains(QLatin1String("keeps no offset map")), qPrintable(run.out + run.err));
+        const auto target = valuesByOffset(targetBootstrap(), QStringLiteral("src.") + topic, &error);
+        QVERIFY2(target, qPrintable(error));
+        QCOMPARE(target->size(), qsizetype(500));
+        QVERIFY2(partitionCount(targetBootstrap(), mapTopicFor(topic), &error, {}, 5000) < 0,
+                 qPrintable(QStringLiteral("%1 exists on the target").arg(mapTopicFor(topic))));
+
+        const QString why = QStringLiteral("the job keeps no offset map (offsetMap: false)");
+        const ExeResult failover = runMirrordesk({QStringLiteral("failover"), path, QStringLiteral("--groups"), QStringLiteral(".*")}, 30000);
+        QVERIFY2(failover.exitCode == 2 && failover.err.contains(why), qPrintable(failover.out + failover.err));
+        const ExeResult reverse = runMirrordesk(
+            {QStringLiteral("reverse"), path, QStringLiteral("--output"), m_dir.filePath(topic + QStringLiteral("-back.mirrorjob")),
+             QStringLiteral("--dry-run")},
+            30000);
+        QVERIFY2(reverse.exitCode == 1 && reverse.err.contains(why), qPrintable(reverse.out + reverse.err));
     }
 
     // 2. Transactions: committed C1(5), aborted A(5), committed C2(5), C3(5).

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 #include <sys/stat.h>
 
 using namespace md;
@@ -234,6 +236,65 @@ private Q_SLOTS:
         JobProfile::fromJson(profileWith(QStringLiteral("groups"), parse("{\"exclude\": [\"x\"]}")), QString(), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QVERIFY2(describe(issues).contains(QStringLiteral("groups.exclude: no effect without groups.include")), qPrintable(describe(issues)));
+    }
+
+    void offsetMapKey()
+    {
+        // Absent: the map is kept, and a saved profile does not mention the key.
+        QList<ProfileIssue> issues;
+        JobProfile p = JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+        QVERIFY(p.offsetMap);
+        QVERIFY(p.toSpec({}, &issues)->offsetMap);
+        QVERIFY(!p.toJson().contains("\"offsetMap\""));
+
+        // false: into the spec, written back, read back the same.
+        issues.clear();
+        p = JobProfile::fromJson(profileWith(QStringLiteral("offsetMap"), false), QString(), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+        QVERIFY(!p.offsetMap);
+        const std::optional<MirrorJobSpec> spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QVERIFY(!spec->offsetMap);
+        QCOMPARE(QJsonDocument::fromJson(p.toJson()).object().value(QStringLiteral("offsetMap")), QJsonValue(false));
+        const JobProfile back = JobProfile::fromJson(p.toJson(), QString(), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+        QVERIFY(back == p);
+
+        // Groups listed but only watched (syncGroupOffsets false): fine without the map.
+        issues.clear();
+        JobProfile::fromJson(profileWith({{QStringLiteral("offsetMap"), false},
+                                          {QStringLiteral("groups"), parse("{\"include\": [\"billing-.*\"]}")},
+                                          {QStringLiteral("syncGroupOffsets"), false}}),
+                             QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+
+        // Everything that needs the map is refused, naming offsetMap and what needs it.
+        const QList<std::pair<QByteArray, QString>> refused = {
+            {profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("groups"), parse("{\"include\": [\"billing-.*\"]}")}}),
+             QStringLiteral("group offset sync")},
+            {profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("checkpoints"), parse("{\"enabled\": true}")}}),
+             QStringLiteral("checkpoints.enabled")},
+            {profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("delivery"), QStringLiteral("exactly-once")}}),
+             QStringLiteral("exactly-once")},
+        };
+        for (const auto &[data, what] : refused) {
+            issues.clear();
+            const JobProfile r = JobProfile::fromJson(data, QStringLiteral("job.mirrorjob"), &issues);
+            const auto e = std::find_if(issues.begin(), issues.end(),
+                                        [](const ProfileIssue &i) { return i.isError() && i.keyPath == QLatin1String("offsetMap"); });
+            QVERIFY2(e != issues.end(), qPrintable(describe(issues)));
+            QVERIFY2(e->message.contains(what) && e->message.contains(QStringLiteral("offsetMap is false")), qPrintable(e->toString()));
+            QVERIFY2(e->line > 0, qPrintable(e->toString()));
+            QVERIFY(!r.toSpec({}, &issues) || hasErrors(issues));
+        }
+
+        // A map topic named for a job that keeps no map: said to be ignored.
+        issues.clear();
+        JobProfile::fromJson(profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("offsetMapTopic"), QStringLiteral("m")}}),
+                             QString(), &issues);
+        QVERIFY2(!hasErrors(issues) && describe(issues).contains(QStringLiteral("offsetMapTopic: ignored with offsetMap false")),
+                 qPrintable(describe(issues)));
     }
 
     void deliveryKeys()

@@ -348,7 +348,7 @@ private Q_SLOTS:
             QTest::addRow("%s = 1", qPrintable(k)) << k << QJsonValue(1);
         }
         const QStringList bools = {QStringLiteral("createTopics"), QStringLiteral("syncTopicConfigs"),
-                                   QStringLiteral("topics.excludeInternal")};
+                                   QStringLiteral("topics.excludeInternal"), QStringLiteral("offsetMap")};
         for (const QString &k : bools)
             QTest::addRow("%s = \"true\"", qPrintable(k)) << k << QJsonValue(QStringLiteral("true"));
         const QStringList numbers = {QStringLiteral("mirrordesk"), QStringLiteral("throttleBytesPerSecond"),
