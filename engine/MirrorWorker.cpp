@@ -452,7 +452,7 @@ void MirrorWorker::tick()
         writeOffsetMap(nullptr);
         m_offsetCommitPending = true;
         m_offsetCommitBy = now + std::chrono::milliseconds(500);
-        m_nextCommit = now + std::chrono::seconds(1);
+        m_nextCommit = now + (now < m_quickCommitsUntil ? std::chrono::milliseconds(200) : std::chrono::milliseconds(1000));
     }
     if (!eos() && m_offsetCommitPending && (m_mapInFlight == 0 || now >= m_offsetCommitBy)) {
         m_offsetCommitPending = false;

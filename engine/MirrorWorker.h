@@ -281,6 +281,7 @@ private:
 
     Clock::time_point m_started;
     Clock::time_point m_nextCommit;
+    Clock::time_point m_quickCommitsUntil; // after a target outage: commits every 200 ms until then
     Clock::time_point m_nextSample;
     Clock::time_point m_nextRefresh;
     Clock::time_point m_nextConfigSync;

@@ -324,6 +324,12 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
         }
         if (m_targetTrouble) {
             m_targetTrouble = false;
+            // What piled up during the outage is acknowledged in a burst
+            // now: commit it as it comes (tick), not a second later each
+            // time, so a crash just after the target's return does not copy
+            // it all again.
+            m_nextCommit = Clock::now();
+            m_quickCommitsUntil = Clock::now() + std::chrono::seconds(3);
             event(JobEvent::Severity::Info, QStringLiteral("target kafka %1 reachable again").arg(m_spec.target.bootstrap));
         }
         return;

@@ -2,9 +2,13 @@
 // created while running is picked up, a job killed without a clean stop
 // resumes from its progress (start still earliest) without loss and with
 // bounded duplicates, a target broker killed with -9 and restarted loses
-// nothing, and the throttle bounds the rate.
+// nothing, and the throttle bounds the rate. Broker restarts (issue #18): a
+// bounce of the source longer than the group session is recovered from by
+// itself, and after a target kill the job's commits go on and a clean stop
+// commits exactly what was copied (read back with a plain OffsetFetch).
 
 #include "duplicate_bound.h"
+#include "failover_support.h"
 #include "tst_mirror_support.h"
 
 using namespace md;
@@ -142,6 +146,127 @@ private Q_SLOTS:
         QVERIFY2(reported, qPrintable(joined(events)));
         job.stop();
         QVERIFY(job.waitForFinished(60000));
+    }
+
+    // The source broker stops cleanly and starts again, for longer than the
+    // group session (6 s, harnessSpec): the group forgets the member, which
+    // must join again, get every partition back and copy on by itself.
+    void recoversAfterSourceBrokerRestart()
+    {
+        const QString topic = uniqueName(QStringLiteral("sbounce"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 3, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 300, 3), &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.stop = StopCondition::RunForever;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        MetricsSnapshot last;
+        connect(&job, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { last = s; });
+        job.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(last.caughtUp && last.partitions.size() == 3, qPrintable(joined(events)), 60000);
+
+        QVERIFY2(restartBroker(QStringLiteral("source"), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 300, 3), &error), qPrintable(error));
+        const auto source = consumeAll(sourceBootstrap(), topic, &error);
+        QVERIFY2(source && source->size() == 600, qPrintable(error));
+        const QSet<QByteArray> expected = valueSet(*source);
+        auto allThere = [&] {
+            const auto copied = consumeAll(targetBootstrap(), topic);
+            return copied && valueSet(*copied).contains(expected);
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(allThere(), qPrintable(QStringLiteral("%1 partitions assigned; events:\n  %2")
+                                                             .arg(last.partitions.size())
+                                                             .arg(joined(events))),
+                                  90000);
+        QTRY_VERIFY2_WITH_TIMEOUT(last.caughtUp && last.partitions.size() == 3, qPrintable(joined(events)), 30000);
+        QVERIFY(job.isRunning());
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
+
+    // After the target broker is killed (-9) and restarted, the job's
+    // progress commits advance again as the target acknowledges; a clean stop
+    // mid-copy commits exactly what was copied, so the next run copies the
+    // rest and nothing twice.
+    void commitsResumeAfterTargetKill()
+    {
+        const QString topic = uniqueName(QStringLiteral("tcommit"));
+        const int partitions = 2;
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, partitions, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 400, partitions, 200), &error),
+                 qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.stop = StopCondition::RunForever;
+        const auto committedSum = [&]() -> qint64 {
+            QString e;
+            const auto c = committedOffsets(sourceBootstrap(), spec.groupId, topic, partitions, &e);
+            if (!c)
+                return -1;
+            qint64 sum = 0;
+            for (qint64 o : *c)
+                sum += std::max<qint64>(0, o);
+            return sum;
+        };
+        const auto endSum = [&]() -> qint64 {
+            const auto marks = watermarks(sourceBootstrap(), topic);
+            qint64 sum = 0;
+            for (const auto &m : marks.value_or(Watermarks()))
+                sum += m.second;
+            return marks ? sum : -1;
+        };
+        QStringList events;
+        {
+            MirrorJob job(spec);
+            connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+            job.start();
+            QTRY_VERIFY2_WITH_TIMEOUT(committedSum() == 400, qPrintable(joined(events)), 60000);
+
+            QVERIFY2(killBroker(QStringLiteral("target"), &error), qPrintable(error));
+            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 400, partitions, 200), &error),
+                     qPrintable(error));
+            QTest::qWait(3000); // records and map records pile up for the dead target
+            QVERIFY2(restartBroker(QStringLiteral("target"), &error), qPrintable(error));
+            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-c"), 400, partitions, 200), &error),
+                     qPrintable(error));
+            // Commits go on without a stop: everything is committed while it runs.
+            QTRY_VERIFY2_WITH_TIMEOUT(committedSum() == 1200, qPrintable(joined(events)), 60000);
+            QVERIFY(job.isRunning());
+
+            // Stopped mid-copy, about 1,000 records/s: up to a second of them
+            // acknowledged since the last periodic commit, which only the
+            // stop's own commit covers.
+            job.setThrottle(200 * 1000);
+            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-d"), 6000, partitions, 200), &error),
+                     qPrintable(error));
+            QTest::qWait(2500);
+            job.stop();
+            QVERIFY(job.waitForFinished(60000));
+        }
+        const qint64 end = endSum();
+        const qint64 committed = committedSum();
+        const auto onTarget = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(onTarget, qPrintable(error));
+        const qint64 distinct = valueSet(*onTarget).size();
+        qInfo("after the clean stop: %lld of %lld committed, %lld distinct records on the target (%lld in all)", committed,
+              end, distinct, qint64(onTarget->size()));
+        QCOMPARE(end, qint64(7200));
+        QVERIFY2(committed > 1200 && committed < end, qPrintable(QString::number(committed)));
+        // Copied in order from offset 0: what the target holds is exactly what is committed.
+        QCOMPARE(distinct, committed);
+
+        spec.stop = StopCondition::CaughtUp;
+        MirrorJob rest(spec);
+        const JobOutcome out = runJob(rest, 120000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        QVERIFY(!out.snapshots.isEmpty());
+        QCOMPARE(out.snapshots.last().recordsProduced, end - committed);
+        const auto all = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(all, qPrintable(error));
+        QCOMPARE(valueSet(*all).size(), qsizetype(end));
+        QCOMPARE(all->size(), onTarget->size() + qsizetype(end - committed));
     }
 
     void throughput()
