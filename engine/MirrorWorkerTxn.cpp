@@ -396,7 +396,9 @@ bool MirrorWorker::stretchTransaction(Clock::time_point now)
     qint64 waiting = 0;
     for (auto &[name, t] : m_topics) {
         for (auto &p : t->parts) {
-            if (!p || !p->assigned || p->consumedNext < 0)
+            // A paused, finished or blocked partition's backlog is not being
+            // copied: it must not hold the others' commits back.
+            if (!p || !p->assigned || p->pausedActual || p->done || p->blocked || p->consumedNext < 0)
                 continue;
             int64_t lo = -1, hi = -1;
             // Cached from fetch responses: no broker round trip.
