@@ -429,6 +429,29 @@ void MirrorWorker::onError(rd_kafka_t *rk, int err, const char *reason)
 
 // ---------------------------------------------------------------- ticks
 
+void MirrorWorker::checkTargetSilence(Clock::time_point now)
+{
+    // Counted per report and compared here, once a tick: no clock read per record.
+    if (m_inFlight == 0 || m_deliveryReports != m_deliveryReportsSeen) {
+        m_deliveryReportsSeen = m_deliveryReports;
+        m_acksAwaitedSince = now;
+        m_silenceReported = false;
+        return;
+    }
+    if (m_silenceReported || now - m_acksAwaitedSince < std::chrono::seconds(10))
+        return;
+    // Once per silence, under the key of the target's other outage events;
+    // the next acknowledgement says it is back (m_targetTrouble).
+    m_silenceReported = true;
+    m_targetTrouble = true;
+    debouncedEvent(QStringLiteral("target-down"), JobEvent::Severity::Warning,
+                   QStringLiteral("target kafka %1 unreachable: it has acknowledged nothing for %2 s while %3 records "
+                                  "wait for it")
+                       .arg(m_spec.target.bootstrap)
+                       .arg(std::chrono::duration_cast<std::chrono::seconds>(now - m_acksAwaitedSince).count())
+                       .arg(m_inFlight));
+}
+
 void MirrorWorker::tick()
 {
     const auto now = Clock::now();
@@ -459,6 +482,7 @@ void MirrorWorker::tick()
         commitOffsets(false, nullptr);
     }
     checkStopCondition();
+    checkTargetSilence(now);
     if (now >= m_nextSample) {
         sampleMetrics();
         const auto every = std::chrono::milliseconds(qMax(20, m_spec.samplingIntervalMs));

@@ -167,6 +167,7 @@ private:
     void serviceReplays();
     void refillThrottle();
     void checkStopCondition();
+    void checkTargetSilence(Clock::time_point now);
     bool caughtUp() const;
     void sampleMetrics();
     bool flushProducer(int timeoutMs);
@@ -320,6 +321,12 @@ private:
     QHash<QString, Debounce> m_debounce;
     bool m_targetTrouble = false;
     bool m_sourceTrouble = false;
+    // Since when records have waited for the target with no delivery report:
+    // a black-holed target answers nothing (no error until librdkafka's
+    // socket timeout), and the operator must hear of it before that.
+    Clock::time_point m_acksAwaitedSince;
+    qint64 m_deliveryReports = 0, m_deliveryReportsSeen = 0;
+    bool m_silenceReported = false;
 };
 
 } // namespace md

@@ -304,6 +304,7 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     }
     MessagePtr src(static_cast<rd_kafka_message_t *>(dm->_private)); // released at the end of this report
     --m_inFlight;
+    ++m_deliveryReports;
     PartState *p = partFor(topicFor(src->rkt), src->partition);
     const bool ok = dm->err == RD_KAFKA_RESP_ERR_NO_ERROR;
     qint32 bytes = 0;

@@ -52,6 +52,10 @@ if [[ "$mode" != build ]]; then
     if ! command -v java >/dev/null 2>&1 || ! java -version 2>&1 | grep -Eq 'version "(1[7-9]|[2-9][0-9])'; then
         wanted+=(openjdk-17-jre-headless)
     fi
+    # Any Go will do for building Toxiproxy (the network-fault tests); Debian's only when there is none.
+    command -v go >/dev/null 2>&1 || wanted+=(golang-go)
+    # curl drives Toxiproxy's HTTP API (tests/kafka/proxy.sh).
+    wanted+=(curl)
 fi
 
 missing=()

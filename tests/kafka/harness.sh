@@ -15,6 +15,13 @@
 #   harness.sh bootstrap NAME        print host:port of NAME's client listener
 #   harness.sh ssl-bootstrap NAME    print host:port of a --sasl broker's SSL listener
 #   harness.sh status                one line per broker
+#   harness.sh start NAME --proxied  a PLAINTEXT broker reached through Toxiproxy
+#                                    (bootstrap), plus a direct listener
+#                                    (direct-bootstrap) for the test's own clients
+#   harness.sh direct-bootstrap NAME print host:port of a --proxied broker's direct listener
+#   harness.sh toxic NAME add TYPE upstream|downstream JSON | clear | disable | enable
+#                                    network faults on a --proxied broker's proxy
+#   harness.sh proxy-start|proxy-stop  Toxiproxy itself (start NAME --proxied starts it)
 #
 # State: $MIRRORDESK_KAFKA_STATE/NAME/ holds server.properties, data/, logs/,
 # pid, ports, mode and bootstrap (written only once the broker is ready, removed
@@ -43,8 +50,11 @@ JAVA_OPTS="${MIRRORDESK_KAFKA_JAVA_OPTS:-$JAVA_OPTS_DEFAULT}"
 log() { printf 'harness: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+# shellcheck source=proxy.sh
+source "$HARNESS_DIR/proxy.sh"
+
 usage() {
-    sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -194,6 +204,16 @@ listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.com
 listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$SASL_USER="$SASL_PASSWORD";
 EOF
+    elif [[ "$mode" == proxied ]]; then
+        # internal_port: the direct listener; ssl_port: the proxy's port, which
+        # PLAINTEXT advertises so that no client connection bypasses the proxy.
+        cat >>"$dir/server.properties" <<EOF
+
+listeners=PLAINTEXT://127.0.0.1:$client_port,DIRECT://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=PLAINTEXT://127.0.0.1:$ssl_port,DIRECT://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,DIRECT:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=DIRECT
+EOF
     else
         cat >>"$dir/server.properties" <<EOF
 
@@ -252,9 +272,10 @@ launch() {
     local name="$1"
     local dir
     dir="$(broker_dir "$name")"
-    local client_port ssl_port
-    read -r client_port _ _ ssl_port <"$dir/ports"
-    rm -f "$dir/bootstrap" "$dir/ssl-bootstrap"
+    local client_port internal_port ssl_port mode
+    read -r client_port _ internal_port ssl_port <"$dir/ports"
+    mode="$(cat "$dir/mode")"
+    rm -f "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap"
     # setsid: the broker must outlive this script and not receive the signals
     # sent to CTest's process group; all fds are redirected so CTest does not
     # wait for the broker's end of its output pipes.
@@ -282,6 +303,12 @@ launch() {
         fi
         sleep 0.5
     done
+    if [[ "$mode" == proxied ]]; then
+        echo "127.0.0.1:$internal_port" >"$dir/direct-bootstrap"
+        echo "127.0.0.1:$ssl_port" >"$dir/bootstrap"
+        log "broker '$name' ready at 127.0.0.1:$ssl_port through Toxiproxy, direct at 127.0.0.1:$internal_port (pid $pid, $((SECONDS - start))s)"
+        return 0
+    fi
     if [[ -n "$ssl_port" ]]; then
         echo "127.0.0.1:$ssl_port" >"$dir/ssl-bootstrap"
     fi
@@ -304,12 +331,13 @@ fail_tail() {
     exit 1
 }
 
-# start NAME [--sasl] [--ports "CLIENT CONTROLLER [INTERNAL SSL]"]
+# start NAME [--sasl | --proxied] [--ports "CLIENT CONTROLLER [INTERNAL SSL | DIRECT PROXY]"]
 cmd_start() {
     local name="" mode=plain ports=""
     while (( $# )); do
         case "$1" in
             --sasl) mode=sasl ;;
+            --proxied) mode=proxied ;;
             --ports) shift; ports="${1:-}" ;;
             -*) die "unknown option '$1' for start" ;;
             *) [[ -z "$name" ]] || die "start takes one broker name"; name="$1" ;;
@@ -329,7 +357,7 @@ cmd_start() {
     rm -rf "$dir"
     mkdir -p "$dir/data" "$dir/logs"
     if [[ -z "$ports" ]]; then
-        if [[ "$mode" == sasl ]]; then ports="$(pick_ports 4)"; else ports="$(pick_ports 2)"; fi
+        if [[ "$mode" == plain ]]; then ports="$(pick_ports 2)"; else ports="$(pick_ports 4)"; fi
     fi
     echo "$ports" >"$dir/ports"
     echo "$mode" >"$dir/mode"
@@ -338,6 +366,10 @@ cmd_start() {
     if [[ "$mode" == sasl ]]; then
         (( ${#p[@]} == 4 )) || die "a --sasl broker needs four ports (client, controller, internal, SSL)"
         make_tls "$name"
+    elif [[ "$mode" == proxied ]]; then
+        (( ${#p[@]} == 4 )) || die "a --proxied broker needs four ports (client, controller, direct, proxy)"
+        cmd_proxy_start
+        proxy_create "$name" "127.0.0.1:${p[3]}" "127.0.0.1:${p[0]}"
     fi
     write_config "$name" "$mode" "${p[0]}" "${p[1]}" "${p[2]:-}" "${p[3]:-}"
     format_storage "$name" "$mode"
@@ -378,7 +410,7 @@ cmd_stop() {
         wait_gone "$pid"
         log "broker '$name' stopped"
     fi
-    rm -f "$dir/pid" "$dir/bootstrap" "$dir/ssl-bootstrap"
+    rm -f "$dir/pid" "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap"
 }
 
 wait_gone() {
@@ -443,6 +475,11 @@ cmd_status() {
     (( any )) || echo "no brokers in $STATE"
 }
 
+cmd_direct_bootstrap() {
+    print_state_file direct-bootstrap "${1:-}" direct-bootstrap \
+        "no direct listener (not a --proxied broker, or not started in $STATE)"
+}
+
 cmd_stop_all() {
     local name pids=()
     for name in $(brokers); do
@@ -451,6 +488,7 @@ cmd_stop_all() {
     done
     local rc=0 p
     for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    cmd_proxy_stop || rc=1
     return $rc
 }
 
@@ -485,7 +523,7 @@ main() {
     [[ -n "$cmd" ]] || usage
     shift
     case "$cmd" in
-        fetch) cmd_fetch ;;
+        fetch) cmd_fetch; cmd_fetch_toxiproxy ;;
         start) cmd_start "$@" ;;
         stop) cmd_stop "$@" ;;
         kill) cmd_kill "$@" ;;
@@ -494,6 +532,10 @@ main() {
         stop-all) cmd_stop_all ;;
         bootstrap) cmd_bootstrap "$@" ;;
         ssl-bootstrap) cmd_ssl_bootstrap "$@" ;;
+        direct-bootstrap) cmd_direct_bootstrap "$@" ;;
+        toxic) cmd_toxic "$@" ;;
+        proxy-start) cmd_proxy_start ;;
+        proxy-stop) cmd_proxy_stop ;;
         status) cmd_status ;;
         -h|--help|help) usage ;;
         *) log "unknown command '$cmd'"; usage ;;
