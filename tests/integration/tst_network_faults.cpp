@@ -6,11 +6,16 @@
 // and an independent reader checks the target afterwards. For each fault:
 // nothing lost, duplicates within the commit bound, the job recovers by
 // itself (never fails), and for an outage its events name the cluster.
+// `check` and `verify` against a black-holed cluster end within their
+// timeouts with exit 2 and name it.
 // Each run prints a FAULT line (lost, duplicates, recovery) for the note.
 
 #include "duplicate_bound.h"
 #include "network_faults.h"
+#include "ProcessTestUtil.h"
 #include "tst_mirror_support.h"
+
+#include <QTemporaryDir>
 
 #include <functional>
 
@@ -199,6 +204,7 @@ private Q_SLOTS:
             return;
         for (const QString &name : {kSource, kTarget})
             runHarness({QStringLiteral("stop"), name});
+        runHarness({QStringLiteral("proxy-stop")});
     }
 
     void cleanup()
@@ -269,6 +275,46 @@ private Q_SLOTS:
                        add(kSource, QStringLiteral("timeout"), QStringLiteral("upstream"),
                            QStringLiteral(R"({"timeout":0})")),
                        30000, QStringLiteral("source")});
+    }
+
+    void commandsReportABlackHoledCluster()
+    {
+        // `check` and `verify` against a cluster that accepts connections and
+        // answers nothing: within their timeouts, exit 2, naming the side.
+        MD_REQUIRE_FILE(mirrordeskExe());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString profile = dir.filePath(QStringLiteral("net.mirrorjob"));
+        QFile file(profile);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"mirrordesk": 1, "name": "net-commands",
+ "source": {"alias": "src", "bootstrap": "%1"}, "target": {"alias": "dst", "bootstrap": "%2"},
+ "topics": {"include": ["net-.*"]}})")
+                       .arg(bootstrap(kSource), bootstrap(kTarget))
+                       .toUtf8());
+        file.close();
+        for (const QString &side : {kTarget, kSource}) {
+            QString error;
+            QVERIFY2(toxic(side, {QStringLiteral("add"), QStringLiteral("timeout"), QStringLiteral("upstream"),
+                                  QStringLiteral(R"({"timeout":0})")},
+                           &error),
+                     qPrintable(error));
+            const QString named = side == kTarget ? QStringLiteral("target") : QStringLiteral("source");
+            for (const QString &command : {QStringLiteral("check"), QStringLiteral("verify")}) {
+                QElapsedTimer t;
+                t.start();
+                const ExeResult r = runMirrordesk({command, profile}, 60000);
+                const QString all = r.out + r.err;
+                qInfo("%s with the %s black-holed: exit %d after %.1f s: %s", qPrintable(command), qPrintable(named),
+                      r.exitCode, double(t.elapsed()) / 1000.0, qPrintable(all.trimmed().split(u'\n').last()));
+                QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("%1: exit %2\n%3").arg(command).arg(r.exitCode).arg(all)));
+                QVERIFY2(t.elapsed() < 40000, qPrintable(command + QStringLiteral(" took longer than its timeouts")));
+                QVERIFY2(all.contains(named) && all.contains(bootstrap(side)) &&
+                             all.contains(QLatin1String("cannot reach")),
+                         qPrintable(all));
+            }
+            QVERIFY2(toxic(side, {QStringLiteral("clear")}, &error), qPrintable(error));
+        }
     }
 
     void targetCutMidProduce()
