@@ -83,6 +83,15 @@ private:
         qint64 lastFailedOffset = -1;
         int failures = 0;
         QString lastFailure;
+        rd_kafka_resp_err_t lastFailureCode = RD_KAFKA_RESP_ERR_NO_ERROR;
+        // Refused by the target 5 times in a row (a record too large for the
+        // target topic, a lost WRITE permission): the partition waits and is
+        // tried again (retryAt, backing off to 30 s) while the others go on;
+        // it is never skipped. The largest refused record names the culprit.
+        bool parked = false;
+        int parkRetries = 0;
+        Clock::time_point retryAt;
+        qint64 largestRefusedOffset = -1, largestRefusedBytes = 0;
         InFlightRing ring;
         qint64 committed = -1;
         qint64 copiedThisRun = 0; // handed to the producer, for AfterRecords
@@ -168,7 +177,9 @@ private:
     void refillThrottle();
     void checkStopCondition();
     void checkTargetSilence(Clock::time_point now);
-    bool caughtUp() const;
+    void park(PartState *p);
+    void unpark(PartState *p, qint64 offset);
+    bool caughtUp(bool exceptParked = false) const;
     void sampleMetrics();
     bool flushProducer(int timeoutMs);
     void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);

@@ -70,6 +70,11 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         p->ring.clear();
         p->atEof = false;
         p->failedOffset = -1;
+        p->parked = false;
+        p->failures = 0;
+        p->parkRetries = 0;
+        p->largestRefusedOffset = -1;
+        p->largestRefusedBytes = 0;
         p->resumeFrom = -1;
         p->consumedNext = -1;
         p->mapSegs.clear();

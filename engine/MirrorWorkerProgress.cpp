@@ -10,7 +10,7 @@ namespace md {
 
 // ---------------------------------------------------------------- progress: stop condition and metrics
 
-bool MirrorWorker::caughtUp() const
+bool MirrorWorker::caughtUp(bool exceptParked) const
 {
     // This instance is caught up: every selected source partition it owns
     // reached its end offset (EOF) and the target acknowledged everything
@@ -24,7 +24,7 @@ bool MirrorWorker::caughtUp() const
         if (it == m_topics.end() || !m_subscribed.contains(name))
             return false;
         for (const auto &p : it->second->parts) {
-            if (!p || !p->assigned)
+            if (!p || !p->assigned || (exceptParked && p->parked))
                 continue;
             if (!(p->atEof || p->done) || !p->ring.isEmpty() || p->failedOffset >= 0 || p->blocked || p->resumeFrom >= 0)
                 return false;
@@ -103,6 +103,23 @@ void MirrorWorker::checkStopCondition()
     if (m_spec.stop == StopCondition::RunForever || m_stopping)
         return;
     if (m_spec.stop == StopCondition::CaughtUp) {
+        // A partition the target refuses cannot catch up by itself: a job
+        // meant to end must end, with an error that names it, once the
+        // rest is copied, rather than wait for ever.
+        QStringList parked;
+        for (auto &[name, t] : m_topics)
+            for (auto &p : t->parts)
+                if (p && p->assigned && p->parked)
+                    parked << QStringLiteral("%1/%2 at offset %3 (%4)")
+                                  .arg(t->name)
+                                  .arg(p->partition)
+                                  .arg(p->failedOffset >= 0 ? p->failedOffset : p->consumedNext)
+                                  .arg(p->lastFailure);
+        if (!parked.isEmpty()) {
+            if (caughtUp(true))
+                fail(QStringLiteral("caught up except what the target refuses: %1").arg(parked.join(QStringLiteral(", "))));
+            return;
+        }
         if (caughtUp() && groupCaughtUp()) {
             event(JobEvent::Severity::Info, QStringLiteral("caught up: stopping"));
             m_stopping = true;

@@ -317,6 +317,8 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
         p->bytes += bytes;
         ++m_recordsProduced;
         m_bytesProduced += bytes;
+        if (p->parked) [[unlikely]]
+            unpark(p, src->offset);
         rd_kafka_timestamp_type_t tsType = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
         const qint64 ts = rd_kafka_message_timestamp(src.get(), &tsType);
         if (tsType != RD_KAFKA_TIMESTAMP_NOT_AVAILABLE) {
@@ -350,7 +352,12 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     }
     if (p->failedOffset < 0 || src->offset < p->failedOffset)
         p->failedOffset = src->offset;
+    if (const qint64 size = qint64(src->len) + qint64(src->key_len); size > p->largestRefusedBytes) {
+        p->largestRefusedBytes = size;
+        p->largestRefusedOffset = src->offset;
+    }
     p->lastFailure = QString::fromUtf8(rd_kafka_err2str(dm->err));
+    p->lastFailureCode = dm->err;
     if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
         debouncedEvent(QStringLiteral("delivery-%1-%2").arg(p->topic->name).arg(p->partition), JobEvent::Severity::Warning,
                        QStringLiteral("target did not take %1/%2 offset %3: %4; copying it again")
@@ -369,20 +376,24 @@ void MirrorWorker::serviceReplays()
         for (auto &p : t->parts) {
             if (!p || p->failedOffset < 0 || p->ring.inFlight() > 0 || !p->assigned)
                 continue;
-            p->failures = p->lastFailedOffset == p->failedOffset ? p->failures + 1 : 1;
-            p->lastFailedOffset = p->failedOffset;
-            if (p->failures > 5) {
-                fail(QStringLiteral("cannot deliver %1/%2 offset %3 to target topic %4 after 5 attempts: %5")
-                         .arg(t->name)
-                         .arg(p->partition)
-                         .arg(p->failedOffset)
-                         .arg(t->targetName, p->lastFailure));
-                return;
+            const auto now = Clock::now();
+            if (p->parked) {
+                if (now < p->retryAt)
+                    continue;
+                // Tried again quietly: the event said it waits; unpark says when it goes on.
+                p->retryAt = now + std::chrono::seconds(std::min(30, 5 << std::min(++p->parkRetries, 3)));
+            } else {
+                p->failures = p->lastFailedOffset == p->failedOffset ? p->failures + 1 : 1;
+                p->lastFailedOffset = p->failedOffset;
+                if (p->failures > 5) {
+                    park(p.get());
+                    continue;
+                }
+                event(JobEvent::Severity::Warning, QStringLiteral("replaying %1/%2 from offset %3 after a failed delivery")
+                                                       .arg(t->name)
+                                                       .arg(p->partition)
+                                                       .arg(p->failedOffset));
             }
-            event(JobEvent::Severity::Warning, QStringLiteral("replaying %1/%2 from offset %3 after a failed delivery")
-                                                   .arg(t->name)
-                                                   .arg(p->partition)
-                                                   .arg(p->failedOffset));
             p->copiedThisRun = std::max<qint64>(0, p->copiedThisRun - (p->consumedNext - p->failedOffset));
             p->ring.clear();
             p->resumeFrom = p->failedOffset;
@@ -395,6 +406,43 @@ void MirrorWorker::serviceReplays()
     }
     if (changed)
         applyPauses();
+}
+
+void MirrorWorker::park(PartState *p)
+{
+    p->parked = true;
+    p->parkRetries = 0;
+    p->retryAt = Clock::now() + std::chrono::seconds(5);
+    const TopicState *t = p->topic;
+    QString culprit;
+    const bool tooLarge = p->lastFailureCode == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE ||
+                          p->lastFailureCode == RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE;
+    if (tooLarge && p->largestRefusedOffset >= 0)
+        culprit = QStringLiteral(" (its largest refused record, offset %1, has %2 bytes of key and value)")
+                      .arg(p->largestRefusedOffset)
+                      .arg(p->largestRefusedBytes);
+    event(JobEvent::Severity::Error,
+          QStringLiteral("stopped copying %1/%2 at offset %3: target topic %4 refused it 5 times: %5%6. Nothing of "
+                         "it is skipped: it is tried again every 30 s and goes on once the target takes it (for "
+                         "example after raising the target topic's max.message.bytes or granting WRITE); the other "
+                         "partitions go on")
+              .arg(t->name)
+              .arg(p->partition)
+              .arg(p->failedOffset)
+              .arg(t->targetName, p->lastFailure, culprit));
+}
+
+void MirrorWorker::unpark(PartState *p, qint64 offset)
+{
+    p->parked = false;
+    p->failures = 0;
+    p->parkRetries = 0;
+    p->largestRefusedOffset = -1;
+    p->largestRefusedBytes = 0;
+    event(JobEvent::Severity::Info, QStringLiteral("target topic %1 takes %2/%3 again (offset %4 copied)")
+                                        .arg(p->topic->targetName, p->topic->name)
+                                        .arg(p->partition)
+                                        .arg(offset));
 }
 
 // ---------------------------------------------------------------- pausing

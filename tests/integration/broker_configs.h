@@ -85,7 +85,20 @@ public:
     // Sets `key` to `value` for broker `id`, or deletes its dynamic value (value std::nullopt).
     bool alter(const QString &id, const QString &key, const std::optional<QString> &value, QString *error)
     {
-        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id.toUtf8().constData());
+        return alterResource(RD_KAFKA_RESOURCE_BROKER, id, key, value, error);
+    }
+
+    // The same for a topic's config.
+    bool alterTopic(const QString &topic, const QString &key, const std::optional<QString> &value, QString *error)
+    {
+        return alterResource(RD_KAFKA_RESOURCE_TOPIC, topic, key, value, error);
+    }
+
+private:
+    bool alterResource(rd_kafka_ResourceType_t type, const QString &name, const QString &key,
+                       const std::optional<QString> &value, QString *error)
+    {
+        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(type, name.toUtf8().constData());
         rd_kafka_error_t *e = rd_kafka_ConfigResource_add_incremental_config(
             res, key.toUtf8().constData(), value ? RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET : RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE,
             value ? value->toUtf8().constData() : nullptr);
@@ -108,7 +121,6 @@ public:
         return ok;
     }
 
-private:
     static bool resourceOk(const rd_kafka_ConfigResource_t **r, size_t n, QString *error)
     {
         if (n != 1) {

@@ -1,0 +1,139 @@
+// A partition the target refuses (issue #18): a source record larger than the
+// target topic's max.message.bytes stops that partition only, with an error
+// event naming the partition, the offset and the record; nothing is skipped,
+// the other partitions go on, and it copies on by itself once the target topic
+// takes the record. A job meant to end when caught up ends with an error that
+// names the refused partition instead of waiting for ever.
+
+#include "broker_configs.h"
+#include "tst_mirror_support.h"
+
+using namespace md;
+using namespace md::test;
+
+namespace {
+
+QList<TestRecord> partitionRecords(const QList<TestRecord> &all, int partition)
+{
+    QList<TestRecord> out;
+    for (const TestRecord &r : all)
+        if (r.partition == partition)
+            out << r;
+    std::sort(out.begin(), out.end(), [](const TestRecord &a, const TestRecord &b) { return a.offset < b.offset; });
+    return out;
+}
+
+QList<QByteArray> values(const QList<TestRecord> &records)
+{
+    QList<QByteArray> out;
+    for (const TestRecord &r : records)
+        out << r.value.value_or(QByteArray());
+    return out;
+}
+
+TestRecord record(int partition, const QByteArray &value)
+{
+    TestRecord r;
+    r.partition = partition;
+    r.key = QByteArray("k");
+    r.value = value;
+    return r;
+}
+
+} // namespace
+
+class TstPartitionErrors final : public QObject {
+    Q_OBJECT
+
+    // Source topic `big` (2 partitions; partition 0 has a 5,000-byte record
+    // at offset 10 among small ones) and `small` (1 partition); the target's
+    // copy of `big` exists already and takes at most 2,000 bytes per batch.
+    bool prepare(const QString &base, QString *big, QString *small, QString *error)
+    {
+        *big = base + QStringLiteral("-big");
+        *small = base + QStringLiteral("-small");
+        QList<TestRecord> bigRecords, smallRecords;
+        for (int i = 0; i < 21; ++i)
+            bigRecords << record(0, i == 10 ? QByteArray(5000, 'B') : QByteArray("p0-") + QByteArray::number(i));
+        for (int i = 0; i < 20; ++i) {
+            bigRecords << record(1, QByteArray("p1-") + QByteArray::number(i));
+            smallRecords << record(0, QByteArray("s-") + QByteArray::number(i));
+        }
+        return createTopic(sourceBootstrap(), *big, 2, {}, error) && createTopic(sourceBootstrap(), *small, 1, {}, error) &&
+               createTopic(targetBootstrap(), *big, 2, {{QStringLiteral("max.message.bytes"), QStringLiteral("2000")}},
+                           error) &&
+               produce(sourceBootstrap(), *big, bigRecords, error) && produce(sourceBootstrap(), *small, smallRecords, error);
+    }
+
+private Q_SLOTS:
+    void initTestCase() { MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target")); }
+
+    void tooLargeRecordStopsOnlyItsPartition()
+    {
+        const QString base = uniqueName(QStringLiteral("refused"));
+        QString big, small, error;
+        QVERIFY2(prepare(base, &big, &small, &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(base, {QRegularExpression::escape(base) + QStringLiteral("-.*")});
+        spec.stop = StopCondition::RunForever;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        job.start();
+        const QString stopped = QStringLiteral("stopped copying %1/0").arg(big);
+        const auto has = [&](const QString &needle) {
+            return std::any_of(events.begin(), events.end(), [&](const QString &e) { return e.contains(needle); });
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(has(stopped), qPrintable(joined(events)), 90000);
+        const QString event = *std::find_if(events.begin(), events.end(), [&](const QString &e) { return e.contains(stopped); });
+        qInfo("%s", qPrintable(event));
+        QVERIFY2(event.contains(QLatin1String("offset 10, has 5001 bytes")), qPrintable(event)); // the culprit
+        QVERIFY2(event.contains(QLatin1String("too large")), qPrintable(event));
+
+        // The other partitions go on.
+        const auto source = consumeAll(sourceBootstrap(), big, &error);
+        QVERIFY2(source, qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), small).value_or(QList<TestRecord>()).size() == 20, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            partitionRecords(consumeAll(targetBootstrap(), big).value_or(QList<TestRecord>()), 1).size() == 20, 30000);
+        // The refused one holds a prefix of its source partition, in order:
+        // nothing after the big record was skipped to.
+        const QList<QByteArray> want = values(partitionRecords(*source, 0));
+        QList<QByteArray> got = values(partitionRecords(*consumeAll(targetBootstrap(), big, &error), 0));
+        QVERIFY2(got.size() <= 10 && got == want.mid(0, got.size()), qPrintable(QStringLiteral("%1 records").arg(got.size())));
+        QVERIFY(job.isRunning());
+
+        // The operator raises the limit: it copies on by itself, exactly once.
+        BrokerConfigs admin(targetBootstrap());
+        QVERIFY2(admin.alterTopic(big, QStringLiteral("max.message.bytes"), QStringLiteral("1048588"), &error),
+                 qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            partitionRecords(consumeAll(targetBootstrap(), big).value_or(QList<TestRecord>()), 0).size() >= 21,
+            qPrintable(joined(events)), 90000);
+        QTRY_VERIFY2_WITH_TIMEOUT(has(QStringLiteral("takes %1/0 again").arg(big)), qPrintable(joined(events)), 10000);
+        got = values(partitionRecords(*consumeAll(targetBootstrap(), big, &error), 0));
+        QCOMPARE(got, want);
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
+
+    void caughtUpJobEndsNamingTheRefusedPartition()
+    {
+        const QString base = uniqueName(QStringLiteral("refusedend"));
+        QString big, small, error;
+        QVERIFY2(prepare(base, &big, &small, &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(base, {QRegularExpression::escape(base) + QStringLiteral("-.*")});
+        MirrorJob job(spec);
+        const JobOutcome out = runJob(job, 120000);
+        QVERIFY2(out.finished, qPrintable(joined(out.events)));
+        QVERIFY(!out.ok);
+        qInfo("%s", qPrintable(out.error));
+        QVERIFY2(out.error.contains(QStringLiteral("caught up except what the target refuses: %1/0 at offset").arg(big)),
+                 qPrintable(out.error));
+        // Everything else was copied before it ended.
+        QCOMPARE(consumeAll(targetBootstrap(), small).value_or(QList<TestRecord>()).size(), 20);
+        QCOMPARE(partitionRecords(consumeAll(targetBootstrap(), big).value_or(QList<TestRecord>()), 1).size(), 20);
+    }
+};
+
+QTEST_GUILESS_MAIN(TstPartitionErrors)
+#include "tst_partition_errors.moc"
