@@ -208,6 +208,18 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
             msg.reset();
             return true;
         }
+        if (code > 0 && !eos()) {
+            // A broker's answer that the producer remembers for the topic
+            // (a lost WRITE permission): refused like a delivery, so the
+            // partition is replayed, then parked (serviceReplays), alone.
+            if (p->failedOffset < 0 || m->offset < p->failedOffset)
+                p->failedOffset = m->offset;
+            p->lastFailure = QString::fromUtf8(rd_kafka_err2str(code));
+            p->lastFailureCode = code;
+            applyPauses();
+            msg.reset();
+            return true;
+        }
         fail(QStringLiteral("cannot produce %1/%2 offset %3 to target topic %4: %5")
                  .arg(t->name)
                  .arg(m->partition)
@@ -417,7 +429,9 @@ void MirrorWorker::park(PartState *p)
     QString culprit;
     const bool tooLarge = p->lastFailureCode == RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE ||
                           p->lastFailureCode == RD_KAFKA_RESP_ERR_RECORD_LIST_TOO_LARGE;
-    if (tooLarge && p->largestRefusedOffset >= 0)
+    if (p->lastFailureCode == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED)
+        culprit = QStringLiteral(" (the target user needs WRITE on topic %1)").arg(t->targetName);
+    else if (tooLarge && p->largestRefusedOffset >= 0)
         culprit = QStringLiteral(" (its largest refused record, offset %1, has %2 bytes of key and value)")
                       .arg(p->largestRefusedOffset)
                       .arg(p->largestRefusedBytes);

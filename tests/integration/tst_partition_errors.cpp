@@ -3,9 +3,17 @@
 // event naming the partition, the offset and the record; nothing is skipped,
 // the other partitions go on, and it copies on by itself once the target topic
 // takes the record. A job meant to end when caught up ends with an error that
-// names the refused partition instead of waiting for ever.
+// names the refused partition instead of waiting for ever. The job's target
+// user losing WRITE on one topic mid-run (a broker of this test's own with
+// StandardAuthorizer, harness.sh start NAME --acl) stops that topic with an
+// event naming it and the permission; the other topic goes on, and it resumes
+// by itself once the ACL is back, nothing lost.
 
+#include "acl_support.h"
 #include "broker_configs.h"
+#include "network_faults.h"
+
+#include <QScopeGuard>
 #include "tst_mirror_support.h"
 
 using namespace md;
@@ -65,8 +73,100 @@ class TstPartitionErrors final : public QObject {
                produce(sourceBootstrap(), *big, bigRecords, error) && produce(sourceBootstrap(), *small, smallRecords, error);
     }
 
+    bool m_aclBroker = false;
+
 private Q_SLOTS:
     void initTestCase() { MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target")); }
+
+    void cleanupTestCase()
+    {
+        if (m_aclBroker)
+            runHarness({QStringLiteral("stop"), QStringLiteral("acltarget")});
+    }
+
+    void lostWritePermissionStopsOnlyThatTopic()
+    {
+        QString error;
+        runHarness({QStringLiteral("stop"), QStringLiteral("acltarget")}); // left by a killed run
+        QVERIFY2(runHarness({QStringLiteral("start"), QStringLiteral("acltarget"), QStringLiteral("--acl")}, &error),
+                 qPrintable(error));
+        m_aclBroker = true;
+        const QString admin = directBootstrap(QStringLiteral("acltarget"));
+        const QString base = uniqueName(QStringLiteral("acl"));
+        const QString denied = base + QStringLiteral("-denied"), other = base + QStringLiteral("-other");
+        const QString user = QStringLiteral("User:") + saslUser();
+        // What a mirror job's target user needs: its topics and its offset map.
+        QList<Acl> grants;
+        for (const QString &prefix : {base, QStringLiteral("mirrordesk.")})
+            grants << Acl{RD_KAFKA_RESOURCE_TOPIC, prefix, RD_KAFKA_RESOURCE_PATTERN_PREFIXED, user,
+                          RD_KAFKA_ACL_OPERATION_ALL, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
+        grants << Acl{RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
+                      RD_KAFKA_ACL_OPERATION_DESCRIBE, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
+        grants << Acl{RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
+                      RD_KAFKA_ACL_OPERATION_IDEMPOTENT_WRITE, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
+        QVERIFY2(createAcls(admin, grants, &error), qPrintable(error));
+        for (const QString &topic : {denied, other}) {
+            QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 100, 2), &error),
+                     qPrintable(error));
+        }
+
+        MirrorJobSpec spec = harnessSpec(base, {QRegularExpression::escape(base) + QStringLiteral("-.*")});
+        spec.target.alias = QStringLiteral("acltarget");
+        spec.target.bootstrap = bootstrap(QStringLiteral("acltarget"));
+        spec.target.security = SecurityProtocol::SaslPlaintext;
+        spec.target.saslMechanism = QString::fromLatin1(kSaslMechanism);
+        spec.target.saslUsername = saslUser();
+        spec.target.saslPassword = saslPassword();
+        spec.stop = StopCondition::RunForever;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        const auto dump = qScopeGuard([&] {
+            if (QTest::currentTestFailed())
+                qInfo("every event:\n  %s", qPrintable(joined(events)));
+        });
+        job.start();
+        const auto count = [&](const QString &topic) {
+            return consumeAll(admin, topic).value_or(QList<TestRecord>()).size();
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(count(denied) == 100 && count(other) == 100, qPrintable(joined(events)), 60000);
+
+        // WRITE on one topic taken away (a DENY wins over the prefixed ALLOW).
+        const Acl deny{RD_KAFKA_RESOURCE_TOPIC, denied, RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
+                       RD_KAFKA_ACL_OPERATION_WRITE, RD_KAFKA_ACL_PERMISSION_TYPE_DENY};
+        QVERIFY2(createAcls(admin, {deny}, &error), qPrintable(error));
+        QTest::qWait(1000);
+        for (const QString &topic : {denied, other})
+            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 100, 2), &error),
+                     qPrintable(error));
+        const auto has = [&](const QString &needle) {
+            return std::any_of(events.begin(), events.end(), [&](const QString &e) { return e.contains(needle); });
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(has(QStringLiteral("stopped copying %1/").arg(denied)), qPrintable(joined(events)),
+                                  90000);
+        const QString event =
+            *std::find_if(events.begin(), events.end(), [&](const QString &e) { return e.contains(QStringLiteral("stopped copying %1/").arg(denied)); });
+        qInfo("%s", qPrintable(event));
+        QVERIFY2(event.contains(QLatin1String("authorization")) && event.contains(QLatin1String("WRITE")),
+                 qPrintable(event));
+        QTRY_VERIFY2_WITH_TIMEOUT(count(other) == 200, qPrintable(joined(events)), 30000); // the other goes on
+        QCOMPARE(count(denied), 100);
+        QVERIFY(job.isRunning());
+
+        // WRITE back: it resumes by itself with everything.
+        QVERIFY2(deleteAcl(admin, deny, &error), qPrintable(error));
+        QTRY_VERIFY2_WITH_TIMEOUT(count(denied) >= 200, qPrintable(joined(events)), 90000);
+        const auto source = consumeAll(sourceBootstrap(), denied, &error);
+        QVERIFY2(source, qPrintable(error));
+        const auto copied = consumeAll(admin, denied, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QVERIFY(valueSet(*copied).contains(valueSet(*source)));
+        qInfo("after WRITE came back: %lld records for %lld on the source", qint64(copied->size()), qint64(source->size()));
+        QCOMPARE(copied->size(), source->size()); // refused records were never written: no duplicates
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
 
     void tooLargeRecordStopsOnlyItsPartition()
     {

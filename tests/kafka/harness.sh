@@ -18,7 +18,11 @@
 #   harness.sh start NAME --proxied  a PLAINTEXT broker reached through Toxiproxy
 #                                    (bootstrap), plus a direct listener
 #                                    (direct-bootstrap) for the test's own clients
-#   harness.sh direct-bootstrap NAME print host:port of a --proxied broker's direct listener
+#   harness.sh start NAME --acl      SASL_PLAINTEXT (SCRAM-SHA-512) with StandardAuthorizer:
+#                                    no ACL, no access; the SASL user has none until a
+#                                    test grants it; direct-bootstrap is a PLAINTEXT
+#                                    listener whose anonymous clients are super users
+#   harness.sh direct-bootstrap NAME print host:port of a --proxied or --acl broker's direct listener
 #   harness.sh toxic NAME add TYPE upstream|downstream JSON | clear | disable | enable
 #                                    network faults on a --proxied broker's proxy
 #   harness.sh proxy-start|proxy-stop  Toxiproxy itself (start NAME --proxied starts it)
@@ -54,7 +58,7 @@ die() { log "error: $*"; exit 1; }
 source "$HARNESS_DIR/proxy.sh"
 
 usage() {
-    sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -204,6 +208,23 @@ listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.com
 listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
 listener.name.sasl_plaintext.plain.sasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule required user_$SASL_USER="$SASL_PASSWORD";
 EOF
+    elif [[ "$mode" == acl ]]; then
+        # Authorization on: the SASL user may do only what a test grants. The
+        # broker itself and the test's own clients use the PLAINTEXT listener,
+        # whose anonymous principal is a super user (loopback, tests only).
+        cat >>"$dir/server.properties" <<EOF
+
+listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
+inter.broker.listener.name=INTERNAL
+sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.sasl_plaintext.sasl.enabled.mechanisms=SCRAM-SHA-512
+listener.name.sasl_plaintext.scram-sha-512.sasl.jaas.config=org.apache.kafka.common.security.scram.ScramLoginModule required;
+authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer
+allow.everyone.if.no.acl.found=false
+super.users=User:ANONYMOUS
+EOF
     elif [[ "$mode" == proxied ]]; then
         # internal_port: the direct listener; ssl_port: the proxy's port, which
         # PLAINTEXT advertises so that no client connection bypasses the proxy.
@@ -256,7 +277,7 @@ format_storage() {
     local dir
     dir="$(broker_dir "$name")"
     local args=(format -t "$(cluster_id)" -c "$dir/server.properties" --standalone)
-    if [[ "$mode" == sasl ]]; then
+    if [[ "$mode" == sasl || "$mode" == acl ]]; then
         args+=(--add-scram "SCRAM-SHA-512=[name=$SASL_USER,password=$SASL_PASSWORD]"
                --add-scram "SCRAM-SHA-256=[name=$SASL_USER,password=$SASL_PASSWORD]")
     fi
@@ -303,6 +324,9 @@ launch() {
         fi
         sleep 0.5
     done
+    if [[ "$mode" == acl ]]; then
+        echo "127.0.0.1:$internal_port" >"$dir/direct-bootstrap"
+    fi
     if [[ "$mode" == proxied ]]; then
         echo "127.0.0.1:$internal_port" >"$dir/direct-bootstrap"
         echo "127.0.0.1:$ssl_port" >"$dir/bootstrap"
@@ -338,6 +362,7 @@ cmd_start() {
         case "$1" in
             --sasl) mode=sasl ;;
             --proxied) mode=proxied ;;
+            --acl) mode=acl ;;
             --ports) shift; ports="${1:-}" ;;
             -*) die "unknown option '$1' for start" ;;
             *) [[ -z "$name" ]] || die "start takes one broker name"; name="$1" ;;
@@ -357,7 +382,7 @@ cmd_start() {
     rm -rf "$dir"
     mkdir -p "$dir/data" "$dir/logs"
     if [[ -z "$ports" ]]; then
-        if [[ "$mode" == plain ]]; then ports="$(pick_ports 2)"; else ports="$(pick_ports 4)"; fi
+        case "$mode" in plain) ports="$(pick_ports 2)" ;; acl) ports="$(pick_ports 3)" ;; *) ports="$(pick_ports 4)" ;; esac
     fi
     echo "$ports" >"$dir/ports"
     echo "$mode" >"$dir/mode"
