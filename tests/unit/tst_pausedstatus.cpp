@@ -88,6 +88,7 @@ private Q_SLOTS:
         JobListModel m;
         const int row = m.addJob(QStringLiteral("job"));
         m.setState(row, JobState::Running);
+        QCOMPARE(m.index(row, JobListModel::Status).data().toString(), QString()); // no verdict yet
         m.setStatus(row, JobLagStatus::Err);
         QCOMPARE(m.index(row, JobListModel::Status).data().toString(), QStringLiteral("ERR"));
         m.setState(row, JobState::Paused);
