@@ -1,10 +1,10 @@
 #include "AppCommands.h"
 #include "CommandLine.h"
 
-#include "JobListModel.h"
 #include "JobProfile.h"
 #include "LagStatus.h"
 #include "MirrorJob.h"
+#include "NumberFormat.h"
 #include "ProfileLoader.h"
 #include "PrometheusExporter.h"
 #include "Sandbox.h"
@@ -186,7 +186,7 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         haveMetrics = true;
         lagStatus.addSnapshot(s);
         if (metrics)
-            metrics->update(s, jobLagStatusName(lagStatus.jobStatus(s.time.toMSecsSinceEpoch())));
+            metrics->update(s, lagStatus.jobStatus(s.time.toMSecsSinceEpoch()));
     });
     QObject::connect(&job, &MirrorJob::eventRaised, &job, [&](const JobEvent &e) {
         const char *level = e.severity == JobEvent::Severity::Error     ? "error"

@@ -1,10 +1,11 @@
 #pragma once
 
-// The admin connections of group offset sync (GroupOffsetSyncKafka.cpp): one client
-// of one cluster with a deadline and a cancel flag, a bounded window of requests on
-// its queue, and per-group requests spread over several such connections. Internal
-// to the engine.
+// The admin connections of group offset sync (GroupOffsetSyncKafka.cpp) and of a job's
+// progress (JobProgress.cpp): one client of one cluster with a deadline and a cancel
+// flag, single calls or a bounded window of requests on its queue, and per-group
+// requests spread over several such connections. Internal to the engine.
 
+#include "AdminCall.h"
 #include "ClusterConfig.h"
 #include "KafkaHandles.h"
 
@@ -17,6 +18,7 @@
 #include <cstdint>
 #include <memory>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace md::groupadmin {
@@ -52,7 +54,8 @@ inline void onClientError(rd_kafka_t *, int err, const char *reason, void *opaqu
 }
 
 // One admin client of one cluster for the calls of one plan or apply, each
-// bounded by what is left of the caller's timeout, all giving up when cancelled.
+// bounded by what is left of the caller's timeout, all giving up when cancelled
+// (cancel may be null: never cancelled).
 class Admin final {
 public:
     Admin(const ClusterConfig &cluster, const QString &side, int timeoutMs, const std::atomic<bool> *cancel)
@@ -99,6 +102,7 @@ public:
     bool cancelled() const { return m_cancel && m_cancel->load(); }
     int callTimeoutMs() const { return int(std::max<qint64>(1000, m_deadline.remainingTime())); }
 
+    // "source cluster eu (host:9092): <call>: <reason> (last client error: ...)"
     QString failure(const QString &call, const QString &reason)
     {
         QString text = m_where + QStringLiteral(": ") + call + QStringLiteral(": ") + reason;
@@ -106,6 +110,21 @@ public:
         if (!m_errors.last.isEmpty() && !reason.contains(m_errors.last))
             text += QStringLiteral(" (last client error: ") + m_errors.last + QLatin1Char(')');
         return text;
+    }
+
+    // One admin request answered or *error set; the event owns the results.
+    template<typename Call>
+    EventPtr call(rd_kafka_admin_op_t op, const QString &what, Call &&issue, QString *error)
+    {
+        if (cancelled()) {
+            *error = failure(what, QStringLiteral("cancelled"));
+            return {};
+        }
+        QString reason;
+        EventPtr ev = adminCall(m_rk.get(), op, callTimeoutMs(), std::forward<Call>(issue), &reason);
+        if (!ev)
+            *error = failure(what, reason);
+        return ev;
     }
 
     // `count` requests on one queue, at most `window` outstanding: issue(i, options, queue)

@@ -1,15 +1,13 @@
 #include "JobProgress.h"
 
-#include "AdminCall.h"
 #include "ClusterConfig.h"
+#include "GroupAdmin.h"
 #include "KafkaHandles.h"
 #include "TopicNaming.h"
 #include "TopicSync.h"
 
-#include <QDeadlineTimer>
 #include <QLocale>
 #include <QMap>
-#include <QMutex>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -28,104 +26,19 @@ QString number(qint64 n)
     return QLocale(QLocale::English).toString(qlonglong(n));
 }
 
-QString utf8(const char *s)
-{
-    return s ? QString::fromUtf8(s) : QString();
-}
-
 QString timeText(const QDateTime &t)
 {
     return t.toUTC().toString(Qt::ISODateWithMs).replace(QLatin1String(".000Z"), QLatin1String("Z"));
 }
 
-// The last client-level error librdkafka reported (connection refused, authentication, ...):
-// a timed-out call says more with it.
-struct ClientErrors {
-    QMutex mutex;
-    QString last;
-};
-
-void onClientError(rd_kafka_t *, int err, const char *reason, void *opaque)
-{
-    auto *errors = static_cast<ClientErrors *>(opaque);
-    QMutexLocker lock(&errors->mutex);
-    errors->last = reason && *reason ? QString::fromUtf8(reason) : kafkaErrorText(rd_kafka_resp_err_t(err));
-}
-
-// One admin client of the source cluster for the calls of one read, plan or reset,
-// each bounded by what is left of the caller's timeout.
-class SourceAdmin {
-public:
-    SourceAdmin(const ClusterConfig &cluster, int timeoutMs)
-        : m_deadline(std::max(timeoutMs, 1000))
-    {
-        m_where = QStringLiteral("source cluster ")
-                  + (cluster.alias.isEmpty() ? QString() : cluster.alias + QLatin1Char(' ')) + QLatin1Char('(')
-                  + cluster.bootstrap + QLatin1Char(')');
-        if (cluster.bootstrap.trimmed().isEmpty()) {
-            m_error = m_where + QStringLiteral(": no bootstrap servers given");
-            return;
-        }
-        const int connectMs = std::clamp(timeoutMs, 1000, 30000);
-        ConfResult conf = makeKafkaConf(cluster, ClientRole::Admin,
-                                        {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                         {QStringLiteral("socket.connection.setup.timeout.ms"), QString::number(connectMs)}});
-        if (!conf.conf) {
-            m_error = m_where + QStringLiteral(": invalid client setting ") + conf.error;
-            return;
-        }
-        rd_kafka_conf_set_opaque(conf.conf.get(), &m_errors);
-        rd_kafka_conf_set_error_cb(conf.conf.get(), &onClientError);
-        rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
-        char errstr[512];
-        // A consumer-type handle without a group.id: admin calls only, never joins a group.
-        m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
-        if (!m_rk) {
-            m_error = m_where + QStringLiteral(": ") + QString::fromUtf8(errstr);
-            return;
-        }
-        conf.conf.release(); // rd_kafka_new took ownership
-    }
-
-    rd_kafka_t *rk() const { return m_rk.get(); }
-    const QString &error() const { return m_error; }
-    bool ok() const { return m_rk != nullptr; }
-
-    // What is left of the caller's timeout for the next call (at least 1 s).
-    int callTimeoutMs() const { return int(std::max<qint64>(1000, m_deadline.remainingTime())); }
-
-    // "source cluster eu (host:9092): <call>: <reason> (last client error: ...)"
-    QString failure(const QString &call, const QString &reason)
-    {
-        QString text = m_where + QStringLiteral(": ") + call + QStringLiteral(": ") + reason;
-        QMutexLocker lock(&m_errors.mutex);
-        if (!m_errors.last.isEmpty() && !reason.contains(m_errors.last))
-            text += QStringLiteral(" (last client error: ") + m_errors.last + QLatin1Char(')');
-        return text;
-    }
-
-    // One admin request answered or *error set; the event owns the results.
-    template<typename Call>
-    EventPtr call(rd_kafka_admin_op_t op, const QString &what, Call &&issue, QString *error)
-    {
-        QString reason;
-        EventPtr ev = adminCall(m_rk.get(), op, callTimeoutMs(), std::forward<Call>(issue), &reason);
-        if (!ev)
-            *error = failure(what, reason);
-        return ev;
-    }
-
-private:
-    QDeadlineTimer m_deadline;
-    QString m_where;
-    QString m_error;
-    ClientErrors m_errors;
-    KafkaPtr m_rk; // destroyed before m_errors, which its error callback writes to
-};
+// One admin client of the source cluster for the calls of one read, plan or reset (never
+// cancelled), each bounded by what is left of the caller's timeout.
+using groupadmin::Admin;
+using groupadmin::utf8;
 
 // ListOffsets for `keys` at `spec` (an rd_kafka_OffsetSpec_t or a timestamp in ms).
 // Unknown offsets (a timestamp past every record) come back as -1.
-bool listOffsets(SourceAdmin &admin, const QList<Key> &keys, qint64 spec, rd_kafka_IsolationLevel_t isolation,
+bool listOffsets(Admin &admin, const QList<Key> &keys, qint64 spec, rd_kafka_IsolationLevel_t isolation,
                  const QString &what, QMap<Key, qint64> *out, QString *error)
 {
     if (keys.isEmpty())
@@ -172,7 +85,7 @@ QString memberText(const rd_kafka_MemberDescription_t *m)
 }
 
 // The group's state and members ("Dead" with none: no such group).
-bool describeGroup(SourceAdmin &admin, const QString &groupId, QString *state, QStringList *members, QString *error)
+bool describeGroup(Admin &admin, const QString &groupId, QString *state, QStringList *members, QString *error)
 {
     const QString what = QStringLiteral("DescribeConsumerGroups(%1)").arg(groupId);
     const QByteArray id = groupId.toUtf8();
@@ -212,7 +125,7 @@ bool describeGroup(SourceAdmin &admin, const QString &groupId, QString *state, Q
 }
 
 // Every committed offset of the group (none: an empty map).
-bool groupOffsets(SourceAdmin &admin, const QString &groupId, QMap<Key, qint64> *out, QString *error)
+bool groupOffsets(Admin &admin, const QString &groupId, QMap<Key, qint64> *out, QString *error)
 {
     const QString what = QStringLiteral("ListConsumerGroupOffsets(%1)").arg(groupId);
     const QByteArray id = groupId.toUtf8();
@@ -259,14 +172,14 @@ QList<Key> keysOf(const QList<PartitionStart> &parts)
 
 // Where a partition without progress starts, for a timestamp start or reset:
 // the first record at or after the time, the end when there is none.
-bool offsetsAtTime(SourceAdmin &admin, const QList<Key> &keys, const QDateTime &time, QMap<Key, qint64> *out,
+bool offsetsAtTime(Admin &admin, const QList<Key> &keys, const QDateTime &time, QMap<Key, qint64> *out,
                    QString *error)
 {
     return listOffsets(admin, keys, std::max<qint64>(0, time.toMSecsSinceEpoch()), RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED,
                        QStringLiteral("ListOffsets(at %1)").arg(timeText(time)), out, error);
 }
 
-JobProgress readWith(SourceAdmin &admin, const MirrorJobSpec &spec)
+JobProgress readWith(Admin &admin, const MirrorJobSpec &spec)
 {
     JobProgress out;
     out.groupId = consumerGroupId(spec);
@@ -436,7 +349,7 @@ bool JobProgress::groupActive() const
 
 JobProgress readJobProgress(const MirrorJobSpec &spec, int timeoutMs)
 {
-    SourceAdmin admin(spec.source, timeoutMs);
+    Admin admin(spec.source, QStringLiteral("source"), timeoutMs, nullptr);
     return readWith(admin, spec);
 }
 
@@ -457,7 +370,7 @@ JobProgress planReset(const MirrorJobSpec &spec, const ResetRequest &request, in
         plan.error = QStringLiteral("reset: no valid time given");
         return plan;
     }
-    SourceAdmin admin(spec.source, timeoutMs);
+    Admin admin(spec.source, QStringLiteral("source"), timeoutMs, nullptr);
     JobProgress current = readWith(admin, spec);
     if (!current.ok)
         return current;
@@ -506,7 +419,7 @@ ResetOutcome applyReset(const MirrorJobSpec &spec, const JobProgress &plan, int 
         return outcome;
     }
     const QString groupId = plan.groupId.isEmpty() ? consumerGroupId(spec) : plan.groupId;
-    SourceAdmin admin(spec.source, timeoutMs);
+    Admin admin(spec.source, QStringLiteral("source"), timeoutMs, nullptr);
     if (!admin.ok()) {
         outcome.error = admin.error();
         return outcome;

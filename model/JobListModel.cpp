@@ -1,5 +1,7 @@
 #include "JobListModel.h"
 
+#include "NumberFormat.h"
+
 #include <QBrush>
 #include <QColor>
 
@@ -9,9 +11,11 @@ namespace {
 
 // A paused job has no lag verdict: its positions stand still because the user said so,
 // which is neither a STALL nor an ERR to alarm anyone with.
-QString statusText(JobState state, const QString &status)
+QString statusText(JobState state, std::optional<JobLagStatus> status)
 {
-    return state == JobState::Paused ? QStringLiteral("PAUSED") : status;
+    if (state == JobState::Paused)
+        return QStringLiteral("PAUSED");
+    return status ? jobLagStatusName(*status) : QString();
 }
 
 } // namespace
@@ -69,7 +73,7 @@ void JobListModel::setMetrics(int row, const MetricsSnapshot &snapshot)
     rowChanged(row);
 }
 
-void JobListModel::setStatus(int row, const QString &status)
+void JobListModel::setStatus(int row, JobLagStatus status)
 {
     if (row < 0 || row >= m_jobs.size() || m_jobs[row].status == status)
         return;
@@ -149,30 +153,6 @@ QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int 
     case LastEvent: return tr("Last event");
     }
     return {};
-}
-
-QString formatCount(double value)
-{
-    const double a = value < 0 ? -value : value;
-    if (a >= 1e9)
-        return QString::number(value / 1e9, 'f', 2) + QStringLiteral(" G");
-    if (a >= 1e6)
-        return QString::number(value / 1e6, 'f', 2) + QStringLiteral(" M");
-    if (a >= 1e4)
-        return QString::number(value / 1e3, 'f', 1) + QStringLiteral(" k");
-    return QString::number(qint64(value));
-}
-
-QString formatBytes(double bytes)
-{
-    const double a = bytes < 0 ? -bytes : bytes;
-    if (a >= 1024.0 * 1024 * 1024)
-        return QString::number(bytes / (1024.0 * 1024 * 1024), 'f', 2) + QStringLiteral(" GiB");
-    if (a >= 1024.0 * 1024)
-        return QString::number(bytes / (1024.0 * 1024), 'f', 1) + QStringLiteral(" MiB");
-    if (a >= 1024.0)
-        return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
-    return QString::number(qint64(bytes)) + QStringLiteral(" B");
 }
 
 } // namespace md

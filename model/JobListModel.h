@@ -1,9 +1,11 @@
 #pragma once
 
+#include "LagStatus.h"
 #include "MetricsSnapshot.h"
 
 #include <QAbstractTableModel>
 
+#include <optional>
 #include <utility>
 
 namespace md {
@@ -27,7 +29,7 @@ public:
     void removeJob(int row);
     void setState(int row, JobState state);
     void setMetrics(int row, const MetricsSnapshot &snapshot);
-    void setStatus(int row, const QString &status); // lag status rollup: OK, WARN, ERR (shown as PAUSED while paused)
+    void setStatus(int row, JobLagStatus status); // the lag status rolled up (shown as PAUSED while paused)
     void setLastEvent(int row, const JobEvent &event);
     const MetricsSnapshot &metrics(int row) const { return m_jobs[row].metrics; }
     JobState state(int row) const { return m_jobs[row].state; }
@@ -43,7 +45,7 @@ private:
         QString name;
         JobState state = JobState::Starting;
         MetricsSnapshot metrics;
-        QString status;
+        std::optional<JobLagStatus> status; // none before the first verdict
         JobEvent lastEvent;
         QList<std::pair<qint64, qint64>> produced; // (elapsedMs, recordsProduced), the last window
         double rate = 0;
@@ -52,9 +54,5 @@ private:
 
     QList<Job> m_jobs;
 };
-
-// "12.3 k", "1.2 M": compact counts for tables and progress lines.
-QString formatCount(double value);
-QString formatBytes(double bytes);
 
 } // namespace md

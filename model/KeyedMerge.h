@@ -3,6 +3,7 @@
 #include <QAbstractTableModel>
 #include <QList>
 
+#include <functional>
 #include <utility>
 
 namespace md {
@@ -11,14 +12,18 @@ namespace md {
 // emits removals, insertions and one dataChanged per run of changed rows, not a
 // reset, so views keep their selection and scroll position, and an unchanged
 // refresh emits nothing.
+//
+// `same` says whether two rows with one key look the same (default: operator==). A row it
+// calls the same is still replaced, silently, so fields no column shows stay current; a
+// model whose display rounds (a rate to one decimal) thus emits no dataChanged for noise.
 class MergingTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     using QAbstractTableModel::QAbstractTableModel;
 
 protected:
-    template<typename Row, typename KeyFn>
-    void mergeSortedRows(QList<Row> &rows, const QList<Row> &next, KeyFn key)
+    template<typename Row, typename KeyFn, typename SameFn = std::equal_to<>>
+    void mergeSortedRows(QList<Row> &rows, const QList<Row> &next, KeyFn key, SameFn same = {})
     {
         // Rows whose key is gone, as [first, last] runs, removed back to front.
         QList<std::pair<qsizetype, qsizetype>> gone;
@@ -51,7 +56,8 @@ protected:
         qsizetype i = 0;
         for (qsizetype j = 0; j < next.size();) {
             if (i < rows.size() && key(rows[i]) == key(next[j])) {
-                if (rows[i] == next[j]) {
+                if (same(rows[i], next[j])) {
+                    rows[i] = next[j];
                     flushChanged(i);
                 } else {
                     rows[i] = next[j];

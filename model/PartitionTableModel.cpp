@@ -1,7 +1,6 @@
 #include "PartitionTableModel.h"
 
 #include <QColor>
-#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -39,7 +38,7 @@ QVariant offsetOrUnknown(qint64 v)
 } // namespace
 
 PartitionTableModel::PartitionTableModel(QObject *parent)
-    : QAbstractTableModel(parent)
+    : MergingTableModel(parent)
 {}
 
 PartitionTableModel::~PartitionTableModel() = default;
@@ -99,59 +98,7 @@ QList<PartitionTableModel::Row> PartitionTableModel::merged() const
 
 void PartitionTableModel::apply(const QList<Row> &rows)
 {
-    const auto key = [](const Row &r) { return keyOf(r.data); };
-    QSet<PartitionKey> incoming;
-    incoming.reserve(rows.size());
-    for (const Row &r : rows)
-        incoming.insert(key(r));
-
-    // 1. Removals, bottom up, one call per contiguous run.
-    for (int i = int(m_rows.size()) - 1; i >= 0;) {
-        if (incoming.contains(key(m_rows[i]))) {
-            --i;
-            continue;
-        }
-        int first = i;
-        while (first > 0 && !incoming.contains(key(m_rows[first - 1])))
-            --first;
-        beginRemoveRows({}, first, i);
-        m_rows.remove(first, i - first + 1);
-        endRemoveRows();
-        i = first - 1;
-    }
-
-    // 2. Insertions: what is left is an ordered subsequence of rows; fill the gaps.
-    int i = 0;
-    while (i < rows.size()) {
-        if (i < m_rows.size() && key(m_rows[i]) == key(rows[i])) {
-            ++i;
-            continue;
-        }
-        const PartitionKey stopAt = i < m_rows.size() ? key(m_rows[i]) : PartitionKey{};
-        int last = i;
-        while (last + 1 < rows.size() && (i >= m_rows.size() || !(key(rows[last + 1]) == stopAt)))
-            ++last;
-        beginInsertRows({}, i, last);
-        for (int k = i; k <= last; ++k)
-            m_rows.insert(k, rows[k]);
-        endInsertRows();
-        i = last + 1;
-    }
-
-    // 3. Changes: one dataChanged per run of changed rows.
-    Q_ASSERT(m_rows.size() == rows.size());
-    int runStart = -1;
-    for (int r = 0; r <= int(rows.size()); ++r) {
-        const bool changed = r < rows.size() && !sameDisplay(m_rows[r], rows[r]);
-        if (r < rows.size())
-            m_rows[r] = rows[r]; // also picks up invisible fields (records, bytes)
-        if (changed && runStart < 0) {
-            runStart = r;
-        } else if (!changed && runStart >= 0) {
-            Q_EMIT dataChanged(index(runStart, 0), index(r - 1, ColumnCount - 1));
-            runStart = -1;
-        }
-    }
+    mergeSortedRows(m_rows, rows, [](const Row &r) { return keyOf(r.data); }, &PartitionTableModel::sameDisplay);
 }
 
 void PartitionTableModel::applySnapshot(const MetricsSnapshot &snapshot,

@@ -1,11 +1,10 @@
 #pragma once
 
 #include "AdminService.h"
+#include "KeyedMerge.h"
 #include "LagStatus.h"
 #include "MetricStore.h"
 #include "MetricsSnapshot.h"
-
-#include <QAbstractTableModel>
 
 namespace md {
 
@@ -34,7 +33,7 @@ QList<OtherMemberPartition> partitionsOfOtherMembers(const ConsumerGroupInfo &gr
 // assignment changed, then one dataChanged per run of changed rows, never a reset per tick,
 // so selection and scroll position survive.
 // Sort through a QSortFilterProxyModel with sortRole = SortRole (raw numbers, not text).
-class PartitionTableModel final : public QAbstractTableModel
+class PartitionTableModel final : public MergingTableModel
 {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PartitionTableModel)

@@ -4,9 +4,9 @@
 
 #include "ChartPanel.h"
 #include "GroupLagSampler.h"
-#include "JobListModel.h"
 #include "LagMapWidget.h"
 #include "MirrorJob.h"
+#include "NumberFormat.h"
 #include "PartitionTableModel.h"
 #include "TopicNaming.h"
 

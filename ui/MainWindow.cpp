@@ -340,10 +340,10 @@ void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
     m_monitors.append(monitor);
     m_monitorStack->addWidget(monitor);
     connect(monitor, &JobMonitor::statusChanged, this, [this, job](JobLagStatus status) {
-        m_jobModel->setStatus(int(m_jobs.indexOf(job)), jobLagStatusName(status));
-        notifyStatus(job, int(status));
+        m_jobModel->setStatus(int(m_jobs.indexOf(job)), status);
+        notifyStatus(job, status);
     });
-    m_jobModel->setStatus(row, jobLagStatusName(monitor->status()));
+    m_jobModel->setStatus(row, monitor->status());
     if (m_jobView->selectionModel()->selectedRows().isEmpty())
         m_jobView->selectRow(row);
     showSelectedMonitor();
@@ -366,10 +366,10 @@ void MainWindow::showSelectedMonitor()
     m_monitorStack->setCurrentIndex(monitor ? m_monitorStack->indexOf(monitor) : 0);
 }
 
-void MainWindow::notifyStatus(MirrorJob *job, int status)
+void MainWindow::notifyStatus(MirrorJob *job, JobLagStatus status)
 {
     // Only the turns for the worse are worth interrupting the operator for.
-    if (JobLagStatus(status) == JobLagStatus::Ok || !QSystemTrayIcon::isSystemTrayAvailable())
+    if (status == JobLagStatus::Ok || !QSystemTrayIcon::isSystemTrayAvailable())
         return;
     if (!m_tray) {
         m_tray = new QSystemTrayIcon(this);
@@ -380,9 +380,9 @@ void MainWindow::notifyStatus(MirrorJob *job, int status)
         m_tray->setToolTip(QStringLiteral("MirrorDesk"));
         m_tray->show();
     }
-    const bool err = JobLagStatus(status) == JobLagStatus::Err;
+    const bool err = status == JobLagStatus::Err;
     m_tray->showMessage(err ? tr("Mirror job in error") : tr("Mirror job falling behind"),
-                        tr("%1: lag status %2").arg(job->spec().name, jobLagStatusName(JobLagStatus(status))),
+                        tr("%1: lag status %2").arg(job->spec().name, jobLagStatusName(status)),
                         err ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning, 10000);
 }
 

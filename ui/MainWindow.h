@@ -27,6 +27,7 @@ class JobWorkspace;
 class MirrorJob;
 class OtherSideLookup;
 class FailoverDialog;
+enum class JobLagStatus;
 class ResetProgressDialog;
 
 // Assembles the panes: source and target side by side, the job list below.
@@ -102,7 +103,7 @@ private:
     void showJobContextMenu(const QPoint &pos);
     void openProfile();
     void showSelectedMonitor();
-    void notifyStatus(MirrorJob *job, int status);
+    void notifyStatus(MirrorJob *job, JobLagStatus status);
     // Selects the job's row (its monitor shows) and says why it was not started again.
     void showDuplicate(MirrorJob *running, const QString &why);
     QList<QSplitter *> namedSplitters() const;

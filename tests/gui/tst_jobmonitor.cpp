@@ -2,10 +2,10 @@
 // partition table hold, that redraws are coalesced and skipped while hidden, the exports,
 // and that its controls drive a real MirrorJob.
 #include "ChartPanel.h"
-#include "JobListModel.h"
 #include "JobMonitor.h"
 #include "GroupLagSampler.h"
 #include "MirrorJob.h"
+#include "NumberFormat.h"
 #include "PartitionTableModel.h"
 #include "TopicNaming.h"
 

@@ -68,6 +68,7 @@ private Q_SLOTS:
     void cleanup();
     void firstSnapshotInsertsRowsInOrder();
     void unchangedSnapshotEmitsNothing();
+    void noiseBelowTheDisplayIsKeptSilently();
     void changesAreRangedNotReset();
     void assignmentChangesInsertAndRemove();
     void displayOfUnknownAndNone();
@@ -129,6 +130,25 @@ void TestPartitionTableModel::unchangedSnapshotEmitsNothing()
     QCOMPARE(changed.size(), 0);
     QCOMPARE(inserted.size(), 0);
     QCOMPARE(removed.size(), 0);
+}
+
+void TestPartitionTableModel::noiseBelowTheDisplayIsKeptSilently()
+{
+    // The merge's equality is "looks the same": a rate change below the one decimal shown
+    // emits nothing, and the row still takes the new figures (the sort role's raw rate).
+    MetricStore::PartitionRow row;
+    row.metrics = pm(QStringLiteral("a"), 0, 5, 10);
+    row.recordsPerSec = 10.0;
+    m_model->setRows({row});
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    row.recordsPerSec = 10.01;
+    m_model->setRows({row});
+    QCOMPARE(changed.size(), 0);
+    QCOMPARE(m_model->index(0, PartitionTableModel::RateColumn).data(PartitionTableModel::SortRole).toDouble(), 10.01);
+    row.recordsPerSec = 10.2;
+    m_model->setRows({row});
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::RateColumn), QStringLiteral("10.2"));
 }
 
 void TestPartitionTableModel::changesAreRangedNotReset()

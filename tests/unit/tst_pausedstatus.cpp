@@ -88,12 +88,13 @@ private Q_SLOTS:
         JobListModel m;
         const int row = m.addJob(QStringLiteral("job"));
         m.setState(row, JobState::Running);
-        m.setStatus(row, QStringLiteral("ERR"));
+        QCOMPARE(m.index(row, JobListModel::Status).data().toString(), QString()); // no verdict yet
+        m.setStatus(row, JobLagStatus::Err);
         QCOMPARE(m.index(row, JobListModel::Status).data().toString(), QStringLiteral("ERR"));
         m.setState(row, JobState::Paused);
         QCOMPARE(m.index(row, JobListModel::Status).data().toString(), QStringLiteral("PAUSED"));
         QCOMPARE(m.index(row, JobListModel::Status).data(JobListModel::SortRole).toString(), QStringLiteral("PAUSED"));
-        m.setStatus(row, QStringLiteral("OK"));
+        m.setStatus(row, JobLagStatus::Ok);
         m.setState(row, JobState::Running);
         QCOMPARE(m.index(row, JobListModel::Status).data().toString(), QStringLiteral("OK"));
     }

@@ -361,7 +361,7 @@ void TestPrometheus::servesParsableMetrics()
     QString error;
     QVERIFY2(exporter.listen(0, &error), qPrintable(error));
     QVERIFY(exporter.serverPort() > 0);
-    exporter.update(sampleSnapshot(QStringLiteral("orders to DR")), QStringLiteral("WARN"));
+    exporter.update(sampleSnapshot(QStringLiteral("orders to DR")), JobLagStatus::Warn);
 
     const Response r = get(exporter.serverPort(), "/metrics");
     QCOMPARE(r.code, 200);
@@ -416,7 +416,7 @@ void TestPrometheus::labelValuesAreEscaped()
     PrometheusExporter exporter;
     QVERIFY(exporter.listen(0));
     const QString job = QStringLiteral("say \"hi\" C:\\dr\nsecond line, {braces}=ok é");
-    exporter.update(sampleSnapshot(job), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(job), JobLagStatus::Ok);
     QCOMPARE(PrometheusExporter::escapeLabelValue(QStringLiteral("a\\b\"c\nd")), QStringLiteral("a\\\\b\\\"c\\nd"));
 
     const Response r = get(exporter.serverPort(), "/metrics");
@@ -434,11 +434,11 @@ void TestPrometheus::labelValuesAreEscaped()
 void TestPrometheus::severalJobsShareFamilies()
 {
     PrometheusExporter exporter;
-    exporter.update(sampleSnapshot(QStringLiteral("b-job")), QStringLiteral("ERR"));
-    exporter.update(sampleSnapshot(QStringLiteral("a-job")), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(QStringLiteral("b-job")), JobLagStatus::Err);
+    exporter.update(sampleSnapshot(QStringLiteral("a-job")), JobLagStatus::Ok);
     MetricsSnapshot again = sampleSnapshot(QStringLiteral("a-job"));
     again.partitions[0].lag = 7; // a newer snapshot of a job replaces the older one
-    exporter.update(again, QStringLiteral("OK"));
+    exporter.update(again, JobLagStatus::Ok);
     const Exposition e = parseExposition(exporter.render()); // rejects repeated HELP/TYPE
     QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
     QCOMPARE(e.find(QStringLiteral("mirrordesk_job_up")).size(), 2);
@@ -459,7 +459,7 @@ void TestPrometheus::stoppedAndRemovedJobs()
     s.state = JobState::Failed;
     s.latency = LatencyStats{}; // unknown latency: no sample rather than -1
     s.lagTimeMs = -1;
-    exporter.update(s, QStringLiteral("STRANGE"));
+    exporter.update(s, JobLagStatus::Err);
     Exposition e = parseExposition(exporter.render());
     QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
     QCOMPARE(e.value(QStringLiteral("mirrordesk_job_up"), {{QStringLiteral("job"), QStringLiteral("j")}}), 0.0);
@@ -467,8 +467,9 @@ void TestPrometheus::stoppedAndRemovedJobs()
                      {{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("state"), QStringLiteral("failed")}}),
              1.0);
     QCOMPARE(e.value(QStringLiteral("mirrordesk_job_status"),
-                     {{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("status"), QStringLiteral("STRANGE")}}),
+                     {{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("status"), QStringLiteral("ERR")}}),
              1.0);
+    QCOMPARE(e.find(QStringLiteral("mirrordesk_job_status"), {{QStringLiteral("job"), QStringLiteral("j")}}).size(), 3);
     QVERIFY(e.find(QStringLiteral("mirrordesk_replication_latency_ms")).isEmpty());
     QVERIFY(!e.types.contains(QStringLiteral("mirrordesk_replication_latency_ms")));
     QVERIFY(e.find(QStringLiteral("mirrordesk_job_lag_time_ms")).isEmpty());
@@ -482,7 +483,7 @@ void TestPrometheus::unknownPathIs404()
 {
     PrometheusExporter exporter;
     QVERIFY(exporter.listen(0));
-    exporter.update(sampleSnapshot(QStringLiteral("j")), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(QStringLiteral("j")), JobLagStatus::Ok);
     QCOMPARE(get(exporter.serverPort(), "/").code, 404);
     QCOMPARE(get(exporter.serverPort(), "/metricsx").code, 404);
     QCOMPARE(get(exporter.serverPort(), "/favicon.ico").code, 404);
@@ -512,7 +513,7 @@ void TestPrometheus::partialRequestIsAnswered()
 {
     PrometheusExporter exporter;
     QVERIFY(exporter.listen(0));
-    exporter.update(sampleSnapshot(QStringLiteral("j")), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(QStringLiteral("j")), JobLagStatus::Ok);
     const QByteArray request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: slow\r\n\r\n";
     QList<QByteArray> bytes;
     for (char c : request)
@@ -538,7 +539,7 @@ void TestPrometheus::manyClientsAtOnce()
 {
     PrometheusExporter exporter;
     QVERIFY(exporter.listen(0));
-    exporter.update(sampleSnapshot(QStringLiteral("j")), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(QStringLiteral("j")), JobLagStatus::Ok);
     constexpr int kClients = 64;
     std::vector<std::unique_ptr<QTcpSocket>> sockets;
     QList<QByteArray> received(kClients);
@@ -590,7 +591,7 @@ void TestPrometheus::updatesFromAnotherThread()
         for (qint64 i = 0; !stop.load(); ++i) {
             s.partitions[0].lag = i;
             s.partitions[0].records = i;
-            exporter.update(s, i % 2 ? QStringLiteral("OK") : QStringLiteral("WARN"));
+            exporter.update(s, i % 2 ? JobLagStatus::Ok : JobLagStatus::Warn);
             updates.fetch_add(1);
         }
     });
@@ -616,7 +617,7 @@ void TestPrometheus::worksWithQNetworkAccessManager()
 {
     PrometheusExporter exporter;
     QVERIFY(exporter.listen(0));
-    exporter.update(sampleSnapshot(QStringLiteral("nam")), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(QStringLiteral("nam")), JobLagStatus::Ok);
     QNetworkAccessManager nam;
     QUrl url;
     url.setScheme(QStringLiteral("http"));
@@ -652,7 +653,7 @@ void TestPrometheus::listensOnTheAddressItIsGiven()
     PrometheusExporter exporter;
     QString error;
     QVERIFY2(exporter.listen(0, &error, other), qPrintable(error));
-    exporter.update(sampleSnapshot(QStringLiteral("remote")), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(QStringLiteral("remote")), JobLagStatus::Ok);
     const QByteArray request = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.2\r\n\r\n";
     QCOMPARE(exchange(exporter.serverPort(), {request}, 0, other).code, 200);
     QTcpSocket elsewhere; // not on 127.0.0.1
@@ -669,10 +670,10 @@ void TestPrometheus::everySeriesNamesTheInstance()
 {
     PrometheusExporter exporter;
     // Without an instance id: "<hostname>-<pid>", the same for every series of the process.
-    exporter.update(sampleSnapshot(QStringLiteral("dynamic")), QStringLiteral("OK"));
+    exporter.update(sampleSnapshot(QStringLiteral("dynamic")), JobLagStatus::Ok);
     MetricsSnapshot pinned = sampleSnapshot(QStringLiteral("static"));
     pinned.instanceId = QStringLiteral("host-a-orders");
-    exporter.update(pinned, QStringLiteral("OK"));
+    exporter.update(pinned, JobLagStatus::Ok);
     const Exposition e = parseExposition(exporter.render());
     QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
     const QString fallback = PrometheusExporter::defaultInstance();
@@ -706,14 +707,14 @@ void TestPrometheus::vanishedCounterNeverGoesDown()
     };
     MetricsSnapshot s = sampleSnapshot(QStringLiteral("j"));
     s.partitions[0].vanishedRecords = 5; // partition 1
-    exporter.update(s, QStringLiteral("OK"));
+    exporter.update(s, JobLagStatus::Ok);
     QCOMPARE(vanished(p0), 12.0);
     QCOMPARE(vanished(p1), 5.0);
 
     // Partition 0 moves to another instance: its count stays, the gauges go.
     MetricsSnapshot moved = s;
     moved.partitions.removeLast();
-    exporter.update(moved, QStringLiteral("OK"));
+    exporter.update(moved, JobLagStatus::Ok);
     QCOMPARE(vanished(p0), 12.0);
     QVERIFY(parseExposition(exporter.render()).find(QStringLiteral("mirrordesk_partition_lag"), p0).isEmpty());
     QCOMPARE(vanished(p1), 5.0);
@@ -721,10 +722,10 @@ void TestPrometheus::vanishedCounterNeverGoesDown()
     // It comes back and the engine counts it from zero again: the counter carries on from 12.
     MetricsSnapshot back = s;
     back.partitions[1].vanishedRecords = 3;
-    exporter.update(back, QStringLiteral("OK"));
+    exporter.update(back, JobLagStatus::Ok);
     QCOMPARE(vanished(p0), 15.0);
     back.partitions[1].vanishedRecords = 4;
-    exporter.update(back, QStringLiteral("OK"));
+    exporter.update(back, JobLagStatus::Ok);
     QCOMPARE(vanished(p0), 16.0);
 
     // Removing the job forgets it.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "LagStatus.h"
 #include "MetricsSnapshot.h"
 
 #include <QHash>
@@ -21,7 +22,11 @@ namespace md {
 //
 // GET /metrics answers the text exposition format 0.0.4 (# HELP / # TYPE, one family each,
 // label values escaped); any other path is 404, any other method 405. Listens on 127.0.0.1
-// only: metrics are for a local agent or an SSH tunnel, never the open network.
+// unless given another address (`run --metrics-address`).
+//
+// A small server of its own rather than QHttpServer: Debian 12's QHttpServer 6.4 answers HEAD
+// with a body, closes on a malformed request without a 400, and keeps idle or oversized
+// requests open with no limit, which the guards below exist to prevent.
 //
 // update() may be called from any thread (the engine's): it only stores the snapshot under a
 // mutex. The text is rendered when scraped, on the exporter's thread, so a fast sampling tick
@@ -44,8 +49,8 @@ public:
     bool isListening() const;
     quint16 serverPort() const;
 
-    // status: the job's lag status rolled up, "OK", "WARN" or "ERR".
-    void update(const MetricsSnapshot &snapshot, const QString &status);
+    // status: the job's lag status rolled up.
+    void update(const MetricsSnapshot &snapshot, JobLagStatus status);
     void removeJob(const QString &jobName);
 
     // The exposition text as served (also handy for tests and for `run` diagnostics).
@@ -69,7 +74,7 @@ private:
     };
     struct JobEntry {
         MetricsSnapshot snapshot;
-        QString status;
+        JobLagStatus status = JobLagStatus::Ok;
         QHash<QString, VanishedCount> vanished; // every partition ever assigned, by topic + partition
     };
 

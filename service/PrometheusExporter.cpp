@@ -96,8 +96,6 @@ private:
     QByteArray m_samples;
 };
 
-const QStringList kStatuses{QStringLiteral("OK"), QStringLiteral("WARN"), QStringLiteral("ERR")};
-
 QString partitionKey(const QString &topic, int partition)
 {
     return topic + QLatin1Char('\x1f') + QString::number(partition);
@@ -151,7 +149,7 @@ quint16 PrometheusExporter::serverPort() const
     return m_server->serverPort();
 }
 
-void PrometheusExporter::update(const MetricsSnapshot &snapshot, const QString &status)
+void PrometheusExporter::update(const MetricsSnapshot &snapshot, JobLagStatus status)
 {
     QMutexLocker lock(&m_mutex);
     JobEntry &entry = m_jobs[snapshot.jobName];
@@ -232,11 +230,8 @@ QByteArray PrometheusExporter::render() const
         const bool running = s.state != JobState::Stopped && s.state != JobState::Failed;
         up.sample(id, number(qint64(running ? 1 : 0)));
 
-        QStringList statuses = kStatuses;
-        if (!entry.status.isEmpty() && !statuses.contains(entry.status))
-            statuses.append(entry.status); // never hide a status we did not foresee
-        for (const QString &st : std::as_const(statuses))
-            status.sample(with({{"status", st}}), number(qint64(st == entry.status ? 1 : 0)));
+        for (JobLagStatus st : {JobLagStatus::Ok, JobLagStatus::Warn, JobLagStatus::Err})
+            status.sample(with({{"status", jobLagStatusName(st)}}), number(qint64(st == entry.status ? 1 : 0)));
         for (JobState js : {JobState::Starting, JobState::Running, JobState::Paused, JobState::Stopping,
                             JobState::Stopped, JobState::Failed}) {
             state.sample(with({{"state", jobStateName(js)}}), number(qint64(js == s.state ? 1 : 0)));
