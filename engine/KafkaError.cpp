@@ -69,7 +69,13 @@ bool failedInTlsHandshake(rd_kafka_resp_err_t code, const char *reason)
 {
     if (code == RD_KAFKA_RESP_ERR__SSL)
         return true;
-    return code == RD_KAFKA_RESP_ERR__TRANSPORT && reason && std::strstr(reason, "in state SSL_HANDSHAKE");
+    if (code != RD_KAFKA_RESP_ERR__TRANSPORT || !reason)
+        return false;
+    // With TLS 1.3 the client finishes its side of the handshake before the
+    // broker checks the client certificate: a refused (or missing) one comes
+    // as the broker's TLS alert on the first request, in OpenSSL's words
+    // "... SSL alert number 42", in state APIVERSION_QUERY.
+    return std::strstr(reason, "in state SSL_HANDSHAKE") || std::strstr(reason, "SSL alert number");
 }
 
 KafkaError KafkaError::from(rd_kafka_resp_err_t code, const QString &message, const KafkaErrorContext &context)

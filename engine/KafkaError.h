@@ -33,9 +33,10 @@ KafkaErrorKind classifyKafkaError(rd_kafka_resp_err_t code, const KafkaErrorCont
 
 // Whether librdkafka's reason for a connection error says it happened in the
 // TLS handshake. librdkafka ends a broker's connection errors with the broker
-// state it failed in ("... (after 12ms in state SSL_HANDSHAKE)"); the state
-// names are its own identifiers, not prose. This is the only place the
-// engine reads an error's text, and only for the _TRANSPORT code.
+// state it failed in ("... (after 12ms in state SSL_HANDSHAKE)"), and a TLS
+// alert from the broker with OpenSSL's "SSL alert number N": identifiers, not
+// prose. This is the only place the engine reads an error's text, and only
+// for the _TRANSPORT code.
 bool failedInTlsHandshake(rd_kafka_resp_err_t code, const char *reason);
 
 // An error as it leaves the engine: librdkafka's code, its kind, and the full

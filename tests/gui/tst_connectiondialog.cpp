@@ -233,6 +233,16 @@ private Q_SLOTS:
                  qPrintable(message));
         QCOMPARE(f.lastError.kind, KafkaErrorKind::Tls);
         QVERIFY2(!message.contains(QStringLiteral("not-the-key-password")), qPrintable(message));
+
+        // No client certificate: the broker refuses it after the client's
+        // side of the handshake (a transport error in librdkafka's terms).
+        f.child<QLineEdit>("certFileEdit")->clear();
+        f.child<QLineEdit>("keyFileEdit")->clear();
+        f.child<QLineEdit>("keyPasswordEdit")->clear();
+        std::tie(ok, message) = f.runTest();
+        QVERIFY(!ok);
+        QVERIFY2(message.startsWith(QStringLiteral("TLS failed: the secure connection")), qPrintable(message));
+        QCOMPARE(f.lastError.kind, KafkaErrorKind::Tls);
     }
 
     void keyPasswordGoesToTheKeychainOnly()

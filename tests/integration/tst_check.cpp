@@ -183,6 +183,18 @@ private Q_SLOTS:
                                     .arg(r.failure.code)
                                     .arg(r.error)));
         }
+        {
+            ClusterConfig anon = test::clusterConfig(QStringLiteral("tls"));
+            anon.sslCertFile.clear();
+            anon.sslKeyFile.clear();
+            anon.sslKeyPassword.clear();
+            // No client certificate: the broker's TLS alert comes on the first
+            // request (TLS 1.3), as a transport error; still TLS.
+            const ClusterProbeResult a = probeCluster(anon, 8000);
+            QVERIFY(!a.reachable);
+            QVERIFY2(a.failure.kind == KafkaErrorKind::Tls,
+                     qPrintable(kafkaErrorKindName(a.failure.kind) + QLatin1Char(' ') + a.error));
+        }
         // An unreadable client key is refused before anything is sent, as TLS.
         c.sslCaFile = test::tlsFile(QStringLiteral("ca.pem"));
         c.sslKeyPassword = QStringLiteral("not-the-key-password");

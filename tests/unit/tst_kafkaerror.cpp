@@ -108,6 +108,14 @@ private Q_SLOTS:
             << QByteArray("ssl://h:9093/bootstrap: Connection setup timed out in state SSL_HANDSHAKE (after 7001ms "
                           "in state SSL_HANDSHAKE)")
             << true;
+        // TLS 1.3: the broker refuses the client certificate after the
+        // client's side of the handshake, on the first request.
+        QTest::newRow("client certificate refused")
+            << RD_KAFKA_RESP_ERR__TRANSPORT
+            << QByteArray("ssl://127.0.0.1:20060/bootstrap: Receive failed: error:0A000412:SSL routines::sslv3 alert "
+                          "bad certificate: SSL alert number 42 (after 0ms in state APIVERSION_QUERY, 1 identical "
+                          "error(s) suppressed)")
+            << true;
         QTest::newRow("refused") << RD_KAFKA_RESP_ERR__TRANSPORT
                                  << QByteArray("ssl://127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: "
                                                "Connection refused (after 0ms in state CONNECT)")
