@@ -59,9 +59,11 @@ quint64 AdminClient::request(Operation op, Call call, Emit emit)
                 const QString reason = w->createError.isEmpty()
                     ? QStringLiteral("not connected: call connectTo() first")
                     : w->createError;
-                answer = [this, id, op, reason] { Q_EMIT requestFailed(id, op, reason); };
+                answer = [this, id, op, reason] {
+                    Q_EMIT requestFailed(id, op, reason, KafkaError::from(RD_KAFKA_RESP_ERR__STATE, reason));
+                };
             } else if (auto r = call(*w->service); !r.ok()) {
-                answer = [this, id, op, e = r.error] { Q_EMIT requestFailed(id, op, e); };
+                answer = [this, id, op, e = r.kafkaError] { Q_EMIT requestFailed(id, op, e.message, e); };
             } else {
                 answer = [id, emit, v = std::move(r.value)] { emit(id, v); };
             }

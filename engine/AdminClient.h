@@ -46,7 +46,8 @@ public:
 Q_SIGNALS:
     void connected(quint64 id, const md::ClusterMetadata &metadata);
     void operationDone(quint64 id, md::AdminClient::Operation op);
-    void requestFailed(quint64 id, md::AdminClient::Operation op, const QString &error);
+    // `error` in plain words; `failure` with the code and kind to decide on.
+    void requestFailed(quint64 id, md::AdminClient::Operation op, const QString &error, const md::KafkaError &failure);
     void topicConfigsReady(quint64 id, const QString &topic, const QList<md::ConfigEntry> &configs);
     void groupsReady(quint64 id, const QList<md::ConsumerGroupInfo> &groups);
     void groupOffsetsReady(quint64 id, const QString &groupId, const QList<md::GroupPartitionOffset> &offsets);

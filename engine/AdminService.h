@@ -8,6 +8,7 @@
 #include "ClusterConfig.h"
 #include "ClusterMetadata.h"
 #include "ConfigEntry.h"
+#include "KafkaError.h"
 #include "ProbeClient.h"
 
 #include <QByteArray>
@@ -25,16 +26,26 @@
 namespace md {
 
 // A value or the reason there is none.
+// `error` is for display; what a caller decides on is `kafkaError`'s code and
+// kind (a failure without a code of its own has RD_KAFKA_RESP_ERR_UNKNOWN, kind Other).
 template<typename T>
 struct AdminResult {
     T value{};
     QString error; // empty on success
+    KafkaError kafkaError; // None on success; message == error
 
     bool ok() const { return error.isEmpty(); }
     static AdminResult failure(const QString &message)
     {
+        return failure(KafkaError::withKind(KafkaErrorKind::Other, RD_KAFKA_RESP_ERR_UNKNOWN, message));
+    }
+    static AdminResult failure(const KafkaError &error)
+    {
         AdminResult r;
-        r.error = message.isEmpty() ? QStringLiteral("unknown error") : message;
+        r.kafkaError = error;
+        if (r.kafkaError.message.isEmpty())
+            r.kafkaError.message = QStringLiteral("unknown error");
+        r.error = r.kafkaError.message;
         return r;
     }
 };

@@ -52,8 +52,8 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
         if (code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED || error.contains(QLatin1String("SECURITY_DISABLED"))
             || error.contains(QLatin1String("Security features are disabled"), Qt::CaseInsensitive)
             || error.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive))
-            return R::failure(noAuthorizer());
-        return R::failure(error);
+            return R::failure(KafkaError::from(RD_KAFKA_RESP_ERR_SECURITY_DISABLED, noAuthorizer()));
+        return R::failure(KafkaError::from(code, error));
     }
     size_t n = 0;
     const rd_kafka_AclBinding_t **acls = rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev.get()), &n);
@@ -82,7 +82,7 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
                     return e.name == QLatin1String("authorizer.class.name");
                 });
                 if (it == configs.value.cend() || !it->value || it->value->isEmpty())
-                    return R::failure(noAuthorizer());
+                    return R::failure(KafkaError::from(RD_KAFKA_RESP_ERR_SECURITY_DISABLED, noAuthorizer()));
             }
         }
     }

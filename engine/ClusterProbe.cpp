@@ -15,28 +15,46 @@ const ProbedTopic *ClusterProbeResult::topic(const QString &name) const
     return it != topics.cend() && it->name == name ? &*it : nullptr;
 }
 
-ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs)
+ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs)
 {
     QElapsedTimer timer;
     timer.start();
-    ClusterProbeResult result;
-    const QString where = cluster.bootstrap.isEmpty() ? QStringLiteral("(no bootstrap address)") : cluster.bootstrap;
-    QString error;
-    std::unique_ptr<ProbeClient> probe = ProbeClient::create(cluster, &error, timeoutMs);
+    ConnectionTestResult result;
+    std::unique_ptr<ProbeClient> probe = ProbeClient::create(cluster, &result.error, timeoutMs);
     if (!probe) {
-        result.error = error.startsWith(cluster.bootstrap + QLatin1Char(':')) && !cluster.bootstrap.isEmpty()
-            ? error
-            : where + QStringLiteral(": ") + error;
-    } else if (std::optional<ClusterMetadata> md = probe->fetchMetadata(timeoutMs, false, &error)) {
-        result.reachable = true;
-        result.brokerCount = int(md->brokers.size());
-        result.topics.reserve(md->topics.size());
-        for (const TopicInfo &t : std::as_const(md->topics))
-            result.topics.append({t.name, int(t.partitions.size()), t.error, t.replicationFactor()});
+        result.failedStep = ConnectionTestResult::Step::CreateClient;
     } else {
-        result.error = error;
+        result.metadata = probe->fetchMetadata(timeoutMs, false, &result.error);
+        if (result.metadata)
+            result.error = {};
     }
     result.elapsedMs = timer.elapsed();
+    return result;
+}
+
+ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs)
+{
+    ConnectionTestResult test = testConnection(cluster, timeoutMs);
+    ClusterProbeResult result;
+    result.elapsedMs = test.elapsedMs;
+    if (test.metadata) {
+        const ClusterMetadata &md = *test.metadata;
+        result.reachable = true;
+        result.brokerCount = int(md.brokers.size());
+        result.topics.reserve(md.topics.size());
+        for (const TopicInfo &t : md.topics)
+            result.topics.append({t.name, int(t.partitions.size()), t.error, t.replicationFactor()});
+        return result;
+    }
+    result.failure = test.error;
+    // Every message names the bootstrap address, also when the client could
+    // not even be created (an empty address included).
+    if (test.failedStep == ConnectionTestResult::Step::CreateClient
+        && (cluster.bootstrap.isEmpty() || !result.failure.message.startsWith(cluster.bootstrap + QLatin1Char(':')))) {
+        const QString where = cluster.bootstrap.isEmpty() ? QStringLiteral("(no bootstrap address)") : cluster.bootstrap;
+        result.failure.message = where + QStringLiteral(": ") + result.failure.message;
+    }
+    result.error = result.failure.message;
     return result;
 }
 

@@ -1,9 +1,13 @@
 #pragma once
 
 #include "ClusterConfig.h"
+#include "ClusterMetadata.h"
+#include "KafkaError.h"
 
 #include <QList>
 #include <QString>
+
+#include <optional>
 
 namespace md {
 
@@ -21,6 +25,7 @@ struct ClusterProbeResult {
     // Why the cluster could not be used, naming the bootstrap address and
     // librdkafka's reason ("localhost:1: cannot reach the cluster: ... Connection refused").
     QString error;
+    KafkaError failure; // the same error with its code and kind; message == error
     int brokerCount = 0;
     QList<ProbedTopic> topics; // sorted by name, internal topics included
     qint64 elapsedMs = 0;
@@ -34,5 +39,24 @@ struct ClusterProbeResult {
 // bootstrap broker is down or that authentication failed, because waiting
 // longer would only repeat the same answer.
 ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs);
+
+// The connection test's answer: the cluster's metadata, or the step that
+// failed and why.
+struct ConnectionTestResult {
+    enum class Step {
+        CreateClient, // the settings or the client's TLS files were refused; nothing was sent
+        Connect,      // no usable answer from the cluster
+    };
+    std::optional<ClusterMetadata> metadata; // brokers and topics when connected
+    Step failedStep = Step::Connect;          // meaningful only without metadata
+    KafkaError error;                         // None when connected
+    qint64 elapsedMs = 0;
+
+    bool ok() const { return metadata.has_value(); }
+};
+
+// Creates a client, fetches the cluster's metadata once and says what went
+// wrong in which step. Blocking like probeCluster: for worker threads only.
+ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs);
 
 } // namespace md

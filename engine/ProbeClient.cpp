@@ -32,12 +32,34 @@ bool isConnectionError(rd_kafka_resp_err_t err)
         || err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__AUTHENTICATION
         || err == RD_KAFKA_RESP_ERR__SSL || err == RD_KAFKA_RESP_ERR__RESOLVE;
 }
+
+
+bool usesTls(const ClusterConfig &config)
+{
+    return config.security == SecurityProtocol::Ssl || config.security == SecurityProtocol::SaslSsl;
+}
+
+// Authentication and TLS failures name the cause; the transport error or
+// "all brokers down" that follows them only repeats it less precisely.
+bool isPrecise(int code)
+{
+    return code == RD_KAFKA_RESP_ERR__AUTHENTICATION || code == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED
+        || code == RD_KAFKA_RESP_ERR__SSL;
+}
 } // namespace
 
 std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, QString *error, int connectTimeoutMs)
 {
+    KafkaError e;
+    std::unique_ptr<ProbeClient> probe = create(config, &e, connectTimeoutMs);
+    *error = e.message;
+    return probe;
+}
+
+std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, KafkaError *error, int connectTimeoutMs)
+{
     if (config.bootstrap.trimmed().isEmpty()) {
-        *error = QStringLiteral("no bootstrap servers given");
+        *error = KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG, QStringLiteral("no bootstrap servers given"));
         return nullptr;
     }
     std::unique_ptr<ProbeClient> probe(new ProbeClient);
@@ -47,7 +69,8 @@ std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, QS
                                      {QStringLiteral("socket.connection.setup.timeout.ms"),
                                       QString::number(std::clamp(connectTimeoutMs, 1000, 30000))}});
     if (!conf.conf) {
-        *error = config.bootstrap + QStringLiteral(": invalid client setting ") + conf.error;
+        *error = KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG,
+                                  config.bootstrap + QStringLiteral(": invalid client setting ") + conf.error);
         return nullptr;
     }
     rd_kafka_conf_set_opaque(conf.conf.get(), probe.get());
@@ -57,7 +80,13 @@ std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, QS
     char errstr[512];
     probe->m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
     if (!probe->m_rk) {
-        *error = config.bootstrap + QStringLiteral(": ") + QString::fromUtf8(errstr);
+        // librdkafka answers _INVALID_ARG for any refusal here. With TLS
+        // configured, what it checks at creation beyond the settings already
+        // accepted above is its TLS context: the CA, certificate and key files
+        // and the key's password.
+        const QString text = config.bootstrap + QStringLiteral(": ") + QString::fromUtf8(errstr);
+        *error = usesTls(config) ? KafkaError::withKind(KafkaErrorKind::Tls, RD_KAFKA_RESP_ERR__SSL, text)
+                                 : KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG, text);
         return nullptr;
     }
     conf.conf.release(); // rd_kafka_new took ownership
@@ -74,6 +103,10 @@ void ProbeClient::errorCallback(rd_kafka_t *, int err, const char *reason, void 
         self->m_hopeless = true;
     if (err == RD_KAFKA_RESP_ERR__TRANSPORT)
         self->m_transportErrorSeen = true;
+    if (failedInTlsHandshake(rd_kafka_resp_err_t(err), reason))
+        self->m_tlsHandshakeFailed = true;
+    if (!isPrecise(self->m_fetchErrorCode) && (err != RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || !self->m_fetchErrorCode))
+        self->m_fetchErrorCode = err;
     // "all brokers down" repeats the cause less precisely than the error before it.
     if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->m_lastError.isEmpty())
         return;
@@ -105,6 +138,14 @@ QString ProbeClient::describeFailure(const QString &what, rd_kafka_resp_err_t er
 
 std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool withWatermarks, QString *error)
 {
+    KafkaError e;
+    std::optional<ClusterMetadata> result = fetchMetadata(timeoutMs, withWatermarks, &e);
+    *error = e.message;
+    return result;
+}
+
+std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool withWatermarks, KafkaError *error)
+{
     QElapsedTimer timer;
     timer.start();
     {
@@ -113,6 +154,8 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         QMutexLocker lock(&m_mutex);
         m_hopeless = false;
         m_transportErrorSeen = false;
+        m_tlsHandshakeFailed = false;
+        m_fetchErrorCode = 0;
     }
     rd_kafka_resp_err_t lastErr = RD_KAFKA_RESP_ERR__TIMED_OUT;
     while (!cancelled()) {
@@ -154,16 +197,24 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
     }
     rd_kafka_poll(m_rk.get(), 0);
     bool hopeless;
+    KafkaErrorContext context;
+    rd_kafka_resp_err_t code = lastErr;
     {
         QMutexLocker lock(&m_mutex);
         hopeless = m_hopeless;
+        context.tlsConfigured = usesTls(m_config);
+        context.tlsHandshakeFailed = m_tlsHandshakeFailed;
+        // The connection error says why; the request's own timeout or
+        // transport failure only that it did not get through.
+        if (m_fetchErrorCode)
+            code = rd_kafka_resp_err_t(m_fetchErrorCode);
     }
     QString text = hopeless ? QStringLiteral("cannot reach the cluster")
                             : QStringLiteral("cannot reach the cluster within %1 s")
                                   .arg(double(timeoutMs) / 1000.0, 0, 'f', 1);
     const QString cause = lastConnectionError();
     text += QStringLiteral(": ") + (cause.isEmpty() ? kafkaErrorText(lastErr) : cause);
-    *error = m_config.bootstrap + QStringLiteral(": ") + text;
+    *error = KafkaError::from(code, m_config.bootstrap + QStringLiteral(": ") + text, context);
     return std::nullopt;
 }
 

@@ -2,6 +2,7 @@
 
 #include "ClusterConfig.h"
 #include "ClusterMetadata.h"
+#include "KafkaError.h"
 
 #include <QMutex>
 #include <QString>
@@ -23,6 +24,11 @@ public:
     // Null with *error on a bad setting; does not connect yet.
     static std::unique_ptr<ProbeClient> create(const ClusterConfig &config, QString *error,
                                                int connectTimeoutMs = 7000);
+    // The same with the error's kind: Invalid for a refused setting, Tls when
+    // the client's TLS files cannot be used (librdkafka builds its TLS
+    // context when the client is created).
+    static std::unique_ptr<ProbeClient> create(const ClusterConfig &config, KafkaError *error,
+                                               int connectTimeoutMs = 7000);
     ~ProbeClient();
 
     rd_kafka_t *handle() const { return m_rk.get(); }
@@ -40,6 +46,10 @@ public:
     // reported in about a second, and otherwise fails after about `timeoutMs`,
     // naming the bootstrap address and the reason ("cannot reach the cluster").
     std::optional<ClusterMetadata> fetchMetadata(int timeoutMs, bool withWatermarks, QString *error);
+    // The same with the error's code and kind: the most precise connection
+    // error of this fetch, Tls when a handshake failed even if librdkafka's
+    // last word was a transport error.
+    std::optional<ClusterMetadata> fetchMetadata(int timeoutMs, bool withWatermarks, KafkaError *error);
     // A flag another thread may set to end a fetch early (between requests:
     // one librdkafka call in progress still finishes, within its timeout).
     // The flag must outlive this client.
@@ -68,6 +78,10 @@ private:
     int m_lastErrorCode = 0;
     bool m_hopeless = false; // every broker down, or credentials/TLS refused, since the last fetch began
     bool m_transportErrorSeen = false; // a connection failed since the last fetch began
+    bool m_tlsHandshakeFailed = false; // a TLS handshake failed since the last fetch began
+    // The code of the most precise connection error since the last fetch began
+    // (authentication or TLS outrank the transport error that follows them).
+    int m_fetchErrorCode = 0;
 };
 
 } // namespace md

@@ -14,15 +14,6 @@
 
 namespace md {
 
-namespace {
-// AdminService's wording for SECURITY_DISABLED / no authorizer.class.name.
-bool isNoAuthorizer(const QString &error)
-{
-    return error.contains(QLatin1String("security is disabled"), Qt::CaseInsensitive)
-           || error.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive);
-}
-} // namespace
-
 AclView::AclView(AdminClient *admin, QWidget *parent)
     : QWidget(parent), m_admin(admin), m_model(new AclTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
       m_view(new QTableView(this)), m_status(new QLabel(this)), m_refresh(new QToolButton(this))
@@ -73,13 +64,14 @@ AclView::AclView(AdminClient *admin, QWidget *parent)
                   false);
     });
     connect(m_admin, &AdminClient::requestFailed, this,
-            [this](quint64 id, AdminClient::Operation, const QString &error) {
+            [this](quint64 id, AdminClient::Operation, const QString &error, const KafkaError &failure) {
                 if (id != m_pending)
                     return;
                 m_pending = 0;
                 m_refresh->setEnabled(true);
                 m_model->clear();
-                m_noAuthorizer = isNoAuthorizer(error);
+                // AdminService answers SECURITY_DISABLED for a cluster without an authorizer.
+                m_noAuthorizer = failure.code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED;
                 if (m_noAuthorizer) {
                     m_view->setEnabled(false);
                     setStatus(tr("No authorizer is configured on this cluster: ACLs are not in use, "

@@ -1,10 +1,11 @@
+// ConnectionDialog: the list of saved connections and the form of the selected
+// one. The secrets live in ConnectionDialogSecrets.cpp, the connection test in
+// ConnectionDialogTest.cpp.
 #include "ConnectionDialog.h"
 
-#include "ProbeClient.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -15,48 +16,18 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QRegularExpression>
 #include <QSplitter>
-#include <QThread>
-#include <QTimer>
 #include <QVBoxLayout>
 
 namespace md {
 
-namespace {
-
-// The probe gives up after 8 s; the dialog answers at 10 s whatever happens
-// (a DNS lookup librdkafka cannot interrupt must not leave the user waiting).
-constexpr int kProbeTimeoutMs = 8000;
-constexpr int kAnswerWithinMs = 10000;
-
-struct TestOutcome {
-    std::optional<ClusterMetadata> metadata;
-    QString error;
-    qint64 elapsedMs = 0;
-};
-
-QString brokerList(const ClusterMetadata &md)
-{
-    QStringList parts;
-    for (const BrokerInfo &b : md.brokers) {
-        QString text = QString::number(b.id) + QStringLiteral(" at ") + b.host + QLatin1Char(':') + QString::number(b.port);
-        if (b.controller)
-            text += QStringLiteral(" (controller)");
-        parts.append(text);
-    }
-    return parts.join(QStringLiteral(", "));
-}
-
-QString joinIssues(const QList<ConnectionIssue> &issues)
+QString ConnectionDialog::joinIssues(const QList<ConnectionIssue> &issues)
 {
     QStringList lines;
     for (const ConnectionIssue &i : issues)
         lines.append(i.toString());
     return lines.join(QLatin1Char('\n'));
 }
-
-} // namespace
 
 ConnectionDialog::ConnectionDialog(ConnectionStore *store, SecretStore *secrets, QWidget *parent)
     : QDialog(parent)
@@ -402,31 +373,6 @@ void ConnectionDialog::onSelectionChanged()
     }
 }
 
-void ConnectionDialog::moveSecret(const QString &from, const QString &to, bool keepOld)
-{
-    if (m_secrets->availability() == SecretStore::Availability::Unavailable)
-        return;
-    for (const Secret which : {Secret::SaslPassword, Secret::KeyPassword})
-        moveOneSecret(from, to, keepOld, which);
-}
-
-void ConnectionDialog::moveOneSecret(const QString &from, const QString &to, bool keepOld, Secret which)
-{
-    if (m_secrets->availability() == SecretStore::Availability::Unavailable)
-        return;
-    const QString fromKey = secretKey(from, which);
-    const QString toKey = secretKey(to, which);
-    QPointer<SecretStore> secrets(m_secrets);
-    m_secrets->readPassword(fromKey, [secrets, fromKey, toKey, keepOld](std::optional<QString> value, QString) {
-        if (!value || !secrets)
-            return;
-        secrets->writePassword(toKey, *value, [secrets, fromKey, keepOld](bool ok, QString) {
-            if (ok && !keepOld && secrets)
-                secrets->removePassword(fromKey, [](bool, QString) {});
-        });
-    });
-}
-
 bool ConnectionDialog::saveConnection()
 {
     QList<ConnectionIssue> issues;
@@ -462,50 +408,6 @@ bool ConnectionDialog::saveConnection()
     else
         setStatus(tr("Saved. Storing %1 in the system keychain…").arg(report->storing.join(tr(" and "))), false);
     return true;
-}
-
-void ConnectionDialog::reportSecrets(const SecretReport &report)
-{
-    if (report.failed.isEmpty())
-        setStatus(report.storing.size() == 1 ? tr("Saved; %1 is in the system keychain.").arg(report.storing.constFirst())
-                                             : tr("Saved; %1 are in the system keychain.").arg(report.storing.join(tr(" and "))),
-                  false);
-    else
-        setStatus((report.failed.size() == 1 ? tr("Saved, but without %1. It will be asked for when connecting.")
-                                              : tr("Saved, but without %1. They will be asked for when connecting."))
-                      .arg(report.failed.join(tr("; "))),
-                  true);
-}
-
-void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool remember, const QString &old, bool renamed,
-                                  const std::shared_ptr<SecretReport> &report)
-{
-    const QString typed = secretEdit(which)->text();
-    const bool used = which == Secret::SaslPassword ? c.usesSasl() : c.usesSsl() && !c.sslKeyFile.isEmpty();
-    if (renamed && typed.isEmpty() && used)
-        moveOneSecret(old, c.name, false, which);
-    else if (renamed)
-        m_secrets->removePassword(secretKey(old, which), [](bool, QString) {});
-
-    const QString key = secretKey(c.name, which);
-    const QString what = which == Secret::SaslPassword ? tr("the password") : tr("the key password");
-    QPointer<ConnectionDialog> self(this);
-    if (used && remember && !typed.isEmpty()) {
-        ++report->pending;
-        report->storing << what;
-        m_secrets->writePassword(key, typed, [self, what, report](bool ok, QString error) {
-            if (!ok)
-                report->failed << tr("%1: %2").arg(what, error);
-            // Only the latest save speaks: an earlier one's slow answer
-            // must not overwrite what came after it.
-            if (--report->pending == 0 && self && self->m_saves == report->save)
-                self->reportSecrets(*report);
-        });
-    } else if (!used || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable
-                         && m_remember->isEnabled())) {
-        // Not needed, or the user asked not to keep it: nothing stays behind in the keychain.
-        m_secrets->removePassword(key, [](bool, QString) {});
-    }
 }
 
 void ConnectionDialog::addConnection()
@@ -599,174 +501,6 @@ void ConnectionDialog::removeConnection()
     m_dirty = false;
     reloadList(names.isEmpty() ? QString() : names.first());
     setStatus(tr("Removed \"%1\".").arg(name), false);
-}
-
-QString ConnectionDialog::secretKey(const QString &connectionName, Secret which)
-{
-    return which == Secret::SaslPassword ? SecretStore::connectionPasswordKey(connectionName)
-                                         : SecretStore::connectionKeyPasswordKey(connectionName);
-}
-
-QLineEdit *ConnectionDialog::secretEdit(Secret which) const
-{
-    return which == Secret::SaslPassword ? m_password : m_keyPassword;
-}
-
-bool ConnectionDialog::needsSecret(const Connection &c, Secret which) const
-{
-    if (which == Secret::SaslPassword)
-        return c.usesSasl();
-    // A key password only for a key that is encrypted (or when one was typed):
-    // most client keys are not, and asking for nothing would only confuse.
-    if (!c.usesSsl() || c.sslKeyFile.isEmpty())
-        return false;
-    return !m_keyPassword->text().isEmpty() || isEncryptedPrivateKey(c.sslKeyFile);
-}
-
-void ConnectionDialog::promptSecret(const Connection &c, Secret which, const QString &why,
-                                    std::function<void(QString)> use)
-{
-    if (m_prompt) {
-        m_prompt->setObjectName(QString()); // it is on its way out (deleted later)
-        m_prompt->close();
-    }
-    auto *dlg = new QInputDialog(this);
-    dlg->setObjectName(which == Secret::SaslPassword ? QStringLiteral("passwordPrompt")
-                                                     : QStringLiteral("keyPasswordPrompt"));
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    dlg->setWindowTitle(tr("Password for %1").arg(c.name.isEmpty() ? c.bootstrap : c.name));
-    dlg->setLabelText(why + QStringLiteral("\n\n")
-                      + (which == Secret::SaslPassword
-                             ? tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap)
-                             : tr("Password of the client key %1:").arg(c.sslKeyFile)));
-    dlg->setTextEchoMode(QLineEdit::Password);
-    connect(dlg, &QInputDialog::textValueSelected, this, [use = std::move(use)](const QString &pw) { use(pw); });
-    connect(dlg, &QDialog::rejected, this, [this] { setStatus(tr("Cancelled: no password given."), true); });
-    m_prompt = dlg;
-    dlg->open();
-}
-
-void ConnectionDialog::withSecret(const Connection &c, Secret which, std::function<void(QString)> use)
-{
-    if (!needsSecret(c, which))
-        return use(QString());
-    if (const QString typed = secretEdit(which)->text(); !typed.isEmpty())
-        return use(typed);
-    if (m_secrets->availability() == SecretStore::Availability::Unavailable)
-        return promptSecret(c, which, tr("No system keychain, so no password is saved: %1.")
-                                          .arg(m_secrets->unavailableReason()), std::move(use));
-    // A connection not saved yet (or renamed in the form) has no keychain entry of its own.
-    const QString name = m_current.isEmpty() ? c.name : m_current;
-    QPointer<ConnectionDialog> self(this);
-    m_secrets->readPassword(secretKey(name, which),
-                            [self, c, which, use = std::move(use)](std::optional<QString> value, QString error) {
-        if (!self)
-            return;
-        if (value)
-            return use(*value);
-        if (error.isEmpty())
-            return self->promptSecret(c, which, tr("No password is saved for this connection."), use);
-        self->promptSecret(c, which, tr("The system keychain could not give the password: %1.").arg(error), use);
-    });
-}
-
-void ConnectionDialog::withSecrets(const Connection &c, std::function<void(Secrets)> use)
-{
-    QPointer<ConnectionDialog> self(this);
-    withSecret(c, Secret::SaslPassword, [self, c, use = std::move(use)](const QString &saslPassword) {
-        if (!self)
-            return;
-        self->withSecret(c, Secret::KeyPassword, [saslPassword, use](const QString &keyPassword) {
-            use({saslPassword, keyPassword});
-        });
-    });
-}
-
-void ConnectionDialog::testConnection()
-{
-    QList<ConnectionIssue> issues;
-    const Connection c = formConnection(&issues);
-    if (!issues.isEmpty()) {
-        setStatus(tr("Cannot test:\n") + joinIssues(issues), true);
-        Q_EMIT testFinished(false, joinIssues(issues));
-        return;
-    }
-    QPointer<ConnectionDialog> self(this);
-    withSecrets(c, [self, c](const Secrets &secrets) {
-        if (self)
-            self->startTest(c.toClusterConfig(secrets.saslPassword, secrets.keyPassword));
-    });
-}
-
-void ConnectionDialog::startTest(const ClusterConfig &config)
-{
-    const quint64 serial = ++m_testSerial;
-    m_testRunning = true;
-    m_testButton->setEnabled(false);
-    setStatus(tr("Testing %1…").arg(config.bootstrap), false);
-
-    auto outcome = std::make_shared<TestOutcome>();
-    // The probe blocks for up to 8 s: it runs on its own thread, which deletes
-    // itself when done, so closing the dialog never waits for it.
-    QThread *thread = QThread::create([config, outcome] {
-        QElapsedTimer timer;
-        timer.start();
-        QString error;
-        if (std::unique_ptr<ProbeClient> probe = ProbeClient::create(config, &error, kProbeTimeoutMs))
-            outcome->metadata = probe->fetchMetadata(kProbeTimeoutMs, false, &error);
-        outcome->error = error;
-        outcome->elapsedMs = timer.elapsed();
-    });
-    connect(thread, &QThread::finished, thread, &QObject::deleteLater);
-    auto finish = [this, serial](bool ok, const QString &message) {
-        if (serial != m_testSerial || !m_testRunning)
-            return; // answered already (timeout), or a newer test runs
-        m_testRunning = false;
-        m_testButton->setEnabled(true);
-        setStatus(message, !ok);
-        Q_EMIT testFinished(ok, message);
-    };
-    connect(thread, &QThread::finished, this, [outcome, finish, bootstrap = config.bootstrap] {
-        if (outcome->metadata) {
-            const ClusterMetadata &md = *outcome->metadata;
-            finish(true, tr("Connected to %1 in %2 ms: %n broker(s): %3; %4 topic(s).", nullptr,
-                            int(md.brokers.size()))
-                             .arg(bootstrap)
-                             .arg(outcome->elapsedMs)
-                             .arg(brokerList(md))
-                             .arg(md.topics.size()));
-        } else {
-            finish(false, explainFailure(outcome->error));
-        }
-    });
-    QTimer::singleShot(kAnswerWithinMs, this, [finish, bootstrap = config.bootstrap] {
-        finish(false, tr("unreachable: %1 did not answer within %2 s").arg(bootstrap).arg(kAnswerWithinMs / 1000));
-    });
-    thread->start();
-}
-
-QString ConnectionDialog::explainFailure(const QString &error)
-{
-    // librdkafka names brokers "sasl_ssl://host:port/id": the protocol in a
-    // name says nothing about what failed, so it must not steer the verdict.
-    static const QRegularExpression brokerName(QStringLiteral("[A-Za-z_]+://\\S+"));
-    const QString lower = QString(error).replace(brokerName, QString()).toLower();
-    if (lower.contains(QLatin1String("authentication")) || lower.contains(QLatin1String("sasl handshake"))
-        || lower.contains(QLatin1String("unsupported sasl mechanism")))
-        return tr("authentication failed: the cluster refused the user name or password, or the SASL "
-                  "mechanism (%1)").arg(error);
-    if (lower.contains(QLatin1String("ssl.key")) || lower.contains(QLatin1String("private key")))
-        return tr("TLS failed: the client key could not be read; check the key file and its password (%1)")
-            .arg(error);
-    if (lower.contains(QLatin1String("ssl")) || lower.contains(QLatin1String("tls"))
-        || lower.contains(QLatin1String("certificate")) || lower.contains(QLatin1String("handshake")))
-        return tr("TLS failed: the secure connection could not be set up; check the security protocol and the "
-                  "certificate files (%1)").arg(error);
-    if (lower.contains(QLatin1String("resolve")))
-        return tr("unreachable: the host name does not resolve (%1)").arg(error);
-    if (lower.contains(QLatin1String("invalid client setting")))
-        return tr("invalid setting: %1").arg(error);
-    return tr("unreachable: no broker answered (%1)").arg(error);
 }
 
 void ConnectionDialog::requestConnect(Side side)

@@ -2,6 +2,7 @@
 
 #include "ClusterConfig.h"
 #include "ClusterMetadata.h"
+#include "ClusterProbe.h"
 #include "ConnectionStore.h"
 #include "SecretStore.h"
 
@@ -27,8 +28,9 @@ namespace md {
 // rename, remove), every setting of the selected one on the right. Passwords
 // go to the system keychain through SecretStore, never to the settings file;
 // where no keychain answers, the dialog says so and asks for the password at
-// each connect. "Test connection" runs on a worker thread and answers within
-// 10 s with the brokers found or the reason in plain words.
+// each connect. "Test connection" runs the engine's testConnection in the
+// background and answers within 10 s with the brokers found or the reason in
+// plain words, chosen by the error's kind.
 class ConnectionDialog final : public QDialog {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConnectionDialog)
@@ -52,9 +54,10 @@ public:
     // Asking before removing a connection (tests switch it off).
     void setConfirmRemovals(bool on) { m_confirmRemovals = on; }
 
-    // Plain-words classification of a connection failure ("unreachable: ...",
-    // "authentication failed: ...", "TLS failed: ...").
-    static QString explainFailure(const QString &error);
+    // A failed connection test in plain words ("unreachable: ...",
+    // "authentication failed: ...", "TLS failed: ..."), chosen by the error's
+    // kind and step; librdkafka's text follows in parentheses for the expert.
+    static QString explainFailure(ConnectionTestResult::Step step, const KafkaError &error);
 
 public Q_SLOTS:
     void addConnection();
@@ -69,8 +72,10 @@ public Q_SLOTS:
 Q_SIGNALS:
     // The configuration carries the password in memory only.
     void connectRequested(md::ConnectionDialog::Side side, const md::ClusterConfig &config);
-    // A test finished: ok with the brokers, or the reason.
-    void testFinished(bool ok, const QString &message);
+    // A test finished: ok with the brokers, or the reason in words and as a
+    // typed error (kind Timeout when the dialog stopped waiting; Invalid for a
+    // form that does not validate).
+    void testFinished(bool ok, const QString &message, const md::KafkaError &error);
 
 private:
     void init();
@@ -110,6 +115,8 @@ private:
                     const std::shared_ptr<SecretReport> &report);
     void reportSecrets(const SecretReport &report);
     void startTest(const ClusterConfig &config);
+    void finishTest(quint64 generation, bool ok, const QString &message, const KafkaError &error);
+    static QString joinIssues(const QList<ConnectionIssue> &issues);
     void requestConnect(Side side);
     void pickFile(QLineEdit *edit, const QString &title);
 
@@ -124,7 +131,10 @@ private:
     int m_saves = 0; // counts saves (and selection changes): only the latest save reports its secrets
     bool m_loading = false;
     bool m_confirmRemovals = true;
-    quint64 m_testSerial = 0;
+    // Counts tests: an answer is shown only if it belongs to the latest test and
+    // nothing answered it yet (the 10 s deadline re-enables the button while a
+    // slow probe still runs, so a second test can start before the first ends).
+    quint64 m_testGeneration = 0;
     bool m_testRunning = false;
 
     QListWidget *m_list = nullptr;

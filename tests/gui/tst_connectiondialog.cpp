@@ -3,7 +3,7 @@
 // within 10 s with the UI thread responsive, SCRAM with the right password
 // connects and with a wrong one says "authentication failed", mutual TLS with
 // an encrypted client key connects and a CA that did not sign the broker says
-// "TLS failed". Passwords (SASL and key): with an in-memory keychain they land
+// "TLS failed" (each with the error kind the dialog chose its words from). Passwords (SASL and key): with an in-memory keychain they land
 // there and nowhere else; without a keychain the dialog says why and asks at
 // connect time.
 #include "ConnectionDialog.h"
@@ -28,6 +28,8 @@
 
 using namespace md;
 
+Q_DECLARE_METATYPE(md::ConnectionTestResult::Step)
+
 namespace {
 
 struct Fixture {
@@ -37,6 +39,7 @@ struct Fixture {
     MemorySecretBackend *backend = nullptr; // owned by secrets
     SecretStore secrets;
     ConnectionDialog dialog;
+    KafkaError lastError; // of the latest runTest
 
     explicit Fixture(const QString &unavailableReason = {})
         : secrets(makeBackend(unavailableReason, &backend))
@@ -114,6 +117,7 @@ struct Fixture {
             *maxGapMs = maxGap;
         if (!answered)
             return {false, QStringLiteral("no answer")};
+        lastError = spy.first().at(2).value<KafkaError>();
         return {spy.first().at(0).toBool(), spy.first().at(1).toString()};
     }
 
@@ -163,6 +167,7 @@ private Q_SLOTS:
         const auto [ok, message] = f.runTest(&ms, &maxGap);
         QVERIFY(!ok);
         QVERIFY2(message.startsWith(QStringLiteral("unreachable")), qPrintable(message));
+        QCOMPARE(f.lastError.kind, KafkaErrorKind::Unreachable);
         QVERIFY2(ms < 10500, qPrintable(QString::number(ms)));
         QVERIFY2(maxGap < 500, qPrintable(QStringLiteral("UI thread blocked for %1 ms").arg(maxGap)));
         qInfo("closed port: answered in %lld ms, longest UI gap %d ms", ms, maxGap);
@@ -181,6 +186,7 @@ private Q_SLOTS:
         std::tie(ok, message) = f.runTest(&ms);
         QVERIFY(!ok);
         QVERIFY2(message.startsWith(QStringLiteral("authentication failed")), qPrintable(message));
+        QCOMPARE(f.lastError.kind, KafkaErrorKind::Authentication);
         QVERIFY2(!message.contains(QStringLiteral("wrong-password")), qPrintable(message));
         QVERIFY2(ms < 10500, qPrintable(QString::number(ms)));
     }
@@ -211,7 +217,11 @@ private Q_SLOTS:
         qint64 ms = 0;
         std::tie(ok, message) = f.runTest(&ms);
         QVERIFY(!ok);
-        QVERIFY2(message.startsWith(QStringLiteral("TLS failed")), qPrintable(message));
+        QVERIFY2(message.startsWith(QStringLiteral("TLS failed: the secure connection")), qPrintable(message));
+        // Whichever code librdkafka reported first (_SSL or _TRANSPORT), the kind is TLS.
+        QCOMPARE(f.lastError.kind, KafkaErrorKind::Tls);
+        QVERIFY2(f.lastError.code == RD_KAFKA_RESP_ERR__SSL || f.lastError.code == RD_KAFKA_RESP_ERR__TRANSPORT,
+                 qPrintable(QString::number(f.lastError.code)));
         QVERIFY2(ms < 10500, qPrintable(QString::number(ms)));
 
         // The wrong key password: the key cannot be read, said before any connection.
@@ -219,9 +229,20 @@ private Q_SLOTS:
         f.child<QLineEdit>("keyPasswordEdit")->setText(QStringLiteral("not-the-key-password"));
         std::tie(ok, message) = f.runTest();
         QVERIFY(!ok);
-        QVERIFY2(message.startsWith(QStringLiteral("TLS failed: the client key could not be read")),
+        QVERIFY2(message.startsWith(QStringLiteral("TLS failed: the client key or certificates could not be read")),
                  qPrintable(message));
+        QCOMPARE(f.lastError.kind, KafkaErrorKind::Tls);
         QVERIFY2(!message.contains(QStringLiteral("not-the-key-password")), qPrintable(message));
+
+        // No client certificate: the broker refuses it after the client's
+        // side of the handshake (a transport error in librdkafka's terms).
+        f.child<QLineEdit>("certFileEdit")->clear();
+        f.child<QLineEdit>("keyFileEdit")->clear();
+        f.child<QLineEdit>("keyPasswordEdit")->clear();
+        std::tie(ok, message) = f.runTest();
+        QVERIFY(!ok);
+        QVERIFY2(message.startsWith(QStringLiteral("TLS failed: the secure connection")), qPrintable(message));
+        QCOMPARE(f.lastError.kind, KafkaErrorKind::Tls);
     }
 
     void keyPasswordGoesToTheKeychainOnly()
@@ -396,32 +417,62 @@ private Q_SLOTS:
 
     void failureWords_data()
     {
-        QTest::addColumn<QString>("error");
+        using Step = ConnectionTestResult::Step;
+        QTest::addColumn<Step>("step");
+        QTest::addColumn<KafkaError>("error");
         QTest::addColumn<QString>("verdict");
-        QTest::newRow("refused sasl broker")
-            << QStringLiteral("127.0.0.1:1: cannot reach the cluster: sasl_plaintext://127.0.0.1:1/bootstrap: "
-                              "Connect to ipv4#127.0.0.1:1 failed: Connection refused (after 0ms in state CONNECT)")
-            << QStringLiteral("unreachable");
-        QTest::newRow("ssl broker name, auth failure")
-            << QStringLiteral("h:9093: cannot reach the cluster: authentication failed: sasl_ssl://h:9093/bootstrap: "
-                              "SASL authentication error: Authentication failed: Invalid username or password")
+        const KafkaErrorContext tls{true, true};
+        QTest::newRow("refused broker")
+            << Step::Connect
+            << KafkaError::from(RD_KAFKA_RESP_ERR__TRANSPORT,
+                                QStringLiteral("127.0.0.1:1: cannot reach the cluster: sasl_plaintext://127.0.0.1:1/"
+                                               "bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused"))
+            << QStringLiteral("unreachable: no broker answered");
+        // The words come from the kind: a message that mentions authentication
+        // or SSL does not steer them, and one that mentions neither still gets
+        // its kind's words.
+        QTest::newRow("refused, reworded")
+            << Step::Connect
+            << KafkaError::from(RD_KAFKA_RESP_ERR__TRANSPORT,
+                                QStringLiteral("h:9093: ssl://h:9093/bootstrap: authentication of nothing"))
+            << QStringLiteral("unreachable: no broker answered");
+        QTest::newRow("sasl refused")
+            << Step::Connect
+            << KafkaError::from(RD_KAFKA_RESP_ERR__AUTHENTICATION, QStringLiteral("h:9093: the broker said no"))
             << QStringLiteral("authentication failed");
-        QTest::newRow("tls")
-            << QStringLiteral("h:9093: cannot reach the cluster: ssl://h:9093/bootstrap: SSL handshake failed: "
-                              "certificate verify failed")
-            << QStringLiteral("TLS failed");
+        QTest::newRow("tls as transport")
+            << Step::Connect
+            << KafkaError::from(RD_KAFKA_RESP_ERR__TRANSPORT, QStringLiteral("h:9093: connection closed"), tls)
+            << QStringLiteral("TLS failed: the secure connection could not be set up");
+        QTest::newRow("tls files")
+            << Step::CreateClient
+            << KafkaError::withKind(KafkaErrorKind::Tls, RD_KAFKA_RESP_ERR__SSL, QStringLiteral("h:9093: bad key"))
+            << QStringLiteral("TLS failed: the client key or certificates could not be read");
         QTest::newRow("dns")
-            << QStringLiteral("nohost:9092: cannot reach the cluster: Failed to resolve 'nohost:9092'")
+            << Step::Connect
+            << KafkaError::from(RD_KAFKA_RESP_ERR__RESOLVE, QStringLiteral("nohost:9092: cannot reach the cluster"))
             << QStringLiteral("unreachable: the host name does not resolve");
+        QTest::newRow("timeout")
+            << Step::Connect << KafkaError::from(RD_KAFKA_RESP_ERR__TIMED_OUT, QStringLiteral("h:9092: slow"))
+            << QStringLiteral("unreachable: no broker answered in time");
+        QTest::newRow("not allowed")
+            << Step::Connect
+            << KafkaError::from(RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED, QStringLiteral("h:9092: no"))
+            << QStringLiteral("not authorized");
+        QTest::newRow("setting")
+            << Step::CreateClient
+            << KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG, QStringLiteral("h:9092: invalid client setting x"))
+            << QStringLiteral("invalid setting");
     }
 
     void failureWords()
     {
-        QFETCH(QString, error);
+        QFETCH(ConnectionTestResult::Step, step);
+        QFETCH(KafkaError, error);
         QFETCH(QString, verdict);
-        const QString text = ConnectionDialog::explainFailure(error);
+        const QString text = ConnectionDialog::explainFailure(step, error);
         QVERIFY2(text.startsWith(verdict), qPrintable(text));
-        QVERIFY(text.contains(error)); // the details stay for the expert
+        QVERIFY(text.contains(error.message)); // the details stay for the expert
     }
 
     void invalidFormNamesTheField()

@@ -131,6 +131,7 @@ private Q_SLOTS:
         const ClusterProbeResult r = probeCluster(test::clusterConfig(QStringLiteral("source")), 10000);
         QVERIFY2(r.reachable, qPrintable(r.error));
         QVERIFY(r.error.isEmpty());
+        QCOMPARE(r.failure.kind, KafkaErrorKind::None);
         QCOMPARE(r.brokerCount, 1);
         QVERIFY(r.topic(m_orders));
         QCOMPARE(r.topic(m_orders)->partitions, 3);
@@ -146,6 +147,8 @@ private Q_SLOTS:
         QVERIFY(!r.reachable);
         QVERIFY2(r.error.startsWith(c.bootstrap + QStringLiteral(": cannot reach the cluster")), qPrintable(r.error));
         QVERIFY2(r.error.contains(QStringLiteral("refused"), Qt::CaseInsensitive), qPrintable(r.error));
+        QCOMPARE(r.failure.kind, KafkaErrorKind::Unreachable);
+        QCOMPARE(r.failure.message, r.error);
         QVERIFY2(r.elapsedMs < 8000, qPrintable(QString::number(r.elapsedMs))); // fails on the refusal, not the timeout
     }
 
@@ -159,7 +162,46 @@ private Q_SLOTS:
         const ClusterProbeResult r = probeCluster(c, 15000);
         QVERIFY(!r.reachable);
         QVERIFY2(r.error.contains(QStringLiteral("uthentication")), qPrintable(r.error));
+        QCOMPARE(r.failure.kind, KafkaErrorKind::Authentication);
         QVERIFY2(r.elapsedMs < 15000, qPrintable(QString::number(r.elapsedMs)));
+    }
+
+    void probeWithAnotherCaFailsAsTls()
+    {
+        // librdkafka reports the refused handshake as _SSL or as _TRANSPORT,
+        // whichever failure it sees first: the kind is TLS either way. A few
+        // rounds, because which one comes first varies from run to run.
+        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("tls"));
+        ClusterConfig c = test::clusterConfig(QStringLiteral("tls"));
+        c.sslCaFile = test::tlsFile(QStringLiteral("other-ca.pem"));
+        for (int round = 0; round < 3; ++round) {
+            const ClusterProbeResult r = probeCluster(c, 8000);
+            QVERIFY(!r.reachable);
+            QVERIFY2(r.failure.kind == KafkaErrorKind::Tls,
+                     qPrintable(QStringLiteral("%1 (code %2): %3")
+                                    .arg(kafkaErrorKindName(r.failure.kind))
+                                    .arg(r.failure.code)
+                                    .arg(r.error)));
+        }
+        {
+            ClusterConfig anon = test::clusterConfig(QStringLiteral("tls"));
+            anon.sslCertFile.clear();
+            anon.sslKeyFile.clear();
+            anon.sslKeyPassword.clear();
+            // No client certificate: the broker's TLS alert comes on the first
+            // request (TLS 1.3), as a transport error; still TLS.
+            const ClusterProbeResult a = probeCluster(anon, 8000);
+            QVERIFY(!a.reachable);
+            QVERIFY2(a.failure.kind == KafkaErrorKind::Tls,
+                     qPrintable(kafkaErrorKindName(a.failure.kind) + QLatin1Char(' ') + a.error));
+        }
+        // An unreadable client key is refused before anything is sent, as TLS.
+        c.sslCaFile = test::tlsFile(QStringLiteral("ca.pem"));
+        c.sslKeyPassword = QStringLiteral("not-the-key-password");
+        const ClusterProbeResult r = probeCluster(c, 8000);
+        QVERIFY(!r.reachable);
+        QCOMPARE(r.failure.kind, KafkaErrorKind::Tls);
+        QVERIFY2(r.elapsedMs < 2000, qPrintable(QString::number(r.elapsedMs)));
     }
 
     void planFollowsTheNamingPolicy_data()
