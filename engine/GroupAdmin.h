@@ -7,6 +7,7 @@
 
 #include "ClusterConfig.h"
 #include "KafkaHandles.h"
+#include "Tasks.h"
 
 #include <QDeadlineTimer>
 #include <QMutex>
@@ -16,7 +17,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <thread>
 #include <vector>
 
 namespace md::groupadmin {
@@ -184,12 +184,13 @@ bool spread(Admin &admin, int count, Part &&part, QString *error)
     std::vector<QString> errors(admins.size());
     std::vector<char> done(admins.size(), 0);
     const auto run = [&](int c) { done[size_t(c)] = part(*admins[size_t(c)], c, n, &errors[size_t(c)]); };
-    std::vector<std::thread> threads;
+    // Tasks (engine/Tasks.h): waitForFinished() runs one here if no pool thread took it.
+    std::vector<QFuture<void>> tasks;
     for (int c = 1; c < n; ++c)
-        threads.emplace_back(run, c);
+        tasks.push_back(runTask(run, c));
     run(0);
-    for (std::thread &t : threads)
-        t.join();
+    for (QFuture<void> &t : tasks)
+        t.waitForFinished();
     for (int c = 0; c < n; ++c) {
         if (!done[size_t(c)]) {
             *error = errors[size_t(c)];
