@@ -1,5 +1,6 @@
 #include "AdminClient.h"
 
+#include <functional>
 #include <memory>
 
 namespace md {
@@ -12,6 +13,12 @@ public:
     AdminWorker() = default;
     std::unique_ptr<AdminService> service;
     QString createError; // why the last connectTo could not create the service
+
+Q_SIGNALS:
+    // An answer to run on the client's thread. A signal, not a call posted to
+    // the client: the client may be gone meanwhile (it does not wait for this
+    // thread), and a connection ends with its receiver.
+    void replied(const std::function<void()> &answer);
 };
 
 namespace {
@@ -33,18 +40,16 @@ void registerTypes()
 AdminClient::AdminClient(QObject *parent) : QObject(parent)
 {
     registerTypes();
-    m_thread.setObjectName(QStringLiteral("cluster-admin-ops"));
     m_worker = new AdminWorker;
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_thread.adopt(m_worker);
+    connect(m_worker, &AdminWorker::replied, this, [](const std::function<void()> &answer) { answer(); });
     m_thread.start();
 }
 
 AdminClient::~AdminClient()
 {
-    // Pending requests are dropped; the one running finishes within its timeout.
-    m_thread.quit();
-    m_thread.wait();
+    // Pending requests are dropped; the one running finishes within its timeout,
+    // on its thread, without this waiting (WorkerThread).
 }
 
 template<typename Call, typename Emit>
@@ -68,7 +73,7 @@ quint64 AdminClient::request(Operation op, Call call, Emit emit)
                 answer = [id, emit, v = std::move(r.value)] { emit(id, v); };
             }
             // Queued to this object: dropped if it is gone by then.
-            QMetaObject::invokeMethod(this, std::move(answer), Qt::QueuedConnection);
+            Q_EMIT w->replied(answer);
         },
         Qt::QueuedConnection);
     return id;

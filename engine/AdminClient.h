@@ -1,9 +1,9 @@
 #pragma once
 
 #include "AdminService.h"
+#include "WorkerThread.h"
 
 #include <QObject>
-#include <QThread>
 
 namespace md {
 
@@ -60,8 +60,8 @@ private:
     template<typename Call, typename Emit>
     quint64 request(Operation op, Call call, Emit emit);
 
-    QThread m_thread;
-    AdminWorker *m_worker = nullptr; // lives on m_thread, deleted when it finishes
+    WorkerThread m_thread{QStringLiteral("cluster-admin-ops")};
+    AdminWorker *m_worker = nullptr; // lives on m_thread, deleted there when it ends
     quint64 m_nextId = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <atomic>
 
 namespace md {
 
@@ -26,10 +27,7 @@ class ClusterWorker final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterWorker)
 public:
-    explicit ClusterWorker(const std::atomic<bool> *closing) : m_closing(closing), m_timer(this)
-    {
-        connect(&m_timer, &QTimer::timeout, this, &ClusterWorker::refresh);
-    }
+    ClusterWorker() : m_timer(this) { connect(&m_timer, &QTimer::timeout, this, &ClusterWorker::refresh); }
 
     void connectTo(const ClusterConfig &config)
     {
@@ -48,7 +46,7 @@ public:
 
     void refresh()
     {
-        if (m_config.bootstrap.isEmpty() || m_closing->load())
+        if (m_config.bootstrap.isEmpty() || m_closing.load())
             return;
         QString error;
         if (!m_probe) {
@@ -57,7 +55,7 @@ public:
                 Q_EMIT failure(error);
                 return;
             }
-            m_probe->setCancelFlag(m_closing);
+            m_probe->setCancelFlag(&m_closing);
         }
         if (auto md = m_probe->fetchMetadata(kMetadataTimeoutMs, true, &error))
             Q_EMIT metadata(*md);
@@ -69,8 +67,11 @@ Q_SIGNALS:
     void metadata(const md::ClusterMetadata &metadata);
     void failure(const QString &message);
 
+public:
+    // Set by the client as it goes (from its thread): ends a fetch under way early.
+    std::atomic<bool> m_closing{false};
+
 private:
-    const std::atomic<bool> *m_closing; // the client's: it waits for this thread before it goes
     ClusterConfig m_config;
     std::unique_ptr<ProbeClient> m_probe;
     QTimer m_timer;
@@ -79,10 +80,8 @@ private:
 ClusterClient::ClusterClient(QObject *parent) : QObject(parent)
 {
     registerTypes();
-    m_thread.setObjectName(QStringLiteral("cluster-admin"));
-    m_worker = new ClusterWorker(&m_closing);
-    m_worker->moveToThread(&m_thread);
-    connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+    m_worker = new ClusterWorker;
+    m_thread.adopt(m_worker);
     connect(m_worker, &ClusterWorker::metadata, this, &ClusterClient::onMetadata);
     connect(m_worker, &ClusterWorker::failure, this, &ClusterClient::onFailure);
     m_thread.start();
@@ -91,9 +90,8 @@ ClusterClient::ClusterClient(QObject *parent) : QObject(parent)
 ClusterClient::~ClusterClient()
 {
     // A refresh of a large cluster can take long; closing must not wait for all of it.
-    m_closing = true;
-    m_thread.quit();
-    m_thread.wait();
+    // The worker lives until its thread ends, which is after this (WorkerThread).
+    m_worker->m_closing = true;
 }
 
 void ClusterClient::connectTo(const ClusterConfig &config)

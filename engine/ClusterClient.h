@@ -3,12 +3,10 @@
 #include "ClusterConfig.h"
 #include "ClusterMetadata.h"
 #include "ProbeClient.h"
-
-#include <atomic>
+#include "WorkerThread.h"
 
 #include <QMutex>
 #include <QObject>
-#include <QThread>
 
 #include <memory>
 #include <optional>
@@ -54,9 +52,8 @@ private:
     ClusterMetadata m_metadata;
     QString m_lastError;
     State m_state = State::Disconnected;
-    QThread m_thread;
-    ClusterWorker *m_worker = nullptr; // lives on m_thread, deleted when it finishes
-    std::atomic<bool> m_closing{false}; // ends the worker's fetch early when this client goes
+    WorkerThread m_thread{QStringLiteral("cluster-admin")};
+    ClusterWorker *m_worker = nullptr; // lives on m_thread, deleted there when it ends
 };
 
 } // namespace md

@@ -8,6 +8,7 @@
 #include "AdminCall.h"
 #include "ClusterConfig.h"
 #include "KafkaHandles.h"
+#include "Tasks.h"
 
 #include <QDeadlineTimer>
 #include <QMutex>
@@ -17,7 +18,6 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -203,12 +203,13 @@ bool spread(Admin &admin, int count, Part &&part, QString *error)
     std::vector<QString> errors(admins.size());
     std::vector<char> done(admins.size(), 0);
     const auto run = [&](int c) { done[size_t(c)] = part(*admins[size_t(c)], c, n, &errors[size_t(c)]); };
-    std::vector<std::thread> threads;
+    // Tasks (engine/Tasks.h): waitForFinished() runs one here if no pool thread took it.
+    std::vector<QFuture<void>> tasks;
     for (int c = 1; c < n; ++c)
-        threads.emplace_back(run, c);
+        tasks.push_back(runTask(run, c));
     run(0);
-    for (std::thread &t : threads)
-        t.join();
+    for (QFuture<void> &t : tasks)
+        t.waitForFinished();
     for (int c = 0; c < n; ++c) {
         if (!done[size_t(c)]) {
             *error = errors[size_t(c)];

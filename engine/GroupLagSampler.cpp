@@ -150,14 +150,10 @@ GroupLagSampler::GroupLagSampler(const ClusterConfig &cluster, const QString &gr
 {
     qRegisterMetaType<MetricsSnapshot>("md::MetricsSnapshot");
     qRegisterMetaType<ConsumerGroupInfo>("md::ConsumerGroupInfo");
-    m_thread.setObjectName(QStringLiteral("group-lag"));
 }
 
-GroupLagSampler::~GroupLagSampler()
-{
-    m_thread.quit();
-    m_thread.wait();
-}
+// The sample under way ends on its thread without this waiting (WorkerThread).
+GroupLagSampler::~GroupLagSampler() = default;
 
 void GroupLagSampler::setIntervalMs(int ms)
 {
@@ -170,8 +166,7 @@ void GroupLagSampler::start()
 {
     if (!m_worker) {
         m_worker = new GroupLagWorker(m_cluster, m_groupId, m_timeoutMs);
-        m_worker->moveToThread(&m_thread);
-        connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
+        m_thread.adopt(m_worker);
         connect(m_worker, &GroupLagWorker::sampled, this, &GroupLagSampler::sampled);
         connect(m_worker, &GroupLagWorker::membersSampled, this, &GroupLagSampler::membersSampled);
         connect(m_worker, &GroupLagWorker::failed, this, &GroupLagSampler::failed);

@@ -3,9 +3,9 @@
 #include "AdminService.h"
 #include "ClusterConfig.h"
 #include "MetricsSnapshot.h"
+#include "WorkerThread.h"
 
 #include <QObject>
-#include <QThread>
 
 namespace md {
 
@@ -59,8 +59,8 @@ private:
     int m_intervalMs = 5000;
     int m_timeoutMs = 10000;
     bool m_running = false;
-    QThread m_thread;
-    GroupLagWorker *m_worker = nullptr; // lives on m_thread, deleted when it finishes
+    WorkerThread m_thread{QStringLiteral("group-lag")};
+    GroupLagWorker *m_worker = nullptr; // lives on m_thread, deleted there when it ends
 };
 
 } // namespace md

@@ -224,10 +224,10 @@ bool GroupSyncRunner::wanted(const MirrorJobSpec &spec)
 
 void GroupSyncRunner::start()
 {
-    if (m_thread.joinable())
+    if (m_thread.isStarted())
         return;
     // The thread owns a reference: it may outlive this object (see finish()).
-    m_thread = std::thread([s = m_shared] {
+    m_thread.start([s = m_shared] {
         const auto interval = std::chrono::milliseconds(std::max(1000, s->spec.groupSyncIntervalMs));
         for (;;) {
             {
@@ -256,18 +256,17 @@ void GroupSyncRunner::stop()
 
 void GroupSyncRunner::finish(int timeoutMs)
 {
-    if (!m_thread.joinable())
+    if (!m_thread.isStarted())
         return;
     std::unique_lock lock(m_shared->mutex);
     if (m_shared->cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return m_shared->done; })) {
         lock.unlock();
-        m_thread.join();
+        m_thread.join(); // it only has to return
         return;
     }
-    // Still inside a call that cannot be interrupted: let it end by itself, silently.
+    // Still inside a call that cannot be interrupted: let it end by itself, silently
+    // (WorkerThread lets a thread outlive its owner).
     m_shared->events = nullptr;
-    lock.unlock();
-    m_thread.detach();
 }
 
 QList<GroupSyncMetrics> GroupSyncRunner::summary() const

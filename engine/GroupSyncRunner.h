@@ -2,12 +2,12 @@
 
 #include "MetricsSnapshot.h"
 #include "MirrorJobSpec.h"
+#include "WorkerThread.h"
 
 #include <QList>
 
 #include <functional>
 #include <memory>
-#include <thread>
 
 namespace md {
 
@@ -42,7 +42,7 @@ public:
 private:
     struct Shared;
     std::shared_ptr<Shared> m_shared;
-    std::thread m_thread;
+    WorkerThread m_thread{QStringLiteral("group-sync")}; // owns a reference to m_shared
 };
 
 } // namespace md

@@ -1,8 +1,11 @@
 #include "MessageCopier.h"
 
 #include "KafkaHandles.h"
+#include "Tasks.h"
 
+#include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QPointer>
 
 #include <mutex>
 
@@ -437,35 +440,46 @@ MessageCopyJob::MessageCopyJob(CopySpec spec, QObject *parent) : QObject(parent)
 
 MessageCopyJob::~MessageCopyJob()
 {
-    m_cancel = true;
-    if (m_thread)
-        m_thread->wait();
+    // Nothing waits: the copy sees the flag between records, purges what is
+    // queued and ends on its own; its late signals go nowhere (the guard).
+    m_cancel->store(true);
 }
 
 void MessageCopyJob::start()
 {
-    if (m_running || m_thread)
+    if (m_running)
         return;
     m_running = true;
-    m_thread.reset(QThread::create([this] {
-        const CopyResult result = copyMessages(m_spec, &m_cancel, [this](qint64 done, qint64 total) {
-            QMetaObject::invokeMethod(this, [this, done, total] { Q_EMIT progress(done, total); }, Qt::QueuedConnection);
+    // Signals are posted to the application's thread and emitted only while the
+    // job lives; the guard is read there, never on the copying thread.
+    QPointer<MessageCopyJob> guard(this);
+    QObject *const app = QCoreApplication::instance();
+    auto future = runTask([spec = m_spec, cancel = m_cancel, guard, app] {
+        const CopyResult result = copyMessages(spec, cancel.get(), [guard, app](qint64 done, qint64 total) {
+            QMetaObject::invokeMethod(
+                app,
+                [guard, done, total] {
+                    if (guard)
+                        Q_EMIT guard->progress(done, total);
+                },
+                Qt::QueuedConnection);
         });
         QMetaObject::invokeMethod(
-            this,
-            [this, result] {
-                m_running = false;
-                Q_EMIT finished(result);
+            app,
+            [guard, result] {
+                if (!guard)
+                    return;
+                guard->m_running = false;
+                Q_EMIT guard->finished(result);
             },
             Qt::QueuedConnection);
-    }));
-    m_thread->setObjectName(QStringLiteral("message-copy"));
-    m_thread->start();
+    });
+    Q_UNUSED(future)
 }
 
 void MessageCopyJob::cancel()
 {
-    m_cancel = true;
+    m_cancel->store(true);
 }
 
 } // namespace md

@@ -6,14 +6,14 @@
 // value (null stays null, empty stays empty), headers (order, duplicates,
 // null values) and timestamp, and go to the same partition when the target
 // topic has it (else the target's partitioner picks one), as the mirror engine
-// does. The copy runs on its own thread (MessageCopyJob) with progress and
-// cancel; the blocking core (copyMessages) serves tests and headless use.
+// does. The copy is one-shot work on the thread pool (MessageCopyJob) with
+// progress, finished and cancel; the blocking core (copyMessages) serves tests
+// and headless use.
 
 #include "AdminService.h"
 #include "ClusterConfig.h"
 
 #include <QObject>
-#include <QThread>
 
 #include <atomic>
 #include <functional>
@@ -58,13 +58,13 @@ using CopyProgress = std::function<void(qint64 done, qint64 total)>;
 CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel = nullptr,
                         const CopyProgress &progress = {});
 
-// Runs copyMessages on a worker thread. Signals arrive on the job's thread.
+// Runs copyMessages as a pool task. Signals arrive on the application's (UI) thread.
 class MessageCopyJob final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MessageCopyJob)
 public:
     explicit MessageCopyJob(CopySpec spec, QObject *parent = nullptr);
-    ~MessageCopyJob() override; // cancels and waits for the thread
+    ~MessageCopyJob() override; // cancels; does not wait (the task ends on its own)
 
     const CopySpec &spec() const { return m_spec; }
     bool isRunning() const { return m_running; }
@@ -77,9 +77,9 @@ Q_SIGNALS:
 
 private:
     CopySpec m_spec;
-    std::atomic_bool m_cancel{false};
+    // Shared with the task, which may outlive the job by the time a cancel takes.
+    std::shared_ptr<std::atomic_bool> m_cancel = std::make_shared<std::atomic_bool>(false);
     bool m_running = false;
-    std::unique_ptr<QThread> m_thread;
 };
 
 } // namespace md

@@ -79,7 +79,7 @@ void MirrorJob::start()
         m_groupSync = std::make_unique<GroupSyncRunner>(m_spec, [sink = m_sink.get()](const JobEvent &e) { sink->onEvent(e); });
         m_groupSync->start();
     }
-    m_thread = std::thread([w = m_worker.get()] { w->run(); });
+    m_thread.start([w = m_worker.get()] { w->run(); });
 }
 
 void MirrorJob::pause()
@@ -139,8 +139,8 @@ bool MirrorJob::waitForFinished(int timeoutMs)
 
 void MirrorJob::join()
 {
-    if (m_thread.joinable())
-        m_thread.join();
+    // The worker is this object's: it must be done before this goes.
+    m_thread.join();
     // At most ~1 s: a sync pass gives up when stopped (see GroupSyncRunner::finish).
     if (m_groupSync)
         m_groupSync->finish(1000);

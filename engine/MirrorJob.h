@@ -2,6 +2,7 @@
 
 #include "MetricsSnapshot.h"
 #include "MirrorJobSpec.h"
+#include "WorkerThread.h"
 
 #include <QObject>
 #include <QString>
@@ -10,7 +11,6 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <thread>
 
 namespace md {
 
@@ -58,7 +58,7 @@ private:
     std::atomic<JobState> m_state{JobState::Stopped};
     std::unique_ptr<Sink> m_sink;
     std::unique_ptr<MirrorWorker> m_worker;
-    std::thread m_thread;
+    WorkerThread m_thread{QStringLiteral("mirror-job")}; // runs MirrorWorker::run
     // Group offset sync beside the worker (its own thread), when the profile asks for it.
     std::unique_ptr<GroupSyncRunner> m_groupSync;
     mutable std::mutex m_doneMutex;

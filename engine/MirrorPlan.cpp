@@ -2,12 +2,12 @@
 
 #include "ProbeClient.h"
 #include "TargetTopicRule.h"
+#include "Tasks.h"
 #include "TopicNaming.h"
 
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <future>
 
 namespace md {
 
@@ -116,9 +116,10 @@ QStringList topicsNeedingConfigs(const MirrorJobSpec &spec, const MirrorPlan &pl
 ProbedPlan probeAndPlan(const MirrorJobSpec &spec, int timeoutMs)
 {
     ProbedPlan r;
-    auto source = std::async(std::launch::async, probeCluster, spec.source, timeoutMs);
+    // Both clusters at once, so an unreachable pair costs one timeout, not two.
+    QFuture<ClusterProbeResult> source = runTask(probeCluster, spec.source, timeoutMs);
     r.target = probeCluster(spec.target, timeoutMs);
-    r.source = source.get();
+    r.source = source.result();
     if (!r.source.reachable || !r.target.reachable)
         return r;
     r.plan = planMirror(spec, r.source.topics, r.target.topics, r.target.brokerCount);

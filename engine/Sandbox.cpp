@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 
 namespace md {
 
@@ -70,15 +71,15 @@ std::unique_ptr<SandboxClusters> SandboxClusters::start(QString *error, int reco
         return nullptr;
     }
     conf.conf.release();
-    s->m_thread = std::thread([raw = s.get(), recordsPerSecond] { raw->produceLoop(recordsPerSecond); });
+    s->m_thread.start([raw = s.get(), recordsPerSecond] { raw->produceLoop(recordsPerSecond); });
     return s;
 }
 
 SandboxClusters::~SandboxClusters()
 {
     m_stop = true;
-    if (m_thread.joinable())
-        m_thread.join();
+    // The loop produces to the mock clusters torn down below.
+    m_thread.join();
     if (m_producer)
         rd_kafka_flush(m_producer.get(), 2000);
     m_producer.reset();

@@ -2,13 +2,13 @@
 
 #include "KafkaHandles.h"
 #include "MirrorJobSpec.h"
+#include "WorkerThread.h"
 
 #include <QString>
 #include <QStringList>
 
 #include <atomic>
 #include <memory>
-#include <thread>
 
 struct rd_kafka_mock_cluster_s;
 
@@ -58,7 +58,7 @@ private:
     QString m_sourceBootstrap;
     QString m_targetBootstrap;
     KafkaPtr m_producer;
-    std::thread m_thread;
+    WorkerThread m_thread{QStringLiteral("sandbox-producer")};
     std::atomic<bool> m_stop{false};
     std::atomic<qint64> m_produced{0};
 };

@@ -1,12 +1,12 @@
 #include "Verifier.h"
 
 #include "ClusterProbe.h"
+#include "Tasks.h"
 #include "TopicNaming.h"
 #include "VerifierDetail.h"
 
 #include <QRegularExpression>
 
-#include <future>
 #include <optional>
 
 namespace md {
@@ -150,9 +150,9 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
     }
 
     // Both clusters at once, so an unreachable pair costs one timeout, not two.
-    auto sourceFuture = std::async(std::launch::async, probeCluster, m_spec.source, m_options.connectTimeoutMs);
+    QFuture<ClusterProbeResult> sourceFuture = runTask(probeCluster, m_spec.source, m_options.connectTimeoutMs);
     const ClusterProbeResult target = probeCluster(m_spec.target, m_options.connectTimeoutMs);
-    const ClusterProbeResult source = sourceFuture.get();
+    const ClusterProbeResult source = sourceFuture.result();
     if (!source.reachable || !target.reachable) {
         QStringList errors;
         if (!source.reachable)

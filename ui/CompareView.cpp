@@ -1,7 +1,6 @@
 #include "CompareView.h"
 
-#include "AdminService.h"
-#include "ClusterClient.h"
+#include "Background.h"
 #include "ClusterDiffModel.h"
 
 #include <QCheckBox>
@@ -10,12 +9,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
-#include <QThread>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-
-#include <functional>
 
 namespace md {
 
@@ -26,83 +22,7 @@ QString sideName(const ClusterConfig &c, const QString &fallback)
     return c.alias.isEmpty() ? fallback : c.alias;
 }
 
-// One cluster's metadata with watermarks, and the configs of the given topics.
-bool fetchSide(const ClusterConfig &cluster, const QString &side, int timeoutMs, ClusterMetadata *metadata,
-               const std::function<QStringList(const ClusterMetadata &)> &topicsFor, TopicConfigMap *configs,
-               CompareInputs *out)
-{
-    QString error;
-    const std::unique_ptr<ProbeClient> probe = ProbeClient::create(cluster, &error);
-    if (!probe) {
-        out->error = QStringLiteral("%1 cluster: %2").arg(side, error);
-        return false;
-    }
-    std::optional<ClusterMetadata> md = probe->fetchMetadata(timeoutMs, true, &error);
-    if (!md) {
-        out->error = QStringLiteral("%1 cluster: %2").arg(side, error);
-        return false;
-    }
-    *metadata = *md;
-    const QStringList topics = topicsFor(*metadata);
-    if (topics.size() > CompareView::maxConfigTopics) {
-        out->warnings << QStringLiteral("%1: %2 topics, configs not compared (more than %3)")
-                             .arg(side)
-                             .arg(topics.size())
-                             .arg(CompareView::maxConfigTopics);
-        return true;
-    }
-    const std::unique_ptr<AdminService> admin = AdminService::create(cluster, &error, timeoutMs);
-    if (!admin) {
-        out->warnings << QStringLiteral("%1: configs not read: %2").arg(side, error);
-        return true;
-    }
-    QStringList failed;
-    for (const QString &topic : topics) {
-        const AdminResult<QList<ConfigEntry>> r = admin->describeTopicConfigs(topic);
-        if (r.ok())
-            configs->insert(topic, r.value);
-        else
-            failed << QString(topic + QStringLiteral(" (") + r.error + QLatin1Char(')'));
-    }
-    if (!failed.isEmpty())
-        out->warnings << QStringLiteral("%1: configs not read for %2").arg(side, failed.join(QStringLiteral(", ")));
-    return true;
-}
-
 } // namespace
-
-CompareInputs CompareView::fetchInputs(const MirrorJobSpec &spec, int timeoutMs)
-{
-    CompareInputs in;
-    const QString sourceName = sideName(spec.source, QStringLiteral("source"));
-    const QString targetName = sideName(spec.target, QStringLiteral("target"));
-    QList<QPair<QString, QString>> pairs;
-    const bool sourceOk = fetchSide(
-        spec.source, sourceName, timeoutMs, &in.source,
-        [&](const ClusterMetadata &md) {
-            pairs = selectedTopicPairs(spec, md);
-            QStringList names;
-            for (const auto &p : std::as_const(pairs))
-                names << p.first;
-            return names;
-        },
-        &in.sourceConfigs, &in);
-    if (!sourceOk)
-        return in;
-    fetchSide(
-        spec.target, targetName, timeoutMs, &in.target,
-        [&](const ClusterMetadata &md) {
-            // Only the target topics that exist: a describe of a missing one only fails.
-            QStringList names;
-            for (const auto &p : std::as_const(pairs)) {
-                if (md.topic(p.second))
-                    names << p.second;
-            }
-            return names;
-        },
-        &in.targetConfigs, &in);
-    return in;
-}
 
 CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(parent), m_spec(spec)
 {
@@ -172,14 +92,6 @@ CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(p
     refresh();
 }
 
-CompareView::~CompareView()
-{
-    if (m_thread) {
-        m_thread->wait();
-        delete m_thread;
-    }
-}
-
 const ClusterDiff &CompareView::diff() const
 {
     return m_model->diff();
@@ -202,29 +114,20 @@ void CompareView::setDifferencesOnly(bool on)
 
 void CompareView::refresh()
 {
-    if (m_thread) {
+    if (m_fetching) {
         m_refreshAgain = true;
         return;
     }
+    m_fetching = true;
     m_refresh->setEnabled(false);
-    const MirrorJobSpec spec = m_spec;
-    m_thread = QThread::create([this, spec] {
-        CompareInputs inputs = fetchInputs(spec);
-        // Queued to the view's thread; dropped if the view is gone by then (it waits for
-        // this thread in its destructor, so it cannot be gone while this runs).
-        QMetaObject::invokeMethod(this, [this, inputs = std::move(inputs)] { apply(inputs); }, Qt::QueuedConnection);
-    });
-    m_thread->setObjectName(QStringLiteral("compare"));
-    m_thread->start();
+    inBackground<ClusterSnapshot>(
+        this, [spec = m_spec] { return readClusterSnapshot(spec); },
+        [this](const ClusterSnapshot &snapshot) { apply(snapshot); });
 }
 
-void CompareView::apply(const CompareInputs &inputs)
+void CompareView::apply(const ClusterSnapshot &inputs)
 {
-    if (m_thread) {
-        m_thread->wait(); // it has nothing left to do but return
-        delete m_thread;
-        m_thread = nullptr;
-    }
+    m_fetching = false;
     m_refresh->setEnabled(true);
     if (!inputs.error.isEmpty()) {
         m_summary->setText(tr("Could not compare the clusters."));

@@ -13,7 +13,7 @@ class QPushButton;
 namespace md {
 
 // Copies records to a topic on the other cluster as a one-off job
-// (MessageCopyJob on its own thread): picks the target topic (and, for a
+// (MessageCopyJob, a background task): picks the target topic (and, for a
 // range, the partition's first and last offset), then shows progress with a
 // Cancel button and ends with a plain result ("copied 500 records to X on dr")
 // or the broker's error.

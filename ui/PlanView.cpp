@@ -1,5 +1,6 @@
 #include "PlanView.h"
 
+#include "Background.h"
 #include "ClusterProbe.h"
 #include "ProgressTableModel.h"
 #include "TargetTopicRule.h"
@@ -8,17 +9,14 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QPointer>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTabWidget>
-#include <QThreadPool>
 #include <QTime>
 #include <QTimer>
 #include <QVBoxLayout>
-
 
 namespace md {
 
@@ -28,6 +26,7 @@ struct PlanView::Result {
     ClusterConfig sourceConfig;
     ClusterConfig targetConfig;
     ProbedPlan probed;
+    std::optional<MirrorJobSpec> spec; // for the start positions, read once the plan is shown
 };
 
 namespace {
@@ -57,8 +56,7 @@ PlanView::PlanView(QWidget *parent)
     : QWidget(parent), m_status(new QLabel(this)), m_table(new QTableWidget(0, ColumnCount, this)),
       m_views(new QTabWidget(this)), m_startsStatus(new QLabel(this)),
       m_startsModel(new ProgressTableModel(ProgressTableModel::Mode::Plan, this)),
-      m_startsProxy(new QSortFilterProxyModel(this)), m_starts(new QTableView(this)), m_debounce(new QTimer(this)),
-      m_alive(std::make_shared<std::atomic<bool>>(true))
+      m_startsProxy(new QSortFilterProxyModel(this)), m_starts(new QTableView(this)), m_debounce(new QTimer(this))
 {
     m_status->setObjectName(QStringLiteral("planStatus"));
     m_status->setWordWrap(true);
@@ -117,11 +115,6 @@ PlanView::PlanView(QWidget *parent)
     connect(m_debounce, &QTimer::timeout, this, &PlanView::startProbe);
     setState(State::Idle, tr("The plan appears once the profile is valid."));
     m_startsStatus->setText(tr("Where each partition starts appears with the plan."));
-}
-
-PlanView::~PlanView()
-{
-    m_alive->store(false);
 }
 
 void PlanView::setDebounceMs(int ms)
@@ -223,51 +216,39 @@ void PlanView::startProbe()
     const JobProfile profile = m_profile;
     const ReferenceResolver resolver = m_resolver;
     setState(State::Probing, tr("Contacting both clusters\u2026"));
-    QPointer<PlanView> self(this);
-    std::shared_ptr<std::atomic<bool>> alive = m_alive;
     // Resolving references may ask the keychain and probing blocks for seconds:
     // both stay off the UI thread.
-    QThreadPool::globalInstance()->start([self, alive, generation, profile, resolver] {
-        Result r;
-        QList<ProfileIssue> issues;
-        const std::optional<MirrorJobSpec> spec = profile.toSpec(resolver, &issues);
-        if (!spec) {
-            for (const ProfileIssue &i : std::as_const(issues)) {
-                if (i.isError()) {
-                    r.specError = (i.keyPath.isEmpty() ? QString() : i.keyPath + QStringLiteral(": ")) + i.message;
-                    break;
+    inBackground<Result>(
+        this,
+        [profile, resolver] {
+            Result r;
+            QList<ProfileIssue> issues;
+            r.spec = profile.toSpec(resolver, &issues);
+            if (!r.spec) {
+                for (const ProfileIssue &i : std::as_const(issues)) {
+                    if (i.isError()) {
+                        r.specError = (i.keyPath.isEmpty() ? QString() : i.keyPath + QStringLiteral(": ")) + i.message;
+                        break;
+                    }
                 }
+            } else {
+                r.specOk = true;
+                r.sourceConfig = r.spec->source;
+                r.targetConfig = r.spec->target;
+                // Both clusters, then the configs of the topics the job would create.
+                r.probed = probeAndPlan(*r.spec, ProbeTimeoutMs);
             }
-        } else {
-            r.specOk = true;
-            r.sourceConfig = spec->source;
-            r.targetConfig = spec->target;
-            // Both clusters, then the configs of the topics the job would create.
-            r.probed = probeAndPlan(*spec, ProbeTimeoutMs);
-        }
-        if (!alive->load())
-            return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, r] {
-                if (self)
-                    self->apply(generation, r);
-            },
-            Qt::QueuedConnection);
-        // The plan is shown; where each partition starts follows when the group has answered.
-        if (!r.specOk || !r.probed.source.reachable || !r.probed.target.reachable)
-            return;
-        const JobProgress progress = readJobProgress(*spec, ProbeTimeoutMs);
-        if (!alive->load())
-            return;
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, generation, progress] {
-                if (self)
-                    self->applyProgress(generation, progress);
-            },
-            Qt::QueuedConnection);
-    });
+            return r;
+        },
+        [this, generation](const Result &r) { apply(generation, r); });
+}
+
+void PlanView::readProgress(const MirrorJobSpec &spec)
+{
+    const quint64 generation = m_generation;
+    inBackground<JobProgress>(
+        this, [spec] { return readJobProgress(spec, ProbeTimeoutMs); },
+        [this, generation](const JobProgress &progress) { applyProgress(generation, progress); });
 }
 
 void PlanView::setConfigsCell(int row, const TopicPlanEntry &e)
@@ -331,6 +312,7 @@ void PlanView::apply(quint64 generation, const Result &r)
     m_plan = r.probed.plan;
     // The previous start positions stay until the new ones are in.
     m_startsStatus->setText(tr("Reading the job group's committed offsets\u2026"));
+    readProgress(*r.spec);
     int created = 0, errors = 0;
     m_table->setRowCount(int(m_plan.topics.size() + m_plan.excluded.size()));
     int row = 0;

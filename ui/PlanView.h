@@ -6,8 +6,7 @@
 
 #include <QWidget>
 
-#include <atomic>
-#include <memory>
+#include <optional>
 
 class QLabel;
 class QSortFilterProxyModel;
@@ -20,12 +19,13 @@ namespace md {
 
 class ProgressTableModel;
 
-// The live plan of a job being edited: both clusters are probed on a worker
-// thread (debounced; a result that a newer edit made stale is dropped), then
+// The live plan of a job being edited: both clusters are probed in the
+// background (inBackground, debounced; a result that a newer edit made stale is
+// dropped by the generation counter, one closed view drops it too), then
 // MirrorPlan says which source topics match, what each is called on the
 // target, which are created with how many partitions, which replication factor
 // and which configs (the engine's own rule, TargetTopicRule), and which are
-// left out and why. Then, on the same worker, readJobProgress says per source
+// left out and why. Then, in a second background task, readJobProgress says per source
 // partition where the job will start and why (committed progress always wins)
 // and how many records that copies; the plan is shown without waiting for it.
 class PlanView final : public QWidget {
@@ -39,8 +39,8 @@ public:
     enum TableColumn { SourceTopicColumn, PartitionsColumn, TargetTopicColumn, ActionColumn, NoteColumn,
                        ConfigsColumn, ColumnCount };
 
+    // Closing the view while a probe runs returns at once; the probe's answer is dropped.
     explicit PlanView(QWidget *parent = nullptr);
-    ~PlanView() override;
 
     // A new version of the profile: probes again after the debounce.
     void setProfile(const JobProfile &profile, const ReferenceResolver &resolver);
@@ -67,6 +67,7 @@ Q_SIGNALS:
 private:
     struct Result;
     void startProbe();
+    void readProgress(const MirrorJobSpec &spec);
     void apply(quint64 generation, const Result &result);
     void applyProgress(quint64 generation, const JobProgress &progress);
     void clearProgress(const QString &why);
@@ -85,12 +86,10 @@ private:
     JobProfile m_profile;
     ReferenceResolver m_resolver;
     bool m_haveProfile = false;
-    quint64 m_generation = 0;     // bumped by every edit
+    quint64 m_generation = 0;    // bumped by every edit: an answer of an older one is stale
     bool m_probeRunning = false; // one probe at a time
     State m_state = State::Idle;
     MirrorPlan m_plan;
-    // Tells a worker that outlived this view not to post its result.
-    std::shared_ptr<std::atomic<bool>> m_alive;
 };
 
 } // namespace md

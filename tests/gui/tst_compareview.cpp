@@ -9,6 +9,7 @@
 #include "KafkaTestUtil.h"
 #include "MainWindow.h"
 #include "MirrorJob.h"
+#include "Tasks.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -18,6 +19,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTest>
+#include <QThreadPool>
 #include <QToolButton>
 #include <QTreeView>
 
@@ -244,6 +246,34 @@ private Q_SLOTS:
         QVERIFY2(view.errorText().contains(QStringLiteral("nowhere")), qPrintable(view.errorText()));
         QCOMPARE(view.summaryText(), QStringLiteral("Could not compare the clusters."));
         QVERIFY(!view.isBusy());
+    }
+
+    // Closing the view while its fetch runs returns at once (nothing waits on the UI
+    // thread), and the fetch's late answer goes nowhere instead of into a freed view.
+    void closingWhileFetchingDoesNotWait()
+    {
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("closed");
+        spec.source.alias = QStringLiteral("nowhere");
+        spec.source.bootstrap = QStringLiteral("127.0.0.1:1");
+        spec.target = spec.source;
+        spec.include = {QStringLiteral("cmp-none-.*")};
+        QElapsedTimer fetch;
+        fetch.start();
+        auto *view = new CompareView(spec);
+        view->show();
+        QVERIFY(view->isBusy());
+        QElapsedTimer closing;
+        closing.start();
+        delete view;
+        const qint64 closeMs = closing.elapsed();
+        QVERIFY(md::taskPool()->waitForDone(60000));
+        const qint64 fetchMs = fetch.elapsed();
+        QCoreApplication::processEvents(); // the answer's continuation runs, and drops it
+        QTest::qWait(50);
+        // The unreachable cluster takes its connect timeout; closing must not.
+        QVERIFY2(fetchMs > 1000, qPrintable(QString::number(fetchMs)));
+        QVERIFY2(closeMs < 200, qPrintable(QString::number(closeMs)));
     }
 };
 

@@ -1,0 +1,97 @@
+#include "ClusterSnapshot.h"
+
+#include "AdminService.h"
+#include "ProbeClient.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+
+namespace md {
+
+namespace {
+
+QString sideName(const ClusterConfig &c, const QString &fallback)
+{
+    return c.alias.isEmpty() ? fallback : c.alias;
+}
+
+// One cluster's metadata with watermarks, and the configs of the topics `topicsFor` picks.
+bool readSide(const ClusterConfig &cluster, const QString &side, int timeoutMs, int maxConfigTopics,
+              ClusterMetadata *metadata, const std::function<QStringList(const ClusterMetadata &)> &topicsFor,
+              TopicConfigMap *configs, ClusterSnapshot *out)
+{
+    QString error;
+    const std::unique_ptr<ProbeClient> probe = ProbeClient::create(cluster, &error);
+    if (!probe) {
+        out->error = QStringLiteral("%1 cluster: %2").arg(side, error);
+        return false;
+    }
+    std::optional<ClusterMetadata> md = probe->fetchMetadata(timeoutMs, true, &error);
+    if (!md) {
+        out->error = QStringLiteral("%1 cluster: %2").arg(side, error);
+        return false;
+    }
+    *metadata = *md;
+    const QStringList topics = topicsFor(*metadata);
+    if (topics.size() > maxConfigTopics) {
+        out->warnings << QStringLiteral("%1: %2 topics, configs not compared (more than %3)")
+                             .arg(side)
+                             .arg(topics.size())
+                             .arg(maxConfigTopics);
+        return true;
+    }
+    const std::unique_ptr<AdminService> admin = AdminService::create(cluster, &error, timeoutMs);
+    if (!admin) {
+        out->warnings << QStringLiteral("%1: configs not read: %2").arg(side, error);
+        return true;
+    }
+    QStringList failed;
+    for (const QString &topic : topics) {
+        const AdminResult<QList<ConfigEntry>> r = admin->describeTopicConfigs(topic);
+        if (r.ok())
+            configs->insert(topic, r.value);
+        else
+            failed << QString(topic + QStringLiteral(" (") + r.error + QLatin1Char(')'));
+    }
+    if (!failed.isEmpty())
+        out->warnings << QStringLiteral("%1: configs not read for %2").arg(side, failed.join(QStringLiteral(", ")));
+    return true;
+}
+
+} // namespace
+
+ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs, int maxConfigTopics)
+{
+    ClusterSnapshot in;
+    const QString sourceName = sideName(spec.source, QStringLiteral("source"));
+    const QString targetName = sideName(spec.target, QStringLiteral("target"));
+    QList<QPair<QString, QString>> pairs;
+    const bool sourceOk = readSide(
+        spec.source, sourceName, timeoutMs, maxConfigTopics, &in.source,
+        [&](const ClusterMetadata &md) {
+            pairs = selectedTopicPairs(spec, md);
+            QStringList names;
+            for (const auto &p : std::as_const(pairs))
+                names << p.first;
+            return names;
+        },
+        &in.sourceConfigs, &in);
+    if (!sourceOk)
+        return in;
+    readSide(
+        spec.target, targetName, timeoutMs, maxConfigTopics, &in.target,
+        [&](const ClusterMetadata &md) {
+            // Only the target topics that exist: a describe of a missing one only fails.
+            QStringList names;
+            for (const auto &p : std::as_const(pairs)) {
+                if (md.topic(p.second))
+                    names << p.second;
+            }
+            return names;
+        },
+        &in.targetConfigs, &in);
+    return in;
+}
+
+} // namespace md

@@ -1,0 +1,30 @@
+#pragma once
+
+#include "ClusterDiff.h"
+#include "MirrorJobSpec.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace md {
+
+// What a comparison of one job's two clusters needs, read in one go: both
+// clusters' metadata with watermarks and the configs of the job's topics on
+// each side. A value: the reader runs on a worker, the widget gets a copy.
+struct ClusterSnapshot {
+    ClusterMetadata source; // with watermarks
+    ClusterMetadata target;
+    TopicConfigMap sourceConfigs; // by source topic name
+    TopicConfigMap targetConfigs; // by target topic name
+    QString error;                // why there is nothing to compare (a cluster unreachable, ...)
+    QStringList warnings;         // partial trouble: configs of some topics unreadable
+};
+
+// Config reads are one request per topic per side; beyond this many topics they are skipped.
+inline constexpr int SnapshotMaxConfigTopics = 500;
+
+// Blocking (seconds when a cluster is unreachable): for a worker thread, never the UI thread.
+ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs = 10000,
+                                    int maxConfigTopics = SnapshotMaxConfigTopics);
+
+} // namespace md
