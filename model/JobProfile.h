@@ -83,7 +83,7 @@ struct ProfileSide {
     bool operator==(const ProfileSide &) const = default;
 };
 
-// A *.mirrorjob file, format version 1 (DESIGN.md "Job profile"). Keys:
+// A *.mirrorjob file, format version 1 (docs/ARCHITECTURE.md says what the engine does with the keys). Keys:
 //   mirrordesk (1, required), name, source/target (ProfileSide; bootstrap required),
 //   topics { include (non-empty, required), exclude, excludeInternal },
 //   naming { policy: identity|prefix|template, separator (default "."), template (must hold ${topic}) },

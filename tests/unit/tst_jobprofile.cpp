@@ -29,7 +29,7 @@ private Q_SLOTS:
 
     void designExampleLoads()
     {
-        // The example of DESIGN.md, verbatim.
+        // A complete example profile, verbatim.
         const QByteArray design = "{\n"
             "  \"mirrordesk\": 1,\n"
             "  \"name\": \"orders to DR\",\n"
