@@ -437,9 +437,9 @@ void MirrorWorker::park(PartState *p)
                       .arg(p->largestRefusedBytes);
     event(JobEvent::Severity::Error,
           QStringLiteral("stopped copying %1/%2 at offset %3: target topic %4 refused it 5 times: %5%6. Nothing of "
-                         "it is skipped: it is tried again every 30 s and goes on once the target takes it (for "
-                         "example after raising the target topic's max.message.bytes or granting WRITE); the other "
-                         "partitions go on")
+                         "it is skipped: it is tried again after 5 s, then less often down to every 30 s, and "
+                         "goes on once the target takes it (for example after raising the target topic's "
+                         "max.message.bytes or granting WRITE); the other partitions go on")
               .arg(t->name)
               .arg(p->partition)
               .arg(p->failedOffset)

@@ -8,6 +8,10 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
+#include <memory>
+#include <vector>
+
 namespace md::test {
 
 struct Acl {

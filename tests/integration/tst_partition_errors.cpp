@@ -39,6 +39,13 @@ QList<QByteArray> values(const QList<TestRecord> &records)
     return out;
 }
 
+// The first event that contains `needle`, or nullptr.
+const QString *firstEvent(const QStringList &events, const QString &needle)
+{
+    const auto it = std::find_if(events.begin(), events.end(), [&](const QString &e) { return e.contains(needle); });
+    return it == events.end() ? nullptr : &*it;
+}
+
 TestRecord record(int partition, const QByteArray &value)
 {
     TestRecord r;
@@ -140,13 +147,10 @@ private Q_SLOTS:
         for (const QString &topic : {denied, other})
             QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 100, 2), &error),
                      qPrintable(error));
-        const auto has = [&](const QString &needle) {
-            return std::any_of(events.begin(), events.end(), [&](const QString &e) { return e.contains(needle); });
-        };
+        const auto has = [&](const QString &needle) { return firstEvent(events, needle) != nullptr; };
         QTRY_VERIFY2_WITH_TIMEOUT(has(QStringLiteral("stopped copying %1/").arg(denied)), qPrintable(joined(events)),
                                   90000);
-        const QString event =
-            *std::find_if(events.begin(), events.end(), [&](const QString &e) { return e.contains(QStringLiteral("stopped copying %1/").arg(denied)); });
+        const QString event = *firstEvent(events, QStringLiteral("stopped copying %1/").arg(denied));
         qInfo("%s", qPrintable(event));
         QVERIFY2(event.contains(QLatin1String("authorization")) && event.contains(QLatin1String("WRITE")),
                  qPrintable(event));
@@ -180,11 +184,9 @@ private Q_SLOTS:
         connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
         job.start();
         const QString stopped = QStringLiteral("stopped copying %1/0").arg(big);
-        const auto has = [&](const QString &needle) {
-            return std::any_of(events.begin(), events.end(), [&](const QString &e) { return e.contains(needle); });
-        };
+        const auto has = [&](const QString &needle) { return firstEvent(events, needle) != nullptr; };
         QTRY_VERIFY2_WITH_TIMEOUT(has(stopped), qPrintable(joined(events)), 90000);
-        const QString event = *std::find_if(events.begin(), events.end(), [&](const QString &e) { return e.contains(stopped); });
+        const QString event = *firstEvent(events, stopped);
         qInfo("%s", qPrintable(event));
         QVERIFY2(event.contains(QLatin1String("offset 10, has 5001 bytes")), qPrintable(event)); // the culprit
         QVERIFY2(event.contains(QLatin1String("too large")), qPrintable(event));
