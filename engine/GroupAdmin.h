@@ -93,6 +93,14 @@ public:
 
     rd_kafka_t *rk() const { return m_rk.get(); }
     bool ok() const { return m_rk != nullptr; }
+    // For a client kept across passes (Clients below): a fresh deadline, and no
+    // client error of an earlier pass in this pass's messages.
+    void rearm(int timeoutMs)
+    {
+        m_deadline = QDeadlineTimer(std::max(timeoutMs, 1000));
+        QMutexLocker lock(&m_errors.mutex);
+        m_errors.last.clear();
+    }
     // Another connection to the same cluster, with what is left of this one's time.
     std::unique_ptr<Admin> sibling() const
     {
@@ -179,6 +187,29 @@ private:
     QString m_error;
     ClientErrors m_errors;
     KafkaPtr m_rk; // destroyed before m_errors, which its error callback writes to
+};
+
+// Connections a caller keeps across calls of planGroupSync and applyGroupSync
+// (GroupSyncOptions::clients): a running job's periodic sync. Opening a client
+// (threads, connection, metadata) cost more than a quiet pass's requests: ~12 ms
+// of CPU a pass at a 1 s interval, and broker work (docs/PERFORMANCE.md).
+struct Clients {
+    std::unique_ptr<Admin> source;
+    std::unique_ptr<Admin> target;
+
+    // The kept client of a cluster, rearmed, or a new one (kept when `kept` is
+    // given, else in *own). A client that failed to open is not kept.
+    static Admin &use(std::unique_ptr<Admin> *kept, std::unique_ptr<Admin> *own, const ClusterConfig &cluster,
+                      const QString &side, int timeoutMs, const std::atomic<bool> *cancel)
+    {
+        if (kept && *kept && (*kept)->ok()) {
+            (*kept)->rearm(timeoutMs);
+            return **kept;
+        }
+        std::unique_ptr<Admin> &slot = kept ? *kept : *own;
+        slot = std::make_unique<Admin>(cluster, side, timeoutMs, cancel);
+        return *slot;
+    }
 };
 
 // Per-group requests (count of them) over `admin` and up to kGroupConnections - 1 more

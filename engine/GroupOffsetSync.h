@@ -10,6 +10,10 @@
 
 #include <atomic>
 
+namespace md::groupadmin {
+struct Clients;
+}
+
 namespace md {
 
 // Consumer-group offset sync: the committed offsets of selected SOURCE groups,
@@ -49,6 +53,10 @@ struct GroupSyncOptions {
     bool allowRewind = false;  // move a target offset backwards to the translation
     bool allowPartial = false; // NotCopied offsets go to where the copy stands (the covered end's target offset)
     const std::atomic<bool> *cancel = nullptr; // when set, calls give up within ~100 ms
+    // Connections kept by the caller across plans and applies (null: each call
+    // opens its own). Same clusters and cancel flag every time; drop them after
+    // a failed call so the next one connects afresh.
+    groupadmin::Clients *clients = nullptr;
 };
 
 enum class GroupSyncAction {

@@ -206,7 +206,9 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
         plan.ok = true; // no group asked for: nothing to do
         return plan;
     }
-    Admin source(spec.source, QStringLiteral("source"), timeoutMs, options.cancel);
+    std::unique_ptr<Admin> ownSource, ownTarget;
+    Admin &source = Clients::use(options.clients ? &options.clients->source : nullptr, &ownSource, spec.source,
+                                 QStringLiteral("source"), timeoutMs, options.cancel);
     if (!source.ok()) {
         plan.error = source.error();
         return plan;
@@ -275,7 +277,8 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
         return plan;
     }
 
-    Admin target(spec.target, QStringLiteral("target"), timeoutMs, options.cancel);
+    Admin &target = Clients::use(options.clients ? &options.clients->target : nullptr, &ownTarget, spec.target,
+                                 QStringLiteral("target"), timeoutMs, options.cancel);
     if (!target.ok()) {
         plan.error = target.error();
         return plan;
@@ -322,7 +325,9 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
         outcome.ok = true;
         return outcome;
     }
-    Admin target(spec.target, QStringLiteral("target"), timeoutMs, plan.options.cancel);
+    std::unique_ptr<Admin> ownTarget;
+    Admin &target = Clients::use(plan.options.clients ? &plan.options.clients->target : nullptr, &ownTarget, spec.target,
+                                 QStringLiteral("target"), timeoutMs, plan.options.cancel);
     if (!target.ok()) {
         outcome.error = target.error();
         return outcome;

@@ -1,5 +1,6 @@
 #include "GroupSyncRunner.h"
 
+#include "GroupAdmin.h"
 #include "GroupOffsetSync.h"
 #include "Mm2Checkpoints.h"
 #include "OffsetMap.h"
@@ -46,6 +47,7 @@ struct GroupSyncRunner::Shared {
     // exactly-once job adds a map record per partition and transaction.
     OffsetMap map;
     OffsetMapCursor mapCursor;
+    groupadmin::Clients clients; // kept across passes; dropped after a failed one
     std::unique_ptr<Mm2CheckpointWriter> checkpoints; // made at the first round that emits
 
     void report(JobEvent::Severity severity, const QString &text)
@@ -163,10 +165,12 @@ void GroupSyncRunner::Shared::pass()
     GroupSyncOptions options;
     options.allowPartial = true; // where the copy stands is the best the target has
     options.cancel = &cancel;
+    options.clients = &clients;
     const GroupSyncPlan plan = planGroupSync(spec, map, options, timeoutMs);
     if (cancel)
         return;
     if (!plan.ok) {
+        clients = {};
         warnOnce(QStringLiteral("plan"), QStringLiteral("group offset sync: ") + plan.error);
         return;
     }
@@ -183,6 +187,8 @@ void GroupSyncRunner::Shared::pass()
         report(JobEvent::Severity::Info, QStringLiteral("synced offsets of %1 (%2) to the target")
                                              .arg(plural(outcome.groupsWritten, "group", "groups"),
                                                   plural(outcome.partitionsWritten, "partition", "partitions")));
+    if (!outcome.error.isEmpty())
+        clients = {};
     if (!outcome.error.isEmpty())
         warnOnce(QStringLiteral("apply"), QStringLiteral("group offset sync: ") + outcome.error);
     for (const GroupSyncEntry &g : plan.groups) {
@@ -237,6 +243,10 @@ void GroupSyncRunner::start()
             }
             s->pass();
         }
+        // Closed here, on this thread: whoever lets go of Shared last (maybe
+        // the UI thread) then has no client to close.
+        s->clients = {};
+        s->mapCursor.reader.reset();
         {
             std::lock_guard lock(s->mutex);
             s->done = true;

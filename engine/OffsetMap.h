@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ClusterConfig.h"
+#include "KafkaHandles.h"
 
 #include <QByteArray>
 #include <QDeadlineTimer>
@@ -108,6 +109,9 @@ struct OffsetMapCursor {
     // What the last successful read did (tests, logs).
     bool lastReadWhole = false;
     qint64 lastRecords = 0;
+    // The reading consumer, kept for the next read (opening one each pass cost
+    // more than a quiet pass's reads). Dropped after a failed read.
+    KafkaPtr reader;
     void reset()
     {
         topic.clear();

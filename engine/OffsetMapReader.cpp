@@ -39,36 +39,51 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
     QDeadlineTimer deadline(std::max(timeoutMs, 1000));
     const auto left = [&] { return int(std::max<qint64>(500, deadline.remainingTime())); };
 
-    // assign() needs a group.id, but the group is never joined (no subscribe)
-    // and nothing is committed to it.
-    ConfResult conf = makeKafkaConf(target, ClientRole::Consumer,
-                                    {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-offset-map-reader")},
-                                     {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                     {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
-                                     {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-                                     // A cursor's position gone from the log is an error (then a whole read), never a jump.
-                                     {QStringLiteral("auto.offset.reset"), QStringLiteral("error")},
-                                     {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}});
-    if (!conf.conf)
-        return failWith(QStringLiteral("invalid client setting ") + conf.error);
-    rd_kafka_conf_set_log_cb(conf.conf.get(), &ignoreLog);
-    char errstr[512];
-    KafkaPtr rk(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
-    if (!rk)
-        return failWith(QString::fromUtf8(errstr));
-    (void)conf.conf.release(); // owned by the handle now
+    KafkaPtr own;
+    KafkaPtr &rk = cursor ? cursor->reader : own;
+    if (!rk) {
+        // assign() needs a group.id, but the group is never joined (no subscribe)
+        // and nothing is committed to it.
+        ConfResult conf = makeKafkaConf(target, ClientRole::Consumer,
+                                        {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-offset-map-reader")},
+                                         {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                                         {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
+                                         {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+                                         // A cursor's position gone from the log is an error (then a whole read), never a jump.
+                                         {QStringLiteral("auto.offset.reset"), QStringLiteral("error")},
+                                         {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}});
+        if (!conf.conf)
+            return failWith(QStringLiteral("invalid client setting ") + conf.error);
+        rd_kafka_conf_set_log_cb(conf.conf.get(), &ignoreLog);
+        char errstr[512];
+        rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
+        if (!rk)
+            return failWith(QString::fromUtf8(errstr));
+        (void)conf.conf.release(); // owned by the handle now
+    }
+    // A kept reader stops fetching between reads (see finish below).
+    const struct Unassign {
+        rd_kafka_t *h;
+        ~Unassign() { rd_kafka_assign(h, nullptr); }
+    } unassign{rk.get()};
 
-    // All topics: a missing topic is then an absent name, never confused
-    // with a cluster that did not answer.
+    // The map topic only (a cluster may have thousands): absent is
+    // UNKNOWN_TOPIC_OR_PART on the topic, never confused with a cluster that
+    // did not answer (an error of the request).
+    const QByteArray topic = mapTopic.toUtf8();
+    const TopicPtr rkt(rd_kafka_topic_new(rk.get(), topic.constData(), nullptr));
+    if (!rkt)
+        return failWith(kafkaErrorText(rd_kafka_last_error()));
     const rd_kafka_metadata_t *raw = nullptr;
-    const rd_kafka_resp_err_t merr = rd_kafka_metadata(rk.get(), 1, nullptr, &raw, left());
+    const rd_kafka_resp_err_t merr = rd_kafka_metadata(rk.get(), 0, rkt.get(), &raw, left());
     MetadataPtr md(raw);
     if (merr != RD_KAFKA_RESP_ERR_NO_ERROR || !md)
         return failWith(QStringLiteral("cannot read the cluster's topics: ") + kafkaErrorText(merr));
-    const QByteArray topic = mapTopic.toUtf8();
     int partitions = -1;
     for (int i = 0; i < md->topic_cnt; ++i) {
         if (topic == md->topics[i].topic) {
+            if (md->topics[i].err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART)
+                break;
             if (md->topics[i].err)
                 return failWith(kafkaErrorText(md->topics[i].err));
             partitions = md->topics[i].partition_cnt;
@@ -208,8 +223,10 @@ bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int tim
     bool again = false;
     if (readMapOnce(target, mapTopic, timeoutMs, map, error, cursor, &again))
         return true;
-    if (cursor)
+    if (cursor) {
         cursor->reset();
+        cursor->reader.reset(); // the next read connects afresh
+    }
     return again && readMapOnce(target, mapTopic, timeoutMs, map, error, cursor, &again);
 }
 

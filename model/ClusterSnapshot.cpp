@@ -1,6 +1,6 @@
 #include "ClusterSnapshot.h"
 
-#include "AdminService.h"
+#include "ConfigEntry.h"
 #include "ProbeClient.h"
 
 #include <functional>
@@ -41,18 +41,16 @@ bool readSide(const ClusterConfig &cluster, const QString &side, int timeoutMs, 
                              .arg(maxConfigTopics);
         return true;
     }
-    const std::unique_ptr<AdminService> admin = AdminService::create(cluster, &error, timeoutMs);
-    if (!admin) {
-        out->warnings << QStringLiteral("%1: configs not read: %2").arg(side, error);
-        return true;
-    }
+    // One DescribeConfigs for all of them (batched by the helper): a cluster that
+    // does not answer costs one timeout, not one per topic.
+    const TopicConfigsByName described = describeTopicConfigEntries(probe->handle(), topics, timeoutMs);
     QStringList failed;
     for (const QString &topic : topics) {
-        const AdminResult<QList<ConfigEntry>> r = admin->describeTopicConfigs(topic);
-        if (r.ok())
-            configs->insert(topic, r.value);
+        const DescribedTopicConfigs d = described.value(topic);
+        if (d.ok())
+            configs->insert(topic, d.entries);
         else
-            failed << QString(topic + QStringLiteral(" (") + r.error + QLatin1Char(')'));
+            failed << QString(topic + QStringLiteral(" (") + d.error + QLatin1Char(')'));
     }
     if (!failed.isEmpty())
         out->warnings << QStringLiteral("%1: configs not read for %2").arg(side, failed.join(QStringLiteral(", ")));

@@ -4,6 +4,7 @@
 Medians over the repeats with min..max in brackets; ratios are taken within each run
 (same brokers, same minute of machine load) and then summarised the same way.
 """
+import re
 import statistics
 import sys
 from collections import defaultdict
@@ -61,7 +62,10 @@ if mode == "throughput":
     print("| | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s |")
     print("|---|---:|---:|---:|---:|---:|")
     if "mapcost=1" in params:
-        names["md"] = "MirrorDesk `run --until-caught-up`, offset map + group sync every 1 s"
+        interval = re.search(r"interval_ms=(\d+)", params)
+        every = f"{int(interval.group(1)) / 1000:g} s" if interval else "1 s"
+        exists = ", its map topic already there" if "map_exists=1" in params else ""
+        names["md"] = f"MirrorDesk `run --until-caught-up`, offset map + group sync every {every}{exists}"
     for kind in ("md", "mdalo", "mdnomap", "mm2", "produce", "consume", "copy"):
         if not any(data[kind].values()):  # not run (the limit lookup above touched it)
             continue

@@ -4,7 +4,7 @@
 #   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
 #                              [--latency [--rate R] [--seconds S]] [--build DIR] [--out FILE]
 #                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
-#                              [--md-extra ',"transactionMaxRecords": 50000'] [--map-cost [--map-groups N]]
+#                              [--md-extra ',"transactionMaxRecords": 50000'] [--map-cost [--map-groups N] [--map-interval MS] [--map-topic-exists]]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -34,7 +34,7 @@
 #     (g+1)/N of each partition's records, so the running sync writes partial positions while
 #     the copy passes them, then exact ones). Per repeat, in alternating order so machine noise
 #     hits both, MirrorDesk runs twice on the same data: with the map and group sync of those
-#     groups every 1000 ms ("groups.include", "groupSyncIntervalMs": 1000), and with
+#     groups every --map-interval ms, default 1000 ("groups.include", "groupSyncIntervalMs"), and with
 #     "offsetMap": false and no groups. No MM2, limit or copy loop runs in this mode.
 # Prints a markdown table (medians over the repeats, min..max in brackets) and writes it
 # to --out when given.
@@ -57,6 +57,8 @@ EOS=0
 MD_EXTRA=""
 MAPCOST=0
 MAP_GROUPS=20
+MAP_INTERVAL=1000
+MAP_EXISTS=0
 
 BENCH_NAME=mm2-compare
 # shellcheck source=lib.sh
@@ -79,6 +81,8 @@ while (($#)); do
         --eos) EOS=1 ;;
         --map-cost) MAPCOST=1 ;;
         --map-groups) MAP_GROUPS="$2"; shift ;;
+        --map-interval) MAP_INTERVAL="$2"; shift ;;
+        --map-topic-exists) MAP_EXISTS=1 ;;
         # more top-level profile keys for MirrorDesk, JSON starting with a comma
         --md-extra) MD_EXTRA="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -86,7 +90,7 @@ while (($#)); do
     esac
     shift
 done
-require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN MAP_GROUPS
+require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN MAP_GROUPS MAP_INTERVAL
 ((MAPCOST && EOS)) && die "--map-cost measures at-least-once jobs: \"offsetMap\": false cannot be exactly-once"
 ((MAPCOST)) && [[ $MODE == latency ]] && die "--map-cost is a throughput mode"
 (( SIZE >= 8 )) || die "size must be at least 8 bytes (the send time is embedded)"
@@ -317,11 +321,17 @@ run_map_cost() {
     local per=$((RECORDS / PARTITIONS)) r
     log "seeding $MAP_GROUPS source groups bench-app-* with offsets on bench"
     "$BG" seed "$SRC" bench --groups "$MAP_GROUPS" --prefix bench-app --partitions "$PARTITIONS" --offset "$per" --spread
-    local withmap=', "groups": { "include": ["bench-app-.*"] }, "syncGroupOffsets": true, "groupSyncIntervalMs": 1000'
+    local withmap=', "groups": { "include": ["bench-app-.*"] }, "syncGroupOffsets": true, "groupSyncIntervalMs": '"$MAP_INTERVAL"
     local nomap=', "offsetMap": false'
     for ((r = 1; r <= REPEAT; r++)); do
         local d="$WORK/run$r"
         mkdir -p "$d"
+        if ((MAP_EXISTS)); then
+            # As for a job that ran before: its map topic is there, so the run does
+            # not create one on the target while it copies.
+            "$BK" create "$TGT" "bench-map-$r" 1 >/dev/null
+            withmap="${withmap%%, \"offsetMapTopic\"*}"', "offsetMapTopic": "bench-map-'"$r"'"'
+        fi
         if ((r % 2)); then
             run_md md "$r" "$d" at-least-once "$withmap"
             run_md mdnomap "$r" "$d" at-least-once "$nomap"
@@ -440,7 +450,7 @@ fi
 
 TABLE="$WORK/table.md"
 python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
-    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS" >"$TABLE"
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"

@@ -190,7 +190,12 @@ private Q_SLOTS:
               kGroups, kPartitions);
         QVERIFY2(outcome.ok, qPrintable(outcome.error + (outcome.failures.isEmpty() ? QString() : outcome.failures.first().error)));
         QCOMPARE(outcome.partitionsWritten, kGroups * kPartitions);
-        QVERIFY2(planMs < 5000, qPrintable(QStringLiteral("the plan took %1 ms").arg(planMs)));
+        // The plan's reads (2,000 offset fetches, batched) against the seed's 1,000
+        // commits on the same brokers in the same run: relative, so a loaded machine
+        // does not fail it; the absolute 5 s target is the benchmark's
+        // (tests/bench/groupsync-scale.sh, docs/PERFORMANCE.md).
+        QVERIFY2(planMs < seedMs + 2000,
+                 qPrintable(QStringLiteral("the plan took %1 ms, the seed's writes %2 ms").arg(planMs).arg(seedMs)));
         // The first pass writes 100,000 offsets: the brokers' own commit rate bounds it
         // (the seeding above is the same writes with nothing else); our share is the rest.
         QVERIFY2(totalMs - planMs < seedMs * 3 / 2 + 2000,
