@@ -6,8 +6,8 @@
 #include <QJsonArray>
 
 #include <algorithm>
-#include <initializer_list>
 #include <cmath>
+#include <initializer_list>
 
 namespace md::profile_detail {
 
@@ -209,8 +209,8 @@ bool ProfileReader::keywordValue(const QString &value, const QString &path, cons
         for (const QString &k : schema::childKeys(path))
             forms.append(QStringLiteral("{ \"%1\": ... }").arg(k));
     }
-    error(at.isEmpty() ? path : at,
-          QStringLiteral("unknown %1 \"%2\" (expected %3)").arg(schema::text(f.noun), value, schema::alternatives(forms)));
+    error(at.isEmpty() ? path : at, QStringLiteral("unknown %1 \"%2\" (expected %3)")
+                                        .arg(schema::text(f.noun), value, schema::alternatives(forms)));
     return false;
 }
 

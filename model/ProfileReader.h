@@ -18,8 +18,7 @@
 
 namespace md::profile_detail {
 
-class ProfileReader final
-{
+class ProfileReader final {
 public:
     ProfileReader(const QString &fileName, QList<ProfileIssue> *issues) : m_fileName(fileName), m_issues(issues) {}
 

@@ -26,8 +26,8 @@ private Q_SLOTS:
         JobDocument doc;
         JobEditor editor(&doc, nullptr);
         // Keys whose spin box starts at 0 on purpose: a too small value gets check's message, not a clamp.
-        const QStringList belowMinimum = {QStringLiteral("transactionIntervalMs"), QStringLiteral("transactionMaxRecords"),
-                                          QStringLiteral("stop.records")};
+        const QStringList belowMinimum = {QStringLiteral("transactionIntervalMs"),
+                                          QStringLiteral("transactionMaxRecords"), QStringLiteral("stop.records")};
         int withField = 0;
         for (const schema::Key &k : schema::keys()) {
             QWidget *w = editor.findChild<QWidget *>(k.path);
@@ -59,7 +59,9 @@ private Q_SLOTS:
         QVERIFY2(withField >= 40, qPrintable(QString::number(withField)));
         QCOMPARE(editor.findChild<QSpinBox *>(QStringLiteral("samplingIntervalMs"))->minimum(),
                  int(schema::field(QStringLiteral("samplingIntervalMs")).min));
-        QVERIFY(editor.findChild<QWidget *>(QStringLiteral("target.sasl.password"))->toolTip().contains(QLatin1String("${env:NAME}")));
+        QVERIFY(editor.findChild<QWidget *>(QStringLiteral("target.sasl.password"))
+                    ->toolTip()
+                    .contains(QLatin1String("${env:NAME}")));
     }
 };
 

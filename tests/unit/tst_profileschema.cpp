@@ -142,7 +142,8 @@ private Q_SLOTS:
     {
         for (const schema::Key &k : schema::keys()) {
             for (const QString &cell : rowFor(k)) {
-                QVERIFY2(!cell.contains(QLatin1Char('|')) && !cell.contains(QLatin1Char('\n')) && !cell.contains(QLatin1Char('<')),
+                QVERIFY2(!cell.contains(QLatin1Char('|')) && !cell.contains(QLatin1Char('\n')) &&
+                             !cell.contains(QLatin1Char('<')),
                          qPrintable(k.path + QStringLiteral(": ") + cell));
             }
             QVERIFY2(!k.field->help.empty(), qPrintable(k.path + QStringLiteral(" has no help text")));
@@ -165,7 +166,8 @@ private Q_SLOTS:
         for (const Row &r : rows) {
             QVERIFY2(r.size() == 5, qPrintable(QStringLiteral("a row without 5 cells: ") + r.join(QLatin1Char('|'))));
             const QString key = r.first().mid(1, r.first().size() - 2);
-            QVERIFY2(schema::find(key), qPrintable(QStringLiteral("docs/PROFILE.md has %1, which the schema table does not").arg(key)));
+            QVERIFY2(schema::find(key),
+                     qPrintable(QStringLiteral("docs/PROFILE.md has %1, which the schema table does not").arg(key)));
             QVERIFY2(!byKey.contains(key), qPrintable(QStringLiteral("docs/PROFILE.md lists %1 twice").arg(key)));
             byKey.insert(key, r);
             docOrder << key;
@@ -175,13 +177,15 @@ private Q_SLOTS:
         QStringList tableOrder;
         for (const schema::Key &k : schema::keys()) {
             tableOrder << k.path;
-            QVERIFY2(byKey.contains(k.path), qPrintable(QStringLiteral("docs/PROFILE.md lacks %1").arg(k.path) + regenerate));
+            QVERIFY2(byKey.contains(k.path),
+                     qPrintable(QStringLiteral("docs/PROFILE.md lacks %1").arg(k.path) + regenerate));
             const Row want = rowFor(k);
             const Row have = byKey.value(k.path);
             for (qsizetype c = 1; c < want.size(); ++c) {
-                QVERIFY2(have.at(c) == want.at(c), qPrintable(QStringLiteral("%1: the %2 is \"%3\" in docs/PROFILE.md, \"%4\" in the table")
-                                                                  .arg(k.path, columns.at(c), have.at(c), want.at(c))
-                                                              + regenerate));
+                QVERIFY2(have.at(c) == want.at(c),
+                         qPrintable(QStringLiteral("%1: the %2 is \"%3\" in docs/PROFILE.md, \"%4\" in the table")
+                                        .arg(k.path, columns.at(c), have.at(c), want.at(c)) +
+                                    regenerate));
             }
         }
         QCOMPARE(docOrder, tableOrder);
@@ -203,7 +207,8 @@ private Q_SLOTS:
         const QJsonValue def = schema::defaultJson(schema::field(path));
         QList<ProfileIssue> withoutIssues;
         QList<ProfileIssue> withIssues;
-        const JobProfile without = JobProfile::fromJson(profileWith(path, QJsonValue(QJsonValue::Undefined)), QString(), &withoutIssues);
+        const JobProfile without =
+            JobProfile::fromJson(profileWith(path, QJsonValue(QJsonValue::Undefined)), QString(), &withoutIssues);
         const JobProfile with = JobProfile::fromJson(profileWith(path, def), QString(), &withIssues);
         // The same issues either way (a missing source.alias is an error with prefix naming either way).
         auto problems = [](const QList<ProfileIssue> &issues) {
@@ -213,7 +218,8 @@ private Q_SLOTS:
             return out;
         };
         QCOMPARE(problems(withIssues), problems(withoutIssues));
-        QVERIFY2(with == without, qPrintable(QString::fromUtf8(with.toJson()) + QStringLiteral("\nvs.\n") + QString::fromUtf8(without.toJson())));
+        QVERIFY2(with == without, qPrintable(QString::fromUtf8(with.toJson()) + QStringLiteral("\nvs.\n") +
+                                             QString::fromUtf8(without.toJson())));
     }
 
     // Each number key: its minimum and maximum are accepted, one past either is not.
@@ -242,9 +248,11 @@ private Q_SLOTS:
         const QList<ProfileIssue> low = errorsWith(double(f.min - 1));
         const QList<ProfileIssue> high = errorsWith(above);
         QCOMPARE(low.size(), 1);
-        QVERIFY2(low.first().message.endsWith(QStringLiteral("must be at least %1").arg(f.min)), qPrintable(low.first().toString()));
+        QVERIFY2(low.first().message.endsWith(QStringLiteral("must be at least %1").arg(f.min)),
+                 qPrintable(low.first().toString()));
         QCOMPARE(high.size(), 1);
-        QVERIFY2(high.first().message.endsWith(QStringLiteral("must be at most %1").arg(f.max)), qPrintable(high.first().toString()));
+        QVERIFY2(high.first().message.endsWith(QStringLiteral("must be at most %1").arg(f.max)),
+                 qPrintable(high.first().toString()));
     }
 
     // Each keyword key: every allowed value is read, anything else is refused naming them all.
@@ -279,7 +287,8 @@ private Q_SLOTS:
         JobProfile::fromJson(profileWith(path, QStringLiteral("bogus")), QString(), &issues);
         const QList<ProfileIssue> errors = issuesAt(issues, path);
         QCOMPARE(errors.size(), 1);
-        QVERIFY2(errors.first().message.startsWith(QStringLiteral("unknown %1 \"bogus\" (expected ").arg(schema::text(f.noun))),
+        QVERIFY2(errors.first().message.startsWith(
+                     QStringLiteral("unknown %1 \"bogus\" (expected ").arg(schema::text(f.noun))),
                  qPrintable(errors.first().toString()));
         for (const QString &v : schema::allowedValues(f))
             QVERIFY2(errors.first().message.contains(v), qPrintable(errors.first().toString()));
@@ -312,7 +321,8 @@ private Q_SLOTS:
             qsizetype last = -1;
             for (const QString &path : written) {
                 const qsizetype at = tableOrder.indexOf(path);
-                QVERIFY2(at >= 0, qPrintable(QStringLiteral("the writer wrote %1, which the table does not have").arg(path)));
+                QVERIFY2(at >= 0,
+                         qPrintable(QStringLiteral("the writer wrote %1, which the table does not have").arg(path)));
                 QVERIFY2(at > last, qPrintable(QStringLiteral("%1 is written out of the table's order").arg(path)));
                 last = at;
                 seen.insert(path);
