@@ -83,23 +83,12 @@ struct ProfileSide {
     bool operator==(const ProfileSide &) const = default;
 };
 
-// A *.mirrorjob file, format version 1 (docs/ARCHITECTURE.md says what the engine does with the keys). Keys:
-//   mirrordesk (1, required), name, source/target (ProfileSide; bootstrap required),
-//   topics { include (non-empty, required), exclude, excludeInternal },
-//   naming { policy: identity|prefix|template, separator (default "."), template (must hold ${topic}) },
-//   groupId (default: groupIdForName(name)),
-//   offsetMap (default true; false: no map topic is created or written, refused with group offset
-//   sync, checkpoints and exactly-once), offsetMapTopic (a valid Kafka topic name; default:
-//   defaultOffsetMapTopic(groupId)),
-//   start: "committed"|"earliest"|"latest"|{ "timestamp": ISO 8601 with zone },
-//   stop: "never"|"caught-up"|{ "timestamp": ISO 8601 }|{ "records": N per partition },
-//   delivery: "at-least-once"|"exactly-once", transactionIntervalMs, transactionMaxRecords
-//   (exactly-once: a transaction commits after that long or that many records), createTopics, syncTopicConfigs, configExclude [regex],
-//   throttleBytesPerSecond (>= 0, 0 = unlimited), samplingIntervalMs, topicRefreshIntervalMs,
-//   groups { include [regex], exclude [regex] } (source consumer groups whose offsets follow
-//   to the target), syncGroupOffsets (default true), groupSyncIntervalMs (>= 1000),
-//   checkpoints { enabled (default false), sourceAlias (default source.alias) } (MM2-format
-//   checkpoints of those groups in <sourceAlias>.checkpoints.internal on the target).
+// A *.mirrorjob file, format version 1. Every key, with its type, default and
+// range, is in the schema table (ProfileSchema.cpp) and docs/PROFILE.md;
+// docs/ARCHITECTURE.md says what the engine does with them. Cross-key rules
+// are validate()'s: offsetMap false is refused with group offset sync,
+// checkpoints and exactly-once; naming.template must hold ${topic}; prefix
+// naming needs source.alias.
 // Unknown keys warn (with their key path); unknown top-level keys are kept
 // and written back by toJson() so a newer minor addition survives a save.
 class JobProfile final
@@ -167,7 +156,8 @@ public:
     // it; nullopt when there is any error (all of them are in *issues).
     static std::optional<JobProfile> load(const QString &path, QList<ProfileIssue> *issues);
 
-    // Stable key order, "mirrordesk" first; defaults written out explicitly.
+    // The schema table's key order, "mirrordesk" first; most defaults written out
+    // explicitly (keys newer than the first files only when they are not the default).
     QByteArray toJson() const;
     // Atomic (QSaveFile). A profile holding a clear secret is saved owner-only (0600).
     bool save(const QString &path, QString *error) const;
@@ -194,5 +184,6 @@ public:
 QString namingPolicyName(NamingPolicy p);       // identity, prefix, template
 QString startPositionName(StartPosition p);     // committed, earliest, latest, timestamp
 QString deliveryName(DeliveryGuarantee d);      // at-least-once, exactly-once
+bool parseNamingPolicy(const QString &name, NamingPolicy *out);
 
 } // namespace md

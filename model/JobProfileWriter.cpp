@@ -1,15 +1,16 @@
-// JobProfile::toJson and save: the profile written back, keys in the
-// documented order, secrets as references only.
+// JobProfile::toJson and save: the profile written back, keys in the schema
+// table's order (ProfileSchema.cpp), secrets as they were written.
 #include "JobProfile.h"
+#include "ProfileSchema.h"
 #include "ProfileSupport.h"
 
-#include <QDir>
-#include <QFileInfo>
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QSaveFile>
 
-#include <algorithm>
+#include <functional>
+#include <utility>
 
 namespace md {
 
@@ -131,143 +132,190 @@ private:
     QList<bool> m_first;
 };
 
-void writeSide(Writer &w, const QString &key, const ProfileSide &s)
+// Writes each object's keys in the schema table's order. Every key has an
+// emitter that decides whether it is written: keys that older files lack are
+// left out while they hold their default, so such files stay as they were.
+class ProfileWriter final
 {
-    w.key(key);
-    w.beginObject();
-    w.string(QStringLiteral("alias"), s.alias);
-    w.string(QStringLiteral("bootstrap"), s.bootstrap);
-    w.string(QStringLiteral("security"), securityProtocolName(s.security));
-    if (s.hasSasl) {
-        w.key(QStringLiteral("sasl"));
-        w.beginObject();
-        if (!s.saslMechanism.isEmpty())
-            w.string(QStringLiteral("mechanism"), s.saslMechanism);
-        if (!s.saslUsername.isEmpty())
-            w.string(QStringLiteral("username"), s.saslUsername);
-        if (!s.saslPassword.isEmpty())
-            w.string(QStringLiteral("password"), s.saslPassword);
-        w.endObject();
+public:
+    ProfileWriter(Writer &w, const JobProfile &p) : m_w(w), m_p(p)
+    {
+        using Emit = std::function<void(const QString &)>;
+        const std::pair<const char *, Emit> emitters[] = {
+            {"mirrordesk", [this](const QString &) { m_w.number(QStringLiteral("mirrordesk"), m_p.version); }},
+            {"name", [this](const QString &) { m_w.string(QStringLiteral("name"), m_p.name); }},
+            {"source", [this](const QString &path) { object(path); }},
+            {"*.alias", [this](const QString &path) { string(path, side(path).alias, true); }},
+            {"*.bootstrap", [this](const QString &path) { string(path, side(path).bootstrap, true); }},
+            {"*.security", [this](const QString &path) { string(path, securityProtocolName(side(path).security), true); }},
+            {"*.sasl", [this](const QString &path) { object(path, side(path).hasSasl); }},
+            {"*.sasl.mechanism", [this](const QString &path) { string(path, side(path).saslMechanism); }},
+            {"*.sasl.username", [this](const QString &path) { string(path, side(path).saslUsername); }},
+            {"*.sasl.password", [this](const QString &path) { string(path, side(path).saslPassword); }},
+            {"*.ssl", [this](const QString &path) {
+                 const ProfileSide &s = side(path);
+                 object(path, !s.sslCa.isEmpty() || !s.sslCert.isEmpty() || !s.sslKey.isEmpty() || !s.sslKeyPassword.isEmpty());
+             }},
+            {"*.ssl.ca", [this](const QString &path) { string(path, side(path).sslCa); }},
+            {"*.ssl.cert", [this](const QString &path) { string(path, side(path).sslCert); }},
+            {"*.ssl.key", [this](const QString &path) { string(path, side(path).sslKey); }},
+            {"*.ssl.keyPassword", [this](const QString &path) { string(path, side(path).sslKeyPassword); }},
+            {"*.properties", [this](const QString &path) { map(path, side(path).properties); }},
+            {"*.consumerProperties", [this](const QString &path) { map(path, side(path).consumerProperties); }},
+            {"*.producerProperties", [this](const QString &path) { map(path, side(path).producerProperties); }},
+            {"*.adminProperties", [this](const QString &path) { map(path, side(path).adminProperties); }},
+            {"target", [this](const QString &path) { object(path); }},
+            {"topics", [this](const QString &path) { object(path); }},
+            {"topics.include", [this](const QString &) { m_w.strings(QStringLiteral("include"), m_p.include); }},
+            {"topics.exclude", [this](const QString &) { m_w.strings(QStringLiteral("exclude"), m_p.exclude); }},
+            {"topics.excludeInternal", [this](const QString &) { m_w.boolean(QStringLiteral("excludeInternal"), m_p.excludeInternalTopics); }},
+            {"naming", [this](const QString &path) { object(path); }},
+            {"naming.policy", [this](const QString &) { m_w.string(QStringLiteral("policy"), namingPolicyName(m_p.naming)); }},
+            {"naming.separator", [this](const QString &) { m_w.string(QStringLiteral("separator"), m_p.separator); }},
+            {"naming.template", [this](const QString &path) { string(path, m_p.nameTemplate); }},
+            {"groupId", [this](const QString &path) { string(path, m_p.groupId); }},
+            // Written only when off, so profiles that keep the map stay as they were.
+            {"offsetMap", [this](const QString &) {
+                 if (!m_p.offsetMap)
+                     m_w.boolean(QStringLiteral("offsetMap"), false);
+             }},
+            {"offsetMapTopic", [this](const QString &path) { string(path, m_p.offsetMapTopic); }},
+            {"start", [this](const QString &path) {
+                 if (m_p.start == StartPosition::Timestamp)
+                     object(path);
+                 else
+                     m_w.string(QStringLiteral("start"), startPositionName(m_p.start));
+             }},
+            {"start.timestamp", [this](const QString &) { m_w.string(QStringLiteral("timestamp"), formatTimestamp(m_p.startTimestamp)); }},
+            {"stop", [this](const QString &path) {
+                 if (m_p.stop == StopCondition::RunForever)
+                     m_w.string(QStringLiteral("stop"), QStringLiteral("never"));
+                 else if (m_p.stop == StopCondition::CaughtUp)
+                     m_w.string(QStringLiteral("stop"), QStringLiteral("caught-up"));
+                 else
+                     object(path);
+             }},
+            {"stop.timestamp", [this](const QString &) {
+                 if (m_p.stop == StopCondition::AtTimestamp)
+                     m_w.string(QStringLiteral("timestamp"), formatTimestamp(m_p.stopTimestamp));
+             }},
+            {"stop.records", [this](const QString &) {
+                 if (m_p.stop == StopCondition::AfterRecords)
+                     m_w.number(QStringLiteral("records"), m_p.stopAfterRecords);
+             }},
+            {"delivery", [this](const QString &) { m_w.string(QStringLiteral("delivery"), deliveryName(m_p.delivery)); }},
+            {"transactionIntervalMs", [this](const QString &) {
+                 if (transactionsWritten())
+                     m_w.number(QStringLiteral("transactionIntervalMs"), m_p.transactionIntervalMs);
+             }},
+            {"transactionMaxRecords", [this](const QString &) {
+                 if (transactionsWritten())
+                     m_w.number(QStringLiteral("transactionMaxRecords"), m_p.transactionMaxRecords);
+             }},
+            {"createTopics", [this](const QString &) { m_w.boolean(QStringLiteral("createTopics"), m_p.createTopics); }},
+            {"syncTopicConfigs", [this](const QString &) { m_w.boolean(QStringLiteral("syncTopicConfigs"), m_p.syncTopicConfigs); }},
+            {"configExclude", [this](const QString &) {
+                 if (!m_p.configExclude.isEmpty())
+                     m_w.strings(QStringLiteral("configExclude"), m_p.configExclude);
+             }},
+            {"throttleBytesPerSecond", [this](const QString &) { m_w.number(QStringLiteral("throttleBytesPerSecond"), m_p.throttleBytesPerSecond); }},
+            {"samplingIntervalMs", [this](const QString &) { m_w.number(QStringLiteral("samplingIntervalMs"), m_p.samplingIntervalMs); }},
+            {"topicRefreshIntervalMs", [this](const QString &) { m_w.number(QStringLiteral("topicRefreshIntervalMs"), m_p.topicRefreshIntervalMs); }},
+            // Written only when used, so profiles without group sync stay as they were.
+            {"groups", [this](const QString &path) { object(path, !m_p.groupsInclude.isEmpty() || !m_p.groupsExclude.isEmpty()); }},
+            {"groups.include", [this](const QString &) { m_w.strings(QStringLiteral("include"), m_p.groupsInclude); }},
+            {"groups.exclude", [this](const QString &) {
+                 if (!m_p.groupsExclude.isEmpty())
+                     m_w.strings(QStringLiteral("exclude"), m_p.groupsExclude);
+             }},
+            {"syncGroupOffsets", [this](const QString &) {
+                 if (groupSyncWritten())
+                     m_w.boolean(QStringLiteral("syncGroupOffsets"), m_p.syncGroupOffsets);
+             }},
+            {"groupSyncIntervalMs", [this](const QString &) {
+                 if (groupSyncWritten())
+                     m_w.number(QStringLiteral("groupSyncIntervalMs"), m_p.groupSyncIntervalMs);
+             }},
+            {"checkpoints", [this](const QString &path) { object(path, m_p.emitCheckpoints || !m_p.checkpointsAlias.isEmpty()); }},
+            {"checkpoints.enabled", [this](const QString &) { m_w.boolean(QStringLiteral("enabled"), m_p.emitCheckpoints); }},
+            {"checkpoints.sourceAlias", [this](const QString &path) { string(path, m_p.checkpointsAlias); }},
+        };
+        for (const auto &[path, emit] : emitters)
+            m_emit.insert(QLatin1String(path), emit);
     }
-    if (!s.sslCa.isEmpty() || !s.sslCert.isEmpty() || !s.sslKey.isEmpty() || !s.sslKeyPassword.isEmpty()) {
-        w.key(QStringLiteral("ssl"));
-        w.beginObject();
-        if (!s.sslCa.isEmpty())
-            w.string(QStringLiteral("ca"), s.sslCa);
-        if (!s.sslCert.isEmpty())
-            w.string(QStringLiteral("cert"), s.sslCert);
-        if (!s.sslKey.isEmpty())
-            w.string(QStringLiteral("key"), s.sslKey);
-        if (!s.sslKeyPassword.isEmpty())
-            w.string(QStringLiteral("keyPassword"), s.sslKeyPassword);
-        w.endObject();
+
+    void write()
+    {
+        m_w.beginObject();
+        children(QString());
+        for (auto it = m_p.unknownKeys.begin(); it != m_p.unknownKeys.end(); ++it)
+            m_w.json(it.key(), it.value());
+        m_w.endObject();
+        m_w.out += '\n';
     }
-    if (!s.properties.isEmpty())
-        w.map(QStringLiteral("properties"), s.properties);
-    if (!s.consumerProperties.isEmpty())
-        w.map(QStringLiteral("consumerProperties"), s.consumerProperties);
-    if (!s.producerProperties.isEmpty())
-        w.map(QStringLiteral("producerProperties"), s.producerProperties);
-    if (!s.adminProperties.isEmpty())
-        w.map(QStringLiteral("adminProperties"), s.adminProperties);
-    w.endObject();
-}
+
+private:
+    static QString lastKey(const QString &path) { return path.mid(path.lastIndexOf(QLatin1Char('.')) + 1); }
+    // "source.sasl.password" -> "*.sasl.password", as the table writes a side's keys.
+    static QString tableKey(const QString &path)
+    {
+        if (path.startsWith(QLatin1String("source.")) || path.startsWith(QLatin1String("target.")))
+            return QStringLiteral("*") + path.mid(6);
+        return path;
+    }
+    const ProfileSide &side(const QString &path) const { return path.startsWith(QLatin1String("target")) ? m_p.target : m_p.source; }
+    bool transactionsWritten() const
+    {
+        return m_p.delivery == DeliveryGuarantee::ExactlyOnce || m_p.transactionIntervalMs != JobProfile::DefaultTransactionIntervalMs
+               || m_p.transactionMaxRecords != JobProfile::DefaultTransactionMaxRecords;
+    }
+    bool groupSyncWritten() const
+    {
+        return !m_p.groupsInclude.isEmpty() || !m_p.syncGroupOffsets || m_p.groupSyncIntervalMs != JobProfile::DefaultGroupSyncIntervalMs;
+    }
+
+    void children(const QString &path)
+    {
+        for (const QString &key : profile_schema::childKeys(path)) {
+            const QString child = path.isEmpty() ? key : QString(path + QLatin1Char('.') + key);
+            const auto it = m_emit.constFind(tableKey(child));
+            if (it == m_emit.constEnd())
+                qFatal("profile key %s has no writer (model/JobProfileWriter.cpp)", qPrintable(child));
+            (*it)(child);
+        }
+    }
+    void object(const QString &path, bool written = true)
+    {
+        if (!written)
+            return;
+        m_w.key(lastKey(path));
+        m_w.beginObject();
+        children(path);
+        m_w.endObject();
+    }
+    // always: written even when empty (a side's alias, bootstrap and security).
+    void string(const QString &path, const QString &value, bool always = false)
+    {
+        if (always || !value.isEmpty())
+            m_w.string(lastKey(path), value);
+    }
+    void map(const QString &path, const QMap<QString, QString> &m)
+    {
+        if (!m.isEmpty())
+            m_w.map(lastKey(path), m);
+    }
+
+    Writer &m_w;
+    const JobProfile &m_p;
+    QHash<QString, std::function<void(const QString &)>> m_emit;
+};
 
 } // namespace
 
 QByteArray JobProfile::toJson() const
 {
     Writer w;
-    w.beginObject();
-    w.number(QStringLiteral("mirrordesk"), version);
-    w.string(QStringLiteral("name"), name);
-    writeSide(w, QStringLiteral("source"), source);
-    writeSide(w, QStringLiteral("target"), target);
-
-    w.key(QStringLiteral("topics"));
-    w.beginObject();
-    w.strings(QStringLiteral("include"), include);
-    w.strings(QStringLiteral("exclude"), exclude);
-    w.boolean(QStringLiteral("excludeInternal"), excludeInternalTopics);
-    w.endObject();
-
-    w.key(QStringLiteral("naming"));
-    w.beginObject();
-    w.string(QStringLiteral("policy"), namingPolicyName(naming));
-    w.string(QStringLiteral("separator"), separator);
-    if (!nameTemplate.isEmpty())
-        w.string(QStringLiteral("template"), nameTemplate);
-    w.endObject();
-
-    if (!groupId.isEmpty())
-        w.string(QStringLiteral("groupId"), groupId);
-    if (!offsetMap) // written only when off, so profiles that keep the map stay as they were
-        w.boolean(QStringLiteral("offsetMap"), offsetMap);
-    if (!offsetMapTopic.isEmpty())
-        w.string(QStringLiteral("offsetMapTopic"), offsetMapTopic);
-
-    if (start == StartPosition::Timestamp) {
-        w.key(QStringLiteral("start"));
-        w.beginObject();
-        w.string(QStringLiteral("timestamp"), formatTimestamp(startTimestamp));
-        w.endObject();
-    } else {
-        w.string(QStringLiteral("start"), startPositionName(start));
-    }
-    switch (stop) {
-    case StopCondition::RunForever: w.string(QStringLiteral("stop"), QStringLiteral("never")); break;
-    case StopCondition::CaughtUp: w.string(QStringLiteral("stop"), QStringLiteral("caught-up")); break;
-    case StopCondition::AtTimestamp:
-        w.key(QStringLiteral("stop"));
-        w.beginObject();
-        w.string(QStringLiteral("timestamp"), formatTimestamp(stopTimestamp));
-        w.endObject();
-        break;
-    case StopCondition::AfterRecords:
-        w.key(QStringLiteral("stop"));
-        w.beginObject();
-        w.number(QStringLiteral("records"), stopAfterRecords);
-        w.endObject();
-        break;
-    }
-    w.string(QStringLiteral("delivery"), deliveryName(delivery));
-    if (delivery == DeliveryGuarantee::ExactlyOnce || transactionIntervalMs != DefaultTransactionIntervalMs
-        || transactionMaxRecords != DefaultTransactionMaxRecords) {
-        w.number(QStringLiteral("transactionIntervalMs"), transactionIntervalMs);
-        w.number(QStringLiteral("transactionMaxRecords"), transactionMaxRecords);
-    }
-    w.boolean(QStringLiteral("createTopics"), createTopics);
-    w.boolean(QStringLiteral("syncTopicConfigs"), syncTopicConfigs);
-    if (!configExclude.isEmpty())
-        w.strings(QStringLiteral("configExclude"), configExclude);
-    w.number(QStringLiteral("throttleBytesPerSecond"), throttleBytesPerSecond);
-    w.number(QStringLiteral("samplingIntervalMs"), samplingIntervalMs);
-    w.number(QStringLiteral("topicRefreshIntervalMs"), topicRefreshIntervalMs);
-    // Written only when used, so profiles without group sync stay as they were.
-    if (!groupsInclude.isEmpty() || !groupsExclude.isEmpty()) {
-        w.key(QStringLiteral("groups"));
-        w.beginObject();
-        w.strings(QStringLiteral("include"), groupsInclude);
-        if (!groupsExclude.isEmpty())
-            w.strings(QStringLiteral("exclude"), groupsExclude);
-        w.endObject();
-    }
-    if (!groupsInclude.isEmpty() || !syncGroupOffsets || groupSyncIntervalMs != DefaultGroupSyncIntervalMs) {
-        w.boolean(QStringLiteral("syncGroupOffsets"), syncGroupOffsets);
-        w.number(QStringLiteral("groupSyncIntervalMs"), groupSyncIntervalMs);
-    }
-    if (emitCheckpoints || !checkpointsAlias.isEmpty()) {
-        w.key(QStringLiteral("checkpoints"));
-        w.beginObject();
-        w.boolean(QStringLiteral("enabled"), emitCheckpoints);
-        if (!checkpointsAlias.isEmpty())
-            w.string(QStringLiteral("sourceAlias"), checkpointsAlias);
-        w.endObject();
-    }
-    for (auto it = unknownKeys.begin(); it != unknownKeys.end(); ++it)
-        w.json(it.key(), it.value());
-    w.endObject();
-    w.out += '\n';
+    ProfileWriter(w, *this).write();
     return w.out;
 }
 

@@ -1,7 +1,5 @@
 #include "ProfileSupport.h"
 
-#include "JobProfile.h"
-
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -308,23 +306,6 @@ QString closestKey(const QString &key, const QStringList &known)
     return best;
 }
 
-QStringList topLevelKeys()
-{
-    return {QStringLiteral("mirrordesk"),       QStringLiteral("name"),
-            QStringLiteral("source"),           QStringLiteral("target"),
-            QStringLiteral("topics"),           QStringLiteral("naming"),
-            QStringLiteral("groupId"),          QStringLiteral("offsetMapTopic"),
-            QStringLiteral("offsetMap"),
-            QStringLiteral("start"),
-            QStringLiteral("stop"),             QStringLiteral("delivery"),
-            QStringLiteral("createTopics"),     QStringLiteral("syncTopicConfigs"),
-            QStringLiteral("configExclude"),    QStringLiteral("throttleBytesPerSecond"),
-            QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs"),
-            QStringLiteral("groups"),           QStringLiteral("syncGroupOffsets"),
-            QStringLiteral("groupSyncIntervalMs"), QStringLiteral("transactionIntervalMs"),
-            QStringLiteral("transactionMaxRecords"), QStringLiteral("checkpoints")};
-}
-
 bool parseTimestamp(const QJsonValue &v, QDateTime *out, QString *error)
 {
     if (!v.isString()) {
@@ -353,17 +334,6 @@ QString formatTimestamp(const QDateTime &t)
 {
     const QDateTime u = t.toUTC();
     return u.time().msec() ? u.toString(Qt::ISODateWithMs) : u.toString(Qt::ISODate);
-}
-
-bool parseNamingPolicy(const QString &name, NamingPolicy *out)
-{
-    for (auto p : {NamingPolicy::Identity, NamingPolicy::Prefix, NamingPolicy::Template}) {
-        if (namingPolicyName(p) == name) {
-            *out = p;
-            return true;
-        }
-    }
-    return false;
 }
 
 bool isLegalTopicText(const QString &s)

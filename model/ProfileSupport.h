@@ -1,8 +1,8 @@
 #pragma once
 
 // Internal helpers of the job profile reader and writer (not a public API).
-
-#include "MirrorJobSpec.h"
+// Text and JSON only: nothing here knows JobProfile, so the profile's files
+// include this and never the other way round.
 
 #include <QByteArray>
 #include <QDateTime>
@@ -49,14 +49,11 @@ QString indexPath(const QString &path, qsizetype index);      // path[3]
 QString mapKeyPath(const QString &path, const QString &key);  // path["client.rack"]
 // A known key within edit distance 2 of `key` (for "did you mean"), or empty.
 QString closestKey(const QString &key, const QStringList &known);
-QStringList topLevelKeys();
 
 // ISO 8601 with an explicit zone ("2026-11-01T00:00:00Z", "...+01:00"); a bare
 // local time is refused because a profile moves between machines.
 bool parseTimestamp(const QJsonValue &v, QDateTime *out, QString *error);
 QString formatTimestamp(const QDateTime &t);
-
-bool parseNamingPolicy(const QString &name, NamingPolicy *out);
 
 // Characters Kafka allows in a topic name.
 bool isLegalTopicText(const QString &s);

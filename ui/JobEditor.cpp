@@ -10,9 +10,6 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
-#include <QGroupBox>
-#include <QHBoxLayout>
 #include <QJsonValue>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,15 +17,10 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QScrollArea>
-#include <QSignalBlocker>
 #include <QSpinBox>
-#include <QSplitter>
-#include <QTabWidget>
 #include <QTimer>
 #include <QUndoCommand>
 #include <QUndoStack>
-#include <QVBoxLayout>
 
 namespace md {
 
@@ -37,10 +29,6 @@ using namespace editor_text;
 namespace {
 
 constexpr int kValidateDebounceMs = 250;
-constexpr double kMaxJsonInteger = 9007199254740992.0; // 2^53: exact in a JSON number
-
-const QStringList kSecurity = {QStringLiteral("plaintext"), QStringLiteral("ssl"), QStringLiteral("sasl_plaintext"),
-                               QStringLiteral("sasl_ssl")};
 
 } // namespace
 
@@ -128,256 +116,6 @@ void JobEditor::setResolver(const ReferenceResolver &resolver)
     validateNow();
 }
 
-void JobEditor::addRow(QFormLayout *form, const QString &label, QWidget *field, const QStringList &keyPaths)
-{
-    auto *box = new QWidget(form->parentWidget());
-    auto *v = new QVBoxLayout(box);
-    v->setContentsMargins(0, 0, 0, 0);
-    v->setSpacing(2);
-    field->setParent(box);
-    if (field->objectName().isEmpty())
-        field->setObjectName(keyPaths.first());
-    v->addWidget(field);
-    auto *issue = new QLabel(box);
-    issue->setObjectName(QStringLiteral("issue:") + keyPaths.first());
-    issue->setWordWrap(true);
-    issue->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    issue->hide();
-    v->addWidget(issue);
-    form->addRow(label, box);
-    for (const QString &p : keyPaths)
-        m_fields.insert(p, field);
-    m_fieldIssues.insert(field, issue);
-}
-
-QWidget *JobEditor::buildSide(SideWidgets &w, const QString &side)
-{
-    auto *group = new QGroupBox(side == QLatin1String("source") ? tr("Source cluster") : tr("Target cluster"));
-    auto *form = new QFormLayout(group);
-    auto path = [&](const char *key) { return QString(side + QLatin1Char('.') + QLatin1String(key)); };
-
-    w.alias = new QLineEdit;
-    w.alias->setPlaceholderText(tr("short name, e.g. eu"));
-    addRow(form, tr("Alias"), w.alias, {path("alias")});
-    w.bootstrap = new QLineEdit;
-    w.bootstrap->setPlaceholderText(tr("host:port[,host:port...]"));
-    addRow(form, tr("Bootstrap servers"), w.bootstrap, {path("bootstrap"), side});
-    w.security = new QComboBox;
-    w.security->addItems(kSecurity);
-    addRow(form, tr("Security"), w.security, {path("security")});
-    w.mechanism = new QComboBox;
-    w.mechanism->setEditable(true);
-    w.mechanism->addItems({QString(), QStringLiteral("PLAIN"), QStringLiteral("SCRAM-SHA-256"), QStringLiteral("SCRAM-SHA-512")});
-    addRow(form, tr("SASL mechanism"), w.mechanism, {path("sasl.mechanism"), path("sasl")});
-    w.username = new QLineEdit;
-    addRow(form, tr("SASL user"), w.username, {path("sasl.username")});
-    w.password = new SecretField(path("sasl.password"));
-    addRow(form, tr("SASL password"), w.password, {path("sasl.password")});
-    w.sslCa = new QLineEdit;
-    w.sslCa->setPlaceholderText(tr("CA certificate file (PEM)"));
-    addRow(form, tr("SSL CA"), w.sslCa, {path("ssl.ca"), path("ssl")});
-    w.sslCert = new QLineEdit;
-    addRow(form, tr("SSL client certificate"), w.sslCert, {path("ssl.cert")});
-    w.sslKey = new QLineEdit;
-    addRow(form, tr("SSL client key"), w.sslKey, {path("ssl.key")});
-    w.keyPassword = new SecretField(path("ssl.keyPassword"));
-    addRow(form, tr("SSL key password"), w.keyPassword, {path("ssl.keyPassword")});
-    const QString propHint = tr("property=value, one per line");
-    w.properties = linesEdit(nullptr, propHint);
-    addRow(form, tr("Properties (every client)"), w.properties, {path("properties")});
-    w.consumerProperties = linesEdit(nullptr, propHint);
-    addRow(form, tr("Consumer properties"), w.consumerProperties, {path("consumerProperties")});
-    w.producerProperties = linesEdit(nullptr, propHint);
-    addRow(form, tr("Producer properties"), w.producerProperties, {path("producerProperties")});
-    w.adminProperties = linesEdit(nullptr, propHint);
-    addRow(form, tr("Admin properties"), w.adminProperties, {path("adminProperties")});
-
-    for (QLineEdit *e : {w.alias, w.bootstrap, w.username, w.sslCa, w.sslCert, w.sslKey})
-        connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
-    connect(w.security, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
-    connect(w.mechanism, &QComboBox::currentTextChanged, this, &JobEditor::edited);
-    for (SecretField *f : {w.password, w.keyPassword})
-        connect(f, &SecretField::changed, this, &JobEditor::edited);
-    for (QPlainTextEdit *e : {w.properties, w.consumerProperties, w.producerProperties, w.adminProperties})
-        connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
-    return group;
-}
-
-void JobEditor::buildForm()
-{
-    auto *tabs = new QTabWidget;
-    tabs->setObjectName(QStringLiteral("editorTabs"));
-    auto page = [tabs](const QString &title) {
-        auto *scroll = new QScrollArea;
-        scroll->setWidgetResizable(true);
-        auto *content = new QWidget;
-        scroll->setWidget(content);
-        tabs->addTab(scroll, title);
-        return content;
-    };
-
-    // --- Clusters
-    QWidget *clusters = page(tr("Clusters"));
-    auto *clustersLayout = new QVBoxLayout(clusters);
-    m_keychainNote = new QLabel(clusters);
-    m_keychainNote->setObjectName(QStringLiteral("keychainNote"));
-    m_keychainNote->setWordWrap(true);
-    m_keychainNote->hide();
-    clustersLayout->addWidget(m_keychainNote);
-    auto *sides = new QHBoxLayout;
-    sides->addWidget(buildSide(m_source, QStringLiteral("source")));
-    sides->addWidget(buildSide(m_target, QStringLiteral("target")));
-    clustersLayout->addLayout(sides);
-    clustersLayout->addStretch();
-
-    // --- Topics and naming
-    QWidget *topics = page(tr("Topics"));
-    auto *topicsForm = new QFormLayout(topics);
-    m_name = new QLineEdit;
-    addRow(topicsForm, tr("Job name"), m_name, {QStringLiteral("name")});
-    m_include = linesEdit(nullptr, tr("regular expression, one per line, e.g. orders\\..*"));
-    addRow(topicsForm, tr("Include topics"), m_include, {QStringLiteral("topics.include"), QStringLiteral("topics")});
-    m_exclude = linesEdit(nullptr, tr("regular expression, one per line"));
-    addRow(topicsForm, tr("Exclude topics"), m_exclude, {QStringLiteral("topics.exclude")});
-    m_excludeInternal = new QCheckBox(tr("Leave out internal topics (__consumer_offsets, MM2's heartbeats, ...)"));
-    addRow(topicsForm, QString(), m_excludeInternal, {QStringLiteral("topics.excludeInternal")});
-    m_naming = new QComboBox;
-    m_naming->addItems({QStringLiteral("identity"), QStringLiteral("prefix"), QStringLiteral("template")});
-    addRow(topicsForm, tr("Target names"), m_naming, {QStringLiteral("naming.policy"), QStringLiteral("naming")});
-    m_separator = new QLineEdit;
-    addRow(topicsForm, tr("Prefix separator"), m_separator, {QStringLiteral("naming.separator")});
-    m_template = new QLineEdit;
-    m_template->setPlaceholderText(QStringLiteral("dr-${topic}"));
-    addRow(topicsForm, tr("Name template"), m_template, {QStringLiteral("naming.template")});
-    m_createTopics = new QCheckBox(tr("Create missing target topics (with the source's partitions)"));
-    addRow(topicsForm, QString(), m_createTopics, {QStringLiteral("createTopics")});
-    m_syncConfigs = new QCheckBox(tr("Copy topic configs to the target"));
-    addRow(topicsForm, QString(), m_syncConfigs, {QStringLiteral("syncTopicConfigs")});
-    m_configExclude = linesEdit(nullptr, tr("topic configs never copied (regular expressions); empty: MM2's defaults"));
-    addRow(topicsForm, tr("Config exclude"), m_configExclude, {QStringLiteral("configExclude")});
-
-    // --- Running
-    QWidget *running = page(tr("Running"));
-    auto *runForm = new QFormLayout(running);
-    m_groupId = new QLineEdit;
-    addRow(runForm, tr("Consumer group"), m_groupId, {QStringLiteral("groupId")});
-    m_start = new QComboBox;
-    m_start->addItems({QStringLiteral("committed"), QStringLiteral("earliest"), QStringLiteral("latest"), QStringLiteral("timestamp")});
-    addRow(runForm, tr("Start at"), m_start, {QStringLiteral("start")});
-    m_startTimestamp = new QLineEdit;
-    m_startTimestamp->setPlaceholderText(QStringLiteral("2026-11-01T00:00:00Z"));
-    addRow(runForm, tr("Start timestamp"), m_startTimestamp, {QStringLiteral("start.timestamp")});
-    m_stop = new QComboBox;
-    m_stop->addItems({QStringLiteral("never"), QStringLiteral("caught-up"), QStringLiteral("timestamp"), QStringLiteral("records")});
-    addRow(runForm, tr("Stop"), m_stop, {QStringLiteral("stop")});
-    m_stopTimestamp = new QLineEdit;
-    m_stopTimestamp->setPlaceholderText(QStringLiteral("2026-11-02T00:00:00Z"));
-    addRow(runForm, tr("Stop timestamp"), m_stopTimestamp, {QStringLiteral("stop.timestamp")});
-    m_stopRecords = new QDoubleSpinBox;
-    m_stopRecords->setDecimals(0);
-    m_stopRecords->setRange(0, kMaxJsonInteger);
-    m_stopRecords->setSuffix(tr(" records per partition"));
-    addRow(runForm, tr("Stop after"), m_stopRecords, {QStringLiteral("stop.records")});
-    m_delivery = new QComboBox; // items in DeliveryGuarantee order
-    m_delivery->addItems({QStringLiteral("at-least-once"), QStringLiteral("exactly-once")});
-    m_delivery->setToolTip(tr("exactly-once: records and progress commit in target transactions; consumers of the "
-                              "target see each record once when they read with isolation.level=read_committed"));
-    addRow(runForm, tr("Delivery"), m_delivery, {QStringLiteral("delivery")});
-    m_offsetMap = new QCheckBox(tr("Keep the offset map (for group sync, failover and exactly-once)"));
-    m_offsetMap->setToolTip(tr("Off: a plain migration that creates no offset map topic on the target"));
-    addRow(runForm, QString(), m_offsetMap, {QStringLiteral("offsetMap")});
-    // The ranges start below the valid minimum so that a value too small gets check's message, not a silent clamp.
-    m_transactionInterval = new QSpinBox;
-    m_transactionInterval->setRange(0, JobProfile::MaxTransactionIntervalMs);
-    m_transactionInterval->setSuffix(tr(" ms"));
-    addRow(runForm, tr("Transaction interval (ms)"), m_transactionInterval, {QStringLiteral("transactionIntervalMs")});
-    m_transactionRecords = new QSpinBox;
-    m_transactionRecords->setRange(0, JobProfile::MaxTransactionRecords);
-    addRow(runForm, tr("Records per transaction"), m_transactionRecords, {QStringLiteral("transactionMaxRecords")});
-    m_throttle = new QDoubleSpinBox;
-    m_throttle->setDecimals(0);
-    m_throttle->setRange(0, kMaxJsonInteger);
-    m_throttle->setSuffix(tr(" bytes/s"));
-    m_throttle->setSpecialValueText(tr("unlimited"));
-    addRow(runForm, tr("Throttle"), m_throttle, {QStringLiteral("throttleBytesPerSecond")});
-    m_sampling = new QSpinBox;
-    m_sampling->setRange(JobProfile::MinSamplingIntervalMs, JobProfile::MaxSamplingIntervalMs);
-    m_sampling->setSuffix(tr(" ms"));
-    addRow(runForm, tr("Sampling interval"), m_sampling, {QStringLiteral("samplingIntervalMs")});
-    m_refresh = new QSpinBox;
-    m_refresh->setRange(JobProfile::MinTopicRefreshIntervalMs, JobProfile::MaxTopicRefreshIntervalMs);
-    m_refresh->setSuffix(tr(" ms"));
-    addRow(runForm, tr("Topic refresh"), m_refresh, {QStringLiteral("topicRefreshIntervalMs")});
-    m_unknownKeys = new QLabel;
-    m_unknownKeys->setWordWrap(true);
-    runForm->addRow(m_unknownKeys);
-
-    for (QLineEdit *e : {m_name, m_separator, m_template, m_groupId, m_startTimestamp, m_stopTimestamp})
-        connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
-    for (QPlainTextEdit *e : {m_include, m_exclude, m_configExclude})
-        connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
-    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs, m_offsetMap})
-        connect(c, &QCheckBox::toggled, this, &JobEditor::edited);
-    for (QComboBox *c : {m_naming, m_start, m_stop, m_delivery})
-        connect(c, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
-    for (QDoubleSpinBox *s : {m_stopRecords, m_throttle})
-        connect(s, &QDoubleSpinBox::valueChanged, this, &JobEditor::edited);
-    for (QSpinBox *s : {m_sampling, m_refresh, m_transactionInterval, m_transactionRecords})
-        connect(s, &QSpinBox::valueChanged, this, &JobEditor::edited);
-
-    // --- Problems and plan below the form
-    m_issueList = new QListWidget;
-    m_issueList->setObjectName(QStringLiteral("issueList"));
-    connect(m_issueList, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
-        QWidget *w = fieldFor(item->data(Qt::UserRole).toString());
-        if (!w)
-            return;
-        // Bring the field's page forward, then the field.
-        auto *tabs = findChild<QTabWidget *>(QStringLiteral("editorTabs"));
-        for (QWidget *p = w; p && tabs; p = p->parentWidget()) {
-            if (auto *scroll = qobject_cast<QScrollArea *>(p); scroll && tabs->indexOf(scroll) >= 0) {
-                tabs->setCurrentWidget(scroll);
-                break;
-            }
-        }
-        w->setFocus();
-    });
-    m_plan = new PlanView;
-    auto *bottom = new QTabWidget;
-    bottom->setObjectName(QStringLiteral("editorBottomTabs"));
-    bottom->addTab(m_issueList, tr("Problems"));
-    bottom->addTab(m_plan, tr("Plan"));
-
-    m_run = new QPushButton(tr("&Run Job"));
-    m_run->setObjectName(QStringLiteral("runJob"));
-    m_run->setToolTip(tr("Start this job now (it appears in the job list, where it can be paused, resumed and stopped)"));
-    connect(m_run, &QPushButton::clicked, this, &JobEditor::runRequested);
-    auto *browse = new QPushButton(tr("&Browse Clusters"));
-    browse->setObjectName(QStringLiteral("browseClusters"));
-    browse->setToolTip(tr("Open this job's source and target in the two cluster panes"));
-    connect(browse, &QPushButton::clicked, this, &JobEditor::browseRequested);
-    // Reset Progress sits with the start positions it changes (the plan's tab), not in this row:
-    // the row sets the editor's narrowest width.
-    connect(m_plan, &PlanView::resetProgressRequested, this, &JobEditor::resetProgressRequested);
-    auto *refresh = new QPushButton(tr("Refresh Plan"));
-    connect(refresh, &QPushButton::clicked, m_plan, &PlanView::refreshNow);
-    auto *buttons = new QHBoxLayout;
-    buttons->addStretch();
-    buttons->addWidget(refresh);
-    buttons->addWidget(browse);
-    buttons->addWidget(m_run);
-
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(tabs);
-    split->addWidget(bottom);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split, 1);
-    layout->addLayout(buttons);
-}
-
 void JobEditor::load(const JobProfile &p)
 {
     m_loading = true;
@@ -386,7 +124,7 @@ void JobEditor::load(const JobProfile &p)
     for (const auto &[w, s] : sides) {
         w->alias->setText(s->alias);
         w->bootstrap->setText(s->bootstrap);
-        w->security->setCurrentIndex(int(kSecurity.indexOf(securityProtocolName(s->security))));
+        w->security->setCurrentIndex(w->security->findText(securityProtocolName(s->security)));
         w->mechanism->setCurrentText(s->saslMechanism);
         w->username->setText(s->saslUsername);
         w->password->setProfileValue(s->saslPassword);
@@ -465,7 +203,7 @@ JobProfile JobEditor::collect() const
     p.include = lines(m_include);
     p.exclude = lines(m_exclude);
     p.excludeInternalTopics = m_excludeInternal->isChecked();
-    profile_detail::parseNamingPolicy(m_naming->currentText(), &p.naming);
+    parseNamingPolicy(m_naming->currentText(), &p.naming);
     p.separator = m_separator->text();
     p.nameTemplate = m_template->text().trimmed();
     p.groupId = m_groupId->text();
