@@ -1,5 +1,7 @@
 #include "ClusterConfig.h"
 
+#include "CertificateCheck.h"
+
 namespace md {
 
 QString securityProtocolName(SecurityProtocol p)
@@ -86,6 +88,8 @@ ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QM
         if (QString err = setConf(conf.get(), it.key(), it.value()); !err.isEmpty())
             return {nullptr, err};
     }
+    // Harmless without TLS; with it, a refused certificate is reported with its reason.
+    installCertificateCheck(conf.get());
     return {std::move(conf), {}};
 }
 

@@ -1,5 +1,7 @@
 #include "KafkaError.h"
 
+#include "CertificateCheck.h"
+
 #include <cstring>
 
 namespace md {
@@ -76,6 +78,25 @@ bool failedInTlsHandshake(rd_kafka_resp_err_t code, const char *reason)
     // as the broker's TLS alert on the first request, in OpenSSL's words
     // "... SSL alert number 42", in state APIVERSION_QUERY.
     return std::strstr(reason, "in state SSL_HANDSHAKE") || std::strstr(reason, "SSL alert number");
+}
+
+QString describeConnectionError(const rd_kafka_t *rk, int code, const char *reason)
+{
+    const QString text = QString::fromUtf8(reason ? reason : "");
+    const auto err = rd_kafka_resp_err_t(code);
+    if (classifyKafkaError(err) == KafkaErrorKind::Authentication)
+        return QStringLiteral("authentication failed: the cluster refused the user name or password (or the SASL "
+                              "mechanism): ")
+               + text;
+    if (!failedInTlsHandshake(err, reason) && !text.contains(QLatin1String("verify broker certificate")))
+        return text;
+    // librdkafka says "certificate verify failed" for every refused
+    // certificate; the verification callback kept OpenSSL's reason.
+    if (text.contains(QLatin1String("certificate verify failed")) || text.contains(QLatin1String("verify broker certificate"))) {
+        if (const std::optional<CertificateFailure> failure = rk ? lastCertificateFailure(rk) : std::nullopt)
+            return QStringLiteral("TLS failed: ") + describeCertificateFailure(*failure) + QStringLiteral(": ") + text;
+    }
+    return QStringLiteral("TLS failed: ") + text;
 }
 
 KafkaError KafkaError::from(rd_kafka_resp_err_t code, const QString &message, const KafkaErrorContext &context)

@@ -39,6 +39,14 @@ KafkaErrorKind classifyKafkaError(rd_kafka_resp_err_t code, const KafkaErrorCont
 // for the _TRANSPORT code.
 bool failedInTlsHandshake(rd_kafka_resp_err_t code, const char *reason);
 
+// librdkafka's reason for a connection error (an error callback's), led by
+// what it means in a user's words when a user can act on it:
+// "authentication failed: the cluster refused the user name or password ...",
+// "TLS failed: the certificate of broker 127.0.0.1:9093 has expired", "... does
+// not match the host name ...", "... is not signed by a trusted CA ...". `rk`
+// is the client that reported it (for the certificate it refused), or null.
+QString describeConnectionError(const rd_kafka_t *rk, int code, const char *reason);
+
 // An error as it leaves the engine: librdkafka's code, its kind, and the full
 // text for the expert (bootstrap address and librdkafka's reason).
 struct KafkaError {

@@ -9,8 +9,14 @@
 
 namespace md {
 
+void forgetCertificateFailure(const rd_kafka_t *rk); // CertificateCheck.h
+
 struct KafkaDeleter {
-    void operator()(rd_kafka_t *h) const noexcept { rd_kafka_destroy(h); }
+    void operator()(rd_kafka_t *h) const noexcept
+    {
+        rd_kafka_destroy(h);
+        forgetCertificateFailure(h); // after: no broker thread can record one any more
+    }
     void operator()(rd_kafka_conf_t *h) const noexcept { rd_kafka_conf_destroy(h); }
     void operator()(rd_kafka_topic_conf_t *h) const noexcept { rd_kafka_topic_conf_destroy(h); }
     void operator()(rd_kafka_topic_partition_list_t *h) const noexcept { rd_kafka_topic_partition_list_destroy(h); }

@@ -3,6 +3,7 @@
 #include <QUuid>
 
 #include "ClusterConfig.h"
+#include "KafkaError.h"
 #include "TopicNaming.h"
 
 #include <QDateTime>
@@ -418,9 +419,9 @@ void MirrorWorker::onError(rd_kafka_t *rk, int err, const char *reason)
                              || code == RD_KAFKA_RESP_ERR__RESOLVE || code == RD_KAFKA_RESP_ERR__TIMED_OUT;
     if (unreachable)
         (target ? m_targetTrouble : m_sourceTrouble) = true;
-    const QString text = unreachable
-                             ? QStringLiteral("%1 kafka %2 unreachable: %3").arg(side, bootstrap, QString::fromUtf8(reason))
-                             : QStringLiteral("%1 kafka %2: %3").arg(side, bootstrap, QString::fromUtf8(reason));
+    const QString why = describeConnectionError(rk, err, reason);
+    const QString text = unreachable ? QStringLiteral("%1 kafka %2 unreachable: %3").arg(side, bootstrap, why)
+                                     : QStringLiteral("%1 kafka %2: %3").arg(side, bootstrap, why);
     const auto severity = code == RD_KAFKA_RESP_ERR__AUTHENTICATION || code == RD_KAFKA_RESP_ERR__SSL
                               ? JobEvent::Severity::Error
                               : JobEvent::Severity::Warning;

@@ -95,7 +95,7 @@ std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, Ka
 
 ProbeClient::~ProbeClient() = default;
 
-void ProbeClient::errorCallback(rd_kafka_t *, int err, const char *reason, void *opaque)
+void ProbeClient::errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque)
 {
     auto *self = static_cast<ProbeClient *>(opaque);
     QMutexLocker lock(&self->m_mutex);
@@ -110,17 +110,13 @@ void ProbeClient::errorCallback(rd_kafka_t *, int err, const char *reason, void 
     // "all brokers down" repeats the cause less precisely than the error before it.
     if (err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN && !self->m_lastError.isEmpty())
         return;
-    self->m_lastError = QString::fromUtf8(reason);
-    self->m_lastErrorCode = err;
+    self->m_lastError = describeConnectionError(rk, err, reason);
 }
 
 QString ProbeClient::lastConnectionError() const
 {
     QMutexLocker lock(&m_mutex);
-    if (m_lastErrorCode == RD_KAFKA_RESP_ERR__AUTHENTICATION
-        || m_lastErrorCode == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED)
-        return QStringLiteral("authentication failed: ") + m_lastError;
-    return m_lastError;
+    return m_lastError; // already in a user's words (describeConnectionError)
 }
 
 QString ProbeClient::describeFailure(const QString &what, rd_kafka_resp_err_t err, const QString &detail) const

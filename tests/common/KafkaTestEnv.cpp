@@ -28,6 +28,9 @@ QString bootstrapFile(const QString &name)
     // "tls" is the sasl broker's SSL listener (harness.sh ssl-bootstrap).
     if (name == QLatin1String("tls"))
         return QDir(stateDir()).filePath(QStringLiteral("sasl/ssl-bootstrap"));
+    // "sasl-ssl", "sasl-ssl-wrong-host", "sasl-ssl-expired": files of the sasl broker.
+    if (isSaslSsl(name))
+        return QDir(stateDir()).filePath(QStringLiteral("sasl/") + name + QStringLiteral("-bootstrap"));
     return QDir(stateDir()).filePath(name + QStringLiteral("/bootstrap"));
 }
 
@@ -90,6 +93,15 @@ QMap<QString, QString> clientProperties(const QString &name)
             {QStringLiteral("ssl.key.password"), tlsKeyPassword()},
         };
     }
+    if (isSaslSsl(name)) {
+        return {
+            {QStringLiteral("security.protocol"), QStringLiteral("SASL_SSL")},
+            {QStringLiteral("sasl.mechanism"), QString::fromLatin1(kSaslMechanism)},
+            {QStringLiteral("sasl.username"), saslUser()},
+            {QStringLiteral("sasl.password"), saslPassword()},
+            {QStringLiteral("ssl.ca.location"), tlsFile(QStringLiteral("ca.pem"))},
+        };
+    }
     if (name != QLatin1String("sasl"))
         return {};
     return {
@@ -110,6 +122,12 @@ md::ClusterConfig clusterConfig(const QString &name)
         config.saslMechanism = QString::fromLatin1(kSaslMechanism);
         config.saslUsername = saslUser();
         config.saslPassword = saslPassword();
+    } else if (isSaslSsl(name)) {
+        config.security = md::SecurityProtocol::SaslSsl;
+        config.saslMechanism = QString::fromLatin1(kSaslMechanism);
+        config.saslUsername = saslUser();
+        config.saslPassword = saslPassword();
+        config.sslCaFile = tlsFile(QStringLiteral("ca.pem"));
     } else if (name == QLatin1String("tls")) {
         config.security = md::SecurityProtocol::Ssl;
         config.sslCaFile = tlsFile(QStringLiteral("ca.pem"));

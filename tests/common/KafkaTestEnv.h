@@ -37,6 +37,14 @@ inline constexpr char kTlsKeyPassword[] = "mirrordesk-key-secret";
 QString tlsFile(const QString &fileName);
 QString tlsKeyPassword(); // kTlsKeyPassword unless env MIRRORDESK_TLS_KEY_PASSWORD is set
 
+// The sasl broker's SASL_SSL listeners (harness.sh sasl-ssl-bootstrap; tls.sh),
+// SCRAM-SHA-512 with the same user and password, server certificates signed
+// by the CA in tlsFile("ca.pem"): "sasl-ssl" (a good certificate for 127.0.0.1
+// and localhost), "sasl-ssl-wrong-host" (one for another host name) and
+// "sasl-ssl-expired" (expired), as names for bootstrap(), clientProperties()
+// and clusterConfig().
+inline bool isSaslSsl(const QString &name) { return name.startsWith(QLatin1String("sasl-ssl")); }
+
 QString saslUser();     // kSaslUser unless env MIRRORDESK_SASL_USER is set
 QString saslPassword(); // kSaslPassword unless env MIRRORDESK_SASL_PASSWORD is set
 
@@ -51,11 +59,13 @@ inline QString sourceBootstrap() { return bootstrap(QStringLiteral("source")); }
 inline QString targetBootstrap() { return bootstrap(QStringLiteral("target")); }
 inline QString saslBootstrap() { return bootstrap(QStringLiteral("sasl")); }
 inline QString tlsBootstrap() { return bootstrap(QStringLiteral("tls")); }
+inline QString saslSslBootstrap() { return bootstrap(QStringLiteral("sasl-ssl")); }
 
 // librdkafka properties a client of broker `name` needs besides
 // bootstrap.servers: empty for plaintext brokers, security.protocol +
 // sasl.mechanism (kSaslMechanism) + sasl.username + sasl.password for "sasl",
-// security.protocol + the ssl.* files and key password for "tls".
+// security.protocol + the ssl.* files and key password for "tls"; SASL_SSL,
+// SCRAM-SHA-512, the user, password and ssl.ca.location for the "sasl-ssl" ones.
 QMap<QString, QString> clientProperties(const QString &name);
 
 // A ClusterConfig for broker `name` (alias = name, SASL filled in for "sasl"),

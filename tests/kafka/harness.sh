@@ -9,11 +9,16 @@
 #   harness.sh restart NAME          start NAME again with the same ports and data
 #   harness.sh start-all             "source", "target" (PLAINTEXT) and "sasl"
 #                                    (SASL_PLAINTEXT: SCRAM-SHA-512/256 and PLAIN;
-#                                    and an SSL listener with client certificates),
+#                                    an SSL listener with client certificates; and
+#                                    SASL_SSL listeners, SCRAM-SHA-512, see tls.sh),
 #                                    in parallel
 #   harness.sh stop-all              stop every broker of the state dir
 #   harness.sh bootstrap NAME        print host:port of NAME's client listener
 #   harness.sh ssl-bootstrap NAME    print host:port of a --sasl broker's SSL listener
+#   harness.sh sasl-ssl-bootstrap NAME [good|wrong-host|expired]
+#                                    print host:port of a --sasl broker's SASL_SSL
+#                                    listener with a good certificate (default), one
+#                                    for another host name, or an expired one
 #   harness.sh status                one line per broker
 #   harness.sh start NAME --proxied  a PLAINTEXT broker reached through Toxiproxy
 #                                    (bootstrap), plus a direct listener
@@ -29,10 +34,10 @@
 #
 # State: $MIRRORDESK_KAFKA_STATE/NAME/ holds server.properties, data/, logs/,
 # pid, ports, mode and bootstrap (written only once the broker is ready, removed
-# by stop); a --sasl broker also has ssl-bootstrap and tls/ (a test CA, the
-# broker's keystore, a client certificate with an encrypted key, and an
-# unrelated CA for the "wrong CA" case). Each broker is stopped by its own pid
-# only, never by process name.
+# by stop); a --sasl broker also has ssl-bootstrap, the sasl-ssl-*bootstrap
+# files and tls/ (a test CA, the broker's keystores, a client certificate with
+# an encrypted key, and an unrelated CA, other-ca.pem, for the "wrong CA"
+# case). Each broker is stopped by its own pid only, never by process name.
 set -euo pipefail
 
 HARNESS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -56,9 +61,12 @@ die() { log "error: $*"; exit 1; }
 
 # shellcheck source=proxy.sh
 source "$HARNESS_DIR/proxy.sh"
+# shellcheck source=tls.sh
+source "$HARNESS_DIR/tls.sh"
 
 usage() {
-    sed -n '2,35p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+    # The comment block at the top, however long it grows.
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}" >&2
     exit 2
 }
 
@@ -179,6 +187,7 @@ while True:
 
 write_config() {
     local name="$1" mode="$2" client_port="$3" controller_port="$4" internal_port="${5:-}" ssl_port="${6:-}"
+    local sasl_ssl_ports=("${@:7}")
     local dir
     dir="$(broker_dir "$name")"
     sed -e "s|@CONTROLLER_PORT@|$controller_port|g" -e "s|@DATA_DIR@|$dir/data|g" -e "s|@NAME@|$name|g" \
@@ -187,14 +196,18 @@ write_config() {
         # Clients authenticate on SASL_PLAINTEXT with SCRAM-SHA-512 or
         # SCRAM-SHA-256 (credentials stored at format time) or PLAIN (same
         # user and password, from the JAAS line); or on SSL with a client
-        # certificate signed by the test CA (mutual TLS). The broker
+        # certificate signed by the test CA (mutual TLS); or on the SASL_SSL
+        # listeners of tls.sh with SCRAM-SHA-512. The broker
         # talks to itself (transaction markers, ...) on a separate PLAINTEXT
         # listener, so inter-broker traffic needs no credentials of its own.
+        local sasl_ssl
+        sasl_ssl="$(sasl_ssl_listeners "${sasl_ssl_ports[@]}")"
         cat >>"$dir/server.properties" <<EOF
 
-listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,SSL://127.0.0.1:$ssl_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
-advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,SSL://127.0.0.1:$ssl_port,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
-listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
+listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,SSL://127.0.0.1:$ssl_port,$sasl_ssl,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+advertised.listeners=SASL_PLAINTEXT://127.0.0.1:$client_port,SSL://127.0.0.1:$ssl_port,$sasl_ssl,INTERNAL://127.0.0.1:$internal_port,CONTROLLER://127.0.0.1:$controller_port
+listener.security.protocol.map=SASL_PLAINTEXT:SASL_PLAINTEXT,SSL:SSL,$(sasl_ssl_protocol_map),INTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT
+$(sasl_ssl_config "$dir")
 listener.name.ssl.ssl.keystore.type=PKCS12
 listener.name.ssl.ssl.keystore.location=$dir/tls/broker.p12
 listener.name.ssl.ssl.keystore.password=$TLS_KEY_PASSWORD
@@ -246,32 +259,6 @@ EOF
     fi
 }
 
-# A throw-away CA, the broker's certificate (for 127.0.0.1 and localhost) in a
-# PKCS12 keystore, a client certificate whose key is encrypted with
-# TLS_KEY_PASSWORD, and a second CA that signed neither.
-make_tls() {
-    local dir
-    dir="$(broker_dir "$1")/tls"
-    command -v openssl >/dev/null || die "openssl not found (installer/deps.sh installs it)"
-    mkdir -p "$dir"
-    (
-        cd "$dir"
-        local ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1)
-        openssl req -x509 "${ec[@]}" -nodes -keyout ca.key -out ca.pem -days 30 -subj "/CN=MirrorDesk test CA"
-        openssl req -x509 "${ec[@]}" -nodes -keyout other-ca.key -out other-ca.pem -days 30 -subj "/CN=Someone else's CA"
-        openssl req "${ec[@]}" -nodes -keyout broker.key -out broker.csr -subj "/CN=localhost"
-        printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n' >broker.ext
-        openssl x509 -req -in broker.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out broker.pem -days 30 -extfile broker.ext
-        openssl pkcs12 -export -in broker.pem -inkey broker.key -certfile ca.pem -name broker \
-            -out broker.p12 -passout "pass:$TLS_KEY_PASSWORD"
-        openssl req "${ec[@]}" -nodes -keyout client-plain.key -out client.csr -subj "/CN=mirrordesk-test-client"
-        printf 'extendedKeyUsage=clientAuth\n' >client.ext
-        openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 30 -extfile client.ext
-        openssl pkcs8 -topk8 -v2 aes-256-cbc -in client-plain.key -out client.key -passout "pass:$TLS_KEY_PASSWORD"
-        rm -f client-plain.key ./*.csr ./*.ext
-    ) >"$(broker_dir "$1")/logs/tls.out" 2>&1 || { cat "$(broker_dir "$1")/logs/tls.out" >&2; die "making the test certificates of broker '$1' failed"; }
-}
-
 format_storage() {
     local name="$1" mode="$2"
     local dir
@@ -294,9 +281,13 @@ launch() {
     local dir
     dir="$(broker_dir "$name")"
     local client_port internal_port ssl_port mode
+    local sasl_ssl_ports
     read -r client_port _ internal_port ssl_port <"$dir/ports"
+    read -r -a sasl_ssl_ports <"$dir/ports"
+    sasl_ssl_ports=("${sasl_ssl_ports[@]:4}")
     mode="$(cat "$dir/mode")"
     rm -f "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap"
+    remove_sasl_ssl_bootstraps "$dir"
     # setsid: the broker must outlive this script and not receive the signals
     # sent to CTest's process group; all fds are redirected so CTest does not
     # wait for the broker's end of its output pipes.
@@ -336,6 +327,9 @@ launch() {
     if [[ -n "$ssl_port" ]]; then
         echo "127.0.0.1:$ssl_port" >"$dir/ssl-bootstrap"
     fi
+    if [[ "$mode" == sasl ]]; then
+        write_sasl_ssl_bootstraps "$dir" "${sasl_ssl_ports[@]}"
+    fi
     echo "127.0.0.1:$client_port" >"$dir/bootstrap"
     log "broker '$name' ready at 127.0.0.1:$client_port (pid $pid, $((SECONDS - start))s)"
 }
@@ -355,7 +349,7 @@ fail_tail() {
     exit 1
 }
 
-# start NAME [--sasl | --proxied] [--ports "CLIENT CONTROLLER [INTERNAL SSL | DIRECT PROXY]"]
+# start NAME [--sasl | --proxied] [--ports "CLIENT CONTROLLER [INTERNAL SSL SASLSSL WRONGHOST EXPIRED | DIRECT PROXY]"]
 cmd_start() {
     local name="" mode=plain ports=""
     while (( $# )); do
@@ -382,21 +376,21 @@ cmd_start() {
     rm -rf "$dir"
     mkdir -p "$dir/data" "$dir/logs"
     if [[ -z "$ports" ]]; then
-        case "$mode" in plain) ports="$(pick_ports 2)" ;; acl) ports="$(pick_ports 3)" ;; *) ports="$(pick_ports 4)" ;; esac
+        case "$mode" in plain) ports="$(pick_ports 2)" ;; acl) ports="$(pick_ports 3)" ;; sasl) ports="$(pick_ports 7)" ;; *) ports="$(pick_ports 4)" ;; esac
     fi
     echo "$ports" >"$dir/ports"
     echo "$mode" >"$dir/mode"
     local p
     read -r -a p <<<"$ports"
     if [[ "$mode" == sasl ]]; then
-        (( ${#p[@]} == 4 )) || die "a --sasl broker needs four ports (client, controller, internal, SSL)"
+        (( ${#p[@]} == 7 )) || die "a --sasl broker needs seven ports (client, controller, internal, SSL, and SASL_SSL good, wrong host, expired)"
         make_tls "$name"
     elif [[ "$mode" == proxied ]]; then
         (( ${#p[@]} == 4 )) || die "a --proxied broker needs four ports (client, controller, direct, proxy)"
         cmd_proxy_start
         proxy_create "$name" "127.0.0.1:${p[3]}" "127.0.0.1:${p[0]}"
     fi
-    write_config "$name" "$mode" "${p[0]}" "${p[1]}" "${p[2]:-}" "${p[3]:-}"
+    write_config "$name" "$mode" "${p[0]}" "${p[1]}" "${p[2]:-}" "${p[3]:-}" "${p[@]:4}"
     format_storage "$name" "$mode"
     launch "$name"
 }
@@ -436,6 +430,7 @@ cmd_stop() {
         log "broker '$name' stopped"
     fi
     rm -f "$dir/pid" "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap"
+    remove_sasl_ssl_bootstraps "$dir"
 }
 
 wait_gone() {
@@ -523,13 +518,13 @@ cmd_start_all() {
     # Leftovers of an interrupted run would hold their ports and old topics.
     cmd_stop_all || true
     local all
-    all=($(pick_ports 8))
+    all=($(pick_ports 11))
     local start=$SECONDS
     cmd_start source --ports "${all[0]} ${all[1]}" &
     local p1=$!
     cmd_start target --ports "${all[2]} ${all[3]}" &
     local p2=$!
-    cmd_start sasl --sasl --ports "${all[4]} ${all[5]} ${all[6]} ${all[7]}" &
+    cmd_start sasl --sasl --ports "${all[*]:4:7}" &
     local p3=$!
     local rc=0
     wait $p1 || rc=1
@@ -557,6 +552,7 @@ main() {
         stop-all) cmd_stop_all ;;
         bootstrap) cmd_bootstrap "$@" ;;
         ssl-bootstrap) cmd_ssl_bootstrap "$@" ;;
+        sasl-ssl-bootstrap) cmd_sasl_ssl_bootstrap "$@" ;;
         direct-bootstrap) cmd_direct_bootstrap "$@" ;;
         toxic) cmd_toxic "$@" ;;
         proxy-start) cmd_proxy_start ;;

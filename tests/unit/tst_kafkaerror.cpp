@@ -2,7 +2,10 @@
 // its answers by: every kind, the codes librdkafka really reports for each,
 // and the ambiguous one (a TLS handshake that fails as _TRANSPORT) that only
 // the context decides.
+#include "CertificateCheck.h"
 #include "KafkaError.h"
+
+#include <openssl/x509_vfy.h>
 
 #include <QtTest/QtTest>
 
@@ -135,6 +138,57 @@ private Q_SLOTS:
         QFETCH(QByteArray, reason);
         QFETCH(bool, inHandshake);
         QCOMPARE(failedInTlsHandshake(code, reason.isNull() ? nullptr : reason.constData()), inHandshake);
+    }
+
+    // The words a user acts on lead librdkafka's reason, which stays for the expert.
+    void connectionErrorInWords()
+    {
+        const char *auth = "sasl_ssl://127.0.0.1:9093/bootstrap: SASL authentication error: Authentication failed "
+                           "during authentication due to invalid credentials with SASL mechanism SCRAM-SHA-512";
+        const QString a = describeConnectionError(nullptr, RD_KAFKA_RESP_ERR__AUTHENTICATION, auth);
+        QVERIFY2(a.startsWith(QLatin1String("authentication failed: the cluster refused the user name or password")),
+                 qPrintable(a));
+        QVERIFY(a.endsWith(QString::fromLatin1(auth)));
+
+        // No verdict recorded for this client: the handshake failure is still called TLS.
+        const char *tls = "ssl://127.0.0.1:9093/bootstrap: SSL handshake failed: error:0A000086:SSL routines::"
+                          "certificate verify failed: broker certificate could not be verified (after 3ms in state "
+                          "SSL_HANDSHAKE)";
+        const QString t = describeConnectionError(nullptr, RD_KAFKA_RESP_ERR__SSL, tls);
+        QVERIFY2(t.startsWith(QLatin1String("TLS failed: ssl://")), qPrintable(t));
+
+        // Anything else is librdkafka's reason as it is.
+        const char *refused = "127.0.0.1:1/bootstrap: Connect to ipv4#127.0.0.1:1 failed: Connection refused";
+        QCOMPARE(describeConnectionError(nullptr, RD_KAFKA_RESP_ERR__TRANSPORT, refused), QString::fromLatin1(refused));
+    }
+
+    void certificateFailureInWords_data()
+    {
+        QTest::addColumn<int>("x509Error");
+        QTest::addColumn<int>("depth");
+        QTest::addColumn<QString>("words");
+        QTest::newRow("expired") << int(X509_V_ERR_CERT_HAS_EXPIRED) << 0
+                                 << QStringLiteral("the certificate of broker b:1 has expired");
+        QTest::newRow("expired CA") << int(X509_V_ERR_CERT_HAS_EXPIRED) << 1
+                                    << QStringLiteral("a CA certificate in the chain of broker b:1 has expired");
+        QTest::newRow("host") << int(X509_V_ERR_HOSTNAME_MISMATCH) << 0 << QStringLiteral("does not match the host name");
+        QTest::newRow("address") << int(X509_V_ERR_IP_ADDRESS_MISMATCH) << 0
+                                 << QStringLiteral("does not match the host name");
+        for (const int e : {X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
+                            X509_V_ERR_DEPTH_ZERO_SELF_SIGNED_CERT})
+            QTest::addRow("unknown CA %d", e) << e << 0 << QStringLiteral("is not signed by a trusted CA");
+        QTest::newRow("not yet valid") << int(X509_V_ERR_CERT_NOT_YET_VALID) << 0 << QStringLiteral("is not valid yet");
+        QTest::newRow("other") << int(X509_V_ERR_INVALID_PURPOSE) << 0
+                               << QStringLiteral("the certificate of broker b:1 was refused: unsuitable certificate purpose");
+    }
+
+    void certificateFailureInWords()
+    {
+        QFETCH(int, x509Error);
+        QFETCH(int, depth);
+        QFETCH(QString, words);
+        const QString text = describeCertificateFailure({x509Error, depth, QStringLiteral("b:1")});
+        QVERIFY2(text.contains(words), qPrintable(text));
     }
 };
 
