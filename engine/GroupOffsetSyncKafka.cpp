@@ -430,7 +430,7 @@ CopyLag readCopyLag(const MirrorJobSpec &spec, const OffsetMap &map, int timeout
         return lag;
     }
     QList<Key> keys;
-    for (const TopicInfo &t : topics.topics) {
+    for (const TopicShape &t : topics.topics) {
         if (!topicSelected(spec, t.name))
             continue;
         for (int p = 0; p < t.partitions; ++p)

@@ -197,7 +197,7 @@ JobProgress readWith(Admin &admin, const MirrorJobSpec &spec)
         return out;
     }
     QList<Key> keys;
-    for (const TopicInfo &t : topics.topics) { // QMap: by topic name
+    for (const TopicShape &t : topics.topics) { // QMap: by topic name
         if (!topicSelected(spec, t.name))
             continue;
         for (int p = 0; p < t.partitions; ++p)

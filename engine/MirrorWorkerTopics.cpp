@@ -107,7 +107,7 @@ void MirrorWorker::refreshTopics()
     names.sort();
     for (const QString &name : names) {
         TopicState *t = topicByName(name);
-        const TopicInfo &si = src.topics[name];
+        const TopicShape &si = src.topics[name];
         t->sourcePartitions = si.partitions;
         if (!t->targetReady || t->targetPartitions < si.partitions) {
             if (!tgtRead) {

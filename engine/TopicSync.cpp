@@ -100,7 +100,7 @@ ClusterTopics readClusterTopics(rd_kafka_t *rk, int timeoutMs)
         const rd_kafka_metadata_topic_t &t = md->topics[i];
         if (t.err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART)
             continue;
-        TopicInfo info;
+        TopicShape info;
         info.name = QString::fromUtf8(t.topic);
         info.partitions = t.partition_cnt;
         info.replicationFactor = t.partition_cnt > 0 ? t.partitions[0].replica_cnt : 0;
@@ -122,7 +122,7 @@ TopicConfigs describeTopicOverrides(rd_kafka_t *rk, const QString &topic, const 
 }
 
 TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, const MirrorJobSpec &spec,
-                                const TopicInfo &source, const QString &targetName, const ClusterTopics &target,
+                                const TopicShape &source, const QString &targetName, const ClusterTopics &target,
                                 int timeoutMs)
 {
     TopicSyncResult r;

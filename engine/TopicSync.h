@@ -11,8 +11,10 @@
 
 namespace md {
 
-// One topic as cluster metadata describes it.
-struct TopicInfo {
+// One topic as the engine's metadata read sees it. Not ClusterMetadata.h's
+// TopicInfo (the browser's, with partition details): two classes of one name
+// are an ODR violation whose inline members the linker mixes up.
+struct TopicShape {
     QString name;
     int partitions = 0;
     int replicationFactor = 0;
@@ -24,7 +26,7 @@ struct ClusterTopics {
     bool ok = false;
     QString error;
     int brokerCount = 0;
-    QMap<QString, TopicInfo> topics;
+    QMap<QString, TopicShape> topics;
 };
 ClusterTopics readClusterTopics(rd_kafka_t *rk, int timeoutMs);
 
@@ -52,7 +54,7 @@ struct TopicSyncResult {
 // when the source has more. `target` is the cluster's current metadata.
 // Blocking admin calls on the given handles: engine thread only.
 TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, const MirrorJobSpec &spec,
-                                const TopicInfo &source, const QString &targetName, const ClusterTopics &target,
+                                const TopicShape &source, const QString &targetName, const ClusterTopics &target,
                                 int timeoutMs);
 
 } // namespace md
