@@ -1,5 +1,7 @@
 #include "PrometheusExporter.h"
 
+#include "HttpRequestHead.h"
+
 #include <QCoreApplication>
 #include <QHostAddress>
 #include <QMutexLocker>
@@ -15,7 +17,6 @@ namespace md {
 
 namespace {
 
-constexpr qsizetype kMaxRequestHead = 16 * 1024;
 constexpr int kIdleTimeoutMs = 10000;
 const char *const kBufferProperty = "md_request";
 
@@ -304,40 +305,33 @@ void PrometheusExporter::onReadyRead(QTcpSocket *socket)
         socket->readAll(); // answered already; ignore anything pipelined after
         return;
     }
-    QByteArray buffer = socket->property(kBufferProperty).toByteArray() + socket->readAll();
-    qsizetype end = buffer.indexOf("\r\n\r\n");
-    if (end < 0)
-        end = buffer.indexOf("\n\n"); // lenient: hand-typed requests
-    if (end < 0) {
-        if (buffer.size() > kMaxRequestHead) {
-            respond(socket, 431, "Request Header Fields Too Large", "request head too large\n", false, kPlain);
-            return;
-        }
+    const QByteArray buffer = socket->property(kBufferProperty).toByteArray() + socket->readAll();
+    using Kind = HttpRequestVerdict::Kind;
+    const HttpRequestVerdict verdict = readHttpRequestHead(buffer);
+    if (verdict.kind == Kind::Incomplete) {
         socket->setProperty(kBufferProperty, buffer); // partial request: wait for the rest
         return;
     }
     socket->setProperty("md_done", true);
-
-    const qsizetype lineEnd = buffer.indexOf('\n');
-    const QList<QByteArray> parts = buffer.left(lineEnd).trimmed().split(' ');
-    if (parts.size() != 3 || !parts[2].startsWith("HTTP/")) {
+    switch (verdict.kind) {
+    case Kind::Incomplete:
+        break;
+    case Kind::TooLarge:
+        respond(socket, 431, "Request Header Fields Too Large", "request head too large\n", false, kPlain);
+        break;
+    case Kind::Malformed:
         respond(socket, 400, "Bad Request", "malformed request line\n", false, kPlain);
-        return;
-    }
-    const QByteArray &method = parts[0];
-    QByteArray path = parts[1];
-    if (const qsizetype q = path.indexOf('?'); q >= 0)
-        path.truncate(q);
-    const bool head = method == "HEAD";
-    if (method != "GET" && !head) {
+        break;
+    case Kind::MethodNotAllowed:
         respond(socket, 405, "Method Not Allowed", "only GET and HEAD\n", false, kPlain);
-        return;
+        break;
+    case Kind::NotFound:
+        respond(socket, 404, "Not Found", "not found; metrics are at /metrics\n", verdict.head, kPlain);
+        break;
+    case Kind::Metrics:
+        respond(socket, 200, "OK", render(), verdict.head, kTextFormat);
+        break;
     }
-    if (path != "/metrics") {
-        respond(socket, 404, "Not Found", "not found; metrics are at /metrics\n", head, kPlain);
-        return;
-    }
-    respond(socket, 200, "OK", render(), head, kTextFormat);
 }
 
 void PrometheusExporter::respond(QTcpSocket *socket, int code, const QByteArray &reason,

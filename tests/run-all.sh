@@ -3,13 +3,16 @@
 #   1. system packages (installer/deps.sh, only what is missing)
 #   2. Apache Kafka jars (tests/kafka/harness.sh fetch, once per cache)
 #   3. configure + build the `ci` preset (build-ci/, warnings are errors)
-#   4. ctest: unit, gui and integration tests; the `kafka` fixture starts the
+#   4. fuzz: the libFuzzer targets built with clang in build-fuzz/ and run
+#      briefly from their seed corpora (tests/fuzz/run.sh)
+#   5. ctest: unit, gui and integration tests; the `kafka` fixture starts the
 #      real brokers before the integration tests and stops them after.
 # Exits with ctest's code. Brokers are stopped even when interrupted.
 #
 #   bash tests/run-all.sh
 # Env: MIRRORDESK_CTEST_ARGS   extra ctest arguments (e.g. "-L unit" or "-R harness")
 #      MIRRORDESK_CTEST_TIMEOUT  overall ctest limit in seconds (default 3600)
+#      MIRRORDESK_FUZZ_SECONDS   seconds per fuzz target (default 20; 0 skips the fuzz step)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -77,6 +80,17 @@ if ! cmake --build --preset ci -j 2; then
     exit 1
 fi
 echo "built ($(elapsed $t))"
+
+t=$SECONDS
+fuzz_seconds="${MIRRORDESK_FUZZ_SECONDS:-20}"
+if (( fuzz_seconds > 0 )); then
+    phase "fuzz (tests/fuzz/run.sh $fuzz_seconds)"
+    if ! bash "$ROOT/tests/fuzz/run.sh" "$fuzz_seconds"; then
+        echo "run-all: FAILED: fuzz (a target crashed; its input is in build-fuzz/artifacts/)"
+        exit 1
+    fi
+    echo "fuzzed ($(elapsed $t))"
+fi
 
 t=$SECONDS
 phase "tests (ctest -j2)"
