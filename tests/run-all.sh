@@ -12,7 +12,7 @@
 #   bash tests/run-all.sh
 # Env: MIRRORDESK_CTEST_ARGS   extra ctest arguments (e.g. "-L unit" or "-R harness")
 #      MIRRORDESK_CTEST_TIMEOUT  overall ctest limit in seconds (default 3600)
-#      MIRRORDESK_FUZZ_SECONDS   seconds per fuzz target (default 20; 0 skips the fuzz step)
+#      MIRRORDESK_FUZZ_SECONDS   seconds per fuzz target (default 10; 0 skips the fuzz step)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -82,7 +82,7 @@ fi
 echo "built ($(elapsed $t))"
 
 t=$SECONDS
-fuzz_seconds="${MIRRORDESK_FUZZ_SECONDS:-20}"
+fuzz_seconds="${MIRRORDESK_FUZZ_SECONDS:-10}"
 if (( fuzz_seconds > 0 )); then
     phase "fuzz (tests/fuzz/run.sh $fuzz_seconds)"
     if ! bash "$ROOT/tests/fuzz/run.sh" "$fuzz_seconds"; then
