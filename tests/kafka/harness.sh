@@ -282,7 +282,7 @@ launch() {
     dir="$(broker_dir "$name")"
     local client_port internal_port ssl_port mode
     local sasl_ssl_ports
-    read -r client_port _ internal_port ssl_port <"$dir/ports"
+    read -r client_port _ internal_port ssl_port _ <"$dir/ports"
     read -r -a sasl_ssl_ports <"$dir/ports"
     sasl_ssl_ports=("${sasl_ssl_ports[@]:4}")
     mode="$(cat "$dir/mode")"
