@@ -86,7 +86,7 @@ fuzz_seconds="${MIRRORDESK_FUZZ_SECONDS:-10}"
 if (( fuzz_seconds > 0 )); then
     phase "fuzz (tests/fuzz/run.sh $fuzz_seconds)"
     if ! bash "$ROOT/tests/fuzz/run.sh" "$fuzz_seconds"; then
-        echo "run-all: FAILED: fuzz (a target crashed; its input is in build-fuzz/artifacts/)"
+        echo "run-all: FAILED: fuzz (its build failed, see build-fuzz/build.log, or a target crashed, its input in build-fuzz/artifacts/)"
         exit 1
     fi
     echo "fuzzed ($(elapsed $t))"
