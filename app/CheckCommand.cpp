@@ -20,8 +20,8 @@ constexpr int kCheckProbeTimeoutMs = 15000;
 
 QString sideLine(const QString &role, const ClusterConfig &cluster, const ClusterProbeResult &probe)
 {
-    QString line = role + QLatin1Char(' ') + (cluster.alias.isEmpty() ? QString() : cluster.alias + QLatin1Char(' '))
-                   + QLatin1Char('(') + cluster.bootstrap + QStringLiteral("): ");
+    QString line = role + QLatin1Char(' ') + (cluster.alias.isEmpty() ? QString() : cluster.alias + QLatin1Char(' ')) +
+                   QLatin1Char('(') + cluster.bootstrap + QStringLiteral("): ");
     if (!probe.reachable)
         return line + QStringLiteral("UNREACHABLE: ") + probe.error;
     return line + QStringLiteral("reachable, %1 broker%2, %3 topics (%4 s)")
@@ -74,17 +74,18 @@ int printDelivery(const MirrorJobSpec &spec, const ClusterProbeResult &target, Q
         return 0;
     }
     out << "delivery: exactly-once (records and progress commit in target transactions, every "
-        << spec.transactionIntervalMs << " ms or " << spec.transactionMaxRecords << " records; progress lives on the target)\n";
-    const TransactionCheckResult t = checkTransactions(spec, target.brokerCount,
-                                                       target.topic(QStringLiteral("__transaction_state")) != nullptr,
-                                                       kCheckProbeTimeoutMs);
+        << spec.transactionIntervalMs << " ms or " << spec.transactionMaxRecords
+        << " records; progress lives on the target)\n";
+    const TransactionCheckResult t = checkTransactions(
+        spec, target.brokerCount, target.topic(QStringLiteral("__transaction_state")) != nullptr, kCheckProbeTimeoutMs);
     if (!t.error.isEmpty())
         out << "  warning: transactions not checked: " << t.error << '\n';
     else
         out << "  target: " << t.summary << '\n';
     for (const QString &p : t.problems)
         out << "  ERROR: " << p << '\n';
-    out << "  note: consumers of the target see each record once only when they read with isolation.level=read_committed\n";
+    out << "  note: consumers of the target see each record once only when they read with "
+           "isolation.level=read_committed\n";
     out.flush();
     return int(t.problems.size());
 }
@@ -94,13 +95,13 @@ int printDelivery(const MirrorJobSpec &spec, const ClusterProbeResult &target, Q
 int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     CommandLine cli(QStringLiteral("check"), QStringLiteral("FILE.mirrorjob"));
-    cli.setDescription(QStringLiteral(
-        "Validates a profile, contacts both clusters and shows what a run would do: the topics it\n"
-        "mirrors (and creates), and where each partition starts. Nothing is written."));
+    cli.setDescription(
+        QStringLiteral("Validates a profile, contacts both clusters and shows what a run would do: the topics it\n"
+                       "mirrors (and creates), and where each partition starts. Nothing is written."));
     cli.setArguments(QStringLiteral("profile"), 1, 1);
-    cli.setFooter(QStringLiteral(
-        "exit codes: 0 valid and both clusters answered, 1 the profile has errors or the job would\n"
-        "fail on these clusters, 2 a cluster could not be reached (or a usage error)"));
+    cli.setFooter(
+        QStringLiteral("exit codes: 0 valid and both clusters answered, 1 the profile has errors or the job would\n"
+                       "fail on these clusters, 2 a cluster could not be reached (or a usage error)"));
     if (const std::optional<int> exitCode = cli.parse(args, out, err))
         return *exitCode;
     const QString path = cli.arguments().first();

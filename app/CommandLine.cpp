@@ -91,7 +91,8 @@ std::optional<int> CommandLine::parse(const QStringList &args, QTextStream &out,
     if (m_maxArgs >= 0 && positional.size() > m_maxArgs) {
         if (m_maxArgs == 0)
             return usageError(err, QStringLiteral("unexpected argument ") + positional.first());
-        return usageError(err, QStringLiteral("more than one %1 given: %2").arg(m_what, positional.join(QLatin1Char(' '))));
+        return usageError(err,
+                          QStringLiteral("more than one %1 given: %2").arg(m_what, positional.join(QLatin1Char(' '))));
     }
     return std::nullopt;
 }
@@ -114,7 +115,8 @@ QString CommandLine::helpText() const
         return m_helpText;
     QString text = QStringLiteral("usage: ") + program() + QLatin1Char(' ') + m_synopsis + QLatin1Char('\n');
     if (!m_description.isEmpty())
-        text += QLatin1Char('\n') + m_description + (m_description.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"));
+        text += QLatin1Char('\n') + m_description +
+                (m_description.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"));
 
     QList<QCommandLineOption> listed;
     for (const QCommandLineOption &o : m_options) {
@@ -134,7 +136,8 @@ QString CommandLine::helpText() const
             text += QString(width + 2, QLatin1Char(' ')) + lines.at(i) + QLatin1Char('\n');
     }
     if (!m_footer.isEmpty())
-        text += QLatin1Char('\n') + m_footer + (m_footer.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"));
+        text +=
+            QLatin1Char('\n') + m_footer + (m_footer.endsWith(QLatin1Char('\n')) ? QString() : QStringLiteral("\n"));
     return text;
 }
 

@@ -1,10 +1,10 @@
 #include "Commands.h"
 
 #include "CommandLine.h"
-#include "TextTable.h"
 #include "GroupOffsetSync.h"
 #include "OffsetMap.h"
 #include "ProfileLoader.h"
+#include "TextTable.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
@@ -69,8 +69,9 @@ void printGroup(const GroupSyncEntry &g, QTextStream &out)
     out << "group " << g.group << " (source: " << (g.sourceState.isEmpty() ? QStringLiteral("?") : g.sourceState)
         << "; target: " << stateText(g.targetState, g.targetMembers) << ")\n";
     QList<QStringList> rows{{QStringLiteral("TOPIC"), QStringLiteral("PARTITION"), QStringLiteral("COMMITTED"),
-                             QStringLiteral("TARGET-TOPIC"), QStringLiteral("TARGET-OFFSET"), QStringLiteral("TARGET-NOW"),
-                             QStringLiteral("READ-AGAIN"), QStringLiteral("NOT-ON-TARGET"), QStringLiteral("ACTION")}};
+                             QStringLiteral("TARGET-TOPIC"), QStringLiteral("TARGET-OFFSET"),
+                             QStringLiteral("TARGET-NOW"), QStringLiteral("READ-AGAIN"),
+                             QStringLiteral("NOT-ON-TARGET"), QStringLiteral("ACTION")}};
     QStringList notes;
     for (const GroupPartitionSync &p : g.partitions) {
         const bool placed = p.translation.targetOffset >= 0 && p.action != GroupSyncAction::SkipNotTranslatable;
@@ -92,7 +93,8 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
 {
     CommandLine cli(QStringLiteral("failover"), QString());
     cli.setHelpText(QString::fromLatin1(kFailoverUsage));
-    const QCommandLineOption groups(QStringLiteral("groups"), QStringLiteral("only groups matching REGEX"), QStringLiteral("regex"));
+    const QCommandLineOption groups(QStringLiteral("groups"), QStringLiteral("only groups matching REGEX"),
+                                    QStringLiteral("regex"));
     const QCommandLineOption maxLag(QStringLiteral("max-lag"), QStringLiteral("records"), QStringLiteral("n"));
     const QCommandLineOption timeout(QStringLiteral("timeout"), QStringLiteral("seconds"), QStringLiteral("seconds"));
     const QCommandLineOption allowRewind(QStringLiteral("allow-rewind"), QStringLiteral("move target groups back"));
@@ -110,21 +112,25 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
         const QRegularExpression re(QRegularExpression::anchoredPattern(options.groupPattern));
         if (options.groupPattern.isEmpty() || !re.isValid())
             return cli.usageError(err, QStringLiteral("--groups: invalid regular expression \"%1\"%2")
-                                           .arg(options.groupPattern, re.isValid() ? QString() : QStringLiteral(": ") + re.errorString()));
+                                           .arg(options.groupPattern,
+                                                re.isValid() ? QString() : QStringLiteral(": ") + re.errorString()));
     }
     qint64 lagAllowed = 0;
     if (cli.isSet(maxLag)) {
         bool ok = false;
         lagAllowed = cli.value(maxLag).toLongLong(&ok);
         if (!ok || lagAllowed < 0)
-            return cli.usageError(err, QStringLiteral("--max-lag: \"%1\" is not a number of records (0 or more)").arg(cli.value(maxLag)));
+            return cli.usageError(
+                err, QStringLiteral("--max-lag: \"%1\" is not a number of records (0 or more)").arg(cli.value(maxLag)));
     }
     int timeoutS = 60;
     if (cli.isSet(timeout)) {
         bool ok = false;
         timeoutS = cli.value(timeout).toInt(&ok);
         if (!ok || timeoutS < 1 || timeoutS > 86400)
-            return cli.usageError(err, QStringLiteral("--timeout: \"%1\" is not a number of seconds (1 to 86400)").arg(cli.value(timeout)));
+            return cli.usageError(
+                err,
+                QStringLiteral("--timeout: \"%1\" is not a number of seconds (1 to 86400)").arg(cli.value(timeout)));
     }
 
     const QString path = cli.arguments().first();
@@ -144,8 +150,9 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
     const GroupFilter filter(*spec, options.groupPattern);
     if (!filter.isValid() || !filter.selectsAny()) {
         err << "mirrordesk failover: "
-            << (filter.isValid() ? QStringLiteral("no group selected: the profile lists no \"groups\" and no --groups was given")
-                                 : filter.error())
+            << (filter.isValid()
+                    ? QStringLiteral("no group selected: the profile lists no \"groups\" and no --groups was given")
+                    : filter.error())
             << '\n';
         err.flush();
         return 2;
@@ -176,19 +183,21 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
             break;
         if (deadline.hasExpired()) {
             const QList<CopyLag::Partition> behind = lag.behind();
-            err << "mirrordesk failover: the copy is not caught up after " << timeoutS << " s: " << formatNumber(lag.total())
-                << " records in " << behind.size() << " partitions are not on the target yet (--max-lag " << lagAllowed
-                << "); nothing written\n";
+            err << "mirrordesk failover: the copy is not caught up after " << timeoutS
+                << " s: " << formatNumber(lag.total()) << " records in " << behind.size()
+                << " partitions are not on the target yet (--max-lag " << lagAllowed << "); nothing written\n";
             for (qsizetype i = 0; i < behind.size() && i < 50; ++i) {
                 const CopyLag::Partition &p = behind.at(i);
                 err << "  " << p.topic << '[' << p.partition << "]: " << formatNumber(p.lag) << " records not copied ("
-                    << (p.covered >= 0 ? QStringLiteral("copied up to %1").arg(p.covered) : QStringLiteral("nothing copied"))
+                    << (p.covered >= 0 ? QStringLiteral("copied up to %1").arg(p.covered)
+                                       : QStringLiteral("nothing copied"))
                     << ", end " << p.end << ")\n";
             }
             if (behind.size() > 50)
                 err << "  ... and " << behind.size() - 50 << " more partitions\n";
             if (map.isEmpty())
-                err << "the offset map " << mapTopic << " is empty or missing: run the job (a version that writes the map) first\n";
+                err << "the offset map " << mapTopic
+                    << " is empty or missing: run the job (a version that writes the map) first\n";
             err.flush();
             return 1;
         }
@@ -225,7 +234,8 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
     int exitCode = 0;
     for (const GroupSyncEntry &g : plan.groups) {
         if (g.count(GroupSyncAction::SkipActiveMembers) > 0) {
-            err << "refused: group " << g.group << " has active members on the target (" << stateText(g.targetState, g.targetMembers)
+            err << "refused: group " << g.group << " has active members on the target ("
+                << stateText(g.targetState, g.targetMembers)
                 << "); its offsets there are not changed: stop its consumers on the target first\n";
             exitCode = 1;
         }
@@ -243,7 +253,8 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
     }
     const int toWrite = plan.count(GroupSyncAction::Write);
     if (cli.isSet(dryRun)) {
-        out << "dry run: " << toWrite << " partition" << (toWrite == 1 ? "" : "s") << " would be written; nothing written\n";
+        out << "dry run: " << toWrite << " partition" << (toWrite == 1 ? "" : "s")
+            << " would be written; nothing written\n";
         out.flush();
         err.flush();
         return exitCode;

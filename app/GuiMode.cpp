@@ -57,16 +57,17 @@ int runGui(int argc, char **argv, const QStringList &files, bool sandboxMode, bo
     MainWindow window;
     if (instance) {
         const bool printOpenEvents = qEnvironmentVariableIsSet("MIRRORDESK_PRINT_OPEN_EVENTS"); // tests
-        QObject::connect(instance.get(), &SingleInstance::filesReceived, &window, [&window, printOpenEvents](const QStringList &f) {
-            if (printOpenEvents) {
-                QTextStream out(stdout);
-                out << "open-event " << f.size();
-                for (const QString &path : f)
-                    out << ' ' << path;
-                out << Qt::endl;
-            }
-            window.openFilesFromOutside(f);
-        });
+        QObject::connect(instance.get(), &SingleInstance::filesReceived, &window,
+                         [&window, printOpenEvents](const QStringList &f) {
+                             if (printOpenEvents) {
+                                 QTextStream out(stdout);
+                                 out << "open-event " << f.size();
+                                 for (const QString &path : f)
+                                     out << ' ' << path;
+                                 out << Qt::endl;
+                             }
+                             window.openFilesFromOutside(f);
+                         });
     }
     QObject::connect(&window, &MainWindow::openProfileRequested, &window,
                      [&](const QString &path) { openProfileInWindow(window, path, sandbox.get()); });
@@ -82,8 +83,8 @@ int runGui(int argc, char **argv, const QStringList &files, bool sandboxMode, bo
         if (!demo.open(QIODevice::ReadOnly))
             return 1;
         QTextStream err(stderr);
-        std::optional<MirrorJobSpec> spec = loadJobSpecFromData(demo.readAll(), QStringLiteral("sandbox-demo.mirrorjob"),
-                                                                sandbox.get(), err);
+        std::optional<MirrorJobSpec> spec =
+            loadJobSpecFromData(demo.readAll(), QStringLiteral("sandbox-demo.mirrorjob"), sandbox.get(), err);
         if (!spec)
             return 1;
         sandbox->prepareTarget(*spec);

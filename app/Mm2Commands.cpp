@@ -43,17 +43,18 @@ bool writeAtomically(const QString &path, const QByteArray &data, QString *error
 int runImportMm2Command(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     CommandLine cli(QStringLiteral("import-mm2"), QStringLiteral("FILE --output DIR [--force]"));
-    cli.setDescription(QStringLiteral(
-        "Writes one DIR/<A>-to-<B>.mirrorjob per enabled flow of an mm2.properties, and lists the\n"
-        "lines it could not map and the environment variables to set for passwords."));
+    cli.setDescription(
+        QStringLiteral("Writes one DIR/<A>-to-<B>.mirrorjob per enabled flow of an mm2.properties, and lists the\n"
+                       "lines it could not map and the environment variables to set for passwords."));
     const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
                                           QStringLiteral("the directory for the profiles (created if needed)"),
                                           QStringLiteral("DIR"));
     const QCommandLineOption forceOption(QStringLiteral("force"), QStringLiteral("replace profiles that exist"));
     cli.addOptions({outputOption, forceOption});
     cli.setArguments(QStringLiteral("mm2.properties file"), 1, 1);
-    cli.setFooter(QStringLiteral("exit codes: 0 written, 1 nothing to import or a profile needs editing, 2 usage error,\n"
-                                 "unreadable input, or a profile exists (without --force)"));
+    cli.setFooter(
+        QStringLiteral("exit codes: 0 written, 1 nothing to import or a profile needs editing, 2 usage error,\n"
+                       "unreadable input, or a profile exists (without --force)"));
     if (const std::optional<int> exitCode = cli.parse(args, out, err))
         return *exitCode;
     const QString input = cli.arguments().first();
@@ -91,7 +92,8 @@ int runImportMm2Command(const QStringList &args, QTextStream &out, QTextStream &
             return 2;
         }
         out << "wrote " << paths.at(i) << " (" << f.sourceAlias << " -> " << f.targetAlias << ", naming "
-            << namingPolicyName(f.profile.naming) << ", topics " << f.profile.include.join(QStringLiteral(", ")) << ")\n";
+            << namingPolicyName(f.profile.naming) << ", topics " << f.profile.include.join(QStringLiteral(", "))
+            << ")\n";
         for (const ProfileIssue &issue : f.profile.validate()) {
             if (!issue.isError())
                 continue;
@@ -107,7 +109,8 @@ int runImportMm2Command(const QStringList &args, QTextStream &out, QTextStream &
             out << "  " << v.name << "  " << v.description << '\n';
     }
     if (!r.unmapped.isEmpty()) {
-        out << "\nNot mapped (" << r.unmapped.size() << (r.unmapped.size() == 1 ? " line" : " lines") << " of " << input << "):\n";
+        out << "\nNot mapped (" << r.unmapped.size() << (r.unmapped.size() == 1 ? " line" : " lines") << " of " << input
+            << "):\n";
         for (const Mm2Unmapped &u : r.unmapped)
             out << "  " << u.toString() << '\n';
     }
@@ -123,13 +126,15 @@ int runImportMm2Command(const QStringList &args, QTextStream &out, QTextStream &
 
 int runExportMm2Command(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    CommandLine cli(QStringLiteral("export-mm2"),
-                    QStringLiteral("FILE.mirrorjob [--output FILE] [--connect] [--replication-factor N | --single-broker]"));
-    cli.setDescription(QStringLiteral(
-        "Writes an equivalent MirrorMaker 2 configuration: an mm2.properties for dedicated mode\n"
-        "or, with --connect, MirrorSourceConnector JSON; on stdout unless --output is given."));
+    CommandLine cli(
+        QStringLiteral("export-mm2"),
+        QStringLiteral("FILE.mirrorjob [--output FILE] [--connect] [--replication-factor N | --single-broker]"));
+    cli.setDescription(
+        QStringLiteral("Writes an equivalent MirrorMaker 2 configuration: an mm2.properties for dedicated mode\n"
+                       "or, with --connect, MirrorSourceConnector JSON; on stdout unless --output is given."));
     const QCommandLineOption outputOption({QStringLiteral("o"), QStringLiteral("output")},
-                                          QStringLiteral("write it into FILE (replaced atomically)"), QStringLiteral("FILE"));
+                                          QStringLiteral("write it into FILE (replaced atomically)"),
+                                          QStringLiteral("FILE"));
     const QCommandLineOption connectOption(QStringLiteral("connect"),
                                            QStringLiteral("MirrorSourceConnector JSON for a Connect cluster"));
     const QCommandLineOption replicationOption(QStringLiteral("replication-factor"),

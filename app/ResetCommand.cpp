@@ -42,7 +42,8 @@ const char kResetUsage[] =
 // "Empty", "Stable", ...; a group that does not exist (yet) says so.
 QString groupStateText(const JobProgress &p)
 {
-    return p.groupState == QLatin1String("Dead") && p.members.isEmpty() ? QStringLiteral("no such group yet") : p.groupState;
+    return p.groupState == QLatin1String("Dead") && p.members.isEmpty() ? QStringLiteral("no such group yet")
+                                                                        : p.groupState;
 }
 
 // One line per partition, columns aligned.
@@ -53,7 +54,8 @@ void printTable(const JobProgress &plan, QTextStream &out)
     QList<QStringList> rows;
     for (const PartitionStart &p : plan.partitions)
         rows.append({p.topic, QString::number(p.partition),
-                     p.committed >= 0 ? formatNumber(p.committed) : QStringLiteral("none"), formatNumber(p.start), formatNumber(p.toCopy)});
+                     p.committed >= 0 ? formatNumber(p.committed) : QStringLiteral("none"), formatNumber(p.start),
+                     formatNumber(p.toCopy)});
     rows.prepend(header);
     printTextTable(rows, out);
 }
@@ -101,7 +103,8 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         const QRegularExpression re(QRegularExpression::anchoredPattern(request.topicPattern));
         if (request.topicPattern.isEmpty() || !re.isValid())
             return cli.usageError(err, QStringLiteral("--topic: invalid regular expression \"%1\"%2")
-                                           .arg(request.topicPattern, re.isValid() ? QString() : QStringLiteral(": ") + re.errorString()));
+                                           .arg(request.topicPattern,
+                                                re.isValid() ? QString() : QStringLiteral(": ") + re.errorString()));
     }
 
     const QString path = files.first();
@@ -126,8 +129,9 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     if (plan.partitions.isEmpty()) {
         out.flush();
         err << "mirrordesk reset: nothing to reset: "
-            << (request.topicPattern.isEmpty() ? QStringLiteral("the job mirrors no topic")
-                                               : QStringLiteral("no mirrored topic matches --topic ") + request.topicPattern)
+            << (request.topicPattern.isEmpty()
+                    ? QStringLiteral("the job mirrors no topic")
+                    : QStringLiteral("no mirrored topic matches --topic ") + request.topicPattern)
             << '\n';
         err.flush();
         return 1;

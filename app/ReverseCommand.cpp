@@ -59,11 +59,11 @@ JobProfile reversedProfile(const JobProfile &forward, const MirrorJobSpec &rever
 void printTable(const JobProgress &plan, QTextStream &out)
 {
     const QStringList header = {QStringLiteral("TOPIC"), QStringLiteral("PARTITION"), QStringLiteral("LOG START"),
-                                QStringLiteral("END"), QStringLiteral("STARTS AT"), QStringLiteral("TO COPY BACK")};
+                                QStringLiteral("END"),   QStringLiteral("STARTS AT"), QStringLiteral("TO COPY BACK")};
     QList<QStringList> rows;
     for (const PartitionStart &p : plan.partitions)
-        rows.append({p.topic, QString::number(p.partition), formatNumber(p.logStart), formatNumber(p.end), formatNumber(p.start),
-                     formatNumber(p.toCopy)});
+        rows.append({p.topic, QString::number(p.partition), formatNumber(p.logStart), formatNumber(p.end),
+                     formatNumber(p.start), formatNumber(p.toCopy)});
     rows.prepend(header);
     printTextTable(rows, out);
 }
@@ -74,7 +74,8 @@ int runReverseCommand(const QStringList &args, QTextStream &out, QTextStream &er
 {
     CommandLine cli(QStringLiteral("reverse"), QString());
     cli.setHelpText(QString::fromLatin1(kReverseUsage));
-    const QCommandLineOption output(QStringLiteral("output"), QStringLiteral("the reverse profile"), QStringLiteral("file"));
+    const QCommandLineOption output(QStringLiteral("output"), QStringLiteral("the reverse profile"),
+                                    QStringLiteral("file"));
     const QCommandLineOption dryRun(QStringLiteral("dry-run"), QStringLiteral("write nothing"));
     const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("overwrite the output"));
     cli.addOptions({output, dryRun, force});
@@ -156,8 +157,10 @@ int runReverseCommand(const QStringList &args, QTextStream &out, QTextStream &er
                "start when they appear\n";
     else
         printTable(plan, out);
-    out << QStringLiteral("%1 partitions, %2 records to copy back; the offset map covers %3 partitions of the forward job\n")
-               .arg(formatNumber(plan.partitions.size()), formatNumber(plan.totalToCopy()), formatNumber(map.partitions().size()));
+    out << QStringLiteral(
+               "%1 partitions, %2 records to copy back; the offset map covers %3 partitions of the forward job\n")
+               .arg(formatNumber(plan.partitions.size()), formatNumber(plan.totalToCopy()),
+                    formatNumber(map.partitions().size()));
     if (parser.isSet(dryRun)) {
         out << "dry run: nothing written\n";
         out.flush();

@@ -10,8 +10,8 @@
 #include "Sandbox.h"
 
 #include <QCoreApplication>
-#include <QHostAddress>
 #include <QElapsedTimer>
+#include <QHostAddress>
 #include <QSocketNotifier>
 #include <QTimer>
 
@@ -72,11 +72,11 @@ MetricsSnapshot overSecond(MetricsSnapshot s, const MetricsSnapshot &previous)
 
 QString progressLine(const MetricsSnapshot &s)
 {
-    QString line = QStringLiteral("[%1] %2 copied %3 (%4/s, %5/s) lag %6")
-                       .arg(QString::number(double(s.elapsedMs) / 1000.0, 'f', 0).rightJustified(6),
-                            jobStateName(s.state), formatCount(double(s.recordsProduced)),
-                            formatCount(s.produceRecordsPerSec), formatBytes(s.produceBytesPerSec),
-                            formatCount(double(s.totalLag)));
+    QString line =
+        QStringLiteral("[%1] %2 copied %3 (%4/s, %5/s) lag %6")
+            .arg(QString::number(double(s.elapsedMs) / 1000.0, 'f', 0).rightJustified(6), jobStateName(s.state),
+                 formatCount(double(s.recordsProduced)), formatCount(s.produceRecordsPerSec),
+                 formatBytes(s.produceBytesPerSec), formatCount(double(s.totalLag)));
     if (s.latency.samples > 0)
         line += QStringLiteral(" latency p50 %1 ms p99 %2 ms")
                     .arg(QString::number(s.latency.p50Ms, 'f', 0), QString::number(s.latency.p99Ms, 'f', 0));
@@ -92,18 +92,19 @@ QString progressLine(const MetricsSnapshot &s)
 
 int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
-    CommandLine cli(QStringLiteral("run"),
-                    QStringLiteral("FILE.mirrorjob [--until-caught-up] [--sandbox] [--metrics-port N [--metrics-address ADDR]] "
-                                   "[--instance-id NAME]"));
+    CommandLine cli(
+        QStringLiteral("run"),
+        QStringLiteral("FILE.mirrorjob [--until-caught-up] [--sandbox] [--metrics-port N [--metrics-address ADDR]] "
+                       "[--instance-id NAME]"));
     cli.setDescription(QStringLiteral("Runs a mirror job headless until SIGINT/SIGTERM (or caught up)."));
     const QCommandLineOption untilCaughtUpOption(
         QStringLiteral("until-caught-up"),
         QStringLiteral("Exit 0 once the whole job (every instance's partitions) is caught up."));
     const QCommandLineOption sandboxOption(QStringLiteral("sandbox"),
                                            QStringLiteral("Run against two embedded demo clusters."));
-    const QCommandLineOption metricsPortOption(
-        QStringLiteral("metrics-port"), QStringLiteral("Serve Prometheus metrics on 127.0.0.1:N/metrics."),
-        QStringLiteral("N"));
+    const QCommandLineOption metricsPortOption(QStringLiteral("metrics-port"),
+                                               QStringLiteral("Serve Prometheus metrics on 127.0.0.1:N/metrics."),
+                                               QStringLiteral("N"));
     const QCommandLineOption metricsAddressOption(
         QStringLiteral("metrics-address"),
         QStringLiteral("The address --metrics-port listens on (default 127.0.0.1; 0.0.0.0 for every interface, so "
@@ -229,8 +230,8 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     out << "mirroring " << spec->name;
     if (!spec->instanceId.isEmpty())
         out << " as instance " << spec->instanceId;
-    out << ": " << spec->source.bootstrap << " -> " << spec->target.bootstrap << " ("
-        << deliveryName(spec->delivery) << ')' << Qt::endl;
+    out << ": " << spec->source.bootstrap << " -> " << spec->target.bootstrap << " (" << deliveryName(spec->delivery)
+        << ')' << Qt::endl;
     job.start();
     return QCoreApplication::exec() == 0 ? exitCode : 1;
 }

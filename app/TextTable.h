@@ -31,8 +31,8 @@ inline void printTextTable(const QList<QStringList> &rows, QTextStream &out, con
     for (const QStringList &r : rows) {
         QString line = indent + r.value(0).leftJustified(width[0]);
         for (qsizetype i = 1; i < r.size() && i < width.size(); ++i)
-            line += QStringLiteral("  ")
-                    + (lastLeft && i + 1 == width.size() ? r.at(i) : r.at(i).rightJustified(width[i]));
+            line +=
+                QStringLiteral("  ") + (lastLeft && i + 1 == width.size() ? r.at(i) : r.at(i).rightJustified(width[i]));
         out << line << '\n';
     }
 }

@@ -11,10 +11,10 @@ namespace md {
 int runVerifyCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 {
     CommandLine cli(QStringLiteral("verify"), QStringLiteral("FILE.mirrorjob [--topic REGEX] [--timeout SECONDS]"));
-    cli.setDescription(QStringLiteral(
-        "Compares what the job mirrored, partition by partition: the target must hold the source's\n"
-        "records in order. A run replayed after an at-least-once restart is a warning; for a job\n"
-        "with delivery exactly-once any duplicate is a difference."));
+    cli.setDescription(
+        QStringLiteral("Compares what the job mirrored, partition by partition: the target must hold the source's\n"
+                       "records in order. A run replayed after an at-least-once restart is a warning; for a job\n"
+                       "with delivery exactly-once any duplicate is a difference."));
     const QCommandLineOption topic(QStringLiteral("topic"),
                                    QStringLiteral("only mirrored source topics whose whole name matches REGEX"),
                                    QStringLiteral("REGEX"));
@@ -36,7 +36,8 @@ int runVerifyCommand(const QStringList &args, QTextStream &out, QTextStream &err
         bool ok = false;
         const double seconds = value.toDouble(&ok);
         if (!ok || seconds <= 0 || seconds > 3600)
-            return cli.usageError(err, QStringLiteral("--timeout: not a number of seconds between 0 and 3600: ") + value);
+            return cli.usageError(err,
+                                  QStringLiteral("--timeout: not a number of seconds between 0 and 3600: ") + value);
         options.idleTimeoutMs = int(seconds * 1000);
         options.connectTimeoutMs = std::min(options.connectTimeoutMs, options.idleTimeoutMs);
     }

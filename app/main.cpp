@@ -38,15 +38,14 @@ int main(int argc, char **argv)
 
     // A command is the first argument and parses the rest itself.
     using Command = int (*)(const QStringList &, QTextStream &, QTextStream &);
-    const std::pair<const char *, Command> headless[] = {
-        {"run", &md::runRunCommand},
-        {"verify", &md::runVerifyCommand},
-        {"check", &md::runCheckCommand},
-        {"reset", &md::runResetCommand},
-        {"failover", &md::runFailoverCommand},
-        {"reverse", &md::runReverseCommand},
-        {"import-mm2", &md::runImportMm2Command},
-        {"export-mm2", &md::runExportMm2Command}};
+    const std::pair<const char *, Command> headless[] = {{"run", &md::runRunCommand},
+                                                         {"verify", &md::runVerifyCommand},
+                                                         {"check", &md::runCheckCommand},
+                                                         {"reset", &md::runResetCommand},
+                                                         {"failover", &md::runFailoverCommand},
+                                                         {"reverse", &md::runReverseCommand},
+                                                         {"import-mm2", &md::runImportMm2Command},
+                                                         {"export-mm2", &md::runExportMm2Command}};
     for (const auto &[name, fn] : headless) {
         if (command == QLatin1String(name)) {
             QCoreApplication app(argc, argv);

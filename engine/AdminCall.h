@@ -10,7 +10,7 @@
 
 namespace md {
 
-template<typename Call>
+template <typename Call>
 EventPtr adminCall(rd_kafka_t *rk, rd_kafka_admin_op_t op, int timeoutMs, Call &&call, QString *error)
 {
     QueuePtr queue(rd_kafka_queue_new(rk));

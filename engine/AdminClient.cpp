@@ -52,8 +52,7 @@ AdminClient::~AdminClient()
     // on its thread, without this waiting (WorkerThread).
 }
 
-template<typename Call, typename Emit>
-quint64 AdminClient::request(Operation op, Call call, Emit emit)
+template <typename Call, typename Emit> quint64 AdminClient::request(Operation op, Call call, Emit emit)
 {
     const quint64 id = ++m_nextId;
     QMetaObject::invokeMethod(
@@ -61,9 +60,8 @@ quint64 AdminClient::request(Operation op, Call call, Emit emit)
         [this, w = m_worker, id, op, call, emit] {
             std::function<void()> answer;
             if (!w->service) {
-                const QString reason = w->createError.isEmpty()
-                    ? QStringLiteral("not connected: call connectTo() first")
-                    : w->createError;
+                const QString reason =
+                    w->createError.isEmpty() ? QStringLiteral("not connected: call connectTo() first") : w->createError;
                 answer = [this, id, op, reason] {
                     Q_EMIT requestFailed(id, op, reason, KafkaError::from(RD_KAFKA_RESP_ERR__STATE, reason));
                 };
@@ -91,8 +89,7 @@ quint64 AdminClient::connectTo(const ClusterConfig &config, int timeoutMs)
         },
         Qt::QueuedConnection);
     return request(
-        Operation::Connect,
-        [](AdminService &s) { return s.metadata(); },
+        Operation::Connect, [](AdminService &s) { return s.metadata(); },
         [this](quint64 id, const ClusterMetadata &md) { Q_EMIT connected(id, md); });
 }
 
@@ -106,33 +103,37 @@ auto doneEmitter(AdminClient *client, AdminClient::Operation op)
 
 quint64 AdminClient::createTopic(const NewTopicSpec &spec)
 {
-    return request(Operation::CreateTopic, [spec](AdminService &s) { return s.createTopic(spec); },
-                   doneEmitter(this, Operation::CreateTopic));
+    return request(
+        Operation::CreateTopic, [spec](AdminService &s) { return s.createTopic(spec); },
+        doneEmitter(this, Operation::CreateTopic));
 }
 
 quint64 AdminClient::deleteTopic(const QString &topic)
 {
-    return request(Operation::DeleteTopic, [topic](AdminService &s) { return s.deleteTopic(topic); },
-                   doneEmitter(this, Operation::DeleteTopic));
+    return request(
+        Operation::DeleteTopic, [topic](AdminService &s) { return s.deleteTopic(topic); },
+        doneEmitter(this, Operation::DeleteTopic));
 }
 
 quint64 AdminClient::addPartitions(const QString &topic, int newTotal)
 {
-    return request(Operation::AddPartitions, [topic, newTotal](AdminService &s) { return s.addPartitions(topic, newTotal); },
-                   doneEmitter(this, Operation::AddPartitions));
+    return request(
+        Operation::AddPartitions, [topic, newTotal](AdminService &s) { return s.addPartitions(topic, newTotal); },
+        doneEmitter(this, Operation::AddPartitions));
 }
 
 quint64 AdminClient::alterTopicConfigs(const QString &topic, const QMap<QString, std::optional<QString>> &changes)
 {
-    return request(Operation::AlterConfigs,
-                   [topic, changes](AdminService &s) { return s.alterTopicConfigs(topic, changes); },
-                   doneEmitter(this, Operation::AlterConfigs));
+    return request(
+        Operation::AlterConfigs, [topic, changes](AdminService &s) { return s.alterTopicConfigs(topic, changes); },
+        doneEmitter(this, Operation::AlterConfigs));
 }
 
 quint64 AdminClient::deleteGroup(const QString &groupId)
 {
-    return request(Operation::DeleteGroup, [groupId](AdminService &s) { return s.deleteGroup(groupId); },
-                   doneEmitter(this, Operation::DeleteGroup));
+    return request(
+        Operation::DeleteGroup, [groupId](AdminService &s) { return s.deleteGroup(groupId); },
+        doneEmitter(this, Operation::DeleteGroup));
 }
 
 quint64 AdminClient::describeTopicConfigs(const QString &topic)
@@ -153,7 +154,9 @@ quint64 AdminClient::groupOffsets(const QString &groupId)
 {
     return request(
         Operation::GroupOffsets, [groupId](AdminService &s) { return s.groupOffsets(groupId); },
-        [this, groupId](quint64 id, const QList<GroupPartitionOffset> &v) { Q_EMIT groupOffsetsReady(id, groupId, v); });
+        [this, groupId](quint64 id, const QList<GroupPartitionOffset> &v) {
+            Q_EMIT groupOffsetsReady(id, groupId, v);
+        });
 }
 
 quint64 AdminClient::resetGroupOffsets(const QString &groupId, const OffsetReset &reset)

@@ -19,8 +19,18 @@ class AdminClient final : public QObject {
     Q_DISABLE_COPY_MOVE(AdminClient)
 public:
     enum class Operation {
-        Connect, DescribeConfigs, CreateTopic, DeleteTopic, AddPartitions, AlterConfigs,
-        ListGroups, GroupOffsets, ResetOffsets, DeleteGroup, ListAcls, ReadMessages
+        Connect,
+        DescribeConfigs,
+        CreateTopic,
+        DeleteTopic,
+        AddPartitions,
+        AlterConfigs,
+        ListGroups,
+        GroupOffsets,
+        ResetOffsets,
+        DeleteGroup,
+        ListAcls,
+        ReadMessages
     };
     Q_ENUM(Operation)
 
@@ -57,8 +67,7 @@ Q_SIGNALS:
 private:
     // Runs call(service) on the admin thread; back on this object's thread,
     // emit(id, value) on success or requestFailed with the error.
-    template<typename Call, typename Emit>
-    quint64 request(Operation op, Call call, Emit emit);
+    template <typename Call, typename Emit> quint64 request(Operation op, Call call, Emit emit);
 
     WorkerThread m_thread{QStringLiteral("cluster-admin-ops")};
     AdminWorker *m_worker = nullptr; // lives on m_thread, deleted there when it ends

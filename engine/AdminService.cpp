@@ -32,16 +32,11 @@ QString topicResultsError(const rd_kafka_topic_result_t **results, size_t count)
 QString configSourceName(ConfigSource source)
 {
     switch (source) {
-    case ConfigSource::Default:
-        return QStringLiteral("default");
-    case ConfigSource::Dynamic:
-        return QStringLiteral("dynamic");
-    case ConfigSource::DynamicBroker:
-        return QStringLiteral("dynamic broker");
-    case ConfigSource::Static:
-        return QStringLiteral("static");
-    case ConfigSource::Unknown:
-        break;
+    case ConfigSource::Default: return QStringLiteral("default");
+    case ConfigSource::Dynamic: return QStringLiteral("dynamic");
+    case ConfigSource::DynamicBroker: return QStringLiteral("dynamic broker");
+    case ConfigSource::Static: return QStringLiteral("static");
+    case ConfigSource::Unknown: break;
     }
     return QStringLiteral("unknown");
 }
@@ -49,18 +44,12 @@ QString configSourceName(ConfigSource source)
 QString groupStateName(GroupState state)
 {
     switch (state) {
-    case GroupState::PreparingRebalance:
-        return QStringLiteral("PreparingRebalance");
-    case GroupState::CompletingRebalance:
-        return QStringLiteral("CompletingRebalance");
-    case GroupState::Stable:
-        return QStringLiteral("Stable");
-    case GroupState::Dead:
-        return QStringLiteral("Dead");
-    case GroupState::Empty:
-        return QStringLiteral("Empty");
-    case GroupState::Unknown:
-        break;
+    case GroupState::PreparingRebalance: return QStringLiteral("PreparingRebalance");
+    case GroupState::CompletingRebalance: return QStringLiteral("CompletingRebalance");
+    case GroupState::Stable: return QStringLiteral("Stable");
+    case GroupState::Dead: return QStringLiteral("Dead");
+    case GroupState::Empty: return QStringLiteral("Empty");
+    case GroupState::Unknown: break;
     }
     return QStringLiteral("Unknown");
 }
@@ -88,8 +77,8 @@ EventPtr AdminService::runAdmin(rd_kafka_admin_op_t op, const QString &what,
     char errstr[256];
     rd_kafka_AdminOptions_set_request_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
     // Topic operations: let the controller finish before it answers, within our bound.
-    if (op == RD_KAFKA_ADMIN_OP_CREATETOPICS || op == RD_KAFKA_ADMIN_OP_DELETETOPICS
-        || op == RD_KAFKA_ADMIN_OP_CREATEPARTITIONS)
+    if (op == RD_KAFKA_ADMIN_OP_CREATETOPICS || op == RD_KAFKA_ADMIN_OP_DELETETOPICS ||
+        op == RD_KAFKA_ADMIN_OP_CREATEPARTITIONS)
         rd_kafka_AdminOptions_set_operation_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
     QueuePtr queue(rd_kafka_queue_new(rk()));
     call(options.get(), queue.get());
@@ -117,12 +106,13 @@ AdminResult<QList<ConfigEntry>> AdminService::describeConfigs(rd_kafka_ResourceT
     using R = AdminResult<QList<ConfigEntry>>;
     ConfigResourcePtr res(rd_kafka_ConfigResource_new(type, name.toUtf8().constData()));
     QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_ConfigResource_t *arr[] = {res.get()};
-                               rd_kafka_DescribeConfigs(rk(), arr, 1, o, q);
-                           },
-                           &error);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_ConfigResource_t *arr[] = {res.get()};
+            rd_kafka_DescribeConfigs(rk(), arr, 1, o, q);
+        },
+        &error);
     if (!ev)
         return R::failure(error);
     size_t count = 0;
@@ -145,10 +135,10 @@ AdminResult<QList<ConfigEntry>> AdminService::describeConfigs(rd_kafka_ResourceT
     return {byName.values(), {}};
 }
 
-AdminResult<Done> AdminService::topicRequest(
-    rd_kafka_admin_op_t op, const QString &what,
-    const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
-    const std::function<const rd_kafka_topic_result_t **(rd_kafka_event_t *, size_t *)> &results)
+AdminResult<Done>
+AdminService::topicRequest(rd_kafka_admin_op_t op, const QString &what,
+                           const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
+                           const std::function<const rd_kafka_topic_result_t **(rd_kafka_event_t *, size_t *)> &results)
 {
     QString error;
     EventPtr ev = runAdmin(op, what, call, &error);
@@ -187,10 +177,12 @@ AdminResult<Done> AdminService::createTopic(const NewTopicSpec &spec)
         return R::failure(QStringLiteral("create topic: no topic name given"));
     if (spec.partitions < 1)
         return R::failure(QStringLiteral("create topic \"%1\": partitions must be at least 1, not %2")
-                              .arg(spec.name).arg(spec.partitions));
+                              .arg(spec.name)
+                              .arg(spec.partitions));
     if (spec.replicationFactor < 1 && spec.replicationFactor != -1)
         return R::failure(QStringLiteral("create topic \"%1\": replication factor must be at least 1, not %2")
-                              .arg(spec.name).arg(spec.replicationFactor));
+                              .arg(spec.name)
+                              .arg(spec.replicationFactor));
     const QString what = QStringLiteral("cannot create topic \"%1\"").arg(spec.name);
     char errstr[512];
     NewTopicPtr nt(rd_kafka_NewTopic_new(spec.name.toUtf8().constData(), spec.partitions, spec.replicationFactor,
@@ -237,7 +229,8 @@ AdminResult<Done> AdminService::addPartitions(const QString &topic, int newTotal
     if (topic.isEmpty() || newTotal < 1)
         return R::failure(what + QStringLiteral(": a topic name and a new total of at least 1 are needed"));
     char errstr[512];
-    NewPartitionsPtr np(rd_kafka_NewPartitions_new(topic.toUtf8().constData(), size_t(newTotal), errstr, sizeof errstr));
+    NewPartitionsPtr np(
+        rd_kafka_NewPartitions_new(topic.toUtf8().constData(), size_t(newTotal), errstr, sizeof errstr));
     if (!np)
         return R::failure(what + QStringLiteral(": ") + utf8(errstr));
     return topicRequest(
@@ -267,25 +260,26 @@ AdminResult<Done> AdminService::alterTopicConfigs(const QString &topic,
             return R::failure(what + QStringLiteral(": empty config name"));
         const QByteArray name = it.key().toUtf8();
         const QByteArray value = it.value() ? it.value()->toUtf8() : QByteArray();
-        ErrorPtr added(rd_kafka_ConfigResource_add_incremental_config(
-            res.get(), name.constData(),
-            it.value() ? RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET : RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE,
-            it.value() ? value.constData() : nullptr));
+        ErrorPtr added(rd_kafka_ConfigResource_add_incremental_config(res.get(), name.constData(),
+                                                                      it.value() ? RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET
+                                                                                 : RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE,
+                                                                      it.value() ? value.constData() : nullptr));
         if (added)
             return R::failure(what + QStringLiteral(": ") + it.key() + QStringLiteral(": ") + errorText(added.get()));
     }
     QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_ConfigResource_t *arr[] = {res.get()};
-                               rd_kafka_IncrementalAlterConfigs(rk(), arr, 1, o, q);
-                           },
-                           &error);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_INCREMENTALALTERCONFIGS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_ConfigResource_t *arr[] = {res.get()};
+            rd_kafka_IncrementalAlterConfigs(rk(), arr, 1, o, q);
+        },
+        &error);
     if (!ev)
         return R::failure(error);
     size_t n = 0;
-    const rd_kafka_ConfigResource_t **resources = rd_kafka_IncrementalAlterConfigs_result_resources(
-        rd_kafka_event_IncrementalAlterConfigs_result(ev.get()), &n);
+    const rd_kafka_ConfigResource_t **resources =
+        rd_kafka_IncrementalAlterConfigs_result_resources(rd_kafka_event_IncrementalAlterConfigs_result(ev.get()), &n);
     for (size_t i = 0; i < n; ++i) {
         if (rd_kafka_resp_err_t err = rd_kafka_ConfigResource_error(resources[i]))
             return R::failure(describeFailure(what, err, utf8(rd_kafka_ConfigResource_error_string(resources[i]))));

@@ -28,10 +28,9 @@ namespace md {
 // A value or the reason there is none.
 // `error` is for display; what a caller decides on is `kafkaError`'s code and
 // kind (a failure without a code of its own has RD_KAFKA_RESP_ERR_UNKNOWN, kind Other).
-template<typename T>
-struct AdminResult {
+template <typename T> struct AdminResult {
     T value{};
-    QString error; // empty on success
+    QString error;         // empty on success
     KafkaError kafkaError; // None on success; message == error
 
     bool ok() const { return error.isEmpty(); }
@@ -67,7 +66,10 @@ struct TopicPartitionRef {
     int partition = -1;
 
     bool operator==(const TopicPartitionRef &) const = default;
-    bool operator<(const TopicPartitionRef &o) const { return topic < o.topic || (topic == o.topic && partition < o.partition); }
+    bool operator<(const TopicPartitionRef &o) const
+    {
+        return topic < o.topic || (topic == o.topic && partition < o.partition);
+    }
 };
 
 struct GroupMember {
@@ -86,7 +88,7 @@ QString groupStateName(GroupState state); // "Stable", "Empty", ...
 struct ConsumerGroupInfo {
     QString groupId;
     GroupState state = GroupState::Unknown;
-    QString protocol; // the partition assignor ("range", "cooperative-sticky"); empty when no members
+    QString protocol;    // the partition assignor ("range", "cooperative-sticky"); empty when no members
     bool simple = false; // a group that only commits offsets (no membership protocol)
     int coordinator = -1;
     QList<GroupMember> members; // sorted by member id
@@ -111,7 +113,7 @@ struct GroupPartitionOffset {
 struct OffsetReset {
     enum class Mode { Earliest, Latest, Timestamp, Explicit };
     Mode mode = Mode::Earliest;
-    qint64 timestampMs = -1;                        // Timestamp: first record at or after it (end if none)
+    qint64 timestampMs = -1;                         // Timestamp: first record at or after it (end if none)
     QMap<TopicPartitionRef, qint64> explicitOffsets; // Explicit: the exact offsets, within [low, high]
     // Partitions to reset. Empty: every partition of every topic the group has
     // committed offsets for (Explicit: the keys of explicitOffsets).
@@ -151,18 +153,17 @@ struct MessageQuery {
     QString topic;
     int partition = -1; // -1: every partition of the topic
     Mode mode = Mode::LatestN;
-    qint64 offset = 0;       // FromOffset (clamped into [low, high] per partition)
-    qint64 timestampMs = 0;  // FromTimestamp
-    int maxMessages = 100;   // at most this many overall (LatestN: the newest N)
-    int timeoutMs = 10000;   // overall bound of the read
+    qint64 offset = 0;      // FromOffset (clamped into [low, high] per partition)
+    qint64 timestampMs = 0; // FromTimestamp
+    int maxMessages = 100;  // at most this many overall (LatestN: the newest N)
+    int timeoutMs = 10000;  // overall bound of the read
 };
 
 class AdminService final {
     Q_DISABLE_COPY_MOVE(AdminService)
 public:
     // Creates the client (does not connect yet). Null with *error on a bad setting.
-    static std::unique_ptr<AdminService> create(const ClusterConfig &config, QString *error,
-                                                int timeoutMs = 10000);
+    static std::unique_ptr<AdminService> create(const ClusterConfig &config, QString *error, int timeoutMs = 10000);
     ~AdminService();
 
     int timeoutMs() const { return m_timeoutMs; }
@@ -207,14 +208,14 @@ private:
     // Runs one admin request and waits for its result event (bounded). On
     // failure *error says why and *code, when given, holds the event's error.
     EventPtr runAdmin(rd_kafka_admin_op_t op, const QString &what,
-                      const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
-                      QString *error, rd_kafka_resp_err_t *code = nullptr);
+                      const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call, QString *error,
+                      rd_kafka_resp_err_t *code = nullptr);
     // A request on one topic whose answer is a per-topic result list (create,
     // delete, add partitions): success or the topic's error in plain words.
-    AdminResult<Done> topicRequest(
-        rd_kafka_admin_op_t op, const QString &what,
-        const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
-        const std::function<const rd_kafka_topic_result_t **(rd_kafka_event_t *, size_t *)> &results);
+    AdminResult<Done>
+    topicRequest(rd_kafka_admin_op_t op, const QString &what,
+                 const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
+                 const std::function<const rd_kafka_topic_result_t **(rd_kafka_event_t *, size_t *)> &results);
     // DescribeConfigs of one resource (a topic, a broker id), sorted by name.
     AdminResult<QList<ConfigEntry>> describeConfigs(rd_kafka_ResourceType_t type, const QString &name,
                                                     const QString &what);

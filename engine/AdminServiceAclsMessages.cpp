@@ -42,21 +42,21 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
         return R::failure(what + QStringLiteral(": ") + utf8(errstr));
     QString error;
     rd_kafka_resp_err_t code = RD_KAFKA_RESP_ERR_NO_ERROR;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBEACLS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_DescribeAcls(rk(), filter.get(), o, q);
-                           },
-                           &error, &code);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_DESCRIBEACLS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_DescribeAcls(rk(), filter.get(), o, q); },
+        &error, &code);
     if (!ev) {
         // A broker without an authorizer answers SECURITY_DISABLED: not a fault, a fact.
-        if (code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED || error.contains(QLatin1String("SECURITY_DISABLED"))
-            || error.contains(QLatin1String("Security features are disabled"), Qt::CaseInsensitive)
-            || error.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive))
+        if (code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED || error.contains(QLatin1String("SECURITY_DISABLED")) ||
+            error.contains(QLatin1String("Security features are disabled"), Qt::CaseInsensitive) ||
+            error.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive))
             return R::failure(KafkaError::from(RD_KAFKA_RESP_ERR_SECURITY_DISABLED, noAuthorizer()));
         return R::failure(KafkaError::from(code, error));
     }
     size_t n = 0;
-    const rd_kafka_AclBinding_t **acls = rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev.get()), &n);
+    const rd_kafka_AclBinding_t **acls =
+        rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev.get()), &n);
     QList<AclEntry> out;
     for (size_t i = 0; i < n; ++i) {
         const rd_kafka_AclBinding_t *a = acls[i];
@@ -211,13 +211,14 @@ AdminResult<QList<KafkaMessage>> AdminService::readMessages(const MessageQuery &
             const char *name = nullptr;
             const void *value = nullptr;
             size_t size = 0;
-            for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
+            for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
+                 ++i)
                 m.headers.append({utf8(name), bytes(value, size)});
         }
         out.append(std::move(m));
         const int count = ++taken[msg->partition];
-        if (msg->offset + 1 >= endOf.value(msg->partition)
-            || (query.mode != MessageQuery::Mode::LatestN && count >= query.maxMessages))
+        if (msg->offset + 1 >= endOf.value(msg->partition) ||
+            (query.mode != MessageQuery::Mode::LatestN && count >= query.maxMessages))
             endOf.remove(msg->partition);
     }
     rd_kafka_assign(consumer.get(), nullptr);

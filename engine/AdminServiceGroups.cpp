@@ -17,18 +17,12 @@ namespace {
 GroupState mapState(rd_kafka_consumer_group_state_t s)
 {
     switch (s) {
-    case RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE:
-        return GroupState::PreparingRebalance;
-    case RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE:
-        return GroupState::CompletingRebalance;
-    case RD_KAFKA_CONSUMER_GROUP_STATE_STABLE:
-        return GroupState::Stable;
-    case RD_KAFKA_CONSUMER_GROUP_STATE_DEAD:
-        return GroupState::Dead;
-    case RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY:
-        return GroupState::Empty;
-    default:
-        return GroupState::Unknown;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_PREPARING_REBALANCE: return GroupState::PreparingRebalance;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_COMPLETING_REBALANCE: return GroupState::CompletingRebalance;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_STABLE: return GroupState::Stable;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_DEAD: return GroupState::Dead;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY: return GroupState::Empty;
+    default: return GroupState::Unknown;
     }
 }
 
@@ -40,8 +34,9 @@ QString groupResultsError(const rd_kafka_group_result_t **results, size_t count)
         if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(results[i])) {
             for (int p = 0; p < parts->cnt; ++p) {
                 if (parts->elems[p].err)
-                    return utf8(parts->elems[p].topic) + QStringLiteral("[") + QString::number(parts->elems[p].partition)
-                        + QStringLiteral("]: ") + kafkaErrorText(parts->elems[p].err);
+                    return utf8(parts->elems[p].topic) + QStringLiteral("[") +
+                           QString::number(parts->elems[p].partition) + QStringLiteral("]: ") +
+                           kafkaErrorText(parts->elems[p].err);
             }
         }
     }
@@ -91,11 +86,9 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
     using R = AdminResult<QList<ConsumerGroupInfo>>;
     const QString what = QStringLiteral("cannot list consumer groups");
     QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_ListConsumerGroups(rk(), o, q);
-                           },
-                           &error);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_ListConsumerGroups(rk(), o, q); }, &error);
     if (!ev)
         return R::failure(error);
     const auto *listed = rd_kafka_event_ListConsumerGroups_result(ev.get());
@@ -115,11 +108,12 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
     std::vector<const char *> raw;
     for (const QByteArray &id : ids)
         raw.push_back(id.constData());
-    EventPtr dev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, QStringLiteral("cannot describe consumer groups"),
-                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                rd_kafka_DescribeConsumerGroups(rk(), raw.data(), raw.size(), o, q);
-                            },
-                            &error);
+    EventPtr dev = runAdmin(
+        RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, QStringLiteral("cannot describe consumer groups"),
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_DescribeConsumerGroups(rk(), raw.data(), raw.size(), o, q);
+        },
+        &error);
     if (!dev)
         return R::failure(error);
     size_t dn = 0;
@@ -141,11 +135,10 @@ AdminResult<ConsumerGroupInfo> AdminService::describeGroup(const QString &groupI
     const QByteArray id = groupId.toUtf8();
     const char *ids[] = {id.constData()};
     QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_DescribeConsumerGroups(rk(), ids, 1, o, q);
-                           },
-                           &error);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_DescribeConsumerGroups(rk(), ids, 1, o, q); },
+        &error);
     if (!ev)
         return R::failure(error);
     size_t n = 0;
@@ -199,8 +192,8 @@ bool AdminService::offsetsAt(const QList<TopicPartitionRef> &parts, qint64 senti
     for (int i = 0; i < list->cnt; ++i) {
         const rd_kafka_topic_partition_t &e = list->elems[i];
         if (e.err) {
-            *error = describeFailure(QStringLiteral("cannot read the offsets of %1[%2]").arg(utf8(e.topic)).arg(e.partition),
-                                     e.err);
+            *error = describeFailure(
+                QStringLiteral("cannot read the offsets of %1[%2]").arg(utf8(e.topic)).arg(e.partition), e.err);
             return false;
         }
         out->insert({utf8(e.topic), e.partition}, e.offset);
@@ -222,12 +215,13 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QStrin
     std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
         rd_kafka_ListConsumerGroupOffsets_new(id.constData(), nullptr));
     QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
-                               rd_kafka_ListConsumerGroupOffsets(rk(), arr, 1, o, q);
-                           },
-                           &error);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
+            rd_kafka_ListConsumerGroupOffsets(rk(), arr, 1, o, q);
+        },
+        &error);
     if (!ev)
         return R::failure(error);
     size_t n = 0;
@@ -317,12 +311,8 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::resetGroupOffsets(const Q
     if (!offsetsAt(targets, -2, &low, &error) || !offsetsAt(targets, -1, &high, &error))
         return R::failure(what + QStringLiteral(": ") + error);
     switch (reset.mode) {
-    case OffsetReset::Mode::Earliest:
-        wanted = low;
-        break;
-    case OffsetReset::Mode::Latest:
-        wanted = high;
-        break;
+    case OffsetReset::Mode::Earliest: wanted = low; break;
+    case OffsetReset::Mode::Latest: wanted = high; break;
     case OffsetReset::Mode::Timestamp:
         if (reset.timestampMs < 0)
             return R::failure(what + QStringLiteral(": no timestamp given"));
@@ -336,15 +326,17 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::resetGroupOffsets(const Q
     case OffsetReset::Mode::Explicit:
         for (const TopicPartitionRef &tp : targets) {
             if (!reset.explicitOffsets.contains(tp))
-                return R::failure(what + QStringLiteral(": no offset given for %1[%2]").arg(tp.topic).arg(tp.partition));
+                return R::failure(what +
+                                  QStringLiteral(": no offset given for %1[%2]").arg(tp.topic).arg(tp.partition));
             const qint64 o = reset.explicitOffsets.value(tp);
             if (o < low.value(tp) || o > high.value(tp))
-                return R::failure(what + QStringLiteral(": offset %1 for %2[%3] is outside the partition's range %4..%5")
-                                             .arg(o)
-                                             .arg(tp.topic)
-                                             .arg(tp.partition)
-                                             .arg(low.value(tp))
-                                             .arg(high.value(tp)));
+                return R::failure(what +
+                                  QStringLiteral(": offset %1 for %2[%3] is outside the partition's range %4..%5")
+                                      .arg(o)
+                                      .arg(tp.topic)
+                                      .arg(tp.partition)
+                                      .arg(low.value(tp))
+                                      .arg(high.value(tp)));
             wanted.insert(tp, o);
         }
         break;
@@ -357,17 +349,18 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::resetGroupOffsets(const Q
     const QByteArray id = groupId.toUtf8();
     std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
         rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), list.get()));
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
-                               rd_kafka_AlterConsumerGroupOffsets(rk(), arr, 1, o, q);
-                           },
-                           &error);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
+            rd_kafka_AlterConsumerGroupOffsets(rk(), arr, 1, o, q);
+        },
+        &error);
     if (!ev)
         return R::failure(error);
     size_t n = 0;
-    const rd_kafka_group_result_t **groups = rd_kafka_AlterConsumerGroupOffsets_result_groups(
-        rd_kafka_event_AlterConsumerGroupOffsets_result(ev.get()), &n);
+    const rd_kafka_group_result_t **groups =
+        rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev.get()), &n);
     if (QString e = groupResultsError(groups, n); !e.isEmpty())
         return R::failure(what + QStringLiteral(": ") + e);
     QList<GroupPartitionOffset> out;
@@ -384,12 +377,13 @@ AdminResult<Done> AdminService::deleteGroup(const QString &groupId)
         return R::failure(QStringLiteral("delete group: no group id given"));
     DeleteGroupPtr dg(rd_kafka_DeleteGroup_new(groupId.toUtf8().constData()));
     QString error;
-    EventPtr ev = runAdmin(RD_KAFKA_ADMIN_OP_DELETEGROUPS, what,
-                           [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                               rd_kafka_DeleteGroup_t *arr[] = {dg.get()};
-                               rd_kafka_DeleteGroups(rk(), arr, 1, o, q);
-                           },
-                           &error);
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_DELETEGROUPS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_DeleteGroup_t *arr[] = {dg.get()};
+            rd_kafka_DeleteGroups(rk(), arr, 1, o, q);
+        },
+        &error);
     if (!ev)
         return R::failure(error);
     size_t n = 0;

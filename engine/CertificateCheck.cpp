@@ -25,8 +25,8 @@ QHash<const rd_kafka_t *, CertificateFailure> &failures()
     return map;
 }
 
-int verifyCertificate(rd_kafka_t *rk, const char *brokerName, int32_t, int *x509Error, int depth, const char *,
-                      size_t, char *errstr, size_t errstrSize, void *)
+int verifyCertificate(rd_kafka_t *rk, const char *brokerName, int32_t, int *x509Error, int depth, const char *, size_t,
+                      char *errstr, size_t errstrSize, void *)
 {
     // OpenSSL calls this with its verdict already in *x509Error (0: valid);
     // returning 0 for every error and 1 otherwise keeps its decision.
@@ -71,8 +71,7 @@ QString describeCertificateFailure(const CertificateFailure &failure)
                               ? QStringLiteral("the certificate of broker %1").arg(failure.broker)
                               : QStringLiteral("a CA certificate in the chain of broker %1").arg(failure.broker);
     switch (failure.x509Error) {
-    case X509_V_ERR_CERT_HAS_EXPIRED:
-        return whose + QStringLiteral(" has expired");
+    case X509_V_ERR_CERT_HAS_EXPIRED: return whose + QStringLiteral(" has expired");
     case X509_V_ERR_CERT_NOT_YET_VALID:
         return whose + QStringLiteral(" is not valid yet (or this machine's clock is wrong)");
     case X509_V_ERR_HOSTNAME_MISMATCH:
@@ -88,12 +87,11 @@ QString describeCertificateFailure(const CertificateFailure &failure)
         return QStringLiteral("the certificate of broker %1 is not signed by a trusted CA (check the CA file, "
                               "ssl.ca)")
             .arg(failure.broker);
-    case X509_V_ERR_CERT_REVOKED:
-        return whose + QStringLiteral(" has been revoked");
-    default:
-        break;
+    case X509_V_ERR_CERT_REVOKED: return whose + QStringLiteral(" has been revoked");
+    default: break;
     }
-    return whose + QStringLiteral(" was refused: ") + QString::fromUtf8(X509_verify_cert_error_string(failure.x509Error));
+    return whose + QStringLiteral(" was refused: ") +
+           QString::fromUtf8(X509_verify_cert_error_string(failure.x509Error));
 }
 
 } // namespace md

@@ -99,7 +99,8 @@ void ClusterClient::connectTo(const ClusterConfig &config)
     m_config = config;
     m_metadata = {};
     setState(State::Connecting);
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, config] { w->connectTo(config); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, config] { w->connectTo(config); }, Qt::QueuedConnection);
 }
 
 void ClusterClient::refresh()
@@ -109,7 +110,8 @@ void ClusterClient::refresh()
 
 void ClusterClient::setAutoRefreshInterval(int ms)
 {
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, ms] { w->setAutoRefresh(ms); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, ms] { w->setAutoRefresh(ms); }, Qt::QueuedConnection);
 }
 
 void ClusterClient::onMetadata(const ClusterMetadata &metadata)

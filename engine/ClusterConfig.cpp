@@ -51,7 +51,8 @@ ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QM
     props.insert(QStringLiteral("security.protocol"), securityProtocolName(cluster.security));
     // Silence librdkafka's stderr logger; errors reach us through callbacks and results.
     props.insert(QStringLiteral("log_level"), QStringLiteral("3"));
-    const bool sasl = cluster.security == SecurityProtocol::SaslPlaintext || cluster.security == SecurityProtocol::SaslSsl;
+    const bool sasl =
+        cluster.security == SecurityProtocol::SaslPlaintext || cluster.security == SecurityProtocol::SaslSsl;
     const bool ssl = cluster.security == SecurityProtocol::Ssl || cluster.security == SecurityProtocol::SaslSsl;
     if (sasl) {
         props.insert(QStringLiteral("sasl.mechanisms"),

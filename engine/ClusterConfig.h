@@ -45,8 +45,7 @@ struct ConfResult {
 // security settings first, then the free properties (common, then role), then
 // `overrides`, which the caller needs for correctness (they win). The error
 // names the property librdkafka rejected.
-ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role,
-                         const QMap<QString, QString> &overrides = {});
+ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QMap<QString, QString> &overrides = {});
 
 // Sets one property; on failure returns "property: librdkafka's reason".
 QString setConf(rd_kafka_conf_t *conf, const QString &key, const QString &value);

@@ -23,7 +23,7 @@ struct PartitionInfo {
     int leader = -1;
     QList<int> replicas;
     QList<int> isr;
-    QString error; // a partition-level error reported by the broker, or empty
+    QString error;            // a partition-level error reported by the broker, or empty
     qint64 lowWatermark = -1; // -1 when not fetched
     qint64 highWatermark = -1;
 

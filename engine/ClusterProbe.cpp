@@ -49,9 +49,10 @@ ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs)
     result.failure = test.error;
     // Every message names the bootstrap address, also when the client could
     // not even be created (an empty address included).
-    if (test.failedStep == ConnectionTestResult::Step::CreateClient
-        && (cluster.bootstrap.isEmpty() || !result.failure.message.startsWith(cluster.bootstrap + QLatin1Char(':')))) {
-        const QString where = cluster.bootstrap.isEmpty() ? QStringLiteral("(no bootstrap address)") : cluster.bootstrap;
+    if (test.failedStep == ConnectionTestResult::Step::CreateClient &&
+        (cluster.bootstrap.isEmpty() || !result.failure.message.startsWith(cluster.bootstrap + QLatin1Char(':')))) {
+        const QString where =
+            cluster.bootstrap.isEmpty() ? QStringLiteral("(no bootstrap address)") : cluster.bootstrap;
         result.failure.message = where + QStringLiteral(": ") + result.failure.message;
     }
     result.error = result.failure.message;

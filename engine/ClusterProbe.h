@@ -14,7 +14,7 @@ namespace md {
 struct ProbedTopic {
     QString name;
     int partitions = 0;
-    QString error; // a topic-level error the broker reported, or empty
+    QString error;             // a topic-level error the broker reported, or empty
     int replicationFactor = 0; // of its first partition; 0 when unknown
 
     bool operator==(const ProbedTopic &) const = default;
@@ -48,8 +48,8 @@ struct ConnectionTestResult {
         Connect,      // no usable answer from the cluster
     };
     std::optional<ClusterMetadata> metadata; // brokers and topics when connected
-    Step failedStep = Step::Connect;          // meaningful only without metadata
-    KafkaError error;                         // None when connected
+    Step failedStep = Step::Connect;         // meaningful only without metadata
+    KafkaError error;                        // None when connected
     qint64 elapsedMs = 0;
 
     bool ok() const { return metadata.has_value(); }

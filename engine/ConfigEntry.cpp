@@ -15,17 +15,12 @@ namespace {
 ConfigSource mapSource(rd_kafka_ConfigSource_t s)
 {
     switch (s) {
-    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG:
-        return ConfigSource::Dynamic;
+    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_TOPIC_CONFIG: return ConfigSource::Dynamic;
     case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG:
-    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG:
-        return ConfigSource::DynamicBroker;
-    case RD_KAFKA_CONFIG_SOURCE_STATIC_BROKER_CONFIG:
-        return ConfigSource::Static;
-    case RD_KAFKA_CONFIG_SOURCE_DEFAULT_CONFIG:
-        return ConfigSource::Default;
-    default:
-        return ConfigSource::Unknown;
+    case RD_KAFKA_CONFIG_SOURCE_DYNAMIC_DEFAULT_BROKER_CONFIG: return ConfigSource::DynamicBroker;
+    case RD_KAFKA_CONFIG_SOURCE_STATIC_BROKER_CONFIG: return ConfigSource::Static;
+    case RD_KAFKA_CONFIG_SOURCE_DEFAULT_CONFIG: return ConfigSource::Default;
+    default: return ConfigSource::Unknown;
     }
 }
 
@@ -60,11 +55,12 @@ TopicConfigsByName describeTopicConfigEntries(rd_kafka_t *rk, const QStringList 
             arr.push_back(owned.back().get());
         }
         QString error;
-        EventPtr ev = adminCall(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs,
-                                [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                    rd_kafka_DescribeConfigs(rk, arr.data(), arr.size(), o, q);
-                                },
-                                &error);
+        EventPtr ev = adminCall(
+            rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs,
+            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                rd_kafka_DescribeConfigs(rk, arr.data(), arr.size(), o, q);
+            },
+            &error);
         size_t cnt = 0;
         const rd_kafka_ConfigResource_t **rs =
             ev ? rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &cnt)
@@ -112,11 +108,9 @@ DescribedTopicConfigs describeBrokerConfigEntries(rd_kafka_t *rk, int timeoutMs)
     const QByteArray id = QByteArray::number(md->brokers[0].id);
     ConfigResourcePtr res(rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id.constData()));
     rd_kafka_ConfigResource_t *arr[] = {res.get()};
-    EventPtr ev = adminCall(rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs,
-                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                rd_kafka_DescribeConfigs(rk, arr, 1, o, q);
-                            },
-                            &d.error);
+    EventPtr ev = adminCall(
+        rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_DescribeConfigs(rk, arr, 1, o, q); }, &d.error);
     if (!ev)
         return d;
     size_t cnt = 0;
@@ -124,7 +118,8 @@ DescribedTopicConfigs describeBrokerConfigEntries(rd_kafka_t *rk, int timeoutMs)
         rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &cnt);
     if (cnt < 1 || rd_kafka_ConfigResource_error(rs[0])) {
         const char *s = cnt ? rd_kafka_ConfigResource_error_string(rs[0]) : nullptr;
-        d.error = s && *s ? QString::fromUtf8(s) : QStringLiteral("no configs for broker %1").arg(QString::fromLatin1(id));
+        d.error =
+            s && *s ? QString::fromUtf8(s) : QStringLiteral("no configs for broker %1").arg(QString::fromLatin1(id));
         return d;
     }
     size_t n = 0;

@@ -59,21 +59,20 @@ inline void onClientError(rd_kafka_t *, int err, const char *reason, void *opaqu
 class Admin final {
 public:
     Admin(const ClusterConfig &cluster, const QString &side, int timeoutMs, const std::atomic<bool> *cancel)
-        : m_deadline(std::max(timeoutMs, 1000))
-        , m_cancel(cancel)
-        , m_cluster(cluster)
-        , m_side(side)
+        : m_deadline(std::max(timeoutMs, 1000)), m_cancel(cancel), m_cluster(cluster), m_side(side)
     {
-        m_where = side + QStringLiteral(" cluster ") + (cluster.alias.isEmpty() ? QString() : cluster.alias + QLatin1Char(' '))
-                  + QLatin1Char('(') + cluster.bootstrap + QLatin1Char(')');
+        m_where = side + QStringLiteral(" cluster ") +
+                  (cluster.alias.isEmpty() ? QString() : cluster.alias + QLatin1Char(' ')) + QLatin1Char('(') +
+                  cluster.bootstrap + QLatin1Char(')');
         if (cluster.bootstrap.trimmed().isEmpty()) {
             m_error = m_where + QStringLiteral(": no bootstrap servers given");
             return;
         }
         const int connectMs = std::clamp(timeoutMs, 1000, 30000);
-        ConfResult conf = makeKafkaConf(cluster, ClientRole::Admin,
-                                        {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                         {QStringLiteral("socket.connection.setup.timeout.ms"), QString::number(connectMs)}});
+        ConfResult conf =
+            makeKafkaConf(cluster, ClientRole::Admin,
+                          {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                           {QStringLiteral("socket.connection.setup.timeout.ms"), QString::number(connectMs)}});
         if (!conf.conf) {
             m_error = m_where + QStringLiteral(": invalid client setting ") + conf.error;
             return;
@@ -104,7 +103,8 @@ public:
     // Another connection to the same cluster, with what is left of this one's time.
     std::unique_ptr<Admin> sibling() const
     {
-        return std::make_unique<Admin>(m_cluster, m_side, int(std::max<qint64>(1000, m_deadline.remainingTime())), m_cancel);
+        return std::make_unique<Admin>(m_cluster, m_side, int(std::max<qint64>(1000, m_deadline.remainingTime())),
+                                       m_cancel);
     }
     const QString &error() const { return m_error; }
     bool cancelled() const { return m_cancel && m_cancel->load(); }
@@ -121,8 +121,7 @@ public:
     }
 
     // One admin request answered or *error set; the event owns the results.
-    template<typename Call>
-    EventPtr call(rd_kafka_admin_op_t op, const QString &what, Call &&issue, QString *error)
+    template <typename Call> EventPtr call(rd_kafka_admin_op_t op, const QString &what, Call &&issue, QString *error)
     {
         if (cancelled()) {
             *error = failure(what, QStringLiteral("cancelled"));
@@ -138,7 +137,7 @@ public:
     // `count` requests on one queue, at most `window` outstanding: issue(i, options, queue)
     // sends request i, take(i, event, error) reads its answer (false: give up). A request
     // that fails as a whole, no answer in time, or a cancel fails the batch.
-    template<typename Issue, typename Take>
+    template <typename Issue, typename Take>
     bool batch(rd_kafka_admin_op_t op, const QString &what, int count, int window, Issue &&issue, Take &&take,
                QString *error)
     {
@@ -216,8 +215,7 @@ struct Clients {
 // connections to its cluster, one per kGroupsPerConnection requests, concurrently:
 // part(connection, c, n, error) sends requests c, c + n, c + 2n, ... A connection that
 // cannot be opened leaves its share to the others. False with the first error.
-template<typename Part>
-bool spread(Admin &admin, int count, Part &&part, QString *error)
+template <typename Part> bool spread(Admin &admin, int count, Part &&part, QString *error)
 {
     const int wanted = std::clamp(count / kGroupsPerConnection, 1, kGroupConnections);
     std::vector<std::unique_ptr<Admin>> more;

@@ -159,7 +159,8 @@ void GroupLagSampler::setIntervalMs(int ms)
 {
     m_intervalMs = std::max(200, ms);
     if (m_worker)
-        QMetaObject::invokeMethod(m_worker, [w = m_worker, ms = m_intervalMs] { w->setInterval(ms); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_worker, [w = m_worker, ms = m_intervalMs] { w->setInterval(ms); }, Qt::QueuedConnection);
 }
 
 void GroupLagSampler::start()
@@ -173,7 +174,8 @@ void GroupLagSampler::start()
         m_thread.start();
     }
     m_running = true;
-    QMetaObject::invokeMethod(m_worker, [w = m_worker, ms = m_intervalMs] { w->start(ms); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        m_worker, [w = m_worker, ms = m_intervalMs] { w->start(ms); }, Qt::QueuedConnection);
 }
 
 void GroupLagSampler::stop()

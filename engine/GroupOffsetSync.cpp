@@ -36,34 +36,37 @@ bool compile(const QStringList &patterns, const QString &path, QList<QRegularExp
 
 } // namespace
 
-GroupFilter::GroupFilter(const MirrorJobSpec &spec, const QString &extraPattern)
-    : m_ownGroup(consumerGroupId(spec))
+GroupFilter::GroupFilter(const MirrorJobSpec &spec, const QString &extraPattern) : m_ownGroup(consumerGroupId(spec))
 {
-    if (!compile(spec.groupsInclude, QStringLiteral("groups.include"), &m_include, &m_error)
-        || !compile(spec.groupsExclude, QStringLiteral("groups.exclude"), &m_exclude, &m_error))
+    if (!compile(spec.groupsInclude, QStringLiteral("groups.include"), &m_include, &m_error) ||
+        !compile(spec.groupsExclude, QStringLiteral("groups.exclude"), &m_exclude, &m_error))
         return;
     if (!extraPattern.isEmpty()) {
         m_extra.setPattern(QRegularExpression::anchoredPattern(extraPattern));
         m_hasExtra = true;
         if (!m_extra.isValid())
-            m_error = QStringLiteral("--groups: invalid regular expression \"%1\": %2").arg(extraPattern, m_extra.errorString());
+            m_error = QStringLiteral("--groups: invalid regular expression \"%1\": %2")
+                          .arg(extraPattern, m_extra.errorString());
     }
 }
 
 bool GroupFilter::selects(const QString &group) const
 {
     // Jobs' own groups hold mirror progress, not a consumer's position.
-    if (group == m_ownGroup || group.startsWith(QLatin1String("mirrordesk-")) || group.startsWith(QLatin1String("mirrordesk.")))
+    if (group == m_ownGroup || group.startsWith(QLatin1String("mirrordesk-")) ||
+        group.startsWith(QLatin1String("mirrordesk.")))
         return false;
     if (!m_include.isEmpty()) {
-        if (std::none_of(m_include.begin(), m_include.end(), [&](const QRegularExpression &re) { return re.match(group).hasMatch(); }))
+        if (std::none_of(m_include.begin(), m_include.end(),
+                         [&](const QRegularExpression &re) { return re.match(group).hasMatch(); }))
             return false;
     } else if (!m_hasExtra) {
         return false;
     }
     if (m_hasExtra && !m_extra.match(group).hasMatch())
         return false;
-    return std::none_of(m_exclude.begin(), m_exclude.end(), [&](const QRegularExpression &re) { return re.match(group).hasMatch(); });
+    return std::none_of(m_exclude.begin(), m_exclude.end(),
+                        [&](const QRegularExpression &re) { return re.match(group).hasMatch(); });
 }
 
 QString groupSyncActionName(GroupSyncAction action)
@@ -90,7 +93,8 @@ void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool 
     p->translation = map ? map->translate(p->sourceCommitted) : OffsetTranslation{};
     if (!p->translation.targetTopic.isEmpty())
         p->targetTopic = p->translation.targetTopic;
-    p->neverReached = map && map->covered() >= 0 && p->sourceEnd >= 0 ? std::max<qint64>(0, p->sourceEnd - map->covered()) : -1;
+    p->neverReached =
+        map && map->covered() >= 0 && p->sourceEnd >= 0 ? std::max<qint64>(0, p->sourceEnd - map->covered()) : -1;
     p->readAgain = 0;
     p->note.clear();
     const auto skip = [p](const QString &why) {
@@ -100,8 +104,7 @@ void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool 
     switch (p->translation.kind) {
     case Kind::Exact:
     case Kind::Gap:
-    case Kind::End:
-        break;
+    case Kind::End: break;
     case Kind::NotCopied:
         if (!allowPartial)
             return skip(QStringLiteral("not copied yet: the copy stands %1 records before the group's offset")
@@ -111,9 +114,9 @@ void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool 
         p->note = QStringLiteral("partial: %1 records past the copy are read again").arg(number(p->readAgain));
         break;
     case Kind::BeforeMap:
-        return skip(QStringLiteral("below the first record the job copied: the records before it are not on the target"));
-    case Kind::Unknown:
-        return skip(QStringLiteral("the offset map knows nothing of this partition"));
+        return skip(
+            QStringLiteral("below the first record the job copied: the records before it are not on the target"));
+    case Kind::Unknown: return skip(QStringLiteral("the offset map knows nothing of this partition"));
     }
     const qint64 to = p->translation.targetOffset;
     if (to < 0)
@@ -125,7 +128,8 @@ void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool 
         p->note = QStringLiteral("the target group has active members");
     } else if (p->targetCurrent > to && !allowRewind) {
         p->action = GroupSyncAction::SkipWouldRewind;
-        p->note = QStringLiteral("the target group is at %1, ahead of %2: not moved back").arg(number(p->targetCurrent), number(to));
+        p->note = QStringLiteral("the target group is at %1, ahead of %2: not moved back")
+                      .arg(number(p->targetCurrent), number(to));
     } else {
         p->action = GroupSyncAction::Write;
     }
@@ -133,9 +137,8 @@ void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool 
 
 bool groupStateActive(const QString &state, const QStringList &members)
 {
-    return !members.isEmpty()
-           || (state != QLatin1String("Empty") && state != QLatin1String("Dead") && state != QLatin1String("Unknown")
-               && !state.isEmpty());
+    return !members.isEmpty() || (state != QLatin1String("Empty") && state != QLatin1String("Dead") &&
+                                  state != QLatin1String("Unknown") && !state.isEmpty());
 }
 
 bool GroupSyncEntry::targetActive() const
@@ -145,7 +148,8 @@ bool GroupSyncEntry::targetActive() const
 
 int GroupSyncEntry::count(GroupSyncAction action) const
 {
-    return int(std::count_if(partitions.begin(), partitions.end(), [action](const GroupPartitionSync &p) { return p.action == action; }));
+    return int(std::count_if(partitions.begin(), partitions.end(),
+                             [action](const GroupPartitionSync &p) { return p.action == action; }));
 }
 
 int GroupSyncPlan::count(GroupSyncAction action) const

@@ -69,17 +69,17 @@ enum class GroupSyncAction {
 QString groupSyncActionName(GroupSyncAction action); // "write", "already-there", "skip-would-rewind", ...
 
 struct GroupPartitionSync {
-    QString topic;       // source topic
+    QString topic; // source topic
     int partition = -1;
-    QString targetTopic; // where the map put its records
+    QString targetTopic;         // where the map put its records
     qint64 sourceCommitted = -1; // the source group's committed offset
     qint64 sourceEnd = -1;       // the source partition's end (read_committed), -1 unknown
     OffsetTranslation translation;
-    qint64 targetCurrent = -1;   // the target group's committed offset now, -1 none
-    qint64 readAgain = 0;        // records the group reads again on the target (NotCopied: past the copy)
-    qint64 neverReached = -1;    // sourceEnd - covered: records not on the target yet, -1 unknown
+    qint64 targetCurrent = -1; // the target group's committed offset now, -1 none
+    qint64 readAgain = 0;      // records the group reads again on the target (NotCopied: past the copy)
+    qint64 neverReached = -1;  // sourceEnd - covered: records not on the target yet, -1 unknown
     GroupSyncAction action = GroupSyncAction::SkipNotTranslatable;
-    QString note;                // why skipped, or what a partial write means
+    QString note; // why skipped, or what a partial write means
 
     // The target offset written (Write) or confirmed (AlreadyThere); -1 otherwise.
     qint64 syncedOffset() const;
@@ -92,9 +92,9 @@ void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool 
 
 struct GroupSyncEntry {
     QString group;
-    QString sourceState;         // as ListConsumerGroups reports it
-    QString targetState;         // "Empty", "Stable", ...; "Dead": no such group on the target yet
-    QStringList targetMembers;   // "client-id on host"
+    QString sourceState;                  // as ListConsumerGroups reports it
+    QString targetState;                  // "Empty", "Stable", ...; "Dead": no such group on the target yet
+    QStringList targetMembers;            // "client-id on host"
     QList<GroupPartitionSync> partitions; // mirrored partitions with a committed offset, by topic and partition
     bool targetActive() const;
     int count(GroupSyncAction action) const;
@@ -123,8 +123,8 @@ struct GroupSyncOutcome {
         int partition = -1;
         QString error;
     };
-    bool ok = false;   // every "write" partition was written
-    QString error;     // a call failed as a whole
+    bool ok = false; // every "write" partition was written
+    QString error;   // a call failed as a whole
     int groupsWritten = 0;
     int partitionsWritten = 0;
     QStringList writtenGroups;

@@ -105,7 +105,8 @@ bool describeGroups(Admin &admin, const QStringList &groups, QHash<QString, Grou
                 if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d)) {
                     // Newer brokers answer a group that does not exist with GROUP_ID_NOT_FOUND, older ones with Dead.
                     if (rd_kafka_error_code(e) != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND) {
-                        *err = admin.failure(what + QLatin1Char('(') + id + QLatin1Char(')'), utf8(rd_kafka_error_string(e)));
+                        *err = admin.failure(what + QLatin1Char('(') + id + QLatin1Char(')'),
+                                             utf8(rd_kafka_error_string(e)));
                         return false;
                     }
                     s.state = QStringLiteral("Dead");
@@ -147,7 +148,8 @@ bool groupOffsets(Admin &admin, const QStringList &groups, QHash<QString, Offset
                 if (const rd_kafka_error_t *e = rd_kafka_group_result_error(res[g])) {
                     if (rd_kafka_error_code(e) == RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND)
                         continue;
-                    *err = admin.failure(what + QLatin1Char('(') + groups.at(i) + QLatin1Char(')'), utf8(rd_kafka_error_string(e)));
+                    *err = admin.failure(what + QLatin1Char('(') + groups.at(i) + QLatin1Char(')'),
+                                         utf8(rd_kafka_error_string(e)));
                     return false;
                 }
                 const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(res[g]);
@@ -217,7 +219,8 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
     if (!listGroups(source, &listed, &plan.error))
         return plan;
     plan.groupsListed = int(listed.size());
-    std::sort(listed.begin(), listed.end(), [](const GroupListing &a, const GroupListing &b) { return a.group < b.group; });
+    std::sort(listed.begin(), listed.end(),
+              [](const GroupListing &a, const GroupListing &b) { return a.group < b.group; });
     QStringList selected;
     QHash<QString, QString> sourceState;
     for (const GroupListing &g : std::as_const(listed)) {
@@ -285,8 +288,8 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
     }
     QHash<QString, GroupState> states;
     QHash<QString, Offsets> current;
-    if (!describeGroups(target, withPartitions, &states, &plan.error)
-        || !groupOffsets(target, withPartitions, &current, &plan.error))
+    if (!describeGroups(target, withPartitions, &states, &plan.error) ||
+        !groupOffsets(target, withPartitions, &current, &plan.error))
         return plan;
     for (GroupSyncEntry &entry : plan.groups) {
         const GroupState state = states.value(entry.group, GroupState{QStringLiteral("Dead"), {}});
@@ -326,8 +329,8 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
         return outcome;
     }
     std::unique_ptr<Admin> ownTarget;
-    Admin &target = Clients::use(plan.options.clients ? &plan.options.clients->target : nullptr, &ownTarget, spec.target,
-                                 QStringLiteral("target"), timeoutMs, plan.options.cancel);
+    Admin &target = Clients::use(plan.options.clients ? &plan.options.clients->target : nullptr, &ownTarget,
+                                 spec.target, QStringLiteral("target"), timeoutMs, plan.options.cancel);
     if (!target.ok()) {
         outcome.error = target.error();
         return outcome;
@@ -335,7 +338,8 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
     // Asked again now: a consumer may have joined, or committed, since the plan.
     QHash<QString, GroupState> states;
     QHash<QString, Offsets> current;
-    if (!describeGroups(target, names, &states, &outcome.error) || !groupOffsets(target, names, &current, &outcome.error))
+    if (!describeGroups(target, names, &states, &outcome.error) ||
+        !groupOffsets(target, names, &current, &outcome.error))
         return outcome;
 
     struct Request {
@@ -348,8 +352,9 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
         if (groupStateActive(state.state, state.members)) {
             outcome.refused.append(QStringLiteral("%1 (%2%3)")
                                        .arg(g->group, state.state,
-                                            state.members.isEmpty() ? QString()
-                                                                    : QStringLiteral(": ") + state.members.join(QStringLiteral(", "))));
+                                            state.members.isEmpty()
+                                                ? QString()
+                                                : QStringLiteral(": ") + state.members.join(QStringLiteral(", "))));
             continue;
         }
         const Offsets &now = current[g->group];
@@ -369,48 +374,51 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
     QMutex outcomeLock;
     const QString what = QStringLiteral("AlterConsumerGroupOffsets");
     const int total = int(requests.size());
-    const bool sent = spread(target, total, [&](Admin &a, int c, int n, QString *partError) {
-        const auto request = [&](int i) -> Request & { return requests[size_t(c + i * n)]; };
-        return a.batch(
-            RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, shareOf(total, c, n), kGroupWindow,
-            [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                const QByteArray id = request(i).group.toUtf8();
-                std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
-                    rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), request(i).offsets.get()));
-                rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
-                rd_kafka_AlterConsumerGroupOffsets(a.rk(), arr, 1, o, q);
-            },
-            [&](int i, rd_kafka_event_t *ev, QString *) {
-                const QString &group = request(i).group;
-                QMutexLocker lock(&outcomeLock);
-                size_t cnt = 0;
-                const rd_kafka_group_result_t **res =
-                    rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &cnt);
-                int written = 0;
-                for (size_t g = 0; g < cnt; ++g) {
-                    if (const rd_kafka_error_t *e = rd_kafka_group_result_error(res[g])) {
-                        // GROUP_NOT_EMPTY: a member joined between the check and the write.
-                        outcome.failures.append({group, QString(), -1, utf8(rd_kafka_error_string(e))});
-                        continue;
+    const bool sent = spread(
+        target, total,
+        [&](Admin &a, int c, int n, QString *partError) {
+            const auto request = [&](int i) -> Request & { return requests[size_t(c + i * n)]; };
+            return a.batch(
+                RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what, shareOf(total, c, n), kGroupWindow,
+                [&](int i, rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                    const QByteArray id = request(i).group.toUtf8();
+                    std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
+                        rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), request(i).offsets.get()));
+                    rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
+                    rd_kafka_AlterConsumerGroupOffsets(a.rk(), arr, 1, o, q);
+                },
+                [&](int i, rd_kafka_event_t *ev, QString *) {
+                    const QString &group = request(i).group;
+                    QMutexLocker lock(&outcomeLock);
+                    size_t cnt = 0;
+                    const rd_kafka_group_result_t **res = rd_kafka_AlterConsumerGroupOffsets_result_groups(
+                        rd_kafka_event_AlterConsumerGroupOffsets_result(ev), &cnt);
+                    int written = 0;
+                    for (size_t g = 0; g < cnt; ++g) {
+                        if (const rd_kafka_error_t *e = rd_kafka_group_result_error(res[g])) {
+                            // GROUP_NOT_EMPTY: a member joined between the check and the write.
+                            outcome.failures.append({group, QString(), -1, utf8(rd_kafka_error_string(e))});
+                            continue;
+                        }
+                        const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(res[g]);
+                        for (int k = 0; parts && k < parts->cnt; ++k) {
+                            const rd_kafka_topic_partition_t &e = parts->elems[k];
+                            if (e.err)
+                                outcome.failures.append({group, utf8(e.topic), e.partition, kafkaErrorText(e.err)});
+                            else
+                                ++written;
+                        }
                     }
-                    const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(res[g]);
-                    for (int k = 0; parts && k < parts->cnt; ++k) {
-                        const rd_kafka_topic_partition_t &e = parts->elems[k];
-                        if (e.err)
-                            outcome.failures.append({group, utf8(e.topic), e.partition, kafkaErrorText(e.err)});
-                        else
-                            ++written;
+                    if (written > 0) {
+                        ++outcome.groupsWritten;
+                        outcome.partitionsWritten += written;
+                        outcome.writtenGroups.append(group);
                     }
-                }
-                if (written > 0) {
-                    ++outcome.groupsWritten;
-                    outcome.partitionsWritten += written;
-                    outcome.writtenGroups.append(group);
-                }
-                return true;
-            },
-            partError);
-    }, &outcome.error);
+                    return true;
+                },
+                partError);
+        },
+        &outcome.error);
     outcome.writtenGroups.sort();
     outcome.ok = sent && outcome.failures.isEmpty() && outcome.refused.isEmpty();
     return outcome;
@@ -437,13 +445,14 @@ CopyLag readCopyLag(const MirrorJobSpec &spec, const OffsetMap &map, int timeout
             keys.append({t.name, p});
     }
     Offsets low, end;
-    if (!listOffsets(source, keys, RD_KAFKA_OFFSET_SPEC_EARLIEST, &low, &lag.error)
-        || !listOffsets(source, keys, RD_KAFKA_OFFSET_SPEC_LATEST, &end, &lag.error))
+    if (!listOffsets(source, keys, RD_KAFKA_OFFSET_SPEC_EARLIEST, &low, &lag.error) ||
+        !listOffsets(source, keys, RD_KAFKA_OFFSET_SPEC_LATEST, &end, &lag.error))
         return lag;
     for (const Key &k : std::as_const(keys)) {
         if (!low.contains(k) || !end.contains(k)) {
-            lag.error = source.failure(QStringLiteral("ListOffsets"),
-                                       QStringLiteral("%1[%2]: no answer for this partition").arg(k.first).arg(k.second));
+            lag.error =
+                source.failure(QStringLiteral("ListOffsets"),
+                               QStringLiteral("%1[%2]: no answer for this partition").arg(k.first).arg(k.second));
             return lag;
         }
         const PartitionOffsetMap *pm = map.partition(k.first, k.second);

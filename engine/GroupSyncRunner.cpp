@@ -42,12 +42,12 @@ struct GroupSyncRunner::Shared {
     EventSink events; // cleared when the owner lets go of a thread still running
     QList<GroupSyncMetrics> summary;
     QHash<QString, Clock::time_point> warned; // debounce, by key
-    int mapFailures = 0; // in a row: a starting job may not have written its map yet
+    int mapFailures = 0;                      // in a row: a starting job may not have written its map yet
     // Kept across passes, and read on from where the last pass stopped: an
     // exactly-once job adds a map record per partition and transaction.
     OffsetMap map;
     OffsetMapCursor mapCursor;
-    groupadmin::Clients clients; // kept across passes; dropped after a failed one
+    groupadmin::Clients clients;                      // kept across passes; dropped after a failed one
     std::unique_ptr<Mm2CheckpointWriter> checkpoints; // made at the first round that emits
 
     void report(JobEvent::Severity severity, const QString &text)
@@ -76,7 +76,8 @@ struct GroupSyncRunner::Shared {
 
     void pass();
     void writeCheckpoints(const GroupSyncPlan &plan, int timeoutMs);
-    QList<GroupSyncMetrics> summarize(const GroupSyncPlan &plan, const GroupSyncOutcome &outcome, const OffsetMap &map) const;
+    QList<GroupSyncMetrics> summarize(const GroupSyncPlan &plan, const GroupSyncOutcome &outcome,
+                                      const OffsetMap &map) const;
 };
 
 QList<GroupSyncMetrics> GroupSyncRunner::Shared::summarize(const GroupSyncPlan &plan, const GroupSyncOutcome &outcome,
@@ -110,7 +111,8 @@ QList<GroupSyncMetrics> GroupSyncRunner::Shared::summarize(const GroupSyncPlan &
         for (const GroupPartitionSync &p : g.partitions) {
             bool synced = p.action == GroupSyncAction::AlreadyThere;
             if (p.action == GroupSyncAction::Write)
-                synced = !failedGroups.contains(g.group) && !failedParts.contains({g.group, {p.targetTopic, p.partition}});
+                synced =
+                    !failedGroups.contains(g.group) && !failedParts.contains({g.group, {p.targetTopic, p.partition}});
             if (synced) {
                 ++m.partitionsTranslated;
                 lag += p.readAgain;
@@ -127,9 +129,10 @@ QList<GroupSyncMetrics> GroupSyncRunner::Shared::summarize(const GroupSyncPlan &
                 }
             }
             if (m.skipReason.isEmpty() && !synced && p.action != GroupSyncAction::SkipWouldRewind)
-                m.skipReason = p.action == GroupSyncAction::SkipActiveMembers
-                                   ? QStringLiteral("active members on the target: ") + g.targetMembers.join(QStringLiteral(", "))
-                                   : p.note;
+                m.skipReason =
+                    p.action == GroupSyncAction::SkipActiveMembers
+                        ? QStringLiteral("active members on the target: ") + g.targetMembers.join(QStringLiteral(", "))
+                        : p.note;
         }
         if (failedGroups.contains(g.group) && m.skipReason.isEmpty())
             m.skipReason = QStringLiteral("could not write its offsets on the target");
@@ -193,10 +196,13 @@ void GroupSyncRunner::Shared::pass()
         warnOnce(QStringLiteral("apply"), QStringLiteral("group offset sync: ") + outcome.error);
     for (const GroupSyncEntry &g : plan.groups) {
         if (g.count(GroupSyncAction::SkipActiveMembers) > 0)
-            warnOnce(QStringLiteral("active:") + g.group,
-                     QStringLiteral("group offset sync: group %1 is not synced: it has active members on the target (%2%3)")
-                         .arg(g.group, g.targetState,
-                              g.targetMembers.isEmpty() ? QString() : QStringLiteral(": ") + g.targetMembers.join(QStringLiteral(", "))));
+            warnOnce(
+                QStringLiteral("active:") + g.group,
+                QStringLiteral("group offset sync: group %1 is not synced: it has active members on the target (%2%3)")
+                    .arg(g.group, g.targetState,
+                         g.targetMembers.isEmpty()
+                             ? QString()
+                             : QStringLiteral(": ") + g.targetMembers.join(QStringLiteral(", "))));
     }
     for (const QString &r : outcome.refused)
         warnOnce(QStringLiteral("active:") + r.section(QLatin1Char(' '), 0, 0),
@@ -204,14 +210,15 @@ void GroupSyncRunner::Shared::pass()
     for (const GroupSyncOutcome::Failure &f : outcome.failures)
         warnOnce(QStringLiteral("failed:") + f.group,
                  QStringLiteral("group offset sync: could not write the offsets of group %1%2: %3")
-                     .arg(f.group, f.topic.isEmpty() ? QString() : QStringLiteral(" (%1[%2])").arg(f.topic).arg(f.partition), f.error));
+                     .arg(f.group,
+                          f.topic.isEmpty() ? QString() : QStringLiteral(" (%1[%2])").arg(f.topic).arg(f.partition),
+                          f.error));
     QList<GroupSyncMetrics> s = summarize(plan, outcome, map);
     std::lock_guard lock(mutex);
     summary = std::move(s);
 }
 
-GroupSyncRunner::GroupSyncRunner(MirrorJobSpec spec, EventSink events)
-    : m_shared(std::make_shared<Shared>())
+GroupSyncRunner::GroupSyncRunner(MirrorJobSpec spec, EventSink events) : m_shared(std::make_shared<Shared>())
 {
     m_shared->spec = std::move(spec);
     m_shared->events = std::move(events);

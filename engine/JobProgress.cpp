@@ -46,12 +46,13 @@ bool listOffsets(Admin &admin, const QList<Key> &keys, qint64 spec, rd_kafka_Iso
     PartitionListPtr list(rd_kafka_topic_partition_list_new(int(keys.size())));
     for (const Key &k : keys)
         rd_kafka_topic_partition_list_add(list.get(), k.first.toUtf8().constData(), k.second)->offset = spec;
-    EventPtr ev = admin.call(RD_KAFKA_ADMIN_OP_LISTOFFSETS, what,
-                             [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                 ErrorPtr(rd_kafka_AdminOptions_set_isolation_level(o, isolation));
-                                 rd_kafka_ListOffsets(admin.rk(), list.get(), o, q);
-                             },
-                             error);
+    EventPtr ev = admin.call(
+        RD_KAFKA_ADMIN_OP_LISTOFFSETS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            ErrorPtr(rd_kafka_AdminOptions_set_isolation_level(o, isolation));
+            rd_kafka_ListOffsets(admin.rk(), list.get(), o, q);
+        },
+        error);
     if (!ev)
         return false;
     size_t n = 0;
@@ -62,14 +63,17 @@ bool listOffsets(Admin &admin, const QList<Key> &keys, qint64 spec, rd_kafka_Iso
         if (!tp)
             continue;
         if (tp->err) {
-            *error = admin.failure(what, QStringLiteral("%1[%2]: %3").arg(utf8(tp->topic)).arg(tp->partition).arg(kafkaErrorText(tp->err)));
+            *error = admin.failure(
+                what,
+                QStringLiteral("%1[%2]: %3").arg(utf8(tp->topic)).arg(tp->partition).arg(kafkaErrorText(tp->err)));
             return false;
         }
         out->insert({utf8(tp->topic), tp->partition}, tp->offset);
     }
     for (const Key &k : keys) {
         if (!out->contains(k)) {
-            *error = admin.failure(what, QStringLiteral("%1[%2]: no answer for this partition").arg(k.first).arg(k.second));
+            *error =
+                admin.failure(what, QStringLiteral("%1[%2]: no answer for this partition").arg(k.first).arg(k.second));
             return false;
         }
     }
@@ -90,11 +94,12 @@ bool describeGroup(Admin &admin, const QString &groupId, QString *state, QString
     const QString what = QStringLiteral("DescribeConsumerGroups(%1)").arg(groupId);
     const QByteArray id = groupId.toUtf8();
     const char *ids[] = {id.constData()};
-    EventPtr ev = admin.call(RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
-                             [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                 rd_kafka_DescribeConsumerGroups(admin.rk(), ids, 1, o, q);
-                             },
-                             error);
+    EventPtr ev = admin.call(
+        RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_DescribeConsumerGroups(admin.rk(), ids, 1, o, q);
+        },
+        error);
     if (!ev)
         return false;
     size_t n = 0;
@@ -131,14 +136,15 @@ bool groupOffsets(Admin &admin, const QString &groupId, QMap<Key, qint64> *out, 
     const QByteArray id = groupId.toUtf8();
     std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
         rd_kafka_ListConsumerGroupOffsets_new(id.constData(), nullptr));
-    EventPtr ev = admin.call(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what,
-                             [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                 // Offsets a transaction is still committing count once it ends.
-                                 ErrorPtr(rd_kafka_AdminOptions_set_require_stable_offsets(o, 1));
-                                 rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
-                                 rd_kafka_ListConsumerGroupOffsets(admin.rk(), arr, 1, o, q);
-                             },
-                             error);
+    EventPtr ev = admin.call(
+        RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            // Offsets a transaction is still committing count once it ends.
+            ErrorPtr(rd_kafka_AdminOptions_set_require_stable_offsets(o, 1));
+            rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
+            rd_kafka_ListConsumerGroupOffsets(admin.rk(), arr, 1, o, q);
+        },
+        error);
     if (!ev)
         return false;
     size_t n = 0;
@@ -172,10 +178,10 @@ QList<Key> keysOf(const QList<PartitionStart> &parts)
 
 // Where a partition without progress starts, for a timestamp start or reset:
 // the first record at or after the time, the end when there is none.
-bool offsetsAtTime(Admin &admin, const QList<Key> &keys, const QDateTime &time, QMap<Key, qint64> *out,
-                   QString *error)
+bool offsetsAtTime(Admin &admin, const QList<Key> &keys, const QDateTime &time, QMap<Key, qint64> *out, QString *error)
 {
-    return listOffsets(admin, keys, std::max<qint64>(0, time.toMSecsSinceEpoch()), RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED,
+    return listOffsets(admin, keys, std::max<qint64>(0, time.toMSecsSinceEpoch()),
+                       RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED,
                        QStringLiteral("ListOffsets(at %1)").arg(timeText(time)), out, error);
 }
 
@@ -206,12 +212,12 @@ JobProgress readWith(Admin &admin, const MirrorJobSpec &spec)
 
     QString error;
     QMap<Key, qint64> committed, low, end;
-    if (!describeGroup(admin, out.groupId, &out.groupState, &out.members, &error)
-        || !groupOffsets(admin, out.groupId, &committed, &error)
-        || !listOffsets(admin, keys, RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED,
-                        QStringLiteral("ListOffsets(earliest)"), &low, &error)
-        || !listOffsets(admin, keys, RD_KAFKA_OFFSET_SPEC_LATEST, RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED,
-                        QStringLiteral("ListOffsets(latest, read_committed)"), &end, &error)) {
+    if (!describeGroup(admin, out.groupId, &out.groupState, &out.members, &error) ||
+        !groupOffsets(admin, out.groupId, &committed, &error) ||
+        !listOffsets(admin, keys, RD_KAFKA_OFFSET_SPEC_EARLIEST, RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED,
+                     QStringLiteral("ListOffsets(earliest)"), &low, &error) ||
+        !listOffsets(admin, keys, RD_KAFKA_OFFSET_SPEC_LATEST, RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED,
+                     QStringLiteral("ListOffsets(latest, read_committed)"), &end, &error)) {
         out.error = error;
         return out;
     }
@@ -228,8 +234,9 @@ JobProgress readWith(Admin &admin, const MirrorJobSpec &spec)
     }
     QMap<Key, qint64> high, atTime;
     if (!listOffsets(admin, beyondStable, RD_KAFKA_OFFSET_SPEC_LATEST, RD_KAFKA_ISOLATION_LEVEL_READ_UNCOMMITTED,
-                     QStringLiteral("ListOffsets(latest)"), &high, &error)
-        || (spec.start == StartPosition::Timestamp && !offsetsAtTime(admin, withoutProgress, spec.startTimestamp, &atTime, &error))) {
+                     QStringLiteral("ListOffsets(latest)"), &high, &error) ||
+        (spec.start == StartPosition::Timestamp &&
+         !offsetsAtTime(admin, withoutProgress, spec.startTimestamp, &atTime, &error))) {
         out.error = error;
         return out;
     }
@@ -282,8 +289,8 @@ JobProgress readWith(Admin &admin, const MirrorJobSpec &spec)
 
 bool groupIsActive(const QString &state, const QStringList &members)
 {
-    return !members.isEmpty()
-           || (state != QLatin1String("Empty") && state != QLatin1String("Dead") && state != QLatin1String("Unknown"));
+    return !members.isEmpty() ||
+           (state != QLatin1String("Empty") && state != QLatin1String("Dead") && state != QLatin1String("Unknown"));
 }
 
 } // namespace
@@ -291,26 +298,26 @@ bool groupIsActive(const QString &state, const QStringList &members)
 QString PartitionStart::describe() const
 {
     switch (reason) {
-    case StartReason::Committed:
-        return QStringLiteral("resumes at %1 (committed)").arg(number(start));
+    case StartReason::Committed: return QStringLiteral("resumes at %1 (committed)").arg(number(start));
     case StartReason::CommittedBelowLogStart:
         return QStringLiteral("starts at %1 (the log start: committed %2 is below it, %3 records vanished)")
             .arg(number(start), number(committed), number(skipped));
     case StartReason::CommittedPastEnd:
-        return QStringLiteral("starts at %1 (the log start: committed %2 is past the end %3, topic recreated or truncated)")
+        return QStringLiteral(
+                   "starts at %1 (the log start: committed %2 is past the end %3, topic recreated or truncated)")
             .arg(number(start), number(committed), number(end));
-    case StartReason::Earliest:
-        return QStringLiteral("starts at %1 (earliest, no progress)").arg(number(start));
-    case StartReason::Latest:
-        return QStringLiteral("starts at %1 (latest, no progress)").arg(number(start));
+    case StartReason::Earliest: return QStringLiteral("starts at %1 (earliest, no progress)").arg(number(start));
+    case StartReason::Latest: return QStringLiteral("starts at %1 (latest, no progress)").arg(number(start));
     case StartReason::Timestamp:
         if (start >= end && toCopy == 0)
             return QStringLiteral("starts at %1 (the end: no record at or after %2, no progress)")
                 .arg(number(start), timeText(startTime));
-        return QStringLiteral("starts at %1 (first record at or after %2, no progress)").arg(number(start), timeText(startTime));
+        return QStringLiteral("starts at %1 (first record at or after %2, no progress)")
+            .arg(number(start), timeText(startTime));
     case StartReason::Reset:
         if (startTime.isValid())
-            return QStringLiteral("moves to %1 (reset: first record at or after %2)").arg(number(start), timeText(startTime));
+            return QStringLiteral("moves to %1 (reset: first record at or after %2)")
+                .arg(number(start), timeText(startTime));
         return QStringLiteral("moves to %1 (reset)").arg(number(start));
     }
     return {};
@@ -391,12 +398,8 @@ JobProgress planReset(const MirrorJobSpec &spec, const ResetRequest &request, in
     }
     for (PartitionStart &p : plan.partitions) {
         switch (request.to) {
-        case ResetRequest::To::Earliest:
-            p.start = p.logStart;
-            break;
-        case ResetRequest::To::Latest:
-            p.start = p.end;
-            break;
+        case ResetRequest::To::Earliest: p.start = p.logStart; break;
+        case ResetRequest::To::Latest: p.start = p.end; break;
         case ResetRequest::To::Timestamp: {
             const qint64 at = atTime.value({p.topic, p.partition}, -1);
             p.start = at >= 0 ? std::min(std::max(at, p.logStart), p.end) : p.end;
@@ -432,12 +435,13 @@ ResetOutcome applyReset(const MirrorJobSpec &spec, const JobProgress &plan, int 
         return outcome;
     }
     if (groupIsActive(state, members)) {
-        outcome.error = QStringLiteral("refused: group %1 is %2 with %3 active member%4%5; offsets can only be reset "
-                                       "while the group has no members: stop the job's instances first")
-                            .arg(groupId, state)
-                            .arg(members.size())
-                            .arg(members.size() == 1 ? QString() : QStringLiteral("s"))
-                            .arg(members.isEmpty() ? QString() : QStringLiteral(": ") + members.join(QStringLiteral(", ")));
+        outcome.error =
+            QStringLiteral("refused: group %1 is %2 with %3 active member%4%5; offsets can only be reset "
+                           "while the group has no members: stop the job's instances first")
+                .arg(groupId, state)
+                .arg(members.size())
+                .arg(members.size() == 1 ? QString() : QStringLiteral("s"))
+                .arg(members.isEmpty() ? QString() : QStringLiteral(": ") + members.join(QStringLiteral(", ")));
         return outcome;
     }
     if (plan.partitions.isEmpty()) {
@@ -456,19 +460,20 @@ ResetOutcome applyReset(const MirrorJobSpec &spec, const JobProgress &plan, int 
     const QByteArray id = groupId.toUtf8();
     std::unique_ptr<rd_kafka_AlterConsumerGroupOffsets_t, KafkaDeleter> req(
         rd_kafka_AlterConsumerGroupOffsets_new(id.constData(), list.get()));
-    EventPtr ev = admin.call(RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what,
-                             [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                 rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
-                                 rd_kafka_AlterConsumerGroupOffsets(admin.rk(), arr, 1, o, q);
-                             },
-                             &error);
+    EventPtr ev = admin.call(
+        RD_KAFKA_ADMIN_OP_ALTERCONSUMERGROUPOFFSETS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            rd_kafka_AlterConsumerGroupOffsets_t *arr[] = {req.get()};
+            rd_kafka_AlterConsumerGroupOffsets(admin.rk(), arr, 1, o, q);
+        },
+        &error);
     if (!ev) {
         outcome.error = error;
         return outcome;
     }
     size_t n = 0;
-    const rd_kafka_group_result_t **groups = rd_kafka_AlterConsumerGroupOffsets_result_groups(
-        rd_kafka_event_AlterConsumerGroupOffsets_result(ev.get()), &n);
+    const rd_kafka_group_result_t **groups =
+        rd_kafka_AlterConsumerGroupOffsets_result_groups(rd_kafka_event_AlterConsumerGroupOffsets_result(ev.get()), &n);
     int written = 0;
     for (size_t g = 0; g < n; ++g) {
         if (const rd_kafka_error_t *e = rd_kafka_group_result_error(groups[g])) {

@@ -37,8 +37,8 @@ struct PartitionStart {
     qint64 committed = -1; // the job group's committed offset, -1: none
     qint64 start = -1;     // where the job (or the reset) puts this partition
     StartReason reason = StartReason::Earliest;
-    qint64 toCopy = 0;  // end - start: what a run copies from here
-    qint64 skipped = 0; // CommittedBelowLogStart: logStart - committed
+    qint64 toCopy = 0;   // end - start: what a run copies from here
+    qint64 skipped = 0;  // CommittedBelowLogStart: logStart - committed
     QDateTime startTime; // Timestamp: the profile's start time; Reset: the reset's time (else invalid)
 
     // For people: "resumes at 1,234 (committed)", "starts at 0 (earliest, no progress)".
@@ -50,10 +50,10 @@ struct PartitionStart {
 
 struct JobProgress {
     bool ok = false;
-    QString error;              // why not ok, naming the cluster and the call
-    QString groupId;            // the job's source consumer group
-    QString groupState;         // "Empty", "Stable", "Dead" (no such group), ...
-    QStringList members;        // active members: "client-id on host" (empty: none)
+    QString error;                    // why not ok, naming the cluster and the call
+    QString groupId;                  // the job's source consumer group
+    QString groupState;               // "Empty", "Stable", "Dead" (no such group), ...
+    QStringList members;              // active members: "client-id on host" (empty: none)
     QList<PartitionStart> partitions; // by topic, then partition
     qint64 totalToCopy() const;
     qint64 totalSkipped() const; // records that vanished before they were copied, over all partitions

@@ -9,15 +9,12 @@ namespace md {
 KafkaErrorKind classifyKafkaError(rd_kafka_resp_err_t code, const KafkaErrorContext &context)
 {
     switch (code) {
-    case RD_KAFKA_RESP_ERR_NO_ERROR:
-        return KafkaErrorKind::None;
-    case RD_KAFKA_RESP_ERR__SSL:
-        return KafkaErrorKind::Tls;
+    case RD_KAFKA_RESP_ERR_NO_ERROR: return KafkaErrorKind::None;
+    case RD_KAFKA_RESP_ERR__SSL: return KafkaErrorKind::Tls;
     case RD_KAFKA_RESP_ERR__AUTHENTICATION:
     case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
     case RD_KAFKA_RESP_ERR_UNSUPPORTED_SASL_MECHANISM:
-    case RD_KAFKA_RESP_ERR_ILLEGAL_SASL_STATE:
-        return KafkaErrorKind::Authentication;
+    case RD_KAFKA_RESP_ERR_ILLEGAL_SASL_STATE: return KafkaErrorKind::Authentication;
     case RD_KAFKA_RESP_ERR__TRANSPORT:
     case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
     case RD_KAFKA_RESP_ERR__TIMED_OUT:
@@ -27,24 +24,20 @@ KafkaErrorKind classifyKafkaError(rd_kafka_resp_err_t code, const KafkaErrorCont
         if (context.tlsConfigured && context.tlsHandshakeFailed)
             return KafkaErrorKind::Tls;
         return code == RD_KAFKA_RESP_ERR__TIMED_OUT ? KafkaErrorKind::Timeout : KafkaErrorKind::Unreachable;
-    case RD_KAFKA_RESP_ERR__RESOLVE:
-        return KafkaErrorKind::Unreachable;
+    case RD_KAFKA_RESP_ERR__RESOLVE: return KafkaErrorKind::Unreachable;
     case RD_KAFKA_RESP_ERR_REQUEST_TIMED_OUT:
-    case RD_KAFKA_RESP_ERR__TIMED_OUT_QUEUE:
-        return KafkaErrorKind::Timeout;
+    case RD_KAFKA_RESP_ERR__TIMED_OUT_QUEUE: return KafkaErrorKind::Timeout;
     case RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED:
     case RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED:
     case RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED:
     case RD_KAFKA_RESP_ERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED:
-    case RD_KAFKA_RESP_ERR_DELEGATION_TOKEN_AUTHORIZATION_FAILED:
-        return KafkaErrorKind::Authorization;
+    case RD_KAFKA_RESP_ERR_DELEGATION_TOKEN_AUTHORIZATION_FAILED: return KafkaErrorKind::Authorization;
     case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART:
     case RD_KAFKA_RESP_ERR__UNKNOWN_TOPIC:
     case RD_KAFKA_RESP_ERR__UNKNOWN_PARTITION:
     case RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND:
     case RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_ID:
-    case RD_KAFKA_RESP_ERR__NOENT:
-        return KafkaErrorKind::NotFound;
+    case RD_KAFKA_RESP_ERR__NOENT: return KafkaErrorKind::NotFound;
     case RD_KAFKA_RESP_ERR__INVALID_ARG:
     case RD_KAFKA_RESP_ERR__INVALID_TYPE:
     case RD_KAFKA_RESP_ERR_INVALID_MSG:
@@ -60,10 +53,8 @@ KafkaErrorKind classifyKafkaError(rd_kafka_resp_err_t code, const KafkaErrorCont
     case RD_KAFKA_RESP_ERR_INVALID_CONFIG:
     case RD_KAFKA_RESP_ERR_INVALID_REQUEST:
     case RD_KAFKA_RESP_ERR_INVALID_RECORD:
-    case RD_KAFKA_RESP_ERR_POLICY_VIOLATION:
-        return KafkaErrorKind::Invalid;
-    default:
-        return KafkaErrorKind::Other;
+    case RD_KAFKA_RESP_ERR_POLICY_VIOLATION: return KafkaErrorKind::Invalid;
+    default: return KafkaErrorKind::Other;
     }
 }
 
@@ -86,13 +77,14 @@ QString describeConnectionError(const rd_kafka_t *rk, int code, const char *reas
     const auto err = rd_kafka_resp_err_t(code);
     if (classifyKafkaError(err) == KafkaErrorKind::Authentication)
         return QStringLiteral("authentication failed: the cluster refused the user name or password (or the SASL "
-                              "mechanism): ")
-               + text;
+                              "mechanism): ") +
+               text;
     if (!failedInTlsHandshake(err, reason) && !text.contains(QLatin1String("verify broker certificate")))
         return text;
     // librdkafka says "certificate verify failed" for every refused
     // certificate; the verification callback kept OpenSSL's reason.
-    if (text.contains(QLatin1String("certificate verify failed")) || text.contains(QLatin1String("verify broker certificate"))) {
+    if (text.contains(QLatin1String("certificate verify failed")) ||
+        text.contains(QLatin1String("verify broker certificate"))) {
         if (const std::optional<CertificateFailure> failure = rk ? lastCertificateFailure(rk) : std::nullopt)
             return QStringLiteral("TLS failed: ") + describeCertificateFailure(*failure) + QStringLiteral(": ") + text;
     }
@@ -112,24 +104,15 @@ KafkaError KafkaError::withKind(KafkaErrorKind kind, rd_kafka_resp_err_t code, c
 QString kafkaErrorKindName(KafkaErrorKind kind)
 {
     switch (kind) {
-    case KafkaErrorKind::None:
-        return QStringLiteral("none");
-    case KafkaErrorKind::Unreachable:
-        return QStringLiteral("unreachable");
-    case KafkaErrorKind::Authentication:
-        return QStringLiteral("authentication");
-    case KafkaErrorKind::Tls:
-        return QStringLiteral("TLS");
-    case KafkaErrorKind::Authorization:
-        return QStringLiteral("authorization");
-    case KafkaErrorKind::Timeout:
-        return QStringLiteral("timeout");
-    case KafkaErrorKind::NotFound:
-        return QStringLiteral("not found");
-    case KafkaErrorKind::Invalid:
-        return QStringLiteral("invalid");
-    case KafkaErrorKind::Other:
-        break;
+    case KafkaErrorKind::None: return QStringLiteral("none");
+    case KafkaErrorKind::Unreachable: return QStringLiteral("unreachable");
+    case KafkaErrorKind::Authentication: return QStringLiteral("authentication");
+    case KafkaErrorKind::Tls: return QStringLiteral("TLS");
+    case KafkaErrorKind::Authorization: return QStringLiteral("authorization");
+    case KafkaErrorKind::Timeout: return QStringLiteral("timeout");
+    case KafkaErrorKind::NotFound: return QStringLiteral("not found");
+    case KafkaErrorKind::Invalid: return QStringLiteral("invalid");
+    case KafkaErrorKind::Other: break;
     }
     return QStringLiteral("other");
 }

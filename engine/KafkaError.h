@@ -25,7 +25,7 @@ enum class KafkaErrorKind {
 // reports a failed TLS handshake as _SSL or as _TRANSPORT, whichever failure
 // it sees first; the context decides the ambiguous codes.
 struct KafkaErrorContext {
-    bool tlsConfigured = false;  // security.protocol is SSL or SASL_SSL
+    bool tlsConfigured = false;      // security.protocol is SSL or SASL_SSL
     bool tlsHandshakeFailed = false; // a connection failed during its TLS handshake
 };
 

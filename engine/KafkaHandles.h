@@ -33,11 +33,20 @@ struct KafkaDeleter {
     void operator()(rd_kafka_DeleteGroup_t *h) const noexcept { rd_kafka_DeleteGroup_destroy(h); }
     void operator()(rd_kafka_DeleteRecords_t *h) const noexcept { rd_kafka_DeleteRecords_destroy(h); }
     void operator()(rd_kafka_AclBinding_t *h) const noexcept { rd_kafka_AclBinding_destroy(h); }
-    void operator()(rd_kafka_ListConsumerGroupOffsets_t *h) const noexcept { rd_kafka_ListConsumerGroupOffsets_destroy(h); }
-    void operator()(rd_kafka_AlterConsumerGroupOffsets_t *h) const noexcept { rd_kafka_AlterConsumerGroupOffsets_destroy(h); }
+    void operator()(rd_kafka_ListConsumerGroupOffsets_t *h) const noexcept
+    {
+        rd_kafka_ListConsumerGroupOffsets_destroy(h);
+    }
+    void operator()(rd_kafka_AlterConsumerGroupOffsets_t *h) const noexcept
+    {
+        rd_kafka_AlterConsumerGroupOffsets_destroy(h);
+    }
     void operator()(rd_kafka_error_t *h) const noexcept { rd_kafka_error_destroy(h); }
     void operator()(const rd_kafka_metadata_t *h) const noexcept { rd_kafka_metadata_destroy(h); }
-    void operator()(rd_kafka_consumer_group_metadata_t *h) const noexcept { rd_kafka_consumer_group_metadata_destroy(h); }
+    void operator()(rd_kafka_consumer_group_metadata_t *h) const noexcept
+    {
+        rd_kafka_consumer_group_metadata_destroy(h);
+    }
 };
 
 using KafkaPtr = std::unique_ptr<rd_kafka_t, KafkaDeleter>;

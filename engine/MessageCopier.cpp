@@ -41,19 +41,22 @@ void deliveryCb(rd_kafka_t *, const rd_kafka_message_t *m, void *opaque)
     }
     ++state->failed;
     std::lock_guard lock(state->mutex);
-    if (state->firstError.isEmpty() && m->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && m->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
+    if (state->firstError.isEmpty() && m->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
+        m->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
         state->firstError = QStringLiteral("partition %1: %2").arg(m->partition).arg(utf8(rd_kafka_err2str(m->err)));
 }
 
-void quietLog(const rd_kafka_t *, int, const char *, const char *) {}
+void quietLog(const rd_kafka_t *, int, const char *, const char *)
+{
+}
 
 // One record as the mirror engine writes it: key/value null vs empty kept (a
 // null pointer is a null field), headers handed over, CreateTime kept.
 // RD_KAFKA_MSG_F_COPY: the caller's buffers may go away right after the call.
 // On success the producer owns `headers`; on failure it is left with the caller.
-rd_kafka_resp_err_t produceRecord(rd_kafka_t *producer, const QByteArray &topic, int partition,
-                                  const void *key, size_t keyLen, const void *value, size_t valueLen,
-                                  qint64 timestampMs, HeadersPtr &headers, QString *error)
+rd_kafka_resp_err_t produceRecord(rd_kafka_t *producer, const QByteArray &topic, int partition, const void *key,
+                                  size_t keyLen, const void *value, size_t valueLen, qint64 timestampMs,
+                                  HeadersPtr &headers, QString *error)
 {
     rd_kafka_vu_t vu[8];
     size_t n = 0;
@@ -94,7 +97,8 @@ HeadersPtr headersOf(const QList<RecordHeader> &list)
     for (const RecordHeader &header : list) {
         const QByteArray name = header.first.toUtf8();
         if (header.second)
-            rd_kafka_header_add(h.get(), name.constData(), name.size(), header.second->constData(), header.second->size());
+            rd_kafka_header_add(h.get(), name.constData(), name.size(), header.second->constData(),
+                                header.second->size());
         else
             rd_kafka_header_add(h.get(), name.constData(), name.size(), nullptr, 0);
     }
@@ -145,12 +149,13 @@ private:
 
     bool openProducer()
     {
-        ConfResult pc = makeKafkaConf(m_spec.target, ClientRole::Producer,
-                                      {{QStringLiteral("enable.idempotence"), QStringLiteral("true")},
-                                       {QStringLiteral("acks"), QStringLiteral("all")},
-                                       {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")},
-                                       {QStringLiteral("message.timeout.ms"), QString::number(qMax(1000, m_spec.timeoutMs))},
-                                       {QStringLiteral("linger.ms"), QStringLiteral("5")}});
+        ConfResult pc =
+            makeKafkaConf(m_spec.target, ClientRole::Producer,
+                          {{QStringLiteral("enable.idempotence"), QStringLiteral("true")},
+                           {QStringLiteral("acks"), QStringLiteral("all")},
+                           {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")},
+                           {QStringLiteral("message.timeout.ms"), QString::number(qMax(1000, m_spec.timeoutMs))},
+                           {QStringLiteral("linger.ms"), QStringLiteral("5")}});
         if (!pc.conf) {
             fail(QStringLiteral("target cluster configuration: ") + pc.error);
             return false;
@@ -175,14 +180,16 @@ private:
         const QByteArray name = m_spec.targetTopic.toUtf8();
         TopicPtr rkt(rd_kafka_topic_new(m_producer.get(), name.constData(), nullptr));
         const rd_kafka_metadata_t *raw = nullptr;
-        const rd_kafka_resp_err_t err = rd_kafka_metadata(m_producer.get(), 0, rkt.get(), &raw, qMax(1000, m_spec.timeoutMs));
+        const rd_kafka_resp_err_t err =
+            rd_kafka_metadata(m_producer.get(), 0, rkt.get(), &raw, qMax(1000, m_spec.timeoutMs));
         MetadataPtr meta(raw);
         if (err) {
-            fail(QStringLiteral("cannot reach the target cluster %1: %2").arg(clusterName(m_spec.target), kafkaErrorText(err)));
+            fail(QStringLiteral("cannot reach the target cluster %1: %2")
+                     .arg(clusterName(m_spec.target), kafkaErrorText(err)));
             return false;
         }
-        if (meta->topic_cnt < 1 || meta->topics[0].err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART
-            || (meta->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR && meta->topics[0].partition_cnt == 0)) {
+        if (meta->topic_cnt < 1 || meta->topics[0].err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART ||
+            (meta->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR && meta->topics[0].partition_cnt == 0)) {
             fail(QStringLiteral("cannot copy to %1: the topic does not exist (create it first)").arg(targetWhat()));
             return false;
         }
@@ -286,20 +293,22 @@ private:
 
         const QByteArray topic = m_spec.sourceTopic.toUtf8();
         int64_t low = 0, high = 0;
-        if (rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(consumer.get(), topic.constData(), m_spec.sourcePartition,
-                                                                        &low, &high, qMax(1000, m_spec.timeoutMs))) {
-            m_result.error = QStringLiteral("cannot read %1 on %2: %3").arg(what, clusterName(m_spec.source), kafkaErrorText(err));
+        if (rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
+                consumer.get(), topic.constData(), m_spec.sourcePartition, &low, &high, qMax(1000, m_spec.timeoutMs))) {
+            m_result.error =
+                QStringLiteral("cannot read %1 on %2: %3").arg(what, clusterName(m_spec.source), kafkaErrorText(err));
             return;
         }
         const qint64 first = qMax<qint64>(m_spec.firstOffset, low);
         const qint64 last = m_spec.lastOffset < 0 ? high - 1 : qMin<qint64>(m_spec.lastOffset, high - 1);
         if (first > last) {
-            m_result.error = QStringLiteral("nothing to copy: %1 holds offsets %2 to %3, the range asked for is %4 to %5")
-                                 .arg(what)
-                                 .arg(low)
-                                 .arg(high - 1)
-                                 .arg(m_spec.firstOffset)
-                                 .arg(m_spec.lastOffset < 0 ? QStringLiteral("the end") : QString::number(m_spec.lastOffset));
+            m_result.error =
+                QStringLiteral("nothing to copy: %1 holds offsets %2 to %3, the range asked for is %4 to %5")
+                    .arg(what)
+                    .arg(low)
+                    .arg(high - 1)
+                    .arg(m_spec.firstOffset)
+                    .arg(m_spec.lastOffset < 0 ? QStringLiteral("the end") : QString::number(m_spec.lastOffset));
             return;
         }
         m_result.requested = last - first + 1; // an upper bound (transaction markers, compaction)
@@ -335,7 +344,8 @@ private:
             if (msg->err) {
                 if (msg->err == RD_KAFKA_RESP_ERR__TRANSPORT || msg->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
                     continue; // librdkafka retries; the idle bound stops us
-                m_result.error = QStringLiteral("cannot read %1: %2").arg(what, utf8(rd_kafka_message_errstr(msg.get())));
+                m_result.error =
+                    QStringLiteral("cannot read %1: %2").arg(what, utf8(rd_kafka_message_errstr(msg.get())));
                 break;
             }
             if (msg->offset > last) {
@@ -416,7 +426,10 @@ QString CopyResult::summary(const CopySpec &spec) const
     if (!error.isEmpty())
         return error;
     if (cancelled)
-        return QStringLiteral("cancelled: copied %1 of %2 records to %3 on %4").arg(copied).arg(requested).arg(spec.targetTopic, where);
+        return QStringLiteral("cancelled: copied %1 of %2 records to %3 on %4")
+            .arg(copied)
+            .arg(requested)
+            .arg(spec.targetTopic, where);
     return QStringLiteral("copied %1 record%2 to %3 on %4")
         .arg(copied)
         .arg(copied == 1 ? QString() : QStringLiteral("s"))

@@ -24,14 +24,14 @@ struct PartitionMetrics {
     qint64 endOffset = -1;      // source high watermark
     qint64 nextOffset = -1;     // next source offset to mirror (acknowledged by the target)
     qint64 committedOffset = -1;
-    qint64 lag = -1;            // endOffset - nextOffset, -1 when unknown
-    qint64 records = 0;         // copied since the job started (acknowledged by the target)
-    qint64 bytes = 0;           // key + value + headers
+    qint64 lag = -1;                   // endOffset - nextOffset, -1 when unknown
+    qint64 records = 0;                // copied since the job started (acknowledged by the target)
+    qint64 bytes = 0;                  // key + value + headers
     qint64 lastSourceTimestampMs = -1; // timestamp of the newest record acknowledged
     // Records that vanished from the source before the job copied them
     // (retention, DeleteRecords), counted since this instance started.
     qint64 vanishedRecords = 0;
-    bool paused = false;        // by the user or the throttle
+    bool paused = false; // by the user or the throttle
     bool caughtUp = false;
 };
 
@@ -58,9 +58,9 @@ struct LatencyStats {
 // One immutable sample of a job, emitted by value every sampling interval.
 struct MetricsSnapshot {
     QString jobName;
-    QString instanceId; // static membership id, empty for a dynamic member
-    QString memberId;   // this instance's member id in the job's group (empty before it joined)
-    QDateTime time;      // when the sample was taken (UTC)
+    QString instanceId;   // static membership id, empty for a dynamic member
+    QString memberId;     // this instance's member id in the job's group (empty before it joined)
+    QDateTime time;       // when the sample was taken (UTC)
     qint64 elapsedMs = 0; // since the job started
     JobState state = JobState::Starting;
     qint64 recordsConsumed = 0; // totals since start
@@ -71,12 +71,12 @@ struct MetricsSnapshot {
     double produceRecordsPerSec = 0;
     double consumeBytesPerSec = 0;
     double produceBytesPerSec = 0;
-    qint64 totalLag = 0;     // sum of known partition lags
-    qint64 lagTimeMs = -1;   // newest source timestamp minus newest mirrored timestamp, -1 unknown
-    qint64 inFlight = 0;     // produced, not yet acknowledged
-    LatencyStats latency;    // over the last interval
+    qint64 totalLag = 0;   // sum of known partition lags
+    qint64 lagTimeMs = -1; // newest source timestamp minus newest mirrored timestamp, -1 unknown
+    qint64 inFlight = 0;   // produced, not yet acknowledged
+    LatencyStats latency;  // over the last interval
     qint64 throttleBytesPerSecond = 0;
-    bool caughtUp = false;   // every assigned partition has lag 0
+    bool caughtUp = false;      // every assigned partition has lag 0
     qint64 vanishedRecords = 0; // sum of the partitions' vanishedRecords
     QList<PartitionMetrics> partitions;
     QList<GroupSyncMetrics> groups; // group offset sync, by group (empty when the job syncs none)

@@ -11,19 +11,18 @@ namespace md {
 // thread; the atomic state is updated at once so state() never lags.
 class MirrorJob::Sink final : public MirrorSink {
 public:
-    explicit Sink(MirrorJob *job)
-        : m_job(job)
-    {
-    }
+    explicit Sink(MirrorJob *job) : m_job(job) {}
 
     void onState(JobState state) override
     {
         m_job->m_state = state;
-        QMetaObject::invokeMethod(m_job, [job = m_job, state] { Q_EMIT job->stateChanged(state); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_job, [job = m_job, state] { Q_EMIT job->stateChanged(state); }, Qt::QueuedConnection);
     }
     void onEvent(const JobEvent &event) override
     {
-        QMetaObject::invokeMethod(m_job, [job = m_job, event] { Q_EMIT job->eventRaised(event); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_job, [job = m_job, event] { Q_EMIT job->eventRaised(event); }, Qt::QueuedConnection);
     }
     void onMetrics(const MetricsSnapshot &snapshot) override
     {
@@ -31,7 +30,8 @@ public:
         // Set before the worker thread starts, destroyed after it ended.
         if (m_job->m_groupSync)
             s.groups = m_job->m_groupSync->summary();
-        QMetaObject::invokeMethod(m_job, [job = m_job, s] { Q_EMIT job->metricsSampled(s); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_job, [job = m_job, s] { Q_EMIT job->metricsSampled(s); }, Qt::QueuedConnection);
     }
     void onFinished(bool ok, const QString &error) override
     {
@@ -42,7 +42,8 @@ public:
             m_job->m_done = true;
         }
         m_job->m_doneCv.notify_all();
-        QMetaObject::invokeMethod(m_job, [job = m_job, ok, error] { Q_EMIT job->finished(ok, error); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            m_job, [job = m_job, ok, error] { Q_EMIT job->finished(ok, error); }, Qt::QueuedConnection);
     }
 
 private:
@@ -50,9 +51,7 @@ private:
 };
 
 MirrorJob::MirrorJob(MirrorJobSpec spec, QObject *parent)
-    : QObject(parent)
-    , m_spec(std::move(spec))
-    , m_sink(std::make_unique<Sink>(this))
+    : QObject(parent), m_spec(std::move(spec)), m_sink(std::make_unique<Sink>(this))
 {
     qRegisterMetaType<md::MetricsSnapshot>();
     qRegisterMetaType<md::JobEvent>();
@@ -76,7 +75,8 @@ void MirrorJob::start()
     m_state = JobState::Starting;
     m_worker = std::make_unique<MirrorWorker>(m_spec, m_sink.get());
     if (GroupSyncRunner::wanted(m_spec)) {
-        m_groupSync = std::make_unique<GroupSyncRunner>(m_spec, [sink = m_sink.get()](const JobEvent &e) { sink->onEvent(e); });
+        m_groupSync =
+            std::make_unique<GroupSyncRunner>(m_spec, [sink = m_sink.get()](const JobEvent &e) { sink->onEvent(e); });
         m_groupSync->start();
     }
     m_thread.start([w = m_worker.get()] { w->run(); });

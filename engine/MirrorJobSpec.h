@@ -59,7 +59,7 @@ struct MirrorJobSpec {
     int transactionMaxRecords = 300000;
     bool createTopics = true;
     bool syncTopicConfigs = true;
-    QStringList configExclude; // topic configs never copied (regexes); empty: MM2's defaults
+    QStringList configExclude;         // topic configs never copied (regexes); empty: MM2's defaults
     qint64 throttleBytesPerSecond = 0; // 0: unlimited
     int samplingIntervalMs = 250;
     int topicRefreshIntervalMs = 10000;
@@ -70,8 +70,8 @@ struct MirrorJobSpec {
     // group and the mirrordesk-* groups of jobs are never selected.
     QStringList groupsInclude;
     QStringList groupsExclude;
-    bool syncGroupOffsets = true;     // while the job runs (only with groupsInclude)
-    int groupSyncIntervalMs = 10000;  // how often the running job syncs them
+    bool syncGroupOffsets = true;    // while the job runs (only with groupsInclude)
+    int groupSyncIntervalMs = 10000; // how often the running job syncs them
     // MM2-format checkpoints of those groups (engine/Mm2Checkpoints.h), written
     // every group sync round to <checkpointsAlias>.checkpoints.internal on the
     // target, for applications that call MM2's RemoteClusterUtils.translateOffsets.

@@ -93,7 +93,8 @@ MirrorPlan planMirror(const MirrorJobSpec &spec, const QList<ProbedTopic> &sourc
             } else {
                 entry.note = QStringLiteral("exists, %1 partitions").arg(target->partitions);
                 if (target->partitions > source.partitions)
-                    entry.note += QStringLiteral(" (the source has %1; the extra ones stay empty)").arg(source.partitions);
+                    entry.note +=
+                        QStringLiteral(" (the source has %1; the extra ones stay empty)").arg(source.partitions);
             }
         }
         plan.topics.append(std::move(entry));

@@ -24,9 +24,7 @@ void setDefault(rd_kafka_conf_t *conf, const ClusterConfig &c, const QMap<QStrin
 
 } // namespace
 
-MirrorWorker::MirrorWorker(MirrorJobSpec spec, MirrorSink *sink)
-    : m_spec(std::move(spec))
-    , m_sink(sink)
+MirrorWorker::MirrorWorker(MirrorJobSpec spec, MirrorSink *sink) : m_spec(std::move(spec)), m_sink(sink)
 {
 }
 
@@ -102,8 +100,8 @@ void MirrorWorker::handleCommands()
         m_throttleRate = rate;
         m_tokens = std::min(m_tokens, 0.0);
         m_lastRefill = Clock::now();
-        event(JobEvent::Severity::Info, rate > 0 ? QStringLiteral("throttle set to %1 bytes/s").arg(rate)
-                                                 : QStringLiteral("throttle removed"));
+        event(JobEvent::Severity::Info,
+              rate > 0 ? QStringLiteral("throttle set to %1 bytes/s").arg(rate) : QStringLiteral("throttle removed"));
         refillThrottle();
     }
 }
@@ -146,8 +144,8 @@ bool MirrorWorker::setup(QString *error)
     // 10 ms (makeKafkaConf) a 16 MB bound copies as fast as this one; the
     // bound was the rate's limit only while a full queue stopped fetching
     // for a whole second (docs/PERFORMANCE.md).
-    setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.max.messages.kbytes"),
-               QStringLiteral("65536"));
+    setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties,
+               QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("65536"));
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.min.messages"),
                QStringLiteral("100000"));
     // Instances of one profile share the partitions; a joining or leaving
@@ -187,13 +185,12 @@ bool MirrorWorker::setup(QString *error)
         // One id per run of an instance: a restarted instance is a new
         // producer, and the partitions it takes over fence the old id
         // (MirrorWorkerTxn.cpp).
-        m_txnId = QStringLiteral("%1.%2")
-                      .arg(m_groupId, QUuid::createUuid().toString(QUuid::Id128).left(12));
+        m_txnId = QStringLiteral("%1.%2").arg(m_groupId, QUuid::createUuid().toString(QUuid::Id128).left(12));
         overrides.insert(QStringLiteral("transactional.id"), m_txnId);
         // A record that cannot be delivered within the transaction's time
         // fails it (abort, copied again) instead of waiting for ever.
-        const QString txnTimeout = m_spec.target.producerProperties.value(
-            QStringLiteral("transaction.timeout.ms"), QStringLiteral("60000"));
+        const QString txnTimeout =
+            m_spec.target.producerProperties.value(QStringLiteral("transaction.timeout.ms"), QStringLiteral("60000"));
         overrides.insert(QStringLiteral("transaction.timeout.ms"), txnTimeout);
         overrides.insert(QStringLiteral("message.timeout.ms"), txnTimeout);
     }
@@ -383,7 +380,8 @@ bool MirrorWorker::flushProducer(int timeoutMs)
 
 // ---------------------------------------------------------------- callbacks
 
-void MirrorWorker::rebalanceCb(rd_kafka_t *, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts, void *opaque)
+void MirrorWorker::rebalanceCb(rd_kafka_t *, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts,
+                               void *opaque)
 {
     static_cast<MirrorWorker *>(opaque)->onRebalance(err, parts);
 }
@@ -398,7 +396,8 @@ void MirrorWorker::errorCb(rd_kafka_t *rk, int err, const char *reason, void *op
     static_cast<MirrorWorker *>(opaque)->onError(rk, err, reason);
 }
 
-void MirrorWorker::commitCb(rd_kafka_t *, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets, void *opaque)
+void MirrorWorker::commitCb(rd_kafka_t *, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets,
+                            void *opaque)
 {
     static_cast<MirrorWorker *>(opaque)->onCommit(err, offsets);
 }
@@ -411,12 +410,13 @@ void MirrorWorker::onError(rd_kafka_t *rk, int err, const char *reason)
     if (err == RD_KAFKA_RESP_ERR__FATAL) {
         char buf[512];
         const rd_kafka_resp_err_t orig = rd_kafka_fatal_error(rk, buf, sizeof buf);
-        fail(QStringLiteral("%1 kafka %2: fatal error %3: %4").arg(side, bootstrap, kafkaErrorText(orig), QString::fromUtf8(buf)));
+        fail(QStringLiteral("%1 kafka %2: fatal error %3: %4")
+                 .arg(side, bootstrap, kafkaErrorText(orig), QString::fromUtf8(buf)));
         return;
     }
     const auto code = rd_kafka_resp_err_t(err);
-    const bool unreachable = code == RD_KAFKA_RESP_ERR__TRANSPORT || code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN
-                             || code == RD_KAFKA_RESP_ERR__RESOLVE || code == RD_KAFKA_RESP_ERR__TIMED_OUT;
+    const bool unreachable = code == RD_KAFKA_RESP_ERR__TRANSPORT || code == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN ||
+                             code == RD_KAFKA_RESP_ERR__RESOLVE || code == RD_KAFKA_RESP_ERR__TIMED_OUT;
     if (unreachable)
         (target ? m_targetTrouble : m_sourceTrouble) = true;
     const QString why = describeConnectionError(rk, err, reason);
@@ -476,7 +476,8 @@ void MirrorWorker::tick()
         writeOffsetMap(nullptr);
         m_offsetCommitPending = true;
         m_offsetCommitBy = now + std::chrono::milliseconds(500);
-        m_nextCommit = now + (now < m_quickCommitsUntil ? std::chrono::milliseconds(200) : std::chrono::milliseconds(1000));
+        m_nextCommit =
+            now + (now < m_quickCommitsUntil ? std::chrono::milliseconds(200) : std::chrono::milliseconds(1000));
     }
     if (!eos() && m_offsetCommitPending && (m_mapInFlight == 0 || now >= m_offsetCommitBy)) {
         m_offsetCommitPending = false;
@@ -492,7 +493,6 @@ void MirrorWorker::tick()
             m_nextSample = now + every;
     }
 }
-
 
 // ---------------------------------------------------------------- reporting
 

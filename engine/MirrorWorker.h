@@ -107,15 +107,15 @@ private:
         // once acknowledged, oldest first, so what is rewritten keeps its order.
         struct MapSegment {
             qint64 sourceStart = -1, sourceEnd = -1, targetStart = -1;
-            bool dirty = true;   // changed since it was last written
-            bool acked = false;  // its last write (whole) was acknowledged
+            bool dirty = true;  // changed since it was last written
+            bool acked = false; // its last write (whole) was acknowledged
         };
         std::deque<MapSegment> mapSegs;
         qint64 mapWrittenCovered = -1; // covered of the last map records produced
         qint64 mapAcked = -1;          // covered of the last acknowledged map record: commits never pass it
         int mapInFlight = 0;
-        int mapGeneration = 0;         // a new assignment: older map reports are stale
-        bool mapUsed = false;          // something was copied in this assignment
+        int mapGeneration = 0; // a new assignment: older map reports are stale
+        bool mapUsed = false;  // something was copied in this assignment
 
         // Exactly-once: where the open transaction began for this partition
         // (an abort re-copies from here); whether the committed offset's
@@ -152,9 +152,9 @@ private:
         bool targetReady = false;
         QString lastError;
         std::chrono::steady_clock::time_point nextSyncAttempt; // after a failed create/grow
-        QByteArray topicId;   // the source topic's id when last seen (recreation shows as a new id)
-        bool missing = false; // selected before, gone from the source at the last refresh
-        bool recreated = false; // its partitions start from their first record, whatever progress says
+        QByteArray topicId;                   // the source topic's id when last seen (recreation shows as a new id)
+        bool missing = false;                 // selected before, gone from the source at the last refresh
+        bool recreated = false;               // its partitions start from their first record, whatever progress says
         QMap<QString, QString> syncedConfigs; // what the target topic was last given
         std::vector<std::unique_ptr<PartState>> parts;
     };
@@ -219,10 +219,12 @@ private:
     void onDelivery(const rd_kafka_message_t *msg);
     void onError(rd_kafka_t *rk, int err, const char *reason);
     void onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets);
-    static void rebalanceCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts, void *opaque);
+    static void rebalanceCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts,
+                            void *opaque);
     static void deliveryCb(rd_kafka_t *rk, const rd_kafka_message_t *msg, void *opaque);
     static void errorCb(rd_kafka_t *rk, int err, const char *reason, void *opaque);
-    static void commitCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets, void *opaque);
+    static void commitCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets,
+                         void *opaque);
 
     TopicState *topicFor(const rd_kafka_topic_t *rkt);
     TopicState *topicByName(const QString &name);
@@ -276,7 +278,7 @@ private:
     bool m_sourceKnown = false; // the last source metadata read worked
     bool m_rebalancePending = false;
     bool m_firstAssignmentDone = false;
-    bool m_joined = false; // the group assigned this instance its share (maybe none)
+    bool m_joined = false;            // the group assigned this instance its share (maybe none)
     std::deque<MessagePtr> m_pending; // consumed, not yet accepted by the producer (queue full)
 
     JobState m_state = JobState::Starting;
@@ -299,15 +301,15 @@ private:
     Clock::time_point m_nextConfigSync;
     Clock::time_point m_nextGroupCheck;
     QString m_mapTopic;
-    TopicPtr m_mapRkt; // null: the map is not written (yet: its topic is being created, or not at all)
+    TopicPtr m_mapRkt;   // null: the map is not written (yet: its topic is being created, or not at all)
     QueuePtr m_mapQueue; // the map topic's CreateTopics answer, taken without waiting
     bool m_mapSetupPending = false;
     int m_mapSetupAttempts = 0;
     Clock::time_point m_mapSetupSent;
     Clock::time_point m_mapSetupRetryAt;
     int m_mapInFlight = 0;
-    int m_mapFailures = 0; // in a row; past a bound the map is given up (m_mapOff)
-    bool m_mapOff = false; // the target refuses the map: mirror without it, commits no longer wait for it
+    int m_mapFailures = 0;              // in a row; past a bound the map is given up (m_mapOff)
+    bool m_mapOff = false;              // the target refuses the map: mirror without it, commits no longer wait for it
     bool m_offsetCommitPending = false; // the periodic map went out; its offsets follow once it is acknowledged
     Clock::time_point m_offsetCommitBy;
     QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting

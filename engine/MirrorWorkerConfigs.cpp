@@ -150,9 +150,10 @@ void MirrorWorker::syncTopicConfigs()
             if (now == it.value())
                 continue;
             ErrorPtr(rd_kafka_ConfigResource_add_incremental_config(res.get(), it.key().toUtf8().constData(),
-                                                                     RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
-                                                                     it.value().toUtf8().constData()));
-            what << QStringLiteral("%1 %2 -> %3").arg(it.key(), now.isEmpty() ? QStringLiteral("(default)") : now, it.value());
+                                                                    RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET,
+                                                                    it.value().toUtf8().constData()));
+            what << QStringLiteral("%1 %2 -> %3")
+                        .arg(it.key(), now.isEmpty() ? QStringLiteral("(default)") : now, it.value());
         }
         for (auto it = t->syncedConfigs.cbegin(); it != t->syncedConfigs.cend(); ++it) {
             bool dynamic = false;
@@ -160,7 +161,7 @@ void MirrorWorker::syncTopicConfigs()
             if (wanted.contains(it.key()) || !dynamic)
                 continue;
             ErrorPtr(rd_kafka_ConfigResource_add_incremental_config(res.get(), it.key().toUtf8().constData(),
-                                                                     RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE, nullptr));
+                                                                    RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE, nullptr));
             what << QStringLiteral("%1 back to the target's default").arg(it.key());
         }
         t->syncedConfigs = wanted;
@@ -184,7 +185,8 @@ void MirrorWorker::syncTopicConfigs()
     const rd_kafka_IncrementalAlterConfigs_result_t *result =
         ev ? rd_kafka_event_IncrementalAlterConfigs_result(ev.get()) : nullptr;
     size_t n = 0;
-    const rd_kafka_ConfigResource_t **done = result ? rd_kafka_IncrementalAlterConfigs_result_resources(result, &n) : nullptr;
+    const rd_kafka_ConfigResource_t **done =
+        result ? rd_kafka_IncrementalAlterConfigs_result_resources(result, &n) : nullptr;
     for (qsizetype i = 0; i < changes.size(); ++i) {
         TopicState *t = changes[i].first;
         rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__TIMED_OUT;

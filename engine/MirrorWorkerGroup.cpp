@@ -34,7 +34,8 @@ void MirrorWorker::onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition
             rd_kafka_assign(m_consumer.get(), nullptr);
         m_rebalancePending = !cooperative && !m_stopping;
     } else {
-        event(JobEvent::Severity::Error, QStringLiteral("source group %1 rebalance failed: %2").arg(m_groupId, kafkaErrorText(err)));
+        event(JobEvent::Severity::Error,
+              QStringLiteral("source group %1 rebalance failed: %2").arg(m_groupId, kafkaErrorText(err)));
         rd_kafka_assign(m_consumer.get(), nullptr);
     }
 }
@@ -150,7 +151,8 @@ void MirrorWorker::startWithoutProgress(rd_kafka_topic_partition_t &e, rd_kafka_
         e.offset = m_firstAssignmentDone ? RD_KAFKA_OFFSET_BEGINNING : RD_KAFKA_OFFSET_END;
         break;
     case StartPosition::Timestamp:
-        rd_kafka_topic_partition_list_add(byTime, e.topic, e.partition)->offset = m_spec.startTimestamp.toMSecsSinceEpoch();
+        rd_kafka_topic_partition_list_add(byTime, e.topic, e.partition)->offset =
+            m_spec.startTimestamp.toMSecsSinceEpoch();
         break;
     }
 }
@@ -256,8 +258,9 @@ void MirrorWorker::commitOffsets(bool sync, const std::vector<PartState *> *only
             in[size_t(i)]->committed = list->elems[i].offset;
     }
     if (err)
-        debouncedEvent(QStringLiteral("commit"), JobEvent::Severity::Warning,
-                       QStringLiteral("could not commit progress to source group %1: %2").arg(m_groupId, kafkaErrorText(err)));
+        debouncedEvent(
+            QStringLiteral("commit"), JobEvent::Severity::Warning,
+            QStringLiteral("could not commit progress to source group %1: %2").arg(m_groupId, kafkaErrorText(err)));
 }
 
 void MirrorWorker::onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets)
@@ -266,12 +269,13 @@ void MirrorWorker::onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_li
         return;
     // A periodic commit that meets a rebalance is refused for the old
     // generation; the revoke commits what moves, the next tick the rest.
-    if (err == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION || err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS
-        || err == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || err == RD_KAFKA_RESP_ERR_STALE_MEMBER_EPOCH)
+    if (err == RD_KAFKA_RESP_ERR_ILLEGAL_GENERATION || err == RD_KAFKA_RESP_ERR_REBALANCE_IN_PROGRESS ||
+        err == RD_KAFKA_RESP_ERR_UNKNOWN_MEMBER_ID || err == RD_KAFKA_RESP_ERR_STALE_MEMBER_EPOCH)
         return;
     if (err) {
-        debouncedEvent(QStringLiteral("commit"), JobEvent::Severity::Warning,
-                       QStringLiteral("could not commit progress to source group %1: %2").arg(m_groupId, kafkaErrorText(err)));
+        debouncedEvent(
+            QStringLiteral("commit"), JobEvent::Severity::Warning,
+            QStringLiteral("could not commit progress to source group %1: %2").arg(m_groupId, kafkaErrorText(err)));
         return;
     }
     for (int i = 0; offsets && i < offsets->cnt; ++i) {

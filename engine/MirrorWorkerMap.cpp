@@ -82,7 +82,8 @@ void MirrorWorker::pollOffsetMapSetup()
             const char *text = rd_kafka_topic_result_error_string(res[0]);
             why = QString::fromUtf8(text && *text ? text : rd_kafka_err2str(err));
         } else if (!err) {
-            event(JobEvent::Severity::Info, QStringLiteral("created offset map topic %1 on the target").arg(m_mapTopic));
+            event(JobEvent::Severity::Info,
+                  QStringLiteral("created offset map topic %1 on the target").arg(m_mapTopic));
         }
     }
     m_mapSetupPending = false;
@@ -144,7 +145,8 @@ void MirrorWorker::writeOffsetMap(const std::vector<PartState *> *only)
         seg.targetTopic = p->topic->targetName;
         const QByteArray key = offsetMapKey(p->topic->name, p->partition, s.sourceStart);
         const QByteArray value = offsetMapValue(seg);
-        auto w = std::make_unique<MapWrite>(MapWrite{p, p->mapGeneration, s.sourceStart, end, covered, end == s.sourceEnd});
+        auto w =
+            std::make_unique<MapWrite>(MapWrite{p, p->mapGeneration, s.sourceStart, end, covered, end == s.sourceEnd});
         // Partition 0 always: one order for every record of the map.
         const rd_kafka_resp_err_t err = rd_kafka_producev(
             m_producer.get(), RD_KAFKA_V_RKT(m_mapRkt.get()), RD_KAFKA_V_PARTITION(0),
@@ -238,7 +240,8 @@ void MirrorWorker::onMapDelivery(const rd_kafka_message_t *dm)
     if (w->generation != p->mapGeneration)
         return; // written for an earlier assignment of the partition
     if (dm->err && eos()) {
-        if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && !m_txnAbortPending) {
+        if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT &&
+            !m_txnAbortPending) {
             m_txnAbortPending = true;
             m_txnAbortWhy = QStringLiteral("the target did not take offset map records (topic %1): %2")
                                 .arg(m_mapTopic, QString::fromUtf8(rd_kafka_err2str(dm->err)));

@@ -26,7 +26,8 @@ bool MirrorWorker::caughtUp(bool exceptParked) const
         for (const auto &p : it->second->parts) {
             if (!p || !p->assigned || (exceptParked && p->parked))
                 continue;
-            if (!(p->atEof || p->done) || !p->ring.isEmpty() || p->failedOffset >= 0 || p->blocked || p->resumeFrom >= 0)
+            if (!(p->atEof || p->done) || !p->ring.isEmpty() || p->failedOffset >= 0 || p->blocked ||
+                p->resumeFrom >= 0)
                 return false;
         }
     }
@@ -67,9 +68,10 @@ bool MirrorWorker::groupCaughtUp()
         &error);
     const rd_kafka_ListOffsets_result_t *result = ev ? rd_kafka_event_ListOffsets_result(ev.get()) : nullptr;
     if (!result) {
-        debouncedEvent(QStringLiteral("group-check"), JobEvent::Severity::Warning,
-                       QStringLiteral("could not read the source's end offsets to tell whether the job is caught up: %1")
-                           .arg(error));
+        debouncedEvent(
+            QStringLiteral("group-check"), JobEvent::Severity::Warning,
+            QStringLiteral("could not read the source's end offsets to tell whether the job is caught up: %1")
+                .arg(error));
         return false;
     }
     size_t cnt = 0;
@@ -79,7 +81,8 @@ bool MirrorWorker::groupCaughtUp()
         const rd_kafka_topic_partition_t *end = rd_kafka_ListOffsetsResultInfo_topic_partition(infos[i]);
         if (end->err)
             return false;
-        const rd_kafka_topic_partition_t *c = rd_kafka_topic_partition_list_find(committed.get(), end->topic, end->partition);
+        const rd_kafka_topic_partition_t *c =
+            rd_kafka_topic_partition_list_find(committed.get(), end->topic, end->partition);
         const qint64 at = c && !c->err ? c->offset : -1;
         // Never written to and never committed: nothing to copy.
         if (end->offset == 0)
@@ -89,10 +92,11 @@ bool MirrorWorker::groupCaughtUp()
     }
     if (behind > 0 || cnt != size_t(all->cnt)) {
         if (behind > 0)
-            debouncedEvent(QStringLiteral("group-behind"), JobEvent::Severity::Info,
-                           QStringLiteral("caught up here; waiting for %1 partitions of the job that other instances own "
-                                          "(or that no instance owns yet)")
-                               .arg(behind));
+            debouncedEvent(
+                QStringLiteral("group-behind"), JobEvent::Severity::Info,
+                QStringLiteral("caught up here; waiting for %1 partitions of the job that other instances own "
+                               "(or that no instance owns yet)")
+                    .arg(behind));
         return false;
     }
     return true;
@@ -117,7 +121,8 @@ void MirrorWorker::checkStopCondition()
                                   .arg(p->lastFailure);
         if (!parked.isEmpty()) {
             if (caughtUp(true))
-                fail(QStringLiteral("caught up except what the target refuses: %1").arg(parked.join(QStringLiteral(", "))));
+                fail(QStringLiteral("caught up except what the target refuses: %1")
+                         .arg(parked.join(QStringLiteral(", "))));
             return;
         }
         if (caughtUp() && groupCaughtUp()) {
@@ -184,9 +189,8 @@ void MirrorWorker::sampleMetrics()
                 continue;
             int64_t lo = -1, hi = -1;
             // Cached from fetch responses: no broker round trip per tick.
-            if (m_consumer
-                && rd_kafka_get_watermark_offsets(m_consumer.get(), t->nameUtf8.constData(), p->partition, &lo, &hi)
-                       == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            if (m_consumer && rd_kafka_get_watermark_offsets(m_consumer.get(), t->nameUtf8.constData(), p->partition,
+                                                             &lo, &hi) == RD_KAFKA_RESP_ERR_NO_ERROR) {
                 if (lo >= 0)
                     p->lo = lo;
                 if (hi >= 0)
@@ -201,7 +205,8 @@ void MirrorWorker::sampleMetrics()
             const qint64 next = p->committable() >= 0 ? p->committable() : p->committed;
             pm.nextOffset = next;
             // The EOF position can be ahead of a cached high watermark.
-            pm.endOffset = p->hi >= 0 ? std::max(p->hi, p->atEof ? p->consumedNext : -1) : (p->atEof ? p->consumedNext : -1);
+            pm.endOffset =
+                p->hi >= 0 ? std::max(p->hi, p->atEof ? p->consumedNext : -1) : (p->atEof ? p->consumedNext : -1);
             pm.lag = pm.endOffset >= 0 && next >= 0 ? std::max<qint64>(0, pm.endOffset - next) : -1;
             pm.records = p->records;
             pm.bytes = p->bytes;

@@ -89,14 +89,19 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
             }
             if (m_sourceTrouble) {
                 m_sourceTrouble = false;
-                event(JobEvent::Severity::Info, QStringLiteral("source kafka %1 reachable again").arg(m_spec.source.bootstrap));
+                event(JobEvent::Severity::Info,
+                      QStringLiteral("source kafka %1 reachable again").arg(m_spec.source.bootstrap));
             }
         } else {
-            const QString where = m->rkt ? QStringLiteral(" (%1/%2)").arg(QString::fromUtf8(rd_kafka_topic_name(m->rkt))).arg(m->partition)
-                                         : QString();
-            const QString text = QStringLiteral("source kafka %1: %2%3")
-                                     .arg(m_spec.source.bootstrap, QString::fromUtf8(rd_kafka_message_errstr(m)), where);
-            debouncedEvent(QStringLiteral("source-msg-%1%2").arg(int(m->err)).arg(where), JobEvent::Severity::Warning, text);
+            const QString where =
+                m->rkt
+                    ? QStringLiteral(" (%1/%2)").arg(QString::fromUtf8(rd_kafka_topic_name(m->rkt))).arg(m->partition)
+                    : QString();
+            const QString text =
+                QStringLiteral("source kafka %1: %2%3")
+                    .arg(m_spec.source.bootstrap, QString::fromUtf8(rd_kafka_message_errstr(m)), where);
+            debouncedEvent(QStringLiteral("source-msg-%1%2").arg(int(m->err)).arg(where), JobEvent::Severity::Warning,
+                           text);
         }
         msg.reset();
         return true;
@@ -134,7 +139,7 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     if (m_throttleRate > 0 && m_tokens < 0) {
         if (hdrs)
             rd_kafka_message_set_headers(m, hdrs); // back to the message while it waits
-        m_throttled = true; // wait in line until the budget refills
+        m_throttled = true;                        // wait in line until the budget refills
         return false;
     }
     if (eos() && !p->claimed) {
@@ -273,22 +278,23 @@ void MirrorWorker::noteJump(PartState *p, qint64 offset, bool eof)
     // but never move the log start. A log start past what the job expected
     // means retention or DeleteRecords removed records it had not copied.
     int64_t lo = -1, hi = -1;
-    if (rd_kafka_get_watermark_offsets(m_consumer.get(), p->topic->nameUtf8.constData(), p->partition, &lo, &hi)
-            != RD_KAFKA_RESP_ERR_NO_ERROR
-        || lo <= expected)
+    if (rd_kafka_get_watermark_offsets(m_consumer.get(), p->topic->nameUtf8.constData(), p->partition, &lo, &hi) !=
+            RD_KAFKA_RESP_ERR_NO_ERROR ||
+        lo <= expected)
         return;
     const qint64 gone = std::min<qint64>(lo, offset) - expected;
     if (gone <= 0)
         return;
     p->vanished += gone;
-    event(JobEvent::Severity::Warning,
-          QStringLiteral("%1: %2 records vanished from the source before they were copied (offsets %3 to %4, removed by "
-                         "retention or DeleteRecords); continuing at %5")
-              .arg(where)
-              .arg(gone)
-              .arg(expected)
-              .arg(expected + gone - 1)
-              .arg(offset));
+    event(
+        JobEvent::Severity::Warning,
+        QStringLiteral("%1: %2 records vanished from the source before they were copied (offsets %3 to %4, removed by "
+                       "retention or DeleteRecords); continuing at %5")
+            .arg(where)
+            .arg(gone)
+            .arg(expected)
+            .arg(expected + gone - 1)
+            .arg(offset));
 }
 
 void MirrorWorker::drainPending()
@@ -345,14 +351,16 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
             // it all again.
             m_nextCommit = Clock::now();
             m_quickCommitsUntil = Clock::now() + std::chrono::seconds(3);
-            event(JobEvent::Severity::Info, QStringLiteral("target kafka %1 reachable again").arg(m_spec.target.bootstrap));
+            event(JobEvent::Severity::Info,
+                  QStringLiteral("target kafka %1 reachable again").arg(m_spec.target.bootstrap));
         }
         return;
     }
     if (eos()) {
         // In a transaction a failed record fails the transaction: it aborts
         // and everything it held is copied again (abortTransaction).
-        if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT && !m_txnAbortPending) {
+        if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT &&
+            !m_txnAbortPending) {
             m_txnAbortPending = true;
             m_txnAbortWhy = QStringLiteral("the target did not take %1/%2 offset %3: %4")
                                 .arg(p->topic->name)
@@ -371,7 +379,8 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     p->lastFailure = QString::fromUtf8(rd_kafka_err2str(dm->err));
     p->lastFailureCode = dm->err;
     if (dm->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE && dm->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
-        debouncedEvent(QStringLiteral("delivery-%1-%2").arg(p->topic->name).arg(p->partition), JobEvent::Severity::Warning,
+        debouncedEvent(QStringLiteral("delivery-%1-%2").arg(p->topic->name).arg(p->partition),
+                       JobEvent::Severity::Warning,
                        QStringLiteral("target did not take %1/%2 offset %3: %4; copying it again")
                            .arg(p->topic->name)
                            .arg(p->partition)
@@ -401,10 +410,11 @@ void MirrorWorker::serviceReplays()
                     park(p.get());
                     continue;
                 }
-                event(JobEvent::Severity::Warning, QStringLiteral("replaying %1/%2 from offset %3 after a failed delivery")
-                                                       .arg(t->name)
-                                                       .arg(p->partition)
-                                                       .arg(p->failedOffset));
+                event(JobEvent::Severity::Warning,
+                      QStringLiteral("replaying %1/%2 from offset %3 after a failed delivery")
+                          .arg(t->name)
+                          .arg(p->partition)
+                          .arg(p->failedOffset));
             }
             p->copiedThisRun = std::max<qint64>(0, p->copiedThisRun - (p->consumedNext - p->failedOffset));
             p->ring.clear();
@@ -480,7 +490,8 @@ void MirrorWorker::applyPauses()
                 p->pausedActual = false;
             }
             if (!want && p->resumeFrom >= 0) {
-                rd_kafka_topic_partition_list_add(seek.get(), t->nameUtf8.constData(), p->partition)->offset = p->resumeFrom;
+                rd_kafka_topic_partition_list_add(seek.get(), t->nameUtf8.constData(), p->partition)->offset =
+                    p->resumeFrom;
                 seeking.push_back(p.get());
             }
         }

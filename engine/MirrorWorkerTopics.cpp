@@ -38,8 +38,9 @@ void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
         t->nextSyncAttempt = Clock::now() + kSyncRetry;
         if (r.error != t->lastError)
             event(JobEvent::Severity::Error,
-                  t->targetReady ? r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions)
-                                 : r.error);
+                  t->targetReady
+                      ? r.error + QStringLiteral("; partitions beyond %1 are not mirrored").arg(t->targetPartitions)
+                      : r.error);
         t->lastError = r.error;
     } else {
         t->lastError.clear();
@@ -62,7 +63,8 @@ bool MirrorWorker::ensureTargetPartitions(TopicState *t, int32_t partition)
     const ClusterTopics tgt = readClusterTopics(m_producer.get(), 5000);
     if (!src.ok || !tgt.ok || !src.topics.contains(t->name))
         return false;
-    applySyncResult(t, syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, src.topics.value(t->name), t->targetName, tgt, 5000));
+    applySyncResult(t, syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, src.topics.value(t->name),
+                                       t->targetName, tgt, 5000));
     return t->targetReady && partition < t->targetPartitions;
 }
 
@@ -73,7 +75,8 @@ void MirrorWorker::refreshTopics()
         m_sourceKnown = false;
         m_sourceTrouble = true;
         debouncedEvent(QStringLiteral("source-down"), JobEvent::Severity::Warning,
-                       QStringLiteral("source kafka %1 unreachable: cannot list topics: %2").arg(m_spec.source.bootstrap, src.error));
+                       QStringLiteral("source kafka %1 unreachable: cannot list topics: %2")
+                           .arg(m_spec.source.bootstrap, src.error));
         return;
     }
     m_sourceKnown = true;
@@ -85,8 +88,9 @@ void MirrorWorker::refreshTopics()
         const bool present = src.topics.contains(name);
         if (!present && m_selected.contains(name) && !t->missing) {
             t->missing = true;
-            event(JobEvent::Severity::Warning, QStringLiteral("source topic %1 was deleted; its copy %2 on the target is kept")
-                                                   .arg(name, t->targetName));
+            event(JobEvent::Severity::Warning,
+                  QStringLiteral("source topic %1 was deleted; its copy %2 on the target is kept")
+                      .arg(name, t->targetName));
         } else if (present && t->missing && selected.contains(name)) {
             // Its old progress (if the group still has any) is for another log.
             t->missing = false;
@@ -121,7 +125,8 @@ void MirrorWorker::refreshTopics()
                 }
             }
             if (tgt.ok && Clock::now() >= t->nextSyncAttempt)
-                applySyncResult(t, syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 5000));
+                applySyncResult(
+                    t, syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 5000));
         }
         if (t->targetReady)
             wanted << name;
@@ -138,7 +143,8 @@ void MirrorWorker::refreshTopics()
         } else {
             PartitionListPtr list(rd_kafka_topic_partition_list_new(int(wanted.size())));
             for (const QString &name : wanted)
-                rd_kafka_topic_partition_list_add(list.get(), m_topics.at(name)->nameUtf8.constData(), RD_KAFKA_PARTITION_UA);
+                rd_kafka_topic_partition_list_add(list.get(), m_topics.at(name)->nameUtf8.constData(),
+                                                  RD_KAFKA_PARTITION_UA);
             if (const rd_kafka_resp_err_t err = rd_kafka_subscribe(m_consumer.get(), list.get()))
                 event(JobEvent::Severity::Error, QStringLiteral("could not subscribe: %1").arg(kafkaErrorText(err)));
         }

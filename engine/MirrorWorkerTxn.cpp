@@ -42,8 +42,9 @@ QString ownerOf(const rd_kafka_topic_partition_t &e)
 
 bool fencedCode(rd_kafka_resp_err_t code)
 {
-    return code == RD_KAFKA_RESP_ERR__FENCED || code == RD_KAFKA_RESP_ERR_PRODUCER_FENCED
-           || code == RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH || code == RD_KAFKA_RESP_ERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
+    return code == RD_KAFKA_RESP_ERR__FENCED || code == RD_KAFKA_RESP_ERR_PRODUCER_FENCED ||
+           code == RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH ||
+           code == RD_KAFKA_RESP_ERR_TRANSACTIONAL_ID_AUTHORIZATION_FAILED;
 }
 
 } // namespace
@@ -102,7 +103,8 @@ bool MirrorWorker::initTransactions()
             break;
         const rd_kafka_resp_err_t code = rd_kafka_error_code(err.get());
         const QString text = QString::fromUtf8(rd_kafka_error_string(err.get()));
-        if (rd_kafka_error_is_fatal(err.get()) || (!rd_kafka_error_is_retriable(err.get()) && code != RD_KAFKA_RESP_ERR__TIMED_OUT)) {
+        if (rd_kafka_error_is_fatal(err.get()) ||
+            (!rd_kafka_error_is_retriable(err.get()) && code != RD_KAFKA_RESP_ERR__TIMED_OUT)) {
             fail(QStringLiteral("target kafka %1: cannot start transactions for the exactly-once job (%2); check that "
                                 "the target's transaction state log can be written (transaction.state.log.replication."
                                 "factor, min.isr) and that the job's target user may write transactional id %3")
@@ -116,7 +118,8 @@ bool MirrorWorker::initTransactions()
         if (m_aborting || m_stopping)
             return false;
     }
-    event(JobEvent::Severity::Info, QStringLiteral("exactly-once: transactional id %1 ready on the target").arg(m_txnId));
+    event(JobEvent::Severity::Info,
+          QStringLiteral("exactly-once: transactional id %1 ready on the target").arg(m_txnId));
     return true;
 }
 
@@ -289,7 +292,8 @@ bool MirrorWorker::handleTxnError(rd_kafka_error_t *error, const char *step)
     const QString text = QString::fromUtf8(rd_kafka_error_string(error));
     if (rd_kafka_error_is_fatal(error)) {
         char buf[512] = {0};
-        const rd_kafka_resp_err_t orig = code == RD_KAFKA_RESP_ERR__FATAL ? rd_kafka_fatal_error(m_producer.get(), buf, sizeof buf) : code;
+        const rd_kafka_resp_err_t orig =
+            code == RD_KAFKA_RESP_ERR__FATAL ? rd_kafka_fatal_error(m_producer.get(), buf, sizeof buf) : code;
         if (fencedCode(orig) || fencedCode(code))
             fail(QStringLiteral("exactly-once: this instance was fenced on the target (transactional id %1: %2): "
                                 "another instance of the job took its partitions over, or a newer run started. It "
@@ -373,10 +377,11 @@ void MirrorWorker::abortTransaction(const QString &why)
                  .arg(why));
         return;
     }
-    event(JobEvent::Severity::Warning, QStringLiteral("exactly-once: transaction aborted (%1); %2 partitions copy again "
-                                                      "from their committed progress")
-                                           .arg(why)
-                                           .arg(rewound));
+    event(JobEvent::Severity::Warning,
+          QStringLiteral("exactly-once: transaction aborted (%1); %2 partitions copy again "
+                         "from their committed progress")
+              .arg(why)
+              .arg(rewound));
     applyPauses(); // the seeks back
 }
 
@@ -402,9 +407,9 @@ bool MirrorWorker::stretchTransaction(Clock::time_point now)
                 continue;
             int64_t lo = -1, hi = -1;
             // Cached from fetch responses: no broker round trip.
-            if (rd_kafka_get_watermark_offsets(m_consumer.get(), t->nameUtf8.constData(), p->partition, &lo, &hi)
-                    == RD_KAFKA_RESP_ERR_NO_ERROR
-                && hi > p->consumedNext)
+            if (rd_kafka_get_watermark_offsets(m_consumer.get(), t->nameUtf8.constData(), p->partition, &lo, &hi) ==
+                    RD_KAFKA_RESP_ERR_NO_ERROR &&
+                hi > p->consumedNext)
                 waiting += hi - p->consumedNext;
         }
     }
@@ -449,8 +454,8 @@ void MirrorWorker::claimPartitions(rd_kafka_topic_partition_list_t *parts)
         if (e.offset >= 0 || (e.offset != RD_KAFKA_OFFSET_BEGINNING && e.offset != RD_KAFKA_OFFSET_END))
             continue;
         int64_t lo = -1, hi = -1;
-        if (rd_kafka_query_watermark_offsets(m_consumer.get(), e.topic, e.partition, &lo, &hi, 10000)
-            != RD_KAFKA_RESP_ERR_NO_ERROR)
+        if (rd_kafka_query_watermark_offsets(m_consumer.get(), e.topic, e.partition, &lo, &hi, 10000) !=
+            RD_KAFKA_RESP_ERR_NO_ERROR)
             continue; // left logical: claimed with its first commit
         e.offset = e.offset == RD_KAFKA_OFFSET_BEGINNING ? lo : hi;
         p->consumedNext = e.offset;
@@ -503,9 +508,9 @@ void MirrorWorker::mergeTargetProgress(rd_kafka_topic_partition_list_t *committe
     // Kept under the target topics' names (commitTransaction).
     PartitionListPtr target(rd_kafka_topic_partition_list_new(committed->cnt + 1));
     for (int i = 0; i < committed->cnt; ++i)
-        rd_kafka_topic_partition_list_add(target.get(),
-                                          targetTopicName(m_spec, QString::fromUtf8(committed->elems[i].topic)).toUtf8().constData(),
-                                          committed->elems[i].partition);
+        rd_kafka_topic_partition_list_add(
+            target.get(), targetTopicName(m_spec, QString::fromUtf8(committed->elems[i].topic)).toUtf8().constData(),
+            committed->elems[i].partition);
     // Who owns them, as last committed (no wait), else as a stable read says.
     PartitionListPtr owned(rd_kafka_topic_partition_list_copy(target.get()));
     bool ok = readTargetProgress(owned.get(), false) || readTargetProgress(owned.get(), true);

@@ -54,10 +54,7 @@ bool putString(QByteArray *out, const QString &s)
 
 class Reader {
 public:
-    explicit Reader(const QByteArray &b)
-        : m_b(b)
-    {
-    }
+    explicit Reader(const QByteArray &b) : m_b(b) {}
     bool atEnd() const { return m_pos == m_b.size(); }
     std::optional<quint64> bits(int bytes)
     {
@@ -193,10 +190,11 @@ QString Mm2CheckpointWriter::State::open(int timeoutMs)
 {
     if (rk)
         return {};
-    ConfResult conf = makeKafkaConf(spec.target, ClientRole::Producer,
-                                    {{QStringLiteral("acks"), QStringLiteral("all")},
-                                     {QStringLiteral("linger.ms"), QStringLiteral("5")},
-                                     {QStringLiteral("message.timeout.ms"), QString::number(std::max(timeoutMs, 1000))}});
+    ConfResult conf =
+        makeKafkaConf(spec.target, ClientRole::Producer,
+                      {{QStringLiteral("acks"), QStringLiteral("all")},
+                       {QStringLiteral("linger.ms"), QStringLiteral("5")},
+                       {QStringLiteral("message.timeout.ms"), QString::number(std::max(timeoutMs, 1000))}});
     if (!conf.conf)
         return QStringLiteral("invalid client setting ") + conf.error;
     rd_kafka_conf_set_opaque(conf.conf.get(), this);
@@ -230,13 +228,15 @@ QString Mm2CheckpointWriter::State::ensureTopic(int timeoutMs)
     rd_kafka_NewTopic_set_config(nt.get(), "cleanup.policy", "compact");
     rd_kafka_NewTopic_t *arr[] = {nt.get()};
     QString error;
-    EventPtr ev = adminCall(rk.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS, timeoutMs,
-                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_CreateTopics(rk.get(), arr, 1, o, q); },
-                            &error);
+    EventPtr ev = adminCall(
+        rk.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS, timeoutMs,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_CreateTopics(rk.get(), arr, 1, o, q); },
+        &error);
     if (!ev)
         return QStringLiteral("cannot create it: ") + error;
     size_t cnt = 0;
-    const rd_kafka_topic_result_t **res = rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &cnt);
+    const rd_kafka_topic_result_t **res =
+        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev.get()), &cnt);
     const rd_kafka_resp_err_t err = cnt > 0 ? rd_kafka_topic_result_error(res[0]) : RD_KAFKA_RESP_ERR__BAD_MSG;
     if (err && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
         const char *s = cnt > 0 ? rd_kafka_topic_result_error_string(res[0]) : nullptr;
@@ -246,8 +246,7 @@ QString Mm2CheckpointWriter::State::ensureTopic(int timeoutMs)
     return {};
 }
 
-Mm2CheckpointWriter::Mm2CheckpointWriter(const MirrorJobSpec &spec)
-    : d(std::make_unique<State>())
+Mm2CheckpointWriter::Mm2CheckpointWriter(const MirrorJobSpec &spec) : d(std::make_unique<State>())
 {
     d->spec = spec;
     d->topic = mm2CheckpointsTopicOf(spec);
@@ -327,7 +326,10 @@ Mm2CheckpointWriter::Result Mm2CheckpointWriter::write(const QList<Mm2Checkpoint
         }
     }
     if (!firstError.isEmpty())
-        return fail(QStringLiteral("%1 of %2 not written (first: %3)").arg(todo.size() - r.written).arg(todo.size()).arg(firstError));
+        return fail(QStringLiteral("%1 of %2 not written (first: %3)")
+                        .arg(todo.size() - r.written)
+                        .arg(todo.size())
+                        .arg(firstError));
     r.ok = true;
     return r;
 }

@@ -178,8 +178,8 @@ QByteArray offsetMapKey(const QString &sourceTopic, int partition, qint64 source
 
 QByteArray offsetMapValue(const OffsetSegment &s)
 {
-    return QByteArray(kVersion) + ' ' + QByteArray::number(s.sourceStart) + ' ' + QByteArray::number(s.sourceEnd) + ' '
-           + QByteArray::number(s.targetStart) + ' ' + QByteArray::number(s.covered) + ' ' + s.targetTopic.toUtf8();
+    return QByteArray(kVersion) + ' ' + QByteArray::number(s.sourceStart) + ' ' + QByteArray::number(s.sourceEnd) +
+           ' ' + QByteArray::number(s.targetStart) + ' ' + QByteArray::number(s.covered) + ' ' + s.targetTopic.toUtf8();
 }
 
 bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QString *sourceTopic, int *partition,
@@ -195,8 +195,8 @@ bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QStrin
     if (v.size() != 6 || v[0] != kVersion || v[5].isEmpty())
         return false;
     OffsetSegment s;
-    if (!toOffset(v[1], &s.sourceStart) || !toOffset(v[2], &s.sourceEnd) || !toOffset(v[3], &s.targetStart)
-        || !toOffset(v[4], &s.covered))
+    if (!toOffset(v[1], &s.sourceStart) || !toOffset(v[2], &s.sourceEnd) || !toOffset(v[3], &s.targetStart) ||
+        !toOffset(v[4], &s.covered))
         return false;
     if (s.sourceStart != keyStart || s.sourceEnd < s.sourceStart || s.covered < s.sourceEnd)
         return false;
@@ -217,8 +217,8 @@ QString defaultOffsetMapTopic(const QString &groupId)
     QString name = QStringLiteral("mirrordesk.") + groupId + QStringLiteral(".offset-map");
     for (QChar &c : name) {
         const char16_t u = c.unicode();
-        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.'
-                        || u == u'_' || u == u'-';
+        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.' ||
+                        u == u'_' || u == u'-';
         if (!ok)
             c = QLatin1Char('_');
     }

@@ -37,12 +37,12 @@ struct OffsetSegment {
 
 struct OffsetTranslation {
     enum class Kind {
-        Exact,      // the offset was copied: targetOffset is its copy
-        Gap,        // no record at this source offset: targetOffset is the next copied record's
-        End,        // at the map's covered end: targetOffset is the target's next offset
-        NotCopied,  // past what the job has copied: targetOffset is where copying stands (covered's target)
-        BeforeMap,  // below the first offset the job copied: targetOffset is the first copy's
-        Unknown,    // the map knows nothing of this partition: targetOffset -1
+        Exact,     // the offset was copied: targetOffset is its copy
+        Gap,       // no record at this source offset: targetOffset is the next copied record's
+        End,       // at the map's covered end: targetOffset is the target's next offset
+        NotCopied, // past what the job has copied: targetOffset is where copying stands (covered's target)
+        BeforeMap, // below the first offset the job copied: targetOffset is the first copy's
+        Unknown,   // the map knows nothing of this partition: targetOffset -1
     };
     Kind kind = Kind::Unknown;
     qint64 targetOffset = -1;

@@ -15,7 +15,9 @@ namespace {
 
 Q_LOGGING_CATEGORY(lcMap, "mirrordesk.offsetmap")
 
-void ignoreLog(const rd_kafka_t *, int, const char *, const char *) {}
+void ignoreLog(const rd_kafka_t *, int, const char *, const char *)
+{
+}
 
 } // namespace
 
@@ -44,14 +46,15 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
     if (!rk) {
         // assign() needs a group.id, but the group is never joined (no subscribe)
         // and nothing is committed to it.
-        ConfResult conf = makeKafkaConf(target, ClientRole::Consumer,
-                                        {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-offset-map-reader")},
-                                         {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                         {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
-                                         {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-                                         // A cursor's position gone from the log is an error (then a whole read), never a jump.
-                                         {QStringLiteral("auto.offset.reset"), QStringLiteral("error")},
-                                         {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}});
+        ConfResult conf =
+            makeKafkaConf(target, ClientRole::Consumer,
+                          {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-offset-map-reader")},
+                           {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                           {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
+                           {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+                           // A cursor's position gone from the log is an error (then a whole read), never a jump.
+                           {QStringLiteral("auto.offset.reset"), QStringLiteral("error")},
+                           {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}});
         if (!conf.conf)
             return failWith(QStringLiteral("invalid client setting ") + conf.error);
         rd_kafka_conf_set_log_cb(conf.conf.get(), &ignoreLog);
@@ -135,8 +138,8 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
         if (end[size_t(p)] < 0)
             return failWith(QStringLiteral("no end offset for partition %1").arg(p));
     // From the cursor when it fits this topic as it is now, else from the start.
-    bool incremental = cursor && cursor->topic == mapTopic && cursor->next.size() == size_t(partitions)
-                       && !cursor->wholeBy.hasExpired();
+    bool incremental = cursor && cursor->topic == mapTopic && cursor->next.size() == size_t(partitions) &&
+                       !cursor->wholeBy.hasExpired();
     for (int p = 0; incremental && p < partitions; ++p)
         incremental = cursor->next[size_t(p)] >= 0 && cursor->next[size_t(p)] <= end[size_t(p)];
     if (!incremental)
@@ -174,7 +177,8 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
     int skipped = 0;
     while (open > 0) {
         if (deadline.hasExpired())
-            return failWith(QStringLiteral("not read to its end within %1 ms (%2 partitions left)").arg(timeoutMs).arg(open));
+            return failWith(
+                QStringLiteral("not read to its end within %1 ms (%2 partitions left)").arg(timeoutMs).arg(open));
         MessagePtr m(rd_kafka_consumer_poll(rk.get(), 100));
         if (!m)
             continue;
@@ -193,7 +197,9 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
             return failWith(QStringLiteral("the position of partition %1 is gone from the log").arg(p));
         }
         if (m->err)
-            return failWith(QStringLiteral("cannot read partition %1: %2").arg(p).arg(QString::fromUtf8(rd_kafka_message_errstr(m.get()))));
+            return failWith(QStringLiteral("cannot read partition %1: %2")
+                                .arg(p)
+                                .arg(QString::fromUtf8(rd_kafka_message_errstr(m.get()))));
         ++records;
         QString sourceTopic;
         int sourcePartition = -1;

@@ -19,20 +19,17 @@ bool isHopeless(int code)
     case RD_KAFKA_RESP_ERR__AUTHENTICATION:
     case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
     case RD_KAFKA_RESP_ERR__SSL:
-    case RD_KAFKA_RESP_ERR__RESOLVE:
-        return true;
-    default:
-        return false;
+    case RD_KAFKA_RESP_ERR__RESOLVE: return true;
+    default: return false;
     }
 }
 
 bool isConnectionError(rd_kafka_resp_err_t err)
 {
-    return err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT
-        || err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__AUTHENTICATION
-        || err == RD_KAFKA_RESP_ERR__SSL || err == RD_KAFKA_RESP_ERR__RESOLVE;
+    return err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT ||
+           err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__AUTHENTICATION ||
+           err == RD_KAFKA_RESP_ERR__SSL || err == RD_KAFKA_RESP_ERR__RESOLVE;
 }
-
 
 bool usesTls(const ClusterConfig &config)
 {
@@ -43,8 +40,8 @@ bool usesTls(const ClusterConfig &config)
 // "all brokers down" that follows them only repeats it less precisely.
 bool isPrecise(int code)
 {
-    return code == RD_KAFKA_RESP_ERR__AUTHENTICATION || code == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED
-        || code == RD_KAFKA_RESP_ERR__SSL;
+    return code == RD_KAFKA_RESP_ERR__AUTHENTICATION || code == RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED ||
+           code == RD_KAFKA_RESP_ERR__SSL;
 }
 } // namespace
 
@@ -180,8 +177,8 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
             // down" for a cluster never reached; it fails the request with a
             // transport error at once. After a connection error of our own
             // that is as final as "all brokers down" was.
-            if ((lastErr == RD_KAFKA_RESP_ERR__TRANSPORT || lastErr == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
-                && m_transportErrorSeen)
+            if ((lastErr == RD_KAFKA_RESP_ERR__TRANSPORT || lastErr == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) &&
+                m_transportErrorSeen)
                 m_hopeless = true;
             if (m_hopeless)
                 break;
@@ -205,9 +202,9 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         if (m_fetchErrorCode)
             code = rd_kafka_resp_err_t(m_fetchErrorCode);
     }
-    QString text = hopeless ? QStringLiteral("cannot reach the cluster")
-                            : QStringLiteral("cannot reach the cluster within %1 s")
-                                  .arg(double(timeoutMs) / 1000.0, 0, 'f', 1);
+    QString text =
+        hopeless ? QStringLiteral("cannot reach the cluster")
+                 : QStringLiteral("cannot reach the cluster within %1 s").arg(double(timeoutMs) / 1000.0, 0, 'f', 1);
     const QString cause = lastConnectionError();
     text += QStringLiteral(": ") + (cause.isEmpty() ? kafkaErrorText(lastErr) : cause);
     *error = KafkaError::from(code, m_config.bootstrap + QStringLiteral(": ") + text, context);

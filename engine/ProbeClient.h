@@ -75,7 +75,7 @@ private:
     KafkaPtr m_rk;
     mutable QMutex m_mutex;
     QString m_lastError;
-    bool m_hopeless = false; // every broker down, or credentials/TLS refused, since the last fetch began
+    bool m_hopeless = false;           // every broker down, or credentials/TLS refused, since the last fetch began
     bool m_transportErrorSeen = false; // a connection failed since the last fetch began
     bool m_tlsHandshakeFailed = false; // a TLS handshake failed since the last fetch began
     // The code of the most precise connection error since the last fetch began

@@ -101,7 +101,8 @@ QHash<QString, OldestRecord> readLogStartRecords(const ClusterConfig &cluster, c
 {
     QHash<QString, OldestRecord> out;
     const QMap<QString, QString> overrides{
-        {QStringLiteral("group.id"), QStringLiteral("mirrordesk-check-") + QUuid::createUuid().toString(QUuid::WithoutBraces)},
+        {QStringLiteral("group.id"),
+         QStringLiteral("mirrordesk-check-") + QUuid::createUuid().toString(QUuid::WithoutBraces)},
         {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
         {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
         {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
@@ -129,7 +130,8 @@ QHash<QString, OldestRecord> readLogStartRecords(const ClusterConfig &cluster, c
     for (auto it = topics.cbegin(); it != topics.cend(); ++it) {
         names.insert(it.key(), it.key().toUtf8());
         for (int p = 0; p < it.value(); ++p)
-            rd_kafka_topic_partition_list_add(list.get(), names[it.key()].constData(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+            rd_kafka_topic_partition_list_add(list.get(), names[it.key()].constData(), p)->offset =
+                RD_KAFKA_OFFSET_BEGINNING;
     }
     if (list->cnt == 0)
         return out;
@@ -151,8 +153,9 @@ QHash<QString, OldestRecord> readLogStartRecords(const ClusterConfig &cluster, c
         if (!open.contains(key))
             continue;
         if (m->err && m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-            const bool transient = m->err == RD_KAFKA_RESP_ERR__TRANSPORT || m->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN
-                                   || m->err == RD_KAFKA_RESP_ERR__TIMED_OUT;
+            const bool transient = m->err == RD_KAFKA_RESP_ERR__TRANSPORT ||
+                                   m->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN ||
+                                   m->err == RD_KAFKA_RESP_ERR__TIMED_OUT;
             if (transient)
                 continue;
             *problems << QStringLiteral("%1[%2]: cannot read the first record: %3")
@@ -167,7 +170,7 @@ QHash<QString, OldestRecord> readLogStartRecords(const ClusterConfig &cluster, c
                 o.timestamp = ts;
                 o.partition = key.second;
                 o.type = type == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME ? QStringLiteral("LogAppendTime")
-                                                                     : QStringLiteral("CreateTime");
+                                                                    : QStringLiteral("CreateTime");
             }
         }
         open.remove(key);
@@ -224,13 +227,14 @@ void judgeRetention(RetentionFinding &f, qint64 nowMs)
         return;
     if (f.oldestTimestamp >= nowMs - t.retentionMs)
         return;
-    const QString day = QDateTime::fromMSecsSinceEpoch(f.oldestTimestamp, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd"));
-    f.warning = QStringLiteral("%1: oldest record is from %2 (%3) but the target topic %4 %5 records for %6 "
-                               "(retention.ms=%7%8): the target will delete them on arrival")
-                    .arg(f.sourceTopic, day, f.timestampType, f.targetTopic,
-                         f.targetExists ? QStringLiteral("keeps") : QStringLiteral("would keep"),
-                         durationText(t.retentionMs), QString::number(t.retentionMs),
-                         t.origin.isEmpty() ? QString() : QStringLiteral(", ") + t.origin);
+    const QString day =
+        QDateTime::fromMSecsSinceEpoch(f.oldestTimestamp, Qt::UTC).toString(QStringLiteral("yyyy-MM-dd"));
+    f.warning =
+        QStringLiteral("%1: oldest record is from %2 (%3) but the target topic %4 %5 records for %6 "
+                       "(retention.ms=%7%8): the target will delete them on arrival")
+            .arg(f.sourceTopic, day, f.timestampType, f.targetTopic,
+                 f.targetExists ? QStringLiteral("keeps") : QStringLiteral("would keep"), durationText(t.retentionMs),
+                 QString::number(t.retentionMs), t.origin.isEmpty() ? QString() : QStringLiteral(", ") + t.origin);
 }
 
 RetentionCheckResult checkRetention(const MirrorJobSpec &spec, const MirrorPlan &plan, int timeoutMs)
@@ -287,7 +291,8 @@ RetentionCheckResult checkRetention(const MirrorJobSpec &spec, const MirrorPlan 
                              valueOf(d.entries, QStringLiteral("message.timestamp.type")));
             } else {
                 r.problems << QStringLiteral("%1: cannot read the configs of target topic %2: %3")
-                                  .arg(e.sourceTopic, e.targetTopic, d.error.isEmpty() ? QStringLiteral("no answer") : d.error);
+                                  .arg(e.sourceTopic, e.targetTopic,
+                                       d.error.isEmpty() ? QStringLiteral("no answer") : d.error);
             }
         } else {
             // What the job would create it with, the rest from the target's defaults.
@@ -300,8 +305,8 @@ RetentionCheckResult checkRetention(const MirrorJobSpec &spec, const MirrorPlan 
                 applyConfigs(f.target, set("cleanup.policy") ? set("cleanup.policy") : defaults.policy,
                              retention ? retention : defaults.retentionMs,
                              set("message.timestamp.type") ? set("message.timestamp.type") : defaults.timestampType);
-                f.target.origin = retention ? QStringLiteral("copied from the source topic")
-                                            : QStringLiteral("the target's default");
+                f.target.origin =
+                    retention ? QStringLiteral("copied from the source topic") : QStringLiteral("the target's default");
             } else {
                 r.problems << QStringLiteral("%1: cannot read the target's default retention for %2: %3")
                                   .arg(e.sourceTopic, e.targetTopic, defaults.error);

@@ -16,11 +16,11 @@ namespace md {
 
 // What a target topic keeps, for one mirrored topic.
 struct TargetRetention {
-    qint64 retentionMs = -1;  // -1: forever (or unknown, see known)
-    bool known = false;       // false: could not be read (problem says why)
-    bool deletes = true;      // cleanup.policy includes delete
+    qint64 retentionMs = -1;    // -1: forever (or unknown, see known)
+    bool known = false;         // false: could not be read (problem says why)
+    bool deletes = true;        // cleanup.policy includes delete
     bool logAppendTime = false; // message.timestamp.type=LogAppendTime: arrival time counts, not CreateTime
-    QString origin;           // "" (the topic's own), "the target's default", "copied from the source topic"
+    QString origin;             // "" (the topic's own), "the target's default", "copied from the source topic"
 };
 
 struct RetentionFinding {
@@ -29,9 +29,9 @@ struct RetentionFinding {
     bool targetExists = false;
     qint64 oldestTimestamp = -1; // of the records at the log starts, the oldest; -1: no record
     int oldestPartition = -1;
-    QString timestampType;       // of that record: "CreateTime", "LogAppendTime"
+    QString timestampType; // of that record: "CreateTime", "LogAppendTime"
     TargetRetention target;
-    QString warning;             // empty: nothing to warn about
+    QString warning; // empty: nothing to warn about
 
     bool operator==(const RetentionFinding &) const = default;
 };

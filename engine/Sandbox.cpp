@@ -19,8 +19,8 @@ const char *const kRegions[] = {"eu-west", "us-east", "ap-south"};
 
 QList<SandboxClusters::DemoTopic> SandboxClusters::demoTopics()
 {
-    return {{QStringLiteral("demo.orders"), 6}, {QStringLiteral("demo.payments"), 3},
-            {QStringLiteral("demo.clicks"), 12}};
+    return {
+        {QStringLiteral("demo.orders"), 6}, {QStringLiteral("demo.payments"), 3}, {QStringLiteral("demo.clicks"), 12}};
 }
 
 bool SandboxClusters::makeCluster(Cluster &c, int brokers, QString *bootstrap, QString *error)
@@ -46,8 +46,8 @@ bool SandboxClusters::makeCluster(Cluster &c, int brokers, QString *bootstrap, Q
 std::unique_ptr<SandboxClusters> SandboxClusters::start(QString *error, int recordsPerSecond)
 {
     std::unique_ptr<SandboxClusters> s(new SandboxClusters);
-    if (!makeCluster(s->m_source, 3, &s->m_sourceBootstrap, error)
-        || !makeCluster(s->m_target, 1, &s->m_targetBootstrap, error))
+    if (!makeCluster(s->m_source, 3, &s->m_sourceBootstrap, error) ||
+        !makeCluster(s->m_target, 1, &s->m_targetBootstrap, error))
         return nullptr;
     for (const DemoTopic &t : demoTopics()) {
         if (rd_kafka_mock_topic_create(s->m_source.mock, t.name.toUtf8().constData(), t.partitions, 1)) {
@@ -106,10 +106,9 @@ void SandboxClusters::produceLoop(int recordsPerSecond)
         const QByteArray topic = t.name.toUtf8();
         const int customer = int((n * 7919) % 500);
         const int keyLen = std::snprintf(key, sizeof key, "customer-%d", customer);
-        const int valueLen = std::snprintf(value, sizeof value,
-                                           "{\"seq\":%lld,\"customer\":%d,\"amount\":%d.%02d,\"region\":\"%s\"}",
-                                           static_cast<long long>(n), customer, int(n % 997), int(n % 100),
-                                           kRegions[n % 3]);
+        const int valueLen =
+            std::snprintf(value, sizeof value, "{\"seq\":%lld,\"customer\":%d,\"amount\":%d.%02d,\"region\":\"%s\"}",
+                          static_cast<long long>(n), customer, int(n % 997), int(n % 100), kRegions[n % 3]);
         const QByteArray trace = QByteArray::number(n, 16);
         // Keys pick the partition, headers carry a trace id and the producer name.
         rd_kafka_resp_err_t err = rd_kafka_producev(

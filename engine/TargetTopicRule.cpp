@@ -16,8 +16,7 @@ QStringList defaultConfigExcludes()
             QStringLiteral("message\\.timestamp\\.before\\.max\\.ms"),
             QStringLiteral("message\\.timestamp\\.after\\.max\\.ms"),
             // LogAppendTime on the target would overwrite the copied CreateTime.
-            QStringLiteral("message\\.timestamp\\.type"),
-            QStringLiteral("unclean\\.leader\\.election\\.enable"),
+            QStringLiteral("message\\.timestamp\\.type"), QStringLiteral("unclean\\.leader\\.election\\.enable"),
             QStringLiteral("min\\.insync\\.replicas")};
 }
 

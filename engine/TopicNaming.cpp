@@ -37,8 +37,8 @@ bool isValidKafkaTopicName(const QString &name)
         return false;
     for (const QChar c : name) {
         const char16_t u = c.unicode();
-        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.'
-                        || u == u'_' || u == u'-';
+        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.' ||
+                        u == u'_' || u == u'-';
         if (!ok)
             return false;
     }
@@ -69,8 +69,8 @@ bool isInternalTopic(const QString &topic)
         return true;
     // MM2 (checkpoints, offset-syncs, its Connect stores) and Connect's usual
     // "-internal"/".internal" names; MM2's default exclude also has *.replica.
-    if (topic.endsWith(QLatin1String(".internal")) || topic.endsWith(QLatin1String("-internal"))
-        || topic.endsWith(QLatin1String(".replica")))
+    if (topic.endsWith(QLatin1String(".internal")) || topic.endsWith(QLatin1String("-internal")) ||
+        topic.endsWith(QLatin1String(".replica")))
         return true;
     // MirrorDesk's own offset maps: a job never mirrors its map (or another job's).
     if (topic.endsWith(QLatin1String(".offset-map")))
@@ -79,9 +79,9 @@ bool isInternalTopic(const QString &topic)
     if (topic == QLatin1String("heartbeats") || topic.endsWith(QLatin1String(".heartbeats")))
         return true;
     // Kafka Connect's default store topics.
-    if (topic.startsWith(QLatin1String("connect-"))
-        && (topic.endsWith(QLatin1String("-configs")) || topic.endsWith(QLatin1String("-offsets"))
-            || topic.endsWith(QLatin1String("-status")) || topic.endsWith(QLatin1String("-statuses"))))
+    if (topic.startsWith(QLatin1String("connect-")) &&
+        (topic.endsWith(QLatin1String("-configs")) || topic.endsWith(QLatin1String("-offsets")) ||
+         topic.endsWith(QLatin1String("-status")) || topic.endsWith(QLatin1String("-statuses"))))
         return true;
     // Confluent Schema Registry and Confluent Platform internals.
     return topic == QLatin1String("_schemas") || topic.startsWith(QLatin1String("_confluent"));
@@ -120,8 +120,8 @@ QString topicExclusionReason(const MirrorJobSpec &spec, const QString &sourceTop
         return QStringLiteral("naming template \"%1\" has no ${topic}").arg(spec.nameTemplate);
     // MM2's loop rule: under the prefix policy a name "<target alias><sep>..."
     // is a copy of a target topic; mirroring it back would loop.
-    if (spec.naming == NamingPolicy::Prefix && !spec.target.alias.isEmpty()
-        && sourceTopic.startsWith(spec.target.alias + spec.separator))
+    if (spec.naming == NamingPolicy::Prefix && !spec.target.alias.isEmpty() &&
+        sourceTopic.startsWith(spec.target.alias + spec.separator))
         return QStringLiteral("came from the target cluster \"%1\"").arg(spec.target.alias);
     const QString target = targetTopicName(spec, sourceTopic);
     if (!isValidKafkaTopicName(target))
@@ -138,8 +138,8 @@ QString topicExclusionReason(const MirrorJobSpec &spec, const QString &sourceTop
             const qsizetype at = tmpl.indexOf(kTopicPlaceholder);
             const QString pre = tmpl.left(at);
             const QString post = tmpl.mid(at + kTopicPlaceholder.size());
-            if (sourceTopic.size() > pre.size() + post.size() && sourceTopic.startsWith(pre)
-                && sourceTopic.endsWith(post))
+            if (sourceTopic.size() > pre.size() + post.size() && sourceTopic.startsWith(pre) &&
+                sourceTopic.endsWith(post))
                 return QStringLiteral("is this job's own output (source and target are the same cluster)");
         }
     }
@@ -158,8 +158,8 @@ QString consumerGroupId(const MirrorJobSpec &spec)
     QString name = spec.name.trimmed();
     for (QChar &c : name) {
         const char16_t u = c.unicode();
-        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.'
-                        || u == u'_' || u == u'-';
+        const bool ok = (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.' ||
+                        u == u'_' || u == u'-';
         if (!ok)
             c = QLatin1Char('-');
     }

@@ -27,9 +27,9 @@ CreateOutcome createTopic(rd_kafka_t *rk, const QString &name, int partitions, i
         rd_kafka_NewTopic_set_config(nt.get(), it.key().toUtf8().constData(), it.value().toUtf8().constData());
     QString error;
     rd_kafka_NewTopic_t *arr[] = {nt.get()};
-    EventPtr ev = adminCall(rk, RD_KAFKA_ADMIN_OP_CREATETOPICS, timeoutMs,
-                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_CreateTopics(rk, arr, 1, o, q); },
-                            &error);
+    EventPtr ev = adminCall(
+        rk, RD_KAFKA_ADMIN_OP_CREATETOPICS, timeoutMs,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_CreateTopics(rk, arr, 1, o, q); }, &error);
     if (!ev)
         return {RD_KAFKA_RESP_ERR__TIMED_OUT, error};
     size_t cnt = 0;
@@ -50,9 +50,9 @@ CreateOutcome createPartitions(rd_kafka_t *rk, const QString &name, int total, i
         return {RD_KAFKA_RESP_ERR__INVALID_ARG, QString::fromUtf8(errstr)};
     QString error;
     rd_kafka_NewPartitions_t *arr[] = {np.get()};
-    EventPtr ev = adminCall(rk, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, timeoutMs,
-                            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_CreatePartitions(rk, arr, 1, o, q); },
-                            &error);
+    EventPtr ev = adminCall(
+        rk, RD_KAFKA_ADMIN_OP_CREATEPARTITIONS, timeoutMs,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_CreatePartitions(rk, arr, 1, o, q); }, &error);
     if (!ev)
         return {RD_KAFKA_RESP_ERR__TIMED_OUT, error};
     size_t cnt = 0;
@@ -169,7 +169,8 @@ TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, cons
     }
     QList<ConfigEntry> sourceConfigs;
     if (createdTopicsCopyConfigs(spec)) {
-        const DescribedTopicConfigs d = describeTopicConfigEntries(sourceRk, {source.name}, timeoutMs).value(source.name);
+        const DescribedTopicConfigs d =
+            describeTopicConfigEntries(sourceRk, {source.name}, timeoutMs).value(source.name);
         if (d.ok())
             sourceConfigs = d.entries;
         else

@@ -42,10 +42,10 @@ TopicConfigs describeTopicOverrides(rd_kafka_t *rk, const QString &topic, const 
 
 // The outcome of making the target topic fit the source topic.
 struct TopicSyncResult {
-    bool ready = false;       // the target topic exists with at least the source's partition count
+    bool ready = false; // the target topic exists with at least the source's partition count
     int targetPartitions = -1;
-    QString error;            // why not ready (operator-readable)
-    QStringList infos;        // what was done ("created ...", "grew ...")
+    QString error;     // why not ready (operator-readable)
+    QStringList infos; // what was done ("created ...", "grew ...")
     QStringList warnings;
 };
 

@@ -33,7 +33,8 @@ qint64 producerTransactionTimeoutMs(const MirrorJobSpec &spec)
     // The engine sets the producer's timeout from target.producerProperties only
     // (over anything target.properties says), else 60000.
     bool ok = false;
-    const qint64 v = spec.target.producerProperties.value(QStringLiteral("transaction.timeout.ms")).trimmed().toLongLong(&ok);
+    const qint64 v =
+        spec.target.producerProperties.value(QStringLiteral("transaction.timeout.ms")).trimmed().toLongLong(&ok);
     return ok ? v : kDefaultTransactionTimeoutMs;
 }
 
@@ -44,19 +45,21 @@ TransactionCheckResult judgeTransactionSettings(const TransactionSettings &s, qi
     r.producerTimeoutMs = producerTimeoutMs;
     auto text = [](const std::optional<qint64> &v) { return v ? QString::number(*v) : QStringLiteral("unknown"); };
     auto opt = [](const std::optional<int> &v) { return v ? std::optional<qint64>(*v) : std::nullopt; };
-    r.summary = QStringLiteral("transaction log replication factor %1, min.isr %2, %3%4; transaction.max.timeout.ms %5, "
-                               "the job's transaction.timeout.ms %6")
-                    .arg(text(opt(s.logReplicationFactor)), text(opt(s.logMinIsr)), brokers(s.brokerCount),
-                         s.logExists ? QStringLiteral(" (the log exists)") : QString(), text(s.maxTimeoutMs))
-                    .arg(producerTimeoutMs);
+    r.summary =
+        QStringLiteral("transaction log replication factor %1, min.isr %2, %3%4; transaction.max.timeout.ms %5, "
+                       "the job's transaction.timeout.ms %6")
+            .arg(text(opt(s.logReplicationFactor)), text(opt(s.logMinIsr)), brokers(s.brokerCount),
+                 s.logExists ? QStringLiteral(" (the log exists)") : QString(), text(s.maxTimeoutMs))
+            .arg(producerTimeoutMs);
     // The log is created at the first transaction with this factor; a log that
     // exists already was created when the cluster had the brokers for it.
     const bool cannotCreate =
         !s.logExists && s.logReplicationFactor && s.brokerCount > 0 && *s.logReplicationFactor > s.brokerCount;
     if (cannotCreate) {
-        r.problems << QStringLiteral("transaction.state.log.replication.factor is %1 but the target has %2: the transaction "
-                                     "log (__transaction_state) cannot be created, so no transaction would ever start; set "
-                                     "it to at most %3 on the target's brokers")
+        r.problems << QStringLiteral(
+                          "transaction.state.log.replication.factor is %1 but the target has %2: the transaction "
+                          "log (__transaction_state) cannot be created, so no transaction would ever start; set "
+                          "it to at most %3 on the target's brokers")
                           .arg(*s.logReplicationFactor)
                           .arg(brokers(s.brokerCount))
                           .arg(s.brokerCount);
@@ -64,15 +67,17 @@ TransactionCheckResult judgeTransactionSettings(const TransactionSettings &s, qi
         // In-sync replicas: at most the factor, and at most the brokers there are.
         const int replicas = s.brokerCount > 0 ? qMin(*s.logReplicationFactor, s.brokerCount) : *s.logReplicationFactor;
         if (*s.logMinIsr > replicas)
-            r.problems << QStringLiteral("transaction.state.log.min.isr is %1 but the transaction log can have at most %2 "
-                                         "in-sync replicas here: its writes would be refused, so no transaction could commit")
+            r.problems << QStringLiteral(
+                              "transaction.state.log.min.isr is %1 but the transaction log can have at most %2 "
+                              "in-sync replicas here: its writes would be refused, so no transaction could commit")
                               .arg(*s.logMinIsr)
                               .arg(replicas);
     }
     if (s.maxTimeoutMs && *s.maxTimeoutMs < producerTimeoutMs)
-        r.problems << QStringLiteral("transaction.max.timeout.ms is %1 on the target, below the job's transaction.timeout.ms "
-                                     "%2: the target refuses the job's transactional producer; lower transaction.timeout.ms "
-                                     "in target.producerProperties or raise the broker setting")
+        r.problems << QStringLiteral(
+                          "transaction.max.timeout.ms is %1 on the target, below the job's transaction.timeout.ms "
+                          "%2: the target refuses the job's transactional producer; lower transaction.timeout.ms "
+                          "in target.producerProperties or raise the broker setting")
                           .arg(*s.maxTimeoutMs)
                           .arg(producerTimeoutMs);
     return r;

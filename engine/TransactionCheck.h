@@ -20,7 +20,7 @@ inline constexpr qint64 kDefaultTransactionTimeoutMs = 60000;
 // The target broker's transaction settings, as DescribeConfigs reports them.
 struct TransactionSettings {
     int brokerCount = 0;
-    bool logExists = false; // __transaction_state exists already
+    bool logExists = false;                  // __transaction_state exists already
     std::optional<int> logReplicationFactor; // transaction.state.log.replication.factor
     std::optional<int> logMinIsr;            // transaction.state.log.min.isr
     std::optional<qint64> maxTimeoutMs;      // transaction.max.timeout.ms

@@ -30,15 +30,17 @@ QString PartitionVerdict::toString() const
     switch (status) {
     case Status::Match: line += QStringLiteral("OK"); break;
     case Status::MatchWithDuplicates:
-        line += QStringLiteral("OK with %1 duplicate%2 (at-least-once replay)").arg(duplicates).arg(duplicates == 1 ? QString() : QStringLiteral("s"));
+        line += QStringLiteral("OK with %1 duplicate%2 (at-least-once replay)")
+                    .arg(duplicates)
+                    .arg(duplicates == 1 ? QString() : QStringLiteral("s"));
         break;
     case Status::Different: {
         line += QStringLiteral("DIFFERENT: ") + difference;
         if (partition >= 0) {
-            line += QStringLiteral(" at source offset ")
-                    + (sourceOffset >= 0 ? QString::number(sourceOffset) : QStringLiteral("-"))
-                    + QStringLiteral(", target offset ")
-                    + (targetOffset >= 0 ? QString::number(targetOffset) : QStringLiteral("-"));
+            line += QStringLiteral(" at source offset ") +
+                    (sourceOffset >= 0 ? QString::number(sourceOffset) : QStringLiteral("-")) +
+                    QStringLiteral(", target offset ") +
+                    (targetOffset >= 0 ? QString::number(targetOffset) : QStringLiteral("-"));
         }
         break;
     }
@@ -130,9 +132,7 @@ QString VerifyReport::summary() const
     return text;
 }
 
-Verifier::Verifier(MirrorJobSpec spec, VerifyOptions options)
-    : m_spec(std::move(spec))
-    , m_options(std::move(options))
+Verifier::Verifier(MirrorJobSpec spec, VerifyOptions options) : m_spec(std::move(spec)), m_options(std::move(options))
 {
 }
 
@@ -203,13 +203,16 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
             v.sourceTopic = topic.name;
             v.targetTopic = targetName;
             v.status = PartitionVerdict::Status::Different;
-            v.difference = onTarget ? QStringLiteral("target topic %1 cannot be read: %2").arg(targetName, onTarget->error)
-                                    : QStringLiteral("target topic %1 does not exist on %2").arg(targetName, m_spec.target.bootstrap);
+            v.difference =
+                onTarget
+                    ? QStringLiteral("target topic %1 cannot be read: %2").arg(targetName, onTarget->error)
+                    : QStringLiteral("target topic %1 does not exist on %2").arg(targetName, m_spec.target.bootstrap);
             emitVerdict(std::move(v));
             continue;
         }
         if (onTarget->partitions > topic.partitions) {
-            report.warnings << QStringLiteral("%1 has %2 partitions, more than the source's %3: the extra ones are not compared")
+            report.warnings << QStringLiteral(
+                                   "%1 has %2 partitions, more than the source's %3: the extra ones are not compared")
                                    .arg(targetName)
                                    .arg(onTarget->partitions)
                                    .arg(topic.partitions);
@@ -221,7 +224,9 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
                 v.targetTopic = targetName;
                 v.partition = p;
                 v.status = PartitionVerdict::Status::Different;
-                v.difference = QStringLiteral("target partition missing (%1 has %2 partitions)").arg(targetName).arg(onTarget->partitions);
+                v.difference = QStringLiteral("target partition missing (%1 has %2 partitions)")
+                                   .arg(targetName)
+                                   .arg(onTarget->partitions);
                 emitVerdict(std::move(v));
                 continue;
             }

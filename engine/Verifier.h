@@ -36,12 +36,12 @@ struct PartitionVerdict {
     QString targetTopic;
     int partition = -1;
     Status status = Status::Match;
-    qint64 sourceCount = 0; // records of the source compared (the mirrored range both sides still hold)
-    qint64 targetCount = 0; // records of the target compared, duplicates included
-    qint64 duplicates = 0;  // target records that repeat an earlier stretch (MatchWithDuplicates)
+    qint64 sourceCount = 0;                 // records of the source compared (the mirrored range both sides still hold)
+    qint64 targetCount = 0;                 // records of the target compared, duplicates included
+    qint64 duplicates = 0;                  // target records that repeat an earlier stretch (MatchWithDuplicates)
     qint64 firstDuplicateSourceOffset = -1; // the first of them: the source record it repeats
     qint64 firstDuplicateTargetOffset = -1; // and where the repeat is on the target
-    qint64 sourceSkipped = 0; // source records before the job's start position (start: latest/timestamp)
+    qint64 sourceSkipped = 0;               // source records before the job's start position (start: latest/timestamp)
     // When a log start moved (retention, DeleteRecords), only what both sides
     // still hold is compared; these are left out, and trimNote says what was
     // trimmed where and why ("target log starts at 205: removed by the
@@ -76,9 +76,9 @@ struct VerifyReport {
     bool completed = false; // false: could not compare (error says why)
     QString error;
     QStringList warnings;
-    QList<PartitionVerdict> partitions; // in topic, partition order
+    QList<PartitionVerdict> partitions;                          // in topic, partition order
     DeliveryGuarantee delivery = DeliveryGuarantee::AtLeastOnce; // the job's
-    qint64 exactlyOnceDuplicates = 0; // of the partitions judgeDuplicates failed
+    qint64 exactlyOnceDuplicates = 0;                            // of the partitions judgeDuplicates failed
 
     const PartitionVerdict *firstDifference() const;
     // 0: every mirrored partition matches; 1: a difference; 2: could not compare.
@@ -110,8 +110,7 @@ struct VerifyReport {
 // read with read_committed through assign() (no group membership, no commits).
 // Verify a job that is caught up or stopped: records still on their way show
 // up as missing.
-class Verifier final
-{
+class Verifier final {
 public:
     using PartitionCallback = std::function<void(const PartitionVerdict &)>;
 

@@ -15,25 +15,22 @@ QString plural(qint64 n, const char *word)
 
 PartitionComparison::PartitionComparison(const MirrorJobSpec &spec, const VerifyOptions &options,
                                          PartitionReader &source, PartitionReader &target)
-    : m_spec(spec)
-    , m_options(options)
-    , m_source(source)
-    , m_target(target)
+    : m_spec(spec), m_options(options), m_source(source), m_target(target)
 {
 }
 
 std::optional<PartitionVerdict> PartitionComparison::run(const PartitionJob &job, QString *error)
 {
     Range r;
-    if (!m_source.watermarks(job.sourceTopic, job.partition, &r.srcLow, &r.srcHigh, error)
-        || !m_target.watermarks(job.targetTopic, job.partition, &r.tgtLow, &r.tgtHigh, error))
+    if (!m_source.watermarks(job.sourceTopic, job.partition, &r.srcLow, &r.srcHigh, error) ||
+        !m_target.watermarks(job.targetTopic, job.partition, &r.tgtLow, &r.tgtHigh, error))
         return std::nullopt;
 
     r.from = r.srcLow;
     if (m_spec.start == StartPosition::Timestamp && m_spec.startTimestamp.isValid()) {
         qint64 offset = -1;
-        if (!m_source.offsetForTime(job.sourceTopic, job.partition, m_spec.startTimestamp.toMSecsSinceEpoch(),
-                                    &offset, error))
+        if (!m_source.offsetForTime(job.sourceTopic, job.partition, m_spec.startTimestamp.toMSecsSinceEpoch(), &offset,
+                                    error))
             return std::nullopt;
         r.from = offset < 0 ? r.srcHigh : std::max(offset, r.srcLow);
     } else if (m_spec.start == StartPosition::Latest) {
@@ -71,7 +68,7 @@ std::optional<PartitionVerdict> PartitionComparison::run(const PartitionJob &job
 }
 
 std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const PartitionJob &job, const Range &r,
-                                                                          Anchor anchor, QString *error)
+                                                                         Anchor anchor, QString *error)
 {
     Attempt attempt;
     PartitionVerdict &v = attempt.verdict;
@@ -187,13 +184,12 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
             trimmed = before;
             expected = copied = before;
             v.trimmedFromTarget = before;
-            v.trimNote = trimExplanation(QStringLiteral("target"), r.tgtLow,
-                                         m_target.topicConfigs(job.targetTopic), removed,
-                                         QDateTime::currentMSecsSinceEpoch())
-                         + QStringLiteral("; source offsets %1 to %2 (%3) not compared")
-                               .arg(removed.firstOffset)
-                               .arg(removed.lastOffset)
-                               .arg(plural(before, "record"));
+            v.trimNote = trimExplanation(QStringLiteral("target"), r.tgtLow, m_target.topicConfigs(job.targetTopic),
+                                         removed, QDateTime::currentMSecsSinceEpoch()) +
+                         QStringLiteral("; source offsets %1 to %2 (%3) not compared")
+                             .arg(removed.firstOffset)
+                             .arg(removed.lastOffset)
+                             .arg(plural(before, "record"));
         }
     } else if (anchor == Anchor::SourceStart) {
         // The source's first record is somewhere on the target; the target
@@ -240,11 +236,11 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
         } else if (removed.count > 0) {
             v.trimmedFromSource = removed.count;
             v.trimNote = trimExplanation(QStringLiteral("source"), r.srcLow, m_source.topicConfigs(job.sourceTopic),
-                                         removed, QDateTime::currentMSecsSinceEpoch())
-                         + QStringLiteral("; target offsets %1 to %2 (%3) not compared")
-                               .arg(removed.firstOffset)
-                               .arg(removed.lastOffset)
-                               .arg(plural(removed.count, "record"));
+                                         removed, QDateTime::currentMSecsSinceEpoch()) +
+                         QStringLiteral("; target offsets %1 to %2 (%3) not compared")
+                             .arg(removed.firstOffset)
+                             .arg(removed.lastOffset)
+                             .arg(plural(removed.count, "record"));
         }
     }
 

@@ -51,8 +51,7 @@ struct ErrorLog {
 
 // One side's consumer, reading one partition at a time from a start offset up
 // to an end offset fixed when the read starts (or the end of committed data).
-class PartitionReader final
-{
+class PartitionReader final {
     Q_DISABLE_COPY_MOVE(PartitionReader)
 public:
     enum class Next { Record, End, Failed };
@@ -112,16 +111,11 @@ QString groupedNumber(qint64 n);
 QString trimExplanation(const QString &side, qint64 logStart, const DescribedTopicConfigs &configs,
                         const TrimmedRecords &removed, qint64 nowMs);
 
-
 // The source records read so far, by position in the mirrored range (0, 1, ...),
 // keeping only the last `capacity` fingerprints.
-class SourceWindow final
-{
+class SourceWindow final {
 public:
-    explicit SourceWindow(int capacity)
-        : m_capacity(std::max(capacity, 1))
-    {
-    }
+    explicit SourceWindow(int capacity) : m_capacity(std::max(capacity, 1)) {}
 
     qint64 size() const { return m_base + qint64(m_entries.size()); }
 
@@ -165,8 +159,7 @@ struct PartitionJob {
     int partition = 0;
 };
 
-class PartitionComparison final
-{
+class PartitionComparison final {
 public:
     PartitionComparison(const MirrorJobSpec &spec, const VerifyOptions &options, PartitionReader &source,
                         PartitionReader &target);

@@ -20,9 +20,7 @@ void onClientError(rd_kafka_t *, int err, const char *reason, void *opaque)
 } // namespace
 
 PartitionReader::PartitionReader(const ClusterConfig &cluster, int idleTimeoutMs)
-    : m_where(cluster.bootstrap)
-    , m_idleTimeoutMs(idleTimeoutMs)
-    , m_cluster(cluster)
+    : m_where(cluster.bootstrap), m_idleTimeoutMs(idleTimeoutMs), m_cluster(cluster)
 {
 }
 
@@ -38,7 +36,8 @@ QString PartitionReader::open()
 {
     const QMap<QString, QString> overrides{
         // A throw-away group id: assign() needs one, and nothing is ever committed to it.
-        {QStringLiteral("group.id"), QStringLiteral("mirrordesk-verify-") + QUuid::createUuid().toString(QUuid::WithoutBraces)},
+        {QStringLiteral("group.id"),
+         QStringLiteral("mirrordesk-verify-") + QUuid::createUuid().toString(QUuid::WithoutBraces)},
         {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
         {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
         {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
@@ -78,8 +77,8 @@ bool PartitionReader::watermarks(const QString &topic, int partition, qint64 *lo
 {
     int64_t lo = -1, hi = -1;
     const QByteArray name = topic.toUtf8();
-    const auto err = rd_kafka_query_watermark_offsets(m_rk.get(), name.constData(), partition, &lo, &hi,
-                                                      m_idleTimeoutMs);
+    const auto err =
+        rd_kafka_query_watermark_offsets(m_rk.get(), name.constData(), partition, &lo, &hi, m_idleTimeoutMs);
     if (err) {
         *error = failure(QStringLiteral("cannot read the offsets of %1: %2")
                              .arg(topicPartition(topic, partition), kafkaErrorText(err)));
@@ -140,8 +139,8 @@ PartitionReader::Next PartitionReader::next(MessagePtr *out, QString *error)
             }
             continue;
         }
-        const bool ours = m->rkt && m->partition == m_partition
-                          && qstrcmp(rd_kafka_topic_name(m->rkt), m_topicUtf8.constData()) == 0;
+        const bool ours =
+            m->rkt && m->partition == m_partition && qstrcmp(rd_kafka_topic_name(m->rkt), m_topicUtf8.constData()) == 0;
         if (m->err) {
             if (m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
                 if (ours) {
@@ -152,9 +151,9 @@ PartitionReader::Next PartitionReader::next(MessagePtr *out, QString *error)
             }
             if (ours || !m->rkt) {
                 // Transport trouble is retried by librdkafka; anything else about our partition is final.
-                const bool transient = m->err == RD_KAFKA_RESP_ERR__TRANSPORT
-                                       || m->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN
-                                       || m->err == RD_KAFKA_RESP_ERR__TIMED_OUT;
+                const bool transient = m->err == RD_KAFKA_RESP_ERR__TRANSPORT ||
+                                       m->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN ||
+                                       m->err == RD_KAFKA_RESP_ERR__TIMED_OUT;
                 if (!transient) {
                     *error = failure(QStringLiteral("cannot read %1 at offset %2: %3")
                                          .arg(topicPartition(m_topic, m_partition))

@@ -30,8 +30,7 @@ quint64 hashBytes(const void *data, size_t size, quint64 seed)
     return mix(qHashBits(size ? data : &empty, size, size_t(seed)), size + 1);
 }
 
-template<typename F>
-void forEachHeader(const rd_kafka_message_t *m, F &&f)
+template <typename F> void forEachHeader(const rd_kafka_message_t *m, F &&f)
 {
     rd_kafka_headers_t *headers = nullptr; // owned by the message
     if (rd_kafka_message_headers(m, &headers) != RD_KAFKA_RESP_ERR_NO_ERROR || !headers)
@@ -101,7 +100,8 @@ QString describeDifference(const Fingerprint &source, const Fingerprint &target)
         what << QStringLiteral("headers");
     if (source.timestamp != target.timestamp)
         what << QStringLiteral("timestamp (source %1, target %2)").arg(source.timestamp).arg(target.timestamp);
-    return what.join(QStringLiteral(", ")) + (what.size() == 1 ? QStringLiteral(" differs") : QStringLiteral(" differ"));
+    return what.join(QStringLiteral(", ")) +
+           (what.size() == 1 ? QStringLiteral(" differs") : QStringLiteral(" differ"));
 }
 
 QString topicPartition(const QString &topic, int partition)

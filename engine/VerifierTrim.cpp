@@ -80,8 +80,9 @@ QString trimExplanation(const QString &side, qint64 logStart, const DescribedTop
     settings << QStringLiteral("retention.ms=") + retentionMs.value_or(QStringLiteral("?"));
     if (retentionBytes && retentionBytes->toLongLong() >= 0)
         settings << QStringLiteral("retention.bytes=") + *retentionBytes;
-    return text + QStringLiteral(" (deleted records or retention: %1%2)")
-                      .arg(settings.join(QStringLiteral(", ")), carry.isEmpty() ? QString() : QStringLiteral("; ") + carry);
+    return text +
+           QStringLiteral(" (deleted records or retention: %1%2)")
+               .arg(settings.join(QStringLiteral(", ")), carry.isEmpty() ? QString() : QStringLiteral("; ") + carry);
 }
 
 const DescribedTopicConfigs &PartitionReader::topicConfigs(const QString &topic)

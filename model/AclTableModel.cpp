@@ -6,15 +6,17 @@
 
 namespace md {
 
-AclTableModel::AclTableModel(QObject *parent) : MergingTableModel(parent) {}
+AclTableModel::AclTableModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 QString AclTableModel::key(const AclEntry &e)
 {
     // A unit separator cannot occur in principals or resource names that matter here,
     // so the joined string orders and identifies a binding like the tuple would.
     const QChar sep(0x1f);
-    return e.resourceType + sep + e.resourceName + sep + e.patternType + sep + e.principal + sep + e.host + sep
-           + e.operation + sep + e.permission;
+    return e.resourceType + sep + e.resourceName + sep + e.patternType + sep + e.principal + sep + e.host + sep +
+           e.operation + sep + e.permission;
 }
 
 void AclTableModel::setAcls(QList<AclEntry> acls)

@@ -78,7 +78,8 @@ void compareConfigs(const MirrorJobSpec &spec, TopicDiff &diff, const QList<Conf
 {
     diff.configsCompared = true;
     QSet<QString> names;
-    for (const QHash<QString, QString> &side : {mirroredTopicConfigs(spec, source), mirroredTopicConfigs(spec, target)}) {
+    for (const QHash<QString, QString> &side :
+         {mirroredTopicConfigs(spec, source), mirroredTopicConfigs(spec, target)}) {
         for (auto it = side.cbegin(); it != side.cend(); ++it)
             names.insert(it.key());
     }
@@ -164,7 +165,9 @@ QString TopicDiff::details() const
     if (sourcePartitions < 0)
         parts << QStringLiteral("no source topic %1 for it").arg(sourceTopic);
     if (partitionCountDiffers())
-        parts << QStringLiteral("%1 partitions on the source, %2 on the target").arg(sourcePartitions).arg(targetPartitions);
+        parts << QStringLiteral("%1 partitions on the source, %2 on the target")
+                     .arg(sourcePartitions)
+                     .arg(targetPartitions);
     if (sourcePartitions >= 0 && targetPartitions >= 0) {
         if (recordsBehind > 0)
             parts << QStringLiteral("target behind by %1 records").arg(recordsBehind);
@@ -172,7 +175,8 @@ QString TopicDiff::details() const
             parts << QStringLiteral("target ahead by %1 records").arg(recordsAhead);
     }
     for (const ConfigDiff &c : configs)
-        parts << QStringLiteral("%1: %2 on the source, %3 on the target").arg(c.name, valueText(c.source), valueText(c.target));
+        parts << QStringLiteral("%1: %2 on the source, %3 on the target")
+                     .arg(c.name, valueText(c.source), valueText(c.target));
     return parts.join(QStringLiteral("; "));
 }
 
@@ -209,8 +213,8 @@ QString ClusterDiff::summary() const
     add(S::Configs, QStringLiteral("with different configs"));
     add(S::Error, QStringLiteral("not comparable"));
     const qsizetype n = topics.size();
-    return QString((n == 1 ? QStringLiteral("1 topic: ") : QStringLiteral("%1 topics: ").arg(n))
-                   + parts.join(QStringLiteral(", ")));
+    return QString((n == 1 ? QStringLiteral("1 topic: ") : QStringLiteral("%1 topics: ").arg(n)) +
+                   parts.join(QStringLiteral(", ")));
 }
 
 QString topicDiffStatusName(TopicDiff::Status status)
@@ -272,8 +276,8 @@ std::optional<QString> sourceNameFor(const MirrorJobSpec &spec, const QString &t
     const qsizetype at = shape.indexOf(marker);
     const QString prefix = shape.left(at);
     const QString suffix = shape.mid(at + 1);
-    if (targetTopic.size() <= prefix.size() + suffix.size() || !targetTopic.startsWith(prefix)
-        || !targetTopic.endsWith(suffix))
+    if (targetTopic.size() <= prefix.size() + suffix.size() || !targetTopic.startsWith(prefix) ||
+        !targetTopic.endsWith(suffix))
         return std::nullopt;
     const QString name = targetTopic.mid(prefix.size(), targetTopic.size() - prefix.size() - suffix.size());
     if (targetTopicName(spec, name) != targetTopic)

@@ -63,7 +63,10 @@ struct TopicDiff {
     qint64 recordsBehind = 0; // sum of positive end deltas over partitions on both sides
     qint64 recordsAhead = 0;  // sum of negative end deltas, as a positive number
 
-    bool partitionCountDiffers() const { return sourcePartitions >= 0 && targetPartitions >= 0 && sourcePartitions != targetPartitions; }
+    bool partitionCountDiffers() const
+    {
+        return sourcePartitions >= 0 && targetPartitions >= 0 && sourcePartitions != targetPartitions;
+    }
     bool inSync() const { return status == Status::InSync; }
     qint64 sourceCount() const; // messages summed over partitions, -1 when unknown or missing
     qint64 targetCount() const;
@@ -82,7 +85,7 @@ struct ClusterDiff {
     QString summary() const;
 };
 
-QString topicDiffStatusName(TopicDiff::Status status);       // "in sync", "missing on target", ...
+QString topicDiffStatusName(TopicDiff::Status status);         // "in sync", "missing on target", ...
 QString partitionDiffStatusName(PartitionDiff::Status status); // "in sync", "behind", ...
 
 // Per-topic configs as AdminService::describeTopicConfigs returns them, keyed by topic name.

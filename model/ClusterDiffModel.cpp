@@ -23,7 +23,9 @@ QVariant statusColor(bool differs, bool missing)
 
 } // namespace
 
-ClusterDiffModel::ClusterDiffModel(QObject *parent) : QAbstractItemModel(parent) {}
+ClusterDiffModel::ClusterDiffModel(QObject *parent) : QAbstractItemModel(parent)
+{
+}
 
 void ClusterDiffModel::setDiff(const ClusterDiff &diff)
 {
@@ -111,8 +113,8 @@ QVariant ClusterDiffModel::data(const QModelIndex &index, int role) const
 
 QVariant ClusterDiffModel::topicData(const TopicDiff &t, int column, int role) const
 {
-    const bool missing = t.status == TopicDiff::Status::MissingOnTarget || t.status == TopicDiff::Status::MissingOnSource
-                         || t.status == TopicDiff::Status::Error;
+    const bool missing = t.status == TopicDiff::Status::MissingOnTarget ||
+                         t.status == TopicDiff::Status::MissingOnSource || t.status == TopicDiff::Status::Error;
     const qint64 difference = t.recordsBehind - t.recordsAhead;
     switch (role) {
     case Qt::DisplayRole:
@@ -127,7 +129,8 @@ QVariant ClusterDiffModel::topicData(const TopicDiff &t, int column, int role) c
         case SourceCountColumn: return countOrDash(t.sourceCount());
         case TargetCountColumn: return countOrDash(t.targetCount());
         case DifferenceColumn:
-            return t.sourcePartitions < 0 || t.targetPartitions < 0 ? QVariant(kMissing) : QVariant(qlonglong(difference));
+            return t.sourcePartitions < 0 || t.targetPartitions < 0 ? QVariant(kMissing)
+                                                                    : QVariant(qlonglong(difference));
         case DetailsColumn: return t.details();
         }
         break;
@@ -146,8 +149,7 @@ QVariant ClusterDiffModel::topicData(const TopicDiff &t, int column, int role) c
         case DetailsColumn: return t.details();
         }
         break;
-    case DifferentRole:
-        return !t.inSync();
+    case DifferentRole: return !t.inSync();
     case Qt::ForegroundRole:
         if (column == StatusColumn)
             return statusColor(!t.inSync(), missing);
@@ -158,8 +160,7 @@ QVariant ClusterDiffModel::topicData(const TopicDiff &t, int column, int role) c
             return d.isEmpty() ? QVariant() : QVariant(d);
         }
         break;
-    default:
-        break;
+    default: break;
     }
     return {};
 }
@@ -167,7 +168,8 @@ QVariant ClusterDiffModel::topicData(const TopicDiff &t, int column, int role) c
 QVariant ClusterDiffModel::partitionData(const PartitionDiff &p, int column, int role) const
 {
     const bool differs = p.status != PartitionDiff::Status::InSync;
-    const bool missing = p.status == PartitionDiff::Status::MissingOnSource || p.status == PartitionDiff::Status::MissingOnTarget;
+    const bool missing =
+        p.status == PartitionDiff::Status::MissingOnSource || p.status == PartitionDiff::Status::MissingOnTarget;
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
@@ -191,14 +193,12 @@ QVariant ClusterDiffModel::partitionData(const PartitionDiff &p, int column, int
         case DifferenceColumn: return qlonglong(p.endDelta());
         default: return {};
         }
-    case DifferentRole:
-        return differs;
+    case DifferentRole: return differs;
     case Qt::ForegroundRole:
         if (column == StatusColumn)
             return statusColor(differs, missing);
         break;
-    default:
-        break;
+    default: break;
     }
     return {};
 }

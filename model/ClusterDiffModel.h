@@ -15,16 +15,16 @@ class ClusterDiffModel final : public QAbstractItemModel {
     Q_DISABLE_COPY_MOVE(ClusterDiffModel)
 public:
     enum Column {
-        NameColumn,          // topic (source name), or "partition N"
+        NameColumn, // topic (source name), or "partition N"
         TargetTopicColumn,
         StatusColumn,
         SourcePartitionsColumn,
         TargetPartitionsColumn,
-        SourceEndColumn,     // partition rows
+        SourceEndColumn, // partition rows
         TargetEndColumn,
-        SourceCountColumn,   // messages (high - low watermark)
+        SourceCountColumn, // messages (high - low watermark)
         TargetCountColumn,
-        DifferenceColumn,    // source end - target end (records behind; negative: ahead)
+        DifferenceColumn, // source end - target end (records behind; negative: ahead)
         DetailsColumn,
         ColumnCount
     };

@@ -134,11 +134,13 @@ bool isSecretProperty(const QString &key, const QString &value, QString *why)
         return say(QStringLiteral("it is a secret"));
     if (k.contains(QLatin1String("jaas")))
         return say(QStringLiteral("a JAAS line carries the password"));
-    if (k == QLatin1String("ssl.key.pem") || k == QLatin1String("ssl_key") || k == QLatin1String("ssl.keystore.location"))
+    if (k == QLatin1String("ssl.key.pem") || k == QLatin1String("ssl_key") ||
+        k == QLatin1String("ssl.keystore.location"))
         return say(QStringLiteral("it is a private key"));
     if (k == QLatin1String("sasl.oauthbearer.config"))
         return say(QStringLiteral("it usually carries a client secret"));
-    if (k.contains(QLatin1String("token")) && !k.contains(QLatin1String("endpoint")) && !k.contains(QLatin1String("url")))
+    if (k.contains(QLatin1String("token")) && !k.contains(QLatin1String("endpoint")) &&
+        !k.contains(QLatin1String("url")))
         return say(QStringLiteral("it is a token"));
     const QString v = value.toLower();
     if (v.contains(QLatin1String("password=")) || v.contains(QLatin1String("secret=")))
@@ -178,8 +180,8 @@ QList<ConnectionIssue> validateConnection(const Connection &c)
             issues.append({QStringLiteral("SASL mechanism"),
                            c.saslMechanism.isEmpty()
                                ? QString(QStringLiteral("choose one of ") + saslMechanisms().join(QStringLiteral(", ")))
-                               : QString(QStringLiteral("\"") + c.saslMechanism + QStringLiteral("\" is not one of ")
-                                         + saslMechanisms().join(QStringLiteral(", ")))});
+                               : QString(QStringLiteral("\"") + c.saslMechanism + QStringLiteral("\" is not one of ") +
+                                         saslMechanisms().join(QStringLiteral(", ")))});
         if (c.saslUsername.trimmed().isEmpty())
             issues.append({QStringLiteral("SASL user"), QStringLiteral("SASL needs a user name")});
     }
@@ -203,9 +205,9 @@ QList<ConnectionIssue> validateConnection(const Connection &c)
             continue;
         }
         if (isSecretProperty(it.key(), it.value(), &why)) {
-            issues.append({field, QStringLiteral("not saved because ") + why
-                                      + QStringLiteral("; secrets go to the password field (kept in the system "
-                                                       "keychain), never into the settings file")});
+            issues.append({field, QStringLiteral("not saved because ") + why +
+                                      QStringLiteral("; secrets go to the password field (kept in the system "
+                                                     "keychain), never into the settings file")});
             continue;
         }
         if (const auto f = fieldProperties().constFind(it.key()); f != fieldProperties().cend()) {
@@ -249,22 +251,18 @@ QString formatPropertyLines(const QMap<QString, QString> &properties)
     return lines.join(QLatin1Char('\n'));
 }
 
-ConnectionStore::ConnectionStore()
-    : m_owned(std::make_unique<QSettings>())
-    , m_settings(m_owned.get())
+ConnectionStore::ConnectionStore() : m_owned(std::make_unique<QSettings>()), m_settings(m_owned.get())
 {
     load();
 }
 
-ConnectionStore::ConnectionStore(QSettings *settings)
-    : m_settings(settings)
+ConnectionStore::ConnectionStore(QSettings *settings) : m_settings(settings)
 {
     load();
 }
 
 ConnectionStore::ConnectionStore(const QString &iniPath)
-    : m_owned(std::make_unique<QSettings>(iniPath, QSettings::IniFormat))
-    , m_settings(m_owned.get())
+    : m_owned(std::make_unique<QSettings>(iniPath, QSettings::IniFormat)), m_settings(m_owned.get())
 {
     load();
 }
@@ -371,8 +369,8 @@ bool ConnectionStore::replace(const QString &oldName, const Connection &c, QList
 {
     QList<ConnectionIssue> found = validateConnection(c);
     if (c.name != oldName && contains(c.name))
-        found.append({QStringLiteral("name"), QStringLiteral("a connection named \"") + c.name
-                                                  + QStringLiteral("\" exists already")});
+        found.append({QStringLiteral("name"),
+                      QStringLiteral("a connection named \"") + c.name + QStringLiteral("\" exists already")});
     if (!found.isEmpty()) {
         if (issues)
             *issues = found;
@@ -402,7 +400,8 @@ bool ConnectionStore::rename(const QString &oldName, const QString &newName, QLi
     std::optional<Connection> c = connection(oldName);
     if (!c) {
         if (issues)
-            *issues = {{QStringLiteral("name"), QStringLiteral("no connection named \"") + oldName + QStringLiteral("\"")}};
+            *issues = {
+                {QStringLiteral("name"), QStringLiteral("no connection named \"") + oldName + QStringLiteral("\"")}};
         return false;
     }
     c->name = newName;
@@ -434,8 +433,9 @@ bool ConnectionStore::sync(QString *error)
         return true;
     if (error)
         *error = m_settings->status() == QSettings::AccessError
-                ? QString(QStringLiteral("cannot write the settings file ") + m_settings->fileName())
-                : QString(QStringLiteral("the settings file ") + m_settings->fileName() + QStringLiteral(" is malformed"));
+                     ? QString(QStringLiteral("cannot write the settings file ") + m_settings->fileName())
+                     : QString(QStringLiteral("the settings file ") + m_settings->fileName() +
+                               QStringLiteral(" is malformed"));
     return false;
 }
 

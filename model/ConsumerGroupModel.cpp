@@ -6,7 +6,9 @@
 
 namespace md {
 
-ConsumerGroupModel::ConsumerGroupModel(QObject *parent) : MergingTableModel(parent) {}
+ConsumerGroupModel::ConsumerGroupModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 void ConsumerGroupModel::setGroups(QList<ConsumerGroupInfo> groups)
 {
@@ -37,8 +39,8 @@ QString ConsumerGroupModel::describeMembers(const ConsumerGroupInfo &group)
         QStringList parts;
         for (const TopicPartitionRef &tp : m.assignment)
             parts.append(tp.topic + QLatin1Char('[') + QString::number(tp.partition) + QLatin1Char(']'));
-        lines.append(m.clientId + QStringLiteral(" @ ") + m.host + QStringLiteral(": ")
-                     + (parts.isEmpty() ? QStringLiteral("(no partitions)") : parts.join(QStringLiteral(", "))));
+        lines.append(m.clientId + QStringLiteral(" @ ") + m.host + QStringLiteral(": ") +
+                     (parts.isEmpty() ? QStringLiteral("(no partitions)") : parts.join(QStringLiteral(", "))));
     }
     return lines.join(QLatin1Char('\n'));
 }
@@ -50,14 +52,10 @@ QVariant ConsumerGroupModel::data(const QModelIndex &index, int role) const
         return {};
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (index.column()) {
-        case GroupId:
-            return g->groupId;
-        case State:
-            return groupStateName(g->state);
-        case Protocol:
-            return g->protocol;
-        case Members:
-            return int(g->members.size());
+        case GroupId: return g->groupId;
+        case State: return groupStateName(g->state);
+        case Protocol: return g->protocol;
+        case Members: return int(g->members.size());
         case Coordinator:
             if (role == SortRole)
                 return g->coordinator;
@@ -67,8 +65,7 @@ QVariant ConsumerGroupModel::data(const QModelIndex &index, int role) const
             if (role == SortRole)
                 return g->simple;
             return g->simple ? tr("yes") : tr("no");
-        default:
-            return {};
+        default: return {};
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -90,20 +87,13 @@ QVariant ConsumerGroupModel::headerData(int section, Qt::Orientation orientation
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case GroupId:
-        return tr("Group");
-    case State:
-        return tr("State");
-    case Protocol:
-        return tr("Assignor");
-    case Members:
-        return tr("Members");
-    case Coordinator:
-        return tr("Coordinator");
-    case Simple:
-        return tr("Simple");
-    default:
-        return {};
+    case GroupId: return tr("Group");
+    case State: return tr("State");
+    case Protocol: return tr("Assignor");
+    case Members: return tr("Members");
+    case Coordinator: return tr("Coordinator");
+    case Simple: return tr("Simple");
+    default: return {};
     }
 }
 

@@ -7,7 +7,9 @@
 
 namespace md {
 
-FailoverPlanModel::FailoverPlanModel(QObject *parent) : QAbstractTableModel(parent) {}
+FailoverPlanModel::FailoverPlanModel(QObject *parent) : QAbstractTableModel(parent)
+{
+}
 
 FailoverPlanModel::~FailoverPlanModel() = default;
 
@@ -81,8 +83,8 @@ QVariant FailoverPlanModel::data(const QModelIndex &index, int role) const
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
-    if (role == Qt::ForegroundRole && index.column() == ActionColumn && p.action != GroupSyncAction::Write
-        && p.action != GroupSyncAction::AlreadyThere)
+    if (role == Qt::ForegroundRole && index.column() == ActionColumn && p.action != GroupSyncAction::Write &&
+        p.action != GroupSyncAction::AlreadyThere)
         return QBrush(QColor(0x8a, 0x5a, 0x00));
     return {};
 }

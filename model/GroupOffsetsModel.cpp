@@ -4,7 +4,9 @@
 
 namespace md {
 
-GroupOffsetsModel::GroupOffsetsModel(QObject *parent) : MergingTableModel(parent) {}
+GroupOffsetsModel::GroupOffsetsModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 void GroupOffsetsModel::setOffsets(const QString &groupId, QList<GroupPartitionOffset> offsets)
 {
@@ -54,36 +56,25 @@ QVariant GroupOffsetsModel::data(const QModelIndex &index, int role) const
     const GroupPartitionOffset &o = m_rows.at(index.row());
     if (role == SortRole) {
         switch (index.column()) {
-        case Topic:
-            return o.topic;
-        case Partition:
-            return o.partition;
-        case Committed:
-            return o.committed;
-        case EndOffset:
-            return o.endOffset;
-        case Lag:
-            return o.lag();
-        default:
-            return {};
+        case Topic: return o.topic;
+        case Partition: return o.partition;
+        case Committed: return o.committed;
+        case EndOffset: return o.endOffset;
+        case Lag: return o.lag();
+        default: return {};
         }
     }
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
-        case Topic:
-            return o.topic;
-        case Partition:
-            return o.partition;
-        case Committed:
-            return o.committed >= 0 ? QVariant(o.committed) : QVariant(tr("none"));
-        case EndOffset:
-            return o.endOffset >= 0 ? QVariant(o.endOffset) : QVariant(tr("unknown"));
+        case Topic: return o.topic;
+        case Partition: return o.partition;
+        case Committed: return o.committed >= 0 ? QVariant(o.committed) : QVariant(tr("none"));
+        case EndOffset: return o.endOffset >= 0 ? QVariant(o.endOffset) : QVariant(tr("unknown"));
         case Lag:
             if (o.committed < 0)
                 return tr("none");
             return o.endOffset >= 0 ? QVariant(o.lag()) : QVariant(tr("unknown"));
-        default:
-            return {};
+        default: return {};
         }
     }
     if (role == Qt::ToolTipRole && index.column() == Committed && o.committed < 0)
@@ -98,18 +89,12 @@ QVariant GroupOffsetsModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Topic:
-        return tr("Topic");
-    case Partition:
-        return tr("Partition");
-    case Committed:
-        return tr("Committed");
-    case EndOffset:
-        return tr("End offset");
-    case Lag:
-        return tr("Lag");
-    default:
-        return {};
+    case Topic: return tr("Topic");
+    case Partition: return tr("Partition");
+    case Committed: return tr("Committed");
+    case EndOffset: return tr("End offset");
+    case Lag: return tr("Lag");
+    default: return {};
     }
 }
 

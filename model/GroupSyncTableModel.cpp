@@ -9,7 +9,8 @@ namespace md {
 void GroupSyncTableModel::setGroups(const QList<GroupSyncMetrics> &groups)
 {
     QList<GroupSyncMetrics> next = groups;
-    std::sort(next.begin(), next.end(), [](const GroupSyncMetrics &a, const GroupSyncMetrics &b) { return a.group < b.group; });
+    std::sort(next.begin(), next.end(),
+              [](const GroupSyncMetrics &a, const GroupSyncMetrics &b) { return a.group < b.group; });
     mergeSortedRows(m_rows, next, [](const GroupSyncMetrics &g) { return g.group; });
 }
 

@@ -20,7 +20,9 @@ QString statusText(JobState state, std::optional<JobLagStatus> status)
 
 } // namespace
 
-JobListModel::JobListModel(QObject *parent) : QAbstractTableModel(parent) {}
+JobListModel::JobListModel(QObject *parent) : QAbstractTableModel(parent)
+{
+}
 
 int JobListModel::addJob(const QString &name)
 {
@@ -59,7 +61,8 @@ void JobListModel::setMetrics(int row, const MetricsSnapshot &snapshot)
         return;
     Job &j = m_jobs[row];
     QList<std::pair<qint64, qint64>> &history = j.produced;
-    if (!history.isEmpty() && (snapshot.elapsedMs < history.last().first || snapshot.recordsProduced < history.last().second))
+    if (!history.isEmpty() &&
+        (snapshot.elapsedMs < history.last().first || snapshot.recordsProduced < history.last().second))
         history.clear(); // a new run of the job
     history.append({snapshot.elapsedMs, snapshot.recordsProduced});
     // Keep one sample at or before the window's start, so the span covers the whole window.
@@ -130,7 +133,7 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
             return QBrush(QColor(0xc0, 0x1c, 0x28));
         if (index.column() == LastEvent && j.lastEvent.severity != JobEvent::Severity::Info)
             return QBrush(j.lastEvent.severity == JobEvent::Severity::Error ? QColor(0xc0, 0x1c, 0x28)
-                                                                          : QColor(0xb5, 0x83, 0x5a));
+                                                                            : QColor(0xb5, 0x83, 0x5a));
     } else if (role == Qt::ToolTipRole && index.column() == LastEvent && !j.lastEvent.text.isEmpty()) {
         return QString(j.lastEvent.time.toLocalTime().toString(Qt::ISODate) + QLatin1Char(' ') + j.lastEvent.text);
     } else if (role == Qt::TextAlignmentRole && index.column() >= Records && index.column() <= Lag) {

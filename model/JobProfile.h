@@ -58,22 +58,23 @@ struct SecretRef {
 // must not contain the value) when it cannot. "env" is always resolved by
 // JobProfile itself from the process environment; any other kind goes to the
 // resolver, and without one it is an error.
-using ReferenceResolver = std::function<std::optional<QString>(const QString &kind, const QString &arg, QString *error)>;
+using ReferenceResolver =
+    std::function<std::optional<QString>(const QString &kind, const QString &arg, QString *error)>;
 
 // One cluster side of a profile, exactly as written: strings may still hold
 // ${kind:arg} references; secrets are not resolved here.
 struct ProfileSide {
-    QString alias;     // "alias"
-    QString bootstrap; // "bootstrap" (required)
+    QString alias;                                           // "alias"
+    QString bootstrap;                                       // "bootstrap" (required)
     SecurityProtocol security = SecurityProtocol::Plaintext; // "security"
-    bool hasSasl = false;  // "sasl" object present
-    QString saslMechanism; // "sasl.mechanism": PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
-    QString saslUsername;  // "sasl.username"
-    QString saslPassword;  // "sasl.password" (as written: a reference or clear text)
-    QString sslCa;         // "ssl.ca"   (file)
-    QString sslCert;       // "ssl.cert" (file)
-    QString sslKey;        // "ssl.key"  (file)
-    QString sslKeyPassword; // "ssl.keyPassword" (as written)
+    bool hasSasl = false;                                    // "sasl" object present
+    QString saslMechanism;                                   // "sasl.mechanism": PLAIN, SCRAM-SHA-256, SCRAM-SHA-512
+    QString saslUsername;                                    // "sasl.username"
+    QString saslPassword;                                    // "sasl.password" (as written: a reference or clear text)
+    QString sslCa;                                           // "ssl.ca"   (file)
+    QString sslCert;                                         // "ssl.cert" (file)
+    QString sslKey;                                          // "ssl.key"  (file)
+    QString sslKeyPassword;                                  // "ssl.keyPassword" (as written)
     // Free librdkafka properties; numbers and booleans in the file become strings.
     QMap<QString, QString> properties;         // "properties": every client of this side
     QMap<QString, QString> consumerProperties; // "consumerProperties"
@@ -91,8 +92,7 @@ struct ProfileSide {
 // naming needs source.alias.
 // Unknown keys warn (with their key path); unknown top-level keys are kept
 // and written back by toJson() so a newer minor addition survives a save.
-class JobProfile final
-{
+class JobProfile final {
 public:
     static constexpr int FormatVersion = 1;
     static constexpr qint64 MaxFileSize = 4 * 1024 * 1024; // larger files are refused
@@ -118,8 +118,8 @@ public:
     bool excludeInternalTopics = true;
     NamingPolicy naming = NamingPolicy::Prefix;
     QString separator = QStringLiteral(".");
-    QString nameTemplate; // "naming.template"
-    QString groupId;      // empty: groupIdForName(name)
+    QString nameTemplate;   // "naming.template"
+    QString groupId;        // empty: groupIdForName(name)
     bool offsetMap = true;  // "offsetMap": false keeps no map (plain migrations)
     QString offsetMapTopic; // empty: defaultOffsetMapTopic(effectiveGroupId())
     StartPosition start = StartPosition::Committed;
@@ -136,13 +136,13 @@ public:
     qint64 throttleBytesPerSecond = 0;
     int samplingIntervalMs = 250;
     int topicRefreshIntervalMs = 10000;
-    QStringList groupsInclude; // "groups.include"
-    QStringList groupsExclude; // "groups.exclude"
+    QStringList groupsInclude;    // "groups.include"
+    QStringList groupsExclude;    // "groups.exclude"
     bool syncGroupOffsets = true; // only means something with groups.include
     int groupSyncIntervalMs = DefaultGroupSyncIntervalMs;
     bool emitCheckpoints = false; // "checkpoints.enabled"
     QString checkpointsAlias;     // "checkpoints.sourceAlias", empty: source.alias
-    QJsonObject unknownKeys; // top-level keys this build does not know, kept for toJson()
+    QJsonObject unknownKeys;      // top-level keys this build does not know, kept for toJson()
 
     QString fileName; // where it was loaded from (for issue messages); not saved
 
@@ -181,9 +181,9 @@ public:
 };
 
 // Keyword spellings used in files.
-QString namingPolicyName(NamingPolicy p);       // identity, prefix, template
-QString startPositionName(StartPosition p);     // committed, earliest, latest, timestamp
-QString deliveryName(DeliveryGuarantee d);      // at-least-once, exactly-once
+QString namingPolicyName(NamingPolicy p);   // identity, prefix, template
+QString startPositionName(StartPosition p); // committed, earliest, latest, timestamp
+QString deliveryName(DeliveryGuarantee d);  // at-least-once, exactly-once
 bool parseNamingPolicy(const QString &name, NamingPolicy *out);
 
 } // namespace md

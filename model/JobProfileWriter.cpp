@@ -49,8 +49,7 @@ QByteArray quoted(const QString &s)
 
 // A pretty-printing writer that keeps keys in the order they are written
 // (QJsonObject would sort them), so "mirrordesk" stays first and diffs stay small.
-class Writer final
-{
+class Writer final {
 public:
     QByteArray out;
 
@@ -135,8 +134,7 @@ private:
 // Writes each object's keys in the schema table's order. Every key has an
 // emitter that decides whether it is written: keys that older files lack are
 // left out while they hold their default, so such files stay as they were.
-class ProfileWriter final
-{
+class ProfileWriter final {
 public:
     ProfileWriter(Writer &w, const JobProfile &p) : m_w(w), m_p(p)
     {
@@ -263,15 +261,20 @@ private:
             return QStringLiteral("*") + path.mid(6);
         return path;
     }
-    const ProfileSide &side(const QString &path) const { return path.startsWith(QLatin1String("target")) ? m_p.target : m_p.source; }
+    const ProfileSide &side(const QString &path) const
+    {
+        return path.startsWith(QLatin1String("target")) ? m_p.target : m_p.source;
+    }
     bool transactionsWritten() const
     {
-        return m_p.delivery == DeliveryGuarantee::ExactlyOnce || m_p.transactionIntervalMs != JobProfile::DefaultTransactionIntervalMs
-               || m_p.transactionMaxRecords != JobProfile::DefaultTransactionMaxRecords;
+        return m_p.delivery == DeliveryGuarantee::ExactlyOnce ||
+               m_p.transactionIntervalMs != JobProfile::DefaultTransactionIntervalMs ||
+               m_p.transactionMaxRecords != JobProfile::DefaultTransactionMaxRecords;
     }
     bool groupSyncWritten() const
     {
-        return !m_p.groupsInclude.isEmpty() || !m_p.syncGroupOffsets || m_p.groupSyncIntervalMs != JobProfile::DefaultGroupSyncIntervalMs;
+        return !m_p.groupsInclude.isEmpty() || !m_p.syncGroupOffsets ||
+               m_p.groupSyncIntervalMs != JobProfile::DefaultGroupSyncIntervalMs;
     }
 
     void children(const QString &path)
@@ -333,7 +336,8 @@ bool JobProfile::save(const QString &path, QString *error) const
     // secret is never readable by others, not even for a moment.
     if (hasClearSecret() && !file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)) {
         file.cancelWriting();
-        *error = QStringLiteral("%1: cannot make the file readable by its owner only: %2").arg(path, file.errorString());
+        *error =
+            QStringLiteral("%1: cannot make the file readable by its owner only: %2").arg(path, file.errorString());
         return false;
     }
     const QByteArray data = toJson();

@@ -22,7 +22,7 @@ public:
     using QAbstractTableModel::QAbstractTableModel;
 
 protected:
-    template<typename Row, typename KeyFn, typename SameFn = std::equal_to<>>
+    template <typename Row, typename KeyFn, typename SameFn = std::equal_to<>>
     void mergeSortedRows(QList<Row> &rows, const QList<Row> &next, KeyFn key, SameFn same = {})
     {
         // Rows whose key is gone, as [first, last] runs, removed back to front.

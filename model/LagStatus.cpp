@@ -60,8 +60,7 @@ bool recentLagZero(const QList<LagObservation> &w, const QList<qint64> &recentEn
 
 bool lagAlwaysNonZero(const QList<LagObservation> &w)
 {
-    return std::none_of(w.cbegin(), w.cend(),
-                        [](const LagObservation &o) { return o.lag && *o.lag == 0; });
+    return std::none_of(w.cbegin(), w.cend(), [](const LagObservation &o) { return o.lag && *o.lag == 0; });
 }
 
 bool offsetsRewind(const QList<LagObservation> &w)
@@ -97,9 +96,8 @@ bool lagNotDecreasing(const QList<LagObservation> &w)
 
 } // namespace
 
-PartitionLagStatus evaluateLagWindow(const QList<LagObservation> &window,
-                                     const QList<qint64> &recentEndOffsets, qint64 currentLag,
-                                     qint64 nowMs)
+PartitionLagStatus evaluateLagWindow(const QList<LagObservation> &window, const QList<qint64> &recentEndOffsets,
+                                     qint64 currentLag, qint64 nowMs)
 {
     if (window.isEmpty() || currentLag <= 0)
         return PartitionLagStatus::Ok;
@@ -117,12 +115,11 @@ PartitionLagStatus evaluateLagWindow(const QList<LagObservation> &window,
     return PartitionLagStatus::Ok;
 }
 
-LagStatusTracker::LagStatusTracker()
-    : LagStatusTracker(Config{})
-{}
+LagStatusTracker::LagStatusTracker() : LagStatusTracker(Config{})
+{
+}
 
-LagStatusTracker::LagStatusTracker(const Config &config)
-    : m_config(config)
+LagStatusTracker::LagStatusTracker(const Config &config) : m_config(config)
 {
     m_config.windowSize = std::max(2, m_config.windowSize);
     m_config.minIntervalMs = std::max<qint64>(0, m_config.minIntervalMs);
@@ -131,8 +128,7 @@ LagStatusTracker::LagStatusTracker(const Config &config)
 
 void LagStatusTracker::addSnapshot(const MetricsSnapshot &snapshot)
 {
-    const qint64 t = snapshot.time.isValid() ? snapshot.time.toMSecsSinceEpoch()
-                                             : snapshot.elapsedMs;
+    const qint64 t = snapshot.time.isValid() ? snapshot.time.toMSecsSinceEpoch() : snapshot.elapsedMs;
     if (snapshot.state == JobState::Paused) {
         // A job the user paused is not lagging by choice of its consumer: its positions stand
         // still on purpose, which the rules would call STALL (then STOP). It has no verdict
@@ -150,8 +146,7 @@ void LagStatusTracker::addSnapshot(const MetricsSnapshot &snapshot)
     }
 }
 
-void LagStatusTracker::observe(const PartitionKey &key, qint64 offset, qint64 lag,
-                               qint64 endOffset, qint64 timestampMs)
+void LagStatusTracker::observe(const PartitionKey &key, qint64 offset, qint64 lag, qint64 endOffset, qint64 timestampMs)
 {
     m_latestMs = std::max(m_latestMs, timestampMs);
     PartitionWindow &w = m_windows[key];
@@ -185,8 +180,7 @@ void LagStatusTracker::observe(const PartitionKey &key, qint64 offset, qint64 la
         auto &ends = w.recentEndOffsets;
         // End offsets grow, so within one interval the first is the one that matters to
         // "was the consumer caught up recently": keep it and skip the rest.
-        if (ends.isEmpty() || w.lastEndOffsetMs < 0
-            || timestampMs - w.lastEndOffsetMs >= m_config.minIntervalMs) {
+        if (ends.isEmpty() || w.lastEndOffsetMs < 0 || timestampMs - w.lastEndOffsetMs >= m_config.minIntervalMs) {
             ends.append(endOffset);
             w.lastEndOffsetMs = timestampMs;
             while (ends.size() > m_config.windowSize)
@@ -214,8 +208,8 @@ PartitionLagStatus LagStatusTracker::evaluateOne(const PartitionWindow &w, qint6
     const qint64 span = obs.last().timestampMs - obs.first().timestampMs;
     if (span < m_config.minSpanMs) {
         // Too young to judge progress; silence is still silence.
-        if (w.currentLag > 0 && nowMs - obs.last().timestampMs > m_config.minSpanMs
-            && !recentLagZero(obs, w.recentEndOffsets))
+        if (w.currentLag > 0 && nowMs - obs.last().timestampMs > m_config.minSpanMs &&
+            !recentLagZero(obs, w.recentEndOffsets))
             return PartitionLagStatus::Stop;
         return PartitionLagStatus::Ok;
     }

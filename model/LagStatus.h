@@ -60,9 +60,8 @@ struct LagObservation {
 //  - STALL: the offset never changed across the window (while there is lag).
 //  - WARN: the lag never decreased between two observations (offsets moving, still falling behind).
 //  - else OK (the lag went down at least once: catching up).
-PartitionLagStatus evaluateLagWindow(const QList<LagObservation> &window,
-                                     const QList<qint64> &recentEndOffsets, qint64 currentLag,
-                                     qint64 nowMs);
+PartitionLagStatus evaluateLagWindow(const QList<LagObservation> &window, const QList<qint64> &recentEndOffsets,
+                                     qint64 currentLag, qint64 nowMs);
 
 // Keeps one bounded sliding window per partition and evaluates it. Fed by MetricsSnapshots
 // (every 250 ms by default) or by any poller of a consumer group's committed offsets.
@@ -77,8 +76,7 @@ PartitionLagStatus evaluateLagWindow(const QList<LagObservation> &window,
 // (job dead, partition revoked) becomes STOP once its silence is longer than its window.
 // A window shorter than minSpanMs is too young to judge: only STOP (silence > minSpanMs)
 // is reported then, so a freshly started job is not flagged after two samples.
-class LagStatusTracker final
-{
+class LagStatusTracker final {
 public:
     struct Config {
         int windowSize = 10;         // observations per partition (Burrow's default "intervals")
@@ -97,8 +95,7 @@ public:
 
     // The general entry point (consumer group monitors call this). lag < 0 means unknown;
     // endOffset < 0 means unknown.
-    void observe(const PartitionKey &key, qint64 offset, qint64 lag, qint64 endOffset,
-                 qint64 timestampMs);
+    void observe(const PartitionKey &key, qint64 offset, qint64 lag, qint64 endOffset, qint64 timestampMs);
 
     void removePartition(const PartitionKey &key);
     void clear();

@@ -72,7 +72,9 @@ bool writeAtomically(const QString &path, const QByteArray &data, QString *error
 
 } // namespace
 
-MessageTableModel::MessageTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+MessageTableModel::MessageTableModel(QObject *parent) : QAbstractTableModel(parent)
+{
+}
 
 void MessageTableModel::setMessages(const QList<KafkaMessage> &messages)
 {
@@ -101,8 +103,7 @@ QString MessageTableModel::render(const std::optional<QByteArray> &bytes, Displa
     if (!bytes)
         return QStringLiteral("(null)");
     switch (mode) {
-    case DisplayMode::Hex:
-        return QString::fromLatin1(bytes->toHex(' '));
+    case DisplayMode::Hex: return QString::fromLatin1(bytes->toHex(' '));
     case DisplayMode::Json: {
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parseError);
@@ -110,8 +111,7 @@ QString MessageTableModel::render(const std::optional<QByteArray> &bytes, Displa
             return QString::fromUtf8(doc.toJson(QJsonDocument::Indented)).trimmed();
         break;
     }
-    case DisplayMode::Text:
-        break;
+    case DisplayMode::Text: break;
     }
     return QString::fromUtf8(*bytes);
 }
@@ -192,16 +192,18 @@ bool MessageTableModel::exportCsv(const QString &path, QString *error, const QLi
         // Headers as one JSON array field: CSV has no nesting.
         QJsonArray headers;
         for (const RecordHeader &h : m->headers)
-            headers.append(QJsonObject{{QStringLiteral("key"), h.first}, {QStringLiteral("value"), jsonBytes(h.second)}});
+            headers.append(
+                QJsonObject{{QStringLiteral("key"), h.first}, {QStringLiteral("value"), jsonBytes(h.second)}});
         auto opt = [](const std::optional<QByteArray> &b) -> std::optional<QString> {
             if (!b)
                 return std::nullopt;
             return csvBytes(b);
         };
-        out += csvField(m->topic) + QLatin1Char(',') + QString::number(m->partition) + QLatin1Char(',')
-            + QString::number(m->offset) + QLatin1Char(',') + csvField(timestampText(m->timestampMs)) + QLatin1Char(',')
-            + csvField(opt(m->key)) + QLatin1Char(',') + csvField(opt(m->value)) + QLatin1Char(',')
-            + csvField(QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact))) + QStringLiteral("\r\n");
+        out += csvField(m->topic) + QLatin1Char(',') + QString::number(m->partition) + QLatin1Char(',') +
+               QString::number(m->offset) + QLatin1Char(',') + csvField(timestampText(m->timestampMs)) +
+               QLatin1Char(',') + csvField(opt(m->key)) + QLatin1Char(',') + csvField(opt(m->value)) +
+               QLatin1Char(',') + csvField(QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact))) +
+               QStringLiteral("\r\n");
     }
     return writeAtomically(path, out.toUtf8(), error);
 }
@@ -231,36 +233,26 @@ QVariant MessageTableModel::data(const QModelIndex &index, int role) const
     }
     if (role == SortRole) {
         switch (col) {
-        case Partition:
-            return m->partition;
-        case Offset:
-            return m->offset;
-        case Timestamp:
-            return m->timestampMs;
-        default:
-            break;
+        case Partition: return m->partition;
+        case Offset: return m->offset;
+        case Timestamp: return m->timestampMs;
+        default: break;
         }
     }
     if (role == Qt::DisplayRole || role == SortRole || role == Qt::ToolTipRole) {
         switch (col) {
-        case Partition:
-            return m->partition;
-        case Offset:
-            return m->offset;
-        case Timestamp:
-            return timestampText(m->timestampMs);
-        case Key:
-            return render(m->key, m_mode);
-        case Value:
-            return render(m->value, m_mode);
+        case Partition: return m->partition;
+        case Offset: return m->offset;
+        case Timestamp: return timestampText(m->timestampMs);
+        case Key: return render(m->key, m_mode);
+        case Value: return render(m->value, m_mode);
         case Headers: {
             QStringList parts;
             for (const RecordHeader &h : m->headers)
                 parts.append(h.first + QLatin1Char('=') + render(h.second, m_mode));
             return parts.join(QStringLiteral(", "));
         }
-        default:
-            return {};
+        default: return {};
         }
     }
     if (role == Qt::TextAlignmentRole && (col == Partition || col == Offset))
@@ -273,20 +265,13 @@ QVariant MessageTableModel::headerData(int section, Qt::Orientation orientation,
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Partition:
-        return tr("Partition");
-    case Offset:
-        return tr("Offset");
-    case Timestamp:
-        return tr("Timestamp");
-    case Key:
-        return tr("Key");
-    case Value:
-        return tr("Value");
-    case Headers:
-        return tr("Headers");
-    default:
-        return {};
+    case Partition: return tr("Partition");
+    case Offset: return tr("Offset");
+    case Timestamp: return tr("Timestamp");
+    case Key: return tr("Key");
+    case Value: return tr("Value");
+    case Headers: return tr("Headers");
+    default: return {};
     }
 }
 

@@ -27,8 +27,7 @@ double orNaN(double v)
 }
 
 // First logical index whose time is >= t (the rings are in time order).
-template<typename Ring, typename TimeOf>
-qsizetype lowerBound(const Ring &ring, qint64 t, TimeOf timeOf)
+template <typename Ring, typename TimeOf> qsizetype lowerBound(const Ring &ring, qint64 t, TimeOf timeOf)
 {
     qsizetype lo = 0;
     qsizetype hi = ring.size();
@@ -141,13 +140,11 @@ void MetricStore::fillNan(RingBuffer<AggValue> &ring, qsizetype n)
         ring.push({nan, nan, nan});
 }
 
-MetricStore::MetricStore()
-    : MetricStore(Config{})
-{}
+MetricStore::MetricStore() : MetricStore(Config{})
+{
+}
 
-MetricStore::MetricStore(const Config &config)
-    : m_config(config)
-    , m_lag(config.lag)
+MetricStore::MetricStore(const Config &config) : m_config(config), m_lag(config.lag)
 {
     m_config.rawCapacity = std::max<qsizetype>(1, m_config.rawCapacity);
     // Tiers must get coarser; a bad one is dropped rather than corrupting the ordering.
@@ -249,14 +246,10 @@ bool MetricStore::addSnapshot(const MetricsSnapshot &snapshot)
     // 3. The sample itself: raw slot and open buckets.
     RawSample raw;
     raw.timeMs = t;
-    raw.v = {snapshot.consumeRecordsPerSec,
-             snapshot.produceRecordsPerSec,
-             snapshot.consumeBytesPerSec,
-             snapshot.produceBytesPerSec,
-             double(snapshot.totalLag),
-             snapshot.lagTimeMs < 0 ? kNaN : double(snapshot.lagTimeMs),
-             orNaN(snapshot.latency.p50Ms),
-             orNaN(snapshot.latency.p99Ms),
+    raw.v = {snapshot.consumeRecordsPerSec, snapshot.produceRecordsPerSec,
+             snapshot.consumeBytesPerSec,   snapshot.produceBytesPerSec,
+             double(snapshot.totalLag),     snapshot.lagTimeMs < 0 ? kNaN : double(snapshot.lagTimeMs),
+             orNaN(snapshot.latency.p50Ms), orNaN(snapshot.latency.p99Ms),
              double(snapshot.inFlight)};
     m_raw.push(raw);
     for (TierState &tier : m_tiers) {
@@ -370,8 +363,8 @@ QList<MetricStore::Point> MetricStore::series(Series s, qint64 fromMs, qint64 to
     return mergeDown(points, maxPoints, isPeakSeries(s));
 }
 
-QList<MetricStore::Point> MetricStore::partitionLagSeries(const PartitionKey &key, qint64 fromMs,
-                                                          qint64 toMs, int maxPoints) const
+QList<MetricStore::Point> MetricStore::partitionLagSeries(const PartitionKey &key, qint64 fromMs, qint64 toMs,
+                                                          int maxPoints) const
 {
     const auto it = m_partitions.constFind(key);
     if (it == m_partitions.cend())
@@ -465,8 +458,7 @@ QList<MetricStore::PartitionRow> MetricStore::partitionTable() const
         rows.append(row);
     }
     std::sort(rows.begin(), rows.end(), [](const PartitionRow &a, const PartitionRow &b) {
-        return PartitionKey{a.metrics.topic, a.metrics.partition}
-               < PartitionKey{b.metrics.topic, b.metrics.partition};
+        return PartitionKey{a.metrics.topic, a.metrics.partition} < PartitionKey{b.metrics.topic, b.metrics.partition};
     });
     return rows;
 }
@@ -480,8 +472,8 @@ qsizetype MetricStore::memoryBytes() const
     constexpr qsizetype nodeOverhead = 16;
     for (auto it = m_partitions.cbegin(); it != m_partitions.cend(); ++it) {
         const PartitionSeries &p = it.value();
-        bytes += qsizetype(sizeof(PartitionKey) + sizeof(PartitionSeries)) + nodeOverhead
-                 + it.key().topic.capacity() * 2 + p.raw.memoryBytes();
+        bytes += qsizetype(sizeof(PartitionKey) + sizeof(PartitionSeries)) + nodeOverhead +
+                 it.key().topic.capacity() * 2 + p.raw.memoryBytes();
         for (const auto &r : p.tiers)
             bytes += qsizetype(sizeof(r)) + r.memoryBytes();
         bytes += qsizetype(p.open.capacity() * sizeof(Acc));
@@ -490,8 +482,8 @@ qsizetype MetricStore::memoryBytes() const
     bytes += partitions * qsizetype(sizeof(PartitionMetrics) + 2 * 32); // two short topic names
     bytes += m_rates.size() * qsizetype(sizeof(PartitionKey) + sizeof(double) + nodeOverhead);
     const auto lagWindow = m_lag.config().windowSize;
-    bytes += m_lag.partitions().size()
-             * qsizetype(lagWindow * (sizeof(LagObservation) + sizeof(qint64)) + 96 + nodeOverhead);
+    bytes += m_lag.partitions().size() *
+             qsizetype(lagWindow * (sizeof(LagObservation) + sizeof(qint64)) + 96 + nodeOverhead);
     return bytes;
 }
 

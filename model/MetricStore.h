@@ -28,12 +28,11 @@ namespace md {
 //   12 partitions:  memoryBytes() 1.46 MiB, heap actually grown 1.50 MiB
 //   100 partitions: memoryBytes() 6.34 MiB, heap actually grown 6.42 MiB
 // i.e. about 0.83 MiB per job plus 57 KiB per partition. The rings are allocated up front, so
-// the figure is reached with the first snapshot and never grows (the bench checks it). addSnapshot costs ~18 us (12 partitions) to ~140 us
-// (100 partitions) per tick.
+// the figure is reached with the first snapshot and never grows (the bench checks it). addSnapshot costs ~18 us (12
+// partitions) to ~140 us (100 partitions) per tick.
 //
 // Not thread-safe: it lives on the thread that receives the snapshots (the UI thread).
-class MetricStore final
-{
+class MetricStore final {
 public:
     enum class Series {
         ConsumeRecordsPerSec,
@@ -54,7 +53,7 @@ public:
     static QString seriesName(Series s);
 
     struct Point {
-        qint64 timeMs = 0; // sample time, or bucket start for aggregates
+        qint64 timeMs = 0;                                       // sample time, or bucket start for aggregates
         double value = std::numeric_limits<double>::quiet_NaN(); // what to draw (see isPeakSeries)
         double min = std::numeric_limits<double>::quiet_NaN();
         double max = std::numeric_limits<double>::quiet_NaN();
@@ -98,8 +97,7 @@ public:
     // one when none does), merged down to at most maxPoints (<= 0: no limit). Aggregated
     // tiers end with the bucket still being filled, so the live edge is never missing.
     QList<Point> series(Series s, qint64 fromMs, qint64 toMs, int maxPoints) const;
-    QList<Point> partitionLagSeries(const PartitionKey &key, qint64 fromMs, qint64 toMs,
-                                    int maxPoints) const;
+    QList<Point> partitionLagSeries(const PartitionKey &key, qint64 fromMs, qint64 toMs, int maxPoints) const;
     // -1 = raw samples, 0.. = config().tiers index.
     int tierFor(qint64 fromMs) const;
     QList<PartitionKey> partitionsWithHistory() const; // sorted

@@ -60,8 +60,9 @@ struct ExportContext {
                 variables << secretVariable;
                 notes << QStringLiteral("set %1 to the %2 before starting MM2 (%3)")
                              .arg(secretVariable, what,
-                                  refs.isEmpty() ? QStringLiteral("the profile holds it in clear; it is not written to the file")
-                                                 : QStringLiteral("the profile reads it from %1").arg(refs.first().toString()));
+                                  refs.isEmpty()
+                                      ? QStringLiteral("the profile holds it in clear; it is not written to the file")
+                                      : QStringLiteral("the profile reads it from %1").arg(refs.first().toString()));
             }
             return QStringLiteral("${env:") + secretVariable + QLatin1Char('}');
         }
@@ -93,7 +94,8 @@ void sideLines(ExportContext &c, const ProfileSide &s, const QString &what, cons
                const QString &consumerPrefix, const QString &producerPrefix, const QString &adminPrefix, bool isSource,
                Lines *out)
 {
-    out->append({clusterPrefix + QStringLiteral("bootstrap.servers"), c.value(s.bootstrap, what + QStringLiteral(".bootstrap"))});
+    out->append({clusterPrefix + QStringLiteral("bootstrap.servers"),
+                 c.value(s.bootstrap, what + QStringLiteral(".bootstrap"))});
     if (s.security != SecurityProtocol::Plaintext)
         out->append({clusterPrefix + QStringLiteral("security.protocol"), javaProtocol(s.security)});
     const bool sasl = s.security == SecurityProtocol::SaslPlaintext || s.security == SecurityProtocol::SaslSsl;
@@ -101,11 +103,13 @@ void sideLines(ExportContext &c, const ProfileSide &s, const QString &what, cons
     if (sasl && s.hasSasl) {
         const QString mech = s.saslMechanism.toUpper();
         out->append({clusterPrefix + QStringLiteral("sasl.mechanism"), mech});
-        const QString module = mech == QLatin1String("PLAIN") ? QStringLiteral("org.apache.kafka.common.security.plain.PlainLoginModule")
-                                                              : QStringLiteral("org.apache.kafka.common.security.scram.ScramLoginModule");
+        const QString module = mech == QLatin1String("PLAIN")
+                                   ? QStringLiteral("org.apache.kafka.common.security.plain.PlainLoginModule")
+                                   : QStringLiteral("org.apache.kafka.common.security.scram.ScramLoginModule");
         const QString user = c.value(s.saslUsername, what + QStringLiteral(".sasl.username"));
-        const QString password = c.value(s.saslPassword, QStringLiteral("password of SASL user \"%1\" on cluster %2").arg(s.saslUsername, s.alias),
-                                         envName(s.alias, QStringLiteral("PASSWORD")));
+        const QString password = c.value(
+            s.saslPassword, QStringLiteral("password of SASL user \"%1\" on cluster %2").arg(s.saslUsername, s.alias),
+            envName(s.alias, QStringLiteral("PASSWORD")));
         out->append({clusterPrefix + QStringLiteral("sasl.jaas.config"),
                      module + QStringLiteral(" required username=") + jaasQuote(user) + QStringLiteral(" password=") +
                          jaasQuote(password) + QLatin1Char(';')});
@@ -113,20 +117,24 @@ void sideLines(ExportContext &c, const ProfileSide &s, const QString &what, cons
     if (ssl) {
         if (!s.sslCa.isEmpty()) {
             out->append({clusterPrefix + QStringLiteral("ssl.truststore.type"), QStringLiteral("PEM")});
-            out->append({clusterPrefix + QStringLiteral("ssl.truststore.location"), c.value(s.sslCa, what + QStringLiteral(".ssl.ca"))});
+            out->append({clusterPrefix + QStringLiteral("ssl.truststore.location"),
+                         c.value(s.sslCa, what + QStringLiteral(".ssl.ca"))});
         }
         if (!s.sslCert.isEmpty()) {
             if (s.sslCert != s.sslKey) {
-                c.fail(QStringLiteral("%1.ssl: the certificate and key are in two files; a Java PEM keystore needs both in one "
-                                      "file (cat cert.pem key.pem > client.pem, then use it for ssl.cert and ssl.key)")
+                c.fail(QStringLiteral(
+                           "%1.ssl: the certificate and key are in two files; a Java PEM keystore needs both in one "
+                           "file (cat cert.pem key.pem > client.pem, then use it for ssl.cert and ssl.key)")
                            .arg(what));
             } else {
                 out->append({clusterPrefix + QStringLiteral("ssl.keystore.type"), QStringLiteral("PEM")});
-                out->append({clusterPrefix + QStringLiteral("ssl.keystore.location"), c.value(s.sslCert, what + QStringLiteral(".ssl.cert"))});
+                out->append({clusterPrefix + QStringLiteral("ssl.keystore.location"),
+                             c.value(s.sslCert, what + QStringLiteral(".ssl.cert"))});
                 if (!s.sslKeyPassword.isEmpty())
-                    out->append({clusterPrefix + QStringLiteral("ssl.key.password"),
-                                 c.value(s.sslKeyPassword, QStringLiteral("password of the TLS key of cluster %1").arg(s.alias),
-                                         envName(s.alias, QStringLiteral("SSL_KEY_PASSWORD")))});
+                    out->append(
+                        {clusterPrefix + QStringLiteral("ssl.key.password"),
+                         c.value(s.sslKeyPassword, QStringLiteral("password of the TLS key of cluster %1").arg(s.alias),
+                                 envName(s.alias, QStringLiteral("SSL_KEY_PASSWORD")))});
             }
         }
     }
@@ -136,9 +144,9 @@ void sideLines(ExportContext &c, const ProfileSide &s, const QString &what, cons
             QString v = it.value();
             if (key == QLatin1String("ssl.endpoint.identification.algorithm") && v == QLatin1String("none"))
                 v = QString(); // Java spells "none" as empty
-            const QString variable = isSecretName(key)
-                                         ? envName(s.alias, QString(key).toUpper().replace(QLatin1Char('.'), QLatin1Char('_')))
-                                         : QString();
+            const QString variable =
+                isSecretName(key) ? envName(s.alias, QString(key).toUpper().replace(QLatin1Char('.'), QLatin1Char('_')))
+                                  : QString();
             out->append({prefix + key, c.value(v, QStringLiteral("%1[\"%2\"]").arg(path, key), variable)});
             // librdkafka's keystore is PKCS#12; Java assumes JKS unless told.
             if (key == QLatin1String("ssl.keystore.location") && !m.contains(QStringLiteral("ssl.keystore.type")))
@@ -147,8 +155,9 @@ void sideLines(ExportContext &c, const ProfileSide &s, const QString &what, cons
     };
     freeProps(s.properties, clusterPrefix, what + QStringLiteral(".properties"));
     if (!s.properties.isEmpty())
-        c.notes << QStringLiteral("%1.properties are librdkafka properties written as they are; check each exists in the "
-                                  "Java client (MM2 ignores unknown ones with a warning)")
+        c.notes << QStringLiteral(
+                       "%1.properties are librdkafka properties written as they are; check each exists in the "
+                       "Java client (MM2 ignores unknown ones with a warning)")
                        .arg(what);
     if (isSource)
         freeProps(s.consumerProperties, consumerPrefix, what + QStringLiteral(".consumerProperties"));
@@ -167,8 +176,9 @@ void flowLines(ExportContext &c, Lines *out)
     const JobProfile &p = c.p;
     for (const QString &list : {p.include.join(QString()), p.exclude.join(QString())}) {
         if (list.contains(QLatin1Char(',')))
-            c.fail(QStringLiteral("topics: a regular expression with a comma cannot be written in MM2's comma-separated "
-                                  "lists; rewrite it (e.g. \"a{1,3}\" as \"a|aa|aaa\")"));
+            c.fail(
+                QStringLiteral("topics: a regular expression with a comma cannot be written in MM2's comma-separated "
+                               "lists; rewrite it (e.g. \"a{1,3}\" as \"a|aa|aaa\")"));
     }
     out->append({QStringLiteral("topics"), p.include.join(QStringLiteral(", "))});
     out->append({QStringLiteral("topics.exclude"), p.exclude.join(QStringLiteral(", "))});
@@ -189,8 +199,9 @@ void flowLines(ExportContext &c, Lines *out)
                    t.startsWith(p.source.alias) && t.size() > p.source.alias.size() + 8) {
             separator = t.mid(p.source.alias.size(), t.size() - p.source.alias.size() - 8);
         } else {
-            c.fail(QStringLiteral("naming.template \"%1\": MM2 has no equivalent (its DefaultReplicationPolicy names topics "
-                                  "<source alias><separator><topic>, IdentityReplicationPolicy keeps the name)")
+            c.fail(QStringLiteral(
+                       "naming.template \"%1\": MM2 has no equivalent (its DefaultReplicationPolicy names topics "
+                       "<source alias><separator><topic>, IdentityReplicationPolicy keeps the name)")
                        .arg(t));
         }
         break;
@@ -198,13 +209,15 @@ void flowLines(ExportContext &c, Lines *out)
     }
     out->append({QStringLiteral("replication.policy.class"), policy});
     out->append({QStringLiteral("replication.policy.separator"), separator});
-    out->append({QStringLiteral("sync.topic.configs.enabled"), p.syncTopicConfigs ? QStringLiteral("true") : QStringLiteral("false")});
+    out->append({QStringLiteral("sync.topic.configs.enabled"),
+                 p.syncTopicConfigs ? QStringLiteral("true") : QStringLiteral("false")});
     if (!p.configExclude.isEmpty()) {
         if (p.configExclude.join(QString()).contains(QLatin1Char(',')))
             c.fail(QStringLiteral("configExclude: a regular expression with a comma cannot be written in MM2's list"));
         out->append({QStringLiteral("config.properties.exclude"), p.configExclude.join(QStringLiteral(", "))});
     }
-    out->append({QStringLiteral("refresh.topics.interval.seconds"), QString::number(qMax(1, (p.topicRefreshIntervalMs + 999) / 1000))});
+    out->append({QStringLiteral("refresh.topics.interval.seconds"),
+                 QString::number(qMax(1, (p.topicRefreshIntervalMs + 999) / 1000))});
     // MirrorDesk copies no ACLs; MM2 would by default. Checkpoints stay at MM2's
     // default: they change nothing in the copy, and switching them off makes
     // MM2 4.x log an error for its checkpoint connector at every start.
@@ -213,13 +226,16 @@ void flowLines(ExportContext &c, Lines *out)
     if (p.start == StartPosition::Latest)
         c.notes << QStringLiteral("start \"latest\": written as the source consumer's auto.offset.reset=latest");
     else if (p.start == StartPosition::Timestamp)
-        c.notes << QStringLiteral("start at a timestamp has no MM2 equivalent: MM2 starts from its stored offsets, else the earliest");
+        c.notes << QStringLiteral(
+            "start at a timestamp has no MM2 equivalent: MM2 starts from its stored offsets, else the earliest");
     else if (p.start == StartPosition::Earliest)
-        c.notes << QStringLiteral("start \"earliest\": MM2 starts from the earliest record only when it has no stored offsets");
+        c.notes << QStringLiteral(
+            "start \"earliest\": MM2 starts from the earliest record only when it has no stored offsets");
     if (p.stop != StopCondition::RunForever)
         c.notes << QStringLiteral("the stop condition has no MM2 equivalent: MM2 mirrors until it is stopped");
     if (p.throttleBytesPerSecond > 0)
-        c.notes << QStringLiteral("MM2 has no throttle; use a client quota on the source cluster for the byte rate (%1 bytes/s)")
+        c.notes << QStringLiteral(
+                       "MM2 has no throttle; use a client quota on the source cluster for the byte rate (%1 bytes/s)")
                        .arg(p.throttleBytesPerSecond);
     if (!p.createTopics)
         c.notes << QStringLiteral("createTopics is off, but MM2 always creates the target topics");
@@ -234,7 +250,8 @@ Lines exactlyOnceConnectorLines(ExportContext &c)
     if (c.p.delivery != DeliveryGuarantee::ExactlyOnce)
         return {};
     if (c.p.transactionMaxRecords != JobProfile::DefaultTransactionMaxRecords)
-        c.notes << QStringLiteral("transactionMaxRecords has no MM2 equivalent: MM2 commits a transaction every %1 ms only")
+        c.notes << QStringLiteral(
+                       "transactionMaxRecords has no MM2 equivalent: MM2 commits a transaction every %1 ms only")
                        .arg(c.p.transactionIntervalMs);
     c.notes << QStringLiteral("exactly-once: consumers of the target see each record once only when they read with "
                               "isolation.level=read_committed");
@@ -258,7 +275,9 @@ void checkProfile(ExportContext &c)
     static const QRegularExpression aliasRe(QStringLiteral("^[A-Za-z0-9_-]+$"));
     for (const QString &a : {c.p.source.alias, c.p.target.alias}) {
         if (!a.isEmpty() && !aliasRe.match(a).hasMatch())
-            c.fail(QStringLiteral("alias \"%1\": MM2 cluster aliases are letters, digits, '_' and '-' (no '.' or spaces)").arg(a));
+            c.fail(
+                QStringLiteral("alias \"%1\": MM2 cluster aliases are letters, digits, '_' and '-' (no '.' or spaces)")
+                    .arg(a));
     }
 }
 
@@ -315,9 +334,10 @@ Mm2ExportResult exportMm2Properties(const JobProfile &profile, const Mm2ExportOp
 
     Lines factors;
     if (options.replicationFactor > 0) {
-        for (const char *k : {"replication.factor", "heartbeats.topic.replication.factor", "checkpoints.topic.replication.factor",
-                              "offset-syncs.topic.replication.factor", "offset.storage.replication.factor",
-                              "status.storage.replication.factor", "config.storage.replication.factor"})
+        for (const char *k :
+             {"replication.factor", "heartbeats.topic.replication.factor", "checkpoints.topic.replication.factor",
+              "offset-syncs.topic.replication.factor", "offset.storage.replication.factor",
+              "status.storage.replication.factor", "config.storage.replication.factor"})
             factors.append({QString::fromLatin1(k), QString::number(options.replicationFactor)});
     }
     if (!c.error.isEmpty()) {
@@ -343,7 +363,8 @@ Mm2ExportResult exportMm2Properties(const JobProfile &profile, const Mm2ExportOp
                  {QStringLiteral("config.providers.env.class"), QString::fromLatin1(kKafkaEnvProvider)}});
     section(QStringLiteral("Connections"), sides);
     section(QStringLiteral("The flow"), flow);
-    section(QStringLiteral("Exactly-once: records and offsets commit in transactions on the target (KIP-618)"), exactlyOnce);
+    section(QStringLiteral("Exactly-once: records and offsets commit in transactions on the target (KIP-618)"),
+            exactlyOnce);
     section(QStringLiteral("Replication factor of the topics MM2 creates"), factors);
     r.data = text.toUtf8();
     r.notes = c.notes;
@@ -360,37 +381,46 @@ Mm2ExportResult exportMm2Connector(const JobProfile &profile, const Mm2ExportOpt
         return r;
     }
     Lines lines;
-    lines.append({QStringLiteral("connector.class"), QStringLiteral("org.apache.kafka.connect.mirror.MirrorSourceConnector")});
+    lines.append(
+        {QStringLiteral("connector.class"), QStringLiteral("org.apache.kafka.connect.mirror.MirrorSourceConnector")});
     lines.append({QStringLiteral("source.cluster.alias"), profile.source.alias});
     lines.append({QStringLiteral("target.cluster.alias"), profile.target.alias});
     // Exact bytes: Connect must not re-encode keys and values.
-    lines.append({QStringLiteral("key.converter"), QStringLiteral("org.apache.kafka.connect.converters.ByteArrayConverter")});
-    lines.append({QStringLiteral("value.converter"), QStringLiteral("org.apache.kafka.connect.converters.ByteArrayConverter")});
-    lines.append({QStringLiteral("header.converter"), QStringLiteral("org.apache.kafka.connect.converters.ByteArrayConverter")});
-    sideLines(c, profile.source, QStringLiteral("source"), QStringLiteral("source.cluster."), QStringLiteral("source.consumer."),
-              QStringLiteral("source.producer."), QStringLiteral("source.admin."), true, &lines);
-    sideLines(c, profile.target, QStringLiteral("target"), QStringLiteral("target.cluster."), QStringLiteral("target.consumer."),
-              QStringLiteral("target.producer."), QStringLiteral("target.admin."), false, &lines);
+    lines.append(
+        {QStringLiteral("key.converter"), QStringLiteral("org.apache.kafka.connect.converters.ByteArrayConverter")});
+    lines.append(
+        {QStringLiteral("value.converter"), QStringLiteral("org.apache.kafka.connect.converters.ByteArrayConverter")});
+    lines.append(
+        {QStringLiteral("header.converter"), QStringLiteral("org.apache.kafka.connect.converters.ByteArrayConverter")});
+    sideLines(c, profile.source, QStringLiteral("source"), QStringLiteral("source.cluster."),
+              QStringLiteral("source.consumer."), QStringLiteral("source.producer."), QStringLiteral("source.admin."),
+              true, &lines);
+    sideLines(c, profile.target, QStringLiteral("target"), QStringLiteral("target.cluster."),
+              QStringLiteral("target.consumer."), QStringLiteral("target.producer."), QStringLiteral("target.admin."),
+              false, &lines);
     if (profile.start == StartPosition::Latest)
         lines.append({QStringLiteral("source.consumer.auto.offset.reset"), QStringLiteral("latest")});
     flowLines(c, &lines);
     if (profile.delivery == DeliveryGuarantee::ExactlyOnce) {
         lines.append({QStringLiteral("source.consumer.isolation.level"), QStringLiteral("read_committed")});
         lines.append(exactlyOnceConnectorLines(c));
-        c.notes << QStringLiteral("exactly-once: the Connect workers need exactly.once.source.support=enabled in their worker "
-                                  "properties (KIP-618), or Connect refuses the connector");
+        c.notes << QStringLiteral(
+            "exactly-once: the Connect workers need exactly.once.source.support=enabled in their worker "
+            "properties (KIP-618), or Connect refuses the connector");
     }
     if (options.replicationFactor > 0) {
         lines.append({QStringLiteral("replication.factor"), QString::number(options.replicationFactor)});
-        lines.append({QStringLiteral("offset-syncs.topic.replication.factor"), QString::number(options.replicationFactor)});
+        lines.append(
+            {QStringLiteral("offset-syncs.topic.replication.factor"), QString::number(options.replicationFactor)});
     }
     if (!c.error.isEmpty()) {
         r.error = c.error;
         return r;
     }
     if (c.usesEnv)
-        c.notes << QStringLiteral("the connector reads ${env:NAME} references: the Connect workers need config.providers=env and "
-                                  "config.providers.env.class=%1 in their worker properties, and the variables set")
+        c.notes << QStringLiteral(
+                       "the connector reads ${env:NAME} references: the Connect workers need config.providers=env and "
+                       "config.providers.env.class=%1 in their worker properties, and the variables set")
                        .arg(QString::fromLatin1(kKafkaEnvProvider));
     QJsonObject config;
     for (const auto &[k, v] : std::as_const(lines))
@@ -403,6 +433,5 @@ Mm2ExportResult exportMm2Connector(const JobProfile &profile, const Mm2ExportOpt
     r.notes = c.notes;
     return r;
 }
-
 
 } // namespace md

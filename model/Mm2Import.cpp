@@ -12,8 +12,7 @@
 
 namespace md::mm2 {
 
-Importer::Importer(const QByteArray &data, const QString &fileName)
-    : m_fileName(fileName)
+Importer::Importer(const QByteArray &data, const QString &fileName) : m_fileName(fileName)
 {
     QList<JavaPropertiesError> errors;
     const QList<JavaProperty> props = parseJavaProperties(data, &errors);
@@ -98,8 +97,9 @@ Mm2Flow Importer::flow(const QString &a, const QString &b)
         const QString v = reset->value.trimmed().toLower();
         if (v == QLatin1String("latest")) {
             p.start = StartPosition::Latest;
-            m_result.notes << QStringLiteral("%1->%2: auto.offset.reset=latest became \"start\": \"latest\" (skips what the "
-                                             "source holds when the job first starts)")
+            m_result.notes << QStringLiteral(
+                                  "%1->%2: auto.offset.reset=latest became \"start\": \"latest\" (skips what the "
+                                  "source holds when the job first starts)")
                                   .arg(a, b);
         } else if (v != QLatin1String("earliest")) {
             m_used.remove(m_entries.contains(flowResetKey) ? flowResetKey : resetKey);
@@ -114,7 +114,8 @@ Mm2Flow Importer::flow(const QString &a, const QString &b)
     else
         p.include = {QStringLiteral(".*")};
     if (p.include.isEmpty()) {
-        unmapped(flowKey(a, b, QStringLiteral("topics")), QStringLiteral("an empty topic list mirrors nothing; \".*\" used"));
+        unmapped(flowKey(a, b, QStringLiteral("topics")),
+                 QStringLiteral("an empty topic list mirrors nothing; \".*\" used"));
         p.include = {QStringLiteral(".*")};
     }
     const std::optional<Entry> exclude = flowValue(a, b, QStringLiteral("topics.exclude"));
@@ -140,15 +141,18 @@ Mm2Flow Importer::flow(const QString &a, const QString &b)
         const QString cls = policy->value.trimmed();
         if (cls == QLatin1String(kMm2IdentityPolicy) || cls.endsWith(QLatin1String(".IdentityReplicationPolicy"))) {
             p.naming = NamingPolicy::Identity;
-        } else if (cls != QLatin1String(kMm2DefaultPolicy) && !cls.endsWith(QLatin1String(".DefaultReplicationPolicy"))) {
+        } else if (cls != QLatin1String(kMm2DefaultPolicy) &&
+                   !cls.endsWith(QLatin1String(".DefaultReplicationPolicy"))) {
             m_used.remove(policyKey);
-            unmapped(policyKey, QStringLiteral("custom replication policy %1: DefaultReplicationPolicy naming (prefix) used "
-                                               "instead")
-                                    .arg(cls));
+            unmapped(policyKey,
+                     QStringLiteral("custom replication policy %1: DefaultReplicationPolicy naming (prefix) used "
+                                    "instead")
+                         .arg(cls));
         }
     }
     if (p.separator.isEmpty()) {
-        unmapped(flowKey(a, b, QStringLiteral("replication.policy.separator")), QStringLiteral("an empty separator; \".\" used"));
+        unmapped(flowKey(a, b, QStringLiteral("replication.policy.separator")),
+                 QStringLiteral("an empty separator; \".\" used"));
         p.separator = QStringLiteral(".");
     }
 
@@ -168,10 +172,11 @@ Mm2Flow Importer::flow(const QString &a, const QString &b)
             unmapped(refreshKey, QStringLiteral("not a positive number of seconds"));
         } else {
             const qint64 ms = qBound(qint64(JobProfile::MinTopicRefreshIntervalMs), seconds * 1000,
-                                             qint64(JobProfile::MaxTopicRefreshIntervalMs));
+                                     qint64(JobProfile::MaxTopicRefreshIntervalMs));
             p.topicRefreshIntervalMs = int(ms);
             if (ms != seconds * 1000)
-                m_result.notes << QStringLiteral("%1->%2: topic refresh interval limited to %3 s").arg(a, b).arg(ms / 1000);
+                m_result.notes
+                    << QStringLiteral("%1->%2: topic refresh interval limited to %3 s").arg(a, b).arg(ms / 1000);
         }
     }
     delivery(a, b, &p);
@@ -183,8 +188,9 @@ Mm2Flow Importer::flow(const QString &a, const QString &b)
         const QString where = flowKey(a, b, key);
         if (const auto e = flowValue(a, b, key); e && javaBool(e->value)) {
             m_used.remove(where);
-            unmapped(where, QStringLiteral("MirrorDesk has no equivalent (it mirrors records, partitions and topic configs; "
-                                           "not ACLs, checkpoints, heartbeats or group offsets)"));
+            unmapped(where,
+                     QStringLiteral("MirrorDesk has no equivalent (it mirrors records, partitions and topic configs; "
+                                    "not ACLs, checkpoints, heartbeats or group offsets)"));
         }
     }
     if (const auto e = flowValue(a, b, QStringLiteral("refresh.topics.enabled")); e && !javaBool(e->value)) {
@@ -200,8 +206,8 @@ void Importer::delivery(const QString &a, const QString &b, JobProfile *p)
     const QString workerKey = b + QStringLiteral(".exactly.once.source.support");
     const std::optional<Entry> worker = take(workerKey);
     const QString support = worker ? worker->value.trimmed().toLower() : QString();
-    if (worker && support != QLatin1String("enabled") && support != QLatin1String("preparing")
-        && support != QLatin1String("disabled")) {
+    if (worker && support != QLatin1String("enabled") && support != QLatin1String("preparing") &&
+        support != QLatin1String("disabled")) {
         m_used.remove(workerKey);
         unmapped(workerKey, QStringLiteral("expected enabled, preparing or disabled"));
     }
@@ -217,12 +223,14 @@ void Importer::delivery(const QString &a, const QString &b, JobProfile *p)
     if (support == QLatin1String("enabled") || level == QLatin1String("required")) {
         p->delivery = DeliveryGuarantee::ExactlyOnce;
         if (support != QLatin1String("enabled"))
-            m_result.notes << QStringLiteral("%1->%2: exactly.once.support=required without %2.exactly.once.source.support="
-                                             "enabled (MM2 would not start the flow): imported as exactly-once")
+            m_result.notes << QStringLiteral(
+                                  "%1->%2: exactly.once.support=required without %2.exactly.once.source.support="
+                                  "enabled (MM2 would not start the flow): imported as exactly-once")
                                   .arg(a, b);
     } else if (support == QLatin1String("preparing")) {
-        m_result.notes << QStringLiteral("%1->%2: %2.exactly.once.source.support=preparing (MM2 half way to exactly-once): "
-                                         "imported as at-least-once")
+        m_result.notes << QStringLiteral(
+                              "%1->%2: %2.exactly.once.source.support=preparing (MM2 half way to exactly-once): "
+                              "imported as at-least-once")
                               .arg(a, b);
     }
     // MM2's "interval" boundary is MirrorDesk's transaction interval; its default ("poll") has no number to take.
@@ -236,8 +244,8 @@ void Importer::delivery(const QString &a, const QString &b, JobProfile *p)
             m_used.remove(intervalKey);
             unmapped(intervalKey, QStringLiteral("not a number of milliseconds"));
         } else {
-            p->transactionIntervalMs = int(qBound(qint64(JobProfile::MinTransactionIntervalMs), ms,
-                                                  qint64(JobProfile::MaxTransactionIntervalMs)));
+            p->transactionIntervalMs = int(
+                qBound(qint64(JobProfile::MinTransactionIntervalMs), ms, qint64(JobProfile::MaxTransactionIntervalMs)));
             if (p->transactionIntervalMs != ms)
                 m_result.notes << QStringLiteral("%1->%2: transaction interval limited to %3 ms")
                                       .arg(a, b)

@@ -17,9 +17,10 @@ QString Importer::secret(const QString &value, const QString &variable, const QS
         if (v.name == variable)
             return QStringLiteral("${env:") + variable + QLatin1Char('}');
     }
-    const QString from = SecretRef::whole(value) ? QStringLiteral("read by an MM2 config provider")
-                                                 : QStringLiteral("written in clear");
-    m_result.variables << Mm2SecretVariable{variable, QStringLiteral("%1 (line %2, %3 there)").arg(description).arg(line).arg(from)};
+    const QString from =
+        SecretRef::whole(value) ? QStringLiteral("read by an MM2 config provider") : QStringLiteral("written in clear");
+    m_result.variables << Mm2SecretVariable{
+        variable, QStringLiteral("%1 (line %2, %3 there)").arg(description).arg(line).arg(from)};
     return QStringLiteral("${env:") + variable + QLatin1Char('}');
 }
 
@@ -29,13 +30,15 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
     if (const auto e = take(alias + QStringLiteral(".bootstrap.servers")))
         s->bootstrap = e->value.trimmed();
     else
-        m_result.notes << QStringLiteral("cluster %1 has no %1.bootstrap.servers: fill in source/target bootstrap").arg(alias);
+        m_result.notes
+            << QStringLiteral("cluster %1 has no %1.bootstrap.servers: fill in source/target bootstrap").arg(alias);
 
     const QString protoKey = clusterKey(alias, QStringLiteral("security.protocol"));
     if (const auto e = clusterValue(alias, QStringLiteral("security.protocol"))) {
         if (!parseSecurityProtocol(e->value, &s->security)) {
             m_used.remove(protoKey);
-            unmapped(protoKey, QStringLiteral("unknown security protocol (expected PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL)"));
+            unmapped(protoKey,
+                     QStringLiteral("unknown security protocol (expected PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL)"));
         }
     }
     const bool sasl = s->security == SecurityProtocol::SaslPlaintext || s->security == SecurityProtocol::SaslSsl;
@@ -52,9 +55,10 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
             s->saslMechanism = m;
         } else {
             m_used.remove(mechKey);
-            unmapped(mechKey, QStringLiteral("mechanism %1 is not supported by MirrorDesk profiles (PLAIN, SCRAM-SHA-256, "
-                                             "SCRAM-SHA-512)")
-                                  .arg(m));
+            unmapped(mechKey,
+                     QStringLiteral("mechanism %1 is not supported by MirrorDesk profiles (PLAIN, SCRAM-SHA-256, "
+                                    "SCRAM-SHA-512)")
+                         .arg(m));
         }
     }
     if (jaas) {
@@ -65,32 +69,39 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
             unmapped(jaasKey, QStringLiteral("unreadable JAAS line: ") + j.error);
         } else if (module != QLatin1String("ScramLoginModule") && module != QLatin1String("PlainLoginModule")) {
             m_used.remove(jaasKey);
-            unmapped(jaasKey, QStringLiteral("login module %1 is not supported (ScramLoginModule or PlainLoginModule)").arg(module));
+            unmapped(
+                jaasKey,
+                QStringLiteral("login module %1 is not supported (ScramLoginModule or PlainLoginModule)").arg(module));
         } else {
             s->hasSasl = true;
             if (!mech) {
                 // Java would default to GSSAPI here and fail; the login module says what was meant.
                 s->saslMechanism = module == QLatin1String("PlainLoginModule") ? QStringLiteral("PLAIN")
                                                                                : QStringLiteral("SCRAM-SHA-512");
-                m_result.notes << QStringLiteral("cluster %1: no sasl.mechanism given; %2 assumed from the JAAS login module")
+                m_result.notes << QStringLiteral(
+                                      "cluster %1: no sasl.mechanism given; %2 assumed from the JAAS login module")
                                       .arg(alias, s->saslMechanism);
             }
             s->saslUsername = j.options.value(QStringLiteral("username"));
             const QString password = j.options.value(QStringLiteral("password"));
             if (!password.isEmpty())
-                s->saslPassword = secret(password, envName(alias, QStringLiteral("PASSWORD")),
-                                         QStringLiteral("password of SASL user \"%1\" on cluster %2").arg(s->saslUsername, alias),
-                                         jaas->line);
+                s->saslPassword =
+                    secret(password, envName(alias, QStringLiteral("PASSWORD")),
+                           QStringLiteral("password of SASL user \"%1\" on cluster %2").arg(s->saslUsername, alias),
+                           jaas->line);
             for (auto it = j.options.constBegin(); it != j.options.constEnd(); ++it) {
                 if (it.key() != QLatin1String("username") && it.key() != QLatin1String("password"))
-                    m_result.notes << QStringLiteral("cluster %1: JAAS option %2 (line %3) has no MirrorDesk equivalent and was left out")
-                                          .arg(alias, it.key())
-                                          .arg(jaas->line);
+                    m_result.notes
+                        << QStringLiteral(
+                               "cluster %1: JAAS option %2 (line %3) has no MirrorDesk equivalent and was left out")
+                               .arg(alias, it.key())
+                               .arg(jaas->line);
             }
         }
     }
     if (s->hasSasl && !sasl)
-        m_result.notes << QStringLiteral("cluster %1: SASL settings given but security.protocol is %2; they are kept but unused")
+        m_result.notes << QStringLiteral(
+                              "cluster %1: SASL settings given but security.protocol is %2; they are kept but unused")
                               .arg(alias, securityProtocolName(s->security));
 
     // TLS: librdkafka reads PEM files (and PKCS#12 keystores), not Java keystores.
@@ -106,9 +117,10 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
                 m_used.insert(trustPassKey);
         } else {
             m_used.remove(trustLocKey);
-            unmapped(trustLocKey, QStringLiteral("a Java truststore: librdkafka reads PEM files; convert it (keytool -exportcert "
-                                                 "-rfc -keystore FILE -alias ALIAS -file ca.pem) and set %1.ssl.ca in the profile")
-                                      .arg(isSource ? QStringLiteral("source") : QStringLiteral("target")));
+            unmapped(trustLocKey,
+                     QStringLiteral("a Java truststore: librdkafka reads PEM files; convert it (keytool -exportcert "
+                                    "-rfc -keystore FILE -alias ALIAS -file ca.pem) and set %1.ssl.ca in the profile")
+                         .arg(isSource ? QStringLiteral("source") : QStringLiteral("target")));
             if (trustPass) {
                 m_used.remove(trustPassKey);
                 unmapped(trustPassKey, QStringLiteral("belongs to the Java truststore above (not needed for PEM)"));
@@ -130,8 +142,9 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
         s->sslCert = keyLoc->value.trimmed();
         s->sslKey = keyLoc->value.trimmed();
         if (keyKeyPass && !keyKeyPass->value.isEmpty())
-            s->sslKeyPassword = secret(keyKeyPass->value, envName(alias, QStringLiteral("SSL_KEY_PASSWORD")),
-                                       QStringLiteral("password of the TLS private key of cluster %1").arg(alias), keyKeyPass->line);
+            s->sslKeyPassword =
+                secret(keyKeyPass->value, envName(alias, QStringLiteral("SSL_KEY_PASSWORD")),
+                       QStringLiteral("password of the TLS private key of cluster %1").arg(alias), keyKeyPass->line);
         if (keyPass)
             m_used.insert(keyPassKey);
     } else if (keyLoc && looksPkcs12(keyLoc->value, typeName)) {
@@ -139,14 +152,18 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
         if (keyPass && !keyPass->value.isEmpty())
             s->properties.insert(QStringLiteral("ssl.keystore.password"),
                                  secret(keyPass->value, envName(alias, QStringLiteral("KEYSTORE_PASSWORD")),
-                                        QStringLiteral("password of the PKCS#12 keystore of cluster %1").arg(alias), keyPass->line));
+                                        QStringLiteral("password of the PKCS#12 keystore of cluster %1").arg(alias),
+                                        keyPass->line));
         if (keyKeyPass)
-            m_result.notes << QStringLiteral("cluster %1: ssl.key.password is not used with a PKCS#12 keystore in librdkafka").arg(alias);
+            m_result.notes << QStringLiteral(
+                                  "cluster %1: ssl.key.password is not used with a PKCS#12 keystore in librdkafka")
+                                  .arg(alias);
     } else if (keyLoc) {
         m_used.remove(keyLocKey);
-        unmapped(keyLocKey, QStringLiteral("a Java keystore: librdkafka reads PEM or PKCS#12; convert it (keytool -importkeystore "
-                                           "-srckeystore FILE -destkeystore client.p12 -deststoretype PKCS12) and set "
-                                           "ssl.keystore.location, or give PEM files as ssl.cert and ssl.key"));
+        unmapped(keyLocKey,
+                 QStringLiteral("a Java keystore: librdkafka reads PEM or PKCS#12; convert it (keytool -importkeystore "
+                                "-srckeystore FILE -destkeystore client.p12 -deststoretype PKCS12) and set "
+                                "ssl.keystore.location, or give PEM files as ssl.cert and ssl.key"));
         for (const QString &k : {keyPassKey, clusterKey(alias, QStringLiteral("ssl.key.password"))}) {
             if (m_entries.contains(k)) {
                 m_used.remove(k);
@@ -208,7 +225,8 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
     }
 }
 
-void Importer::clientProperty(const QString &key, const QString &name, const QString &value, QMap<QString, QString> *target)
+void Importer::clientProperty(const QString &key, const QString &name, const QString &value,
+                              QMap<QString, QString> *target)
 {
     if (name == QLatin1String("auto.offset.reset"))
         return; // mapped to the start position by the caller
@@ -217,7 +235,8 @@ void Importer::clientProperty(const QString &key, const QString &name, const QSt
         return;
     }
     if (isEngineOwned(name)) {
-        unmapped(key, QStringLiteral("the mirror engine sets %1 itself (its delivery guarantee depends on it)").arg(name));
+        unmapped(key,
+                 QStringLiteral("the mirror engine sets %1 itself (its delivery guarantee depends on it)").arg(name));
         return;
     }
     QString why;
@@ -225,15 +244,13 @@ void Importer::clientProperty(const QString &key, const QString &name, const QSt
     case RdKafkaName::Unknown:
         unmapped(key, QStringLiteral("%1 is a Java client property that librdkafka does not have").arg(name));
         return;
-    case RdKafkaName::InvalidValue:
-        unmapped(key, why);
-        return;
+    case RdKafkaName::InvalidValue: unmapped(key, why); return;
     case RdKafkaName::Valid: break;
     }
     m_used.insert(key);
     if (isSecretName(name) && isClearValue(value))
-        target->insert(name, secret(value, envNameForKey(key), QStringLiteral("value of %1").arg(key),
-                                    m_entries.value(key).line));
+        target->insert(
+            name, secret(value, envNameForKey(key), QStringLiteral("value of %1").arg(key), m_entries.value(key).line));
     else
         target->insert(name, value);
 }

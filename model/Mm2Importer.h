@@ -24,8 +24,7 @@ struct Entry {
     int line = 0;
 };
 
-class Importer final
-{
+class Importer final {
 public:
     Importer(const QByteArray &data, const QString &fileName);
 

@@ -83,9 +83,9 @@ struct Mm2ExportOptions {
 };
 
 struct Mm2ExportResult {
-    QByteArray data;      // the file to write; empty when error is set
-    QStringList notes;    // what the user has to know or do (variables to set, approximations)
-    QString error;        // the profile cannot be expressed for MM2
+    QByteArray data;   // the file to write; empty when error is set
+    QStringList notes; // what the user has to know or do (variables to set, approximations)
+    QString error;     // the profile cannot be expressed for MM2
 };
 
 // mm2.properties for `connect-mirror-maker.sh` (dedicated mode): one A->B flow,

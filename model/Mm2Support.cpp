@@ -81,11 +81,16 @@ bool javaBool(const QString &v)
 // Cluster settings side() maps itself rather than as free client properties.
 bool isSpecialClusterKey(const QString &rest)
 {
-    static const QSet<QString> special{QStringLiteral("bootstrap.servers"), QStringLiteral("security.protocol"),
-                                       QStringLiteral("sasl.mechanism"), QStringLiteral("sasl.jaas.config"),
-                                       QStringLiteral("ssl.truststore.type"), QStringLiteral("ssl.truststore.location"),
-                                       QStringLiteral("ssl.truststore.password"), QStringLiteral("ssl.keystore.type"),
-                                       QStringLiteral("ssl.keystore.location"), QStringLiteral("ssl.keystore.password"),
+    static const QSet<QString> special{QStringLiteral("bootstrap.servers"),
+                                       QStringLiteral("security.protocol"),
+                                       QStringLiteral("sasl.mechanism"),
+                                       QStringLiteral("sasl.jaas.config"),
+                                       QStringLiteral("ssl.truststore.type"),
+                                       QStringLiteral("ssl.truststore.location"),
+                                       QStringLiteral("ssl.truststore.password"),
+                                       QStringLiteral("ssl.keystore.type"),
+                                       QStringLiteral("ssl.keystore.location"),
+                                       QStringLiteral("ssl.keystore.password"),
                                        QStringLiteral("ssl.key.password"),
                                        QStringLiteral("ssl.endpoint.identification.algorithm"),
                                        QStringLiteral("exactly.once.source.support")};
@@ -116,11 +121,16 @@ RdKafkaName checkRdKafkaProperty(const QString &name, const QString &value, QStr
 // Set by the engine itself for its guarantees; a profile may not override them.
 bool isEngineOwned(const QString &name)
 {
-    static const QSet<QString> owned{QStringLiteral("group.id"),          QStringLiteral("enable.auto.commit"),
-                                     QStringLiteral("enable.auto.offset.store"), QStringLiteral("isolation.level"),
-                                     QStringLiteral("enable.idempotence"), QStringLiteral("acks"),
-                                     QStringLiteral("auto.offset.reset"),  QStringLiteral("bootstrap.servers"),
-                                     QStringLiteral("enable.partition.eof"), QStringLiteral("transactional.id")};
+    static const QSet<QString> owned{QStringLiteral("group.id"),
+                                     QStringLiteral("enable.auto.commit"),
+                                     QStringLiteral("enable.auto.offset.store"),
+                                     QStringLiteral("isolation.level"),
+                                     QStringLiteral("enable.idempotence"),
+                                     QStringLiteral("acks"),
+                                     QStringLiteral("auto.offset.reset"),
+                                     QStringLiteral("bootstrap.servers"),
+                                     QStringLiteral("enable.partition.eof"),
+                                     QStringLiteral("transactional.id")};
     return owned.contains(name);
 }
 
@@ -136,7 +146,8 @@ JaasLine parseJaas(const QString &text)
     auto token = [&] {
         skipSpace();
         const qsizetype start = i;
-        while (i < text.size() && !text.at(i).isSpace() && text.at(i) != QLatin1Char('=') && text.at(i) != QLatin1Char(';'))
+        while (i < text.size() && !text.at(i).isSpace() && text.at(i) != QLatin1Char('=') &&
+               text.at(i) != QLatin1Char(';'))
             ++i;
         return text.mid(start, i - start);
     };
@@ -222,11 +233,13 @@ QString leftoverReason(const QString &key)
     if (key == QLatin1String("topics.blacklist") || key == QLatin1String("config.properties.blacklist"))
         return QStringLiteral("deprecated name, overridden by the newer *.exclude setting");
     if (key == QLatin1String("exactly.once.source.support"))
-        return QStringLiteral("MM2 reads it per target cluster (TARGET.exactly.once.source.support) for the flows into that "
-                              "cluster; no enabled flow takes it from here");
+        return QStringLiteral(
+            "MM2 reads it per target cluster (TARGET.exactly.once.source.support) for the flows into that "
+            "cluster; no enabled flow takes it from here");
     if (key == QLatin1String("dedicated.mode.enable.internal.rest") || key == QLatin1String("listeners"))
-        return QStringLiteral("MM2's REST server between its nodes; MirrorDesk instances need none (they share the work "
-                              "through the consumer group)");
+        return QStringLiteral(
+            "MM2's REST server between its nodes; MirrorDesk instances need none (they share the work "
+            "through the consumer group)");
     if (key == QLatin1String("tasks.max"))
         return QStringLiteral("no equivalent: to share the work, run several headless instances of the same profile");
     if (key.startsWith(QLatin1String("groups")) || key.contains(QLatin1String("checkpoint")) ||

@@ -27,11 +27,14 @@ QString brokerListKey(const QList<int> &ids)
 }
 } // namespace
 
-PartitionDetailModel::PartitionDetailModel(QObject *parent) : MergingTableModel(parent) {}
+PartitionDetailModel::PartitionDetailModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 void PartitionDetailModel::setPartitions(QList<PartitionInfo> partitions)
 {
-    std::sort(partitions.begin(), partitions.end(), [](const PartitionInfo &a, const PartitionInfo &b) { return a.id < b.id; });
+    std::sort(partitions.begin(), partitions.end(),
+              [](const PartitionInfo &a, const PartitionInfo &b) { return a.id < b.id; });
     partitions.erase(std::unique(partitions.begin(), partitions.end(),
                                  [](const PartitionInfo &a, const PartitionInfo &b) { return a.id == b.id; }),
                      partitions.end());
@@ -91,7 +94,8 @@ QVariant PartitionDetailModel::data(const QModelIndex &index, int role) const
             if (offline)
                 return display ? QVariant(tr("offline")) : QVariant(0);
             if (under)
-                return display ? QVariant(tr("under-replicated (%1 of %2 in sync)").arg(p.isr.size()).arg(p.replicas.size()))
+                return display ? QVariant(
+                                     tr("under-replicated (%1 of %2 in sync)").arg(p.isr.size()).arg(p.replicas.size()))
                                : QVariant(1);
             if (!p.error.isEmpty())
                 return display ? QVariant(p.error) : QVariant(2);
@@ -128,8 +132,8 @@ QVariant PartitionDetailModel::data(const QModelIndex &index, int role) const
             return p.error;
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == LowWatermark || index.column() == HighWatermark || index.column() == Messages
-            || index.column() == Partition || index.column() == Leader)
+        if (index.column() == LowWatermark || index.column() == HighWatermark || index.column() == Messages ||
+            index.column() == Partition || index.column() == Leader)
             return QVariant(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }

@@ -19,8 +19,7 @@ PartitionKey keyOf(const OtherMemberPartition &p)
     return {p.metrics.topic, p.metrics.partition};
 }
 
-template<typename T>
-void sortUnique(QList<T> &rows)
+template <typename T> void sortUnique(QList<T> &rows)
 {
     std::sort(rows.begin(), rows.end(), [](const T &a, const T &b) { return keyOf(a) < keyOf(b); });
     // A duplicate key would make the row bookkeeping ambiguous; keep one.
@@ -37,9 +36,9 @@ QVariant offsetOrUnknown(qint64 v)
 
 } // namespace
 
-PartitionTableModel::PartitionTableModel(QObject *parent)
-    : MergingTableModel(parent)
-{}
+PartitionTableModel::PartitionTableModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 PartitionTableModel::~PartitionTableModel() = default;
 
@@ -50,11 +49,11 @@ bool PartitionTableModel::sameDisplay(const Row &ra, const Row &rb)
     const PartitionMetrics &x = a.metrics;
     const PartitionMetrics &y = b.metrics;
     // Rates are shown with one decimal: a change below that is not a change.
-    const bool sameRate = (a.recordsPerSec < 0 && b.recordsPerSec < 0)
-                          || std::abs(a.recordsPerSec - b.recordsPerSec) < 0.05;
-    return x.targetTopic == y.targetTopic && x.endOffset == y.endOffset && x.nextOffset == y.nextOffset
-           && x.committedOffset == y.committedOffset && x.lag == y.lag && sameRate && a.status == b.status
-           && ra.mine == rb.mine && ra.owner == rb.owner && ra.ownerDetail == rb.ownerDetail;
+    const bool sameRate =
+        (a.recordsPerSec < 0 && b.recordsPerSec < 0) || std::abs(a.recordsPerSec - b.recordsPerSec) < 0.05;
+    return x.targetTopic == y.targetTopic && x.endOffset == y.endOffset && x.nextOffset == y.nextOffset &&
+           x.committedOffset == y.committedOffset && x.lag == y.lag && sameRate && a.status == b.status &&
+           ra.mine == rb.mine && ra.owner == rb.owner && ra.ownerDetail == rb.ownerDetail;
 }
 
 void PartitionTableModel::setRows(QList<MetricStore::PartitionRow> rows)
@@ -98,7 +97,8 @@ QList<PartitionTableModel::Row> PartitionTableModel::merged() const
 
 void PartitionTableModel::apply(const QList<Row> &rows)
 {
-    mergeSortedRows(m_rows, rows, [](const Row &r) { return keyOf(r.data); }, &PartitionTableModel::sameDisplay);
+    mergeSortedRows(
+        m_rows, rows, [](const Row &r) { return keyOf(r.data); }, &PartitionTableModel::sameDisplay);
 }
 
 void PartitionTableModel::applySnapshot(const MetricsSnapshot &snapshot,
@@ -181,8 +181,7 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         case CommittedOffsetColumn:
             return p.committedOffset < 0 ? QVariant(tr("none")) : QVariant(qlonglong(p.committedOffset));
         case LagColumn: return offsetOrUnknown(p.lag);
-        case RateColumn:
-            return row.recordsPerSec < 0 ? kUnknown : QString::number(row.recordsPerSec, 'f', 1);
+        case RateColumn: return row.recordsPerSec < 0 ? kUnknown : QString::number(row.recordsPerSec, 'f', 1);
         case StatusColumn: return mine ? partitionLagStatusName(row.status) : kUnknown;
         case OwnerColumn: return mine ? tr("this window") : shown.owner;
         case ColumnCount: break;
@@ -203,10 +202,8 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         case ColumnCount: break;
         }
         break;
-    case StatusRole:
-        return mine ? QVariant(int(row.status)) : QVariant();
-    case OwnedHereRole:
-        return mine;
+    case StatusRole: return mine ? QVariant(int(row.status)) : QVariant();
+    case OwnedHereRole: return mine;
     case Qt::TextAlignmentRole:
         if (column == TopicColumn || column == TargetTopicColumn || column == StatusColumn || column == OwnerColumn)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
@@ -235,7 +232,8 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
             switch (row.status) {
             case PartitionLagStatus::Ok: return tr("Keeping up, or catching up.");
             case PartitionLagStatus::Warn: return tr("Mirroring, but the lag grew across the whole window.");
-            case PartitionLagStatus::Stall: return tr("The position has not moved across the window while there is lag.");
+            case PartitionLagStatus::Stall:
+                return tr("The position has not moved across the window while there is lag.");
             case PartitionLagStatus::Stop: return tr("No progress reported for longer than the window.");
             case PartitionLagStatus::Rewind: return tr("The position went backwards.");
             }
@@ -243,8 +241,7 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         if (column == CommittedOffsetColumn && p.committedOffset < 0)
             return tr("The consumer group has no committed offset for this partition.");
         break;
-    default:
-        break;
+    default: break;
     }
     return {};
 }
@@ -293,8 +290,8 @@ QList<OtherMemberPartition> partitionsOfOtherMembers(const ConsumerGroupInfo &gr
         figures.insert({p.topic, p.partition}, p);
     QList<OtherMemberPartition> out;
     for (const GroupMember &m : group.members) {
-        const bool self = (!selfMemberId.isEmpty() && m.memberId == selfMemberId)
-                          || (!selfInstanceId.isEmpty() && m.groupInstanceId == selfInstanceId);
+        const bool self = (!selfMemberId.isEmpty() && m.memberId == selfMemberId) ||
+                          (!selfInstanceId.isEmpty() && m.groupInstanceId == selfInstanceId);
         if (self)
             continue;
         QStringList detail{QObject::tr("member %1").arg(m.memberId)};
@@ -317,9 +314,8 @@ QList<OtherMemberPartition> partitionsOfOtherMembers(const ConsumerGroupInfo &gr
             out.append(std::move(o));
         }
     }
-    std::sort(out.begin(), out.end(), [](const OtherMemberPartition &a, const OtherMemberPartition &b) {
-        return keyOf(a) < keyOf(b);
-    });
+    std::sort(out.begin(), out.end(),
+              [](const OtherMemberPartition &a, const OtherMemberPartition &b) { return keyOf(a) < keyOf(b); });
     return out;
 }
 

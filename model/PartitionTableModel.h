@@ -33,8 +33,7 @@ QList<OtherMemberPartition> partitionsOfOtherMembers(const ConsumerGroupInfo &gr
 // assignment changed, then one dataChanged per run of changed rows, never a reset per tick,
 // so selection and scroll position survive.
 // Sort through a QSortFilterProxyModel with sortRole = SortRole (raw numbers, not text).
-class PartitionTableModel final : public MergingTableModel
-{
+class PartitionTableModel final : public MergingTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PartitionTableModel)
 
@@ -64,8 +63,7 @@ public:
     // From MetricStore::partitionTable(): metrics, rate and status already worked out.
     void setRows(QList<MetricStore::PartitionRow> rows);
     // Standalone use: works out the rate from the previous snapshot; statuses default to OK.
-    void applySnapshot(const MetricsSnapshot &snapshot,
-                       const QHash<PartitionKey, PartitionLagStatus> &statuses = {});
+    void applySnapshot(const MetricsSnapshot &snapshot, const QHash<PartitionKey, PartitionLagStatus> &statuses = {});
     // The partitions other members of the job's group own (replaces the previous list).
     void setOtherMembers(QList<OtherMemberPartition> partitions);
     void clear();
@@ -89,10 +87,10 @@ private:
     QList<Row> merged() const;
     void apply(const QList<Row> &rows);
 
-    QList<MetricStore::PartitionRow> m_own;  // sorted by (topic, partition), unique
-    QList<OtherMemberPartition> m_others;    // sorted, unique
-    QList<Row> m_rows;                       // what is shown: both, sorted by (topic, partition)
-    MetricsSnapshot m_previous;              // for applySnapshot's rates
+    QList<MetricStore::PartitionRow> m_own; // sorted by (topic, partition), unique
+    QList<OtherMemberPartition> m_others;   // sorted, unique
+    QList<Row> m_rows;                      // what is shown: both, sorted by (topic, partition)
+    MetricsSnapshot m_previous;             // for applySnapshot's rates
 };
 
 } // namespace md

@@ -23,8 +23,7 @@ namespace {
 
 // Walks the keys of a parsed file into a JobProfile; what each key may hold
 // (type, range, known keys, messages) comes from the schema table through the reader.
-class Parser final
-{
+class Parser final {
 public:
     explicit Parser(ProfileReader &r) : m_r(r) {}
 
@@ -97,8 +96,11 @@ private:
         const QString path = QStringLiteral("mirrordesk");
         const QJsonValue version = root.value(path);
         if (version.isUndefined()) {
-            m_r.error(path, QStringLiteral("missing required key: the format version (\"mirrordesk\": %1); is this a MirrorDesk job profile?")
-                                .arg(JobProfile::FormatVersion));
+            m_r.error(
+                path,
+                QStringLiteral(
+                    "missing required key: the format version (\"mirrordesk\": %1); is this a MirrorDesk job profile?")
+                    .arg(JobProfile::FormatVersion));
             return false;
         }
         if (!version.isDouble() || version.toDouble() != std::floor(version.toDouble())) {
@@ -108,14 +110,17 @@ private:
         }
         const qint64 v = qint64(std::clamp(version.toDouble(), -1.0e9, 1.0e9));
         if (v > JobProfile::FormatVersion) {
-            m_r.error(path, QStringLiteral("format version %1 is newer than this build of MirrorDesk understands (it reads version %2); "
-                                           "open it with a newer MirrorDesk")
-                                .arg(v)
-                                .arg(JobProfile::FormatVersion));
+            m_r.error(path,
+                      QStringLiteral(
+                          "format version %1 is newer than this build of MirrorDesk understands (it reads version %2); "
+                          "open it with a newer MirrorDesk")
+                          .arg(v)
+                          .arg(JobProfile::FormatVersion));
             return false;
         }
         if (v < 1) {
-            m_r.error(path, QStringLiteral("unknown format version %1 (expected %2)").arg(v).arg(JobProfile::FormatVersion));
+            m_r.error(path,
+                      QStringLiteral("unknown format version %1 (expected %2)").arg(v).arg(JobProfile::FormatVersion));
             return false;
         }
         p->version = int(v);
@@ -275,17 +280,20 @@ JobProfile JobProfile::fromJson(const QByteArray &rawData, const QString &fileNa
         data.remove(0, 3);
 
     if (data.trimmed().isEmpty()) {
-        parser.fileError(QStringLiteral("file is empty (expected a JSON object starting with { \"mirrordesk\": %1, ...)")
-                             .arg(FormatVersion));
+        parser.fileError(
+            QStringLiteral("file is empty (expected a JSON object starting with { \"mirrordesk\": %1, ...)")
+                .arg(FormatVersion));
         return p;
     }
     if (const qsizetype nul = data.indexOf('\0'); nul >= 0) {
-        parser.syntaxError(data, nul, QStringLiteral("binary data (a NUL byte): not a MirrorDesk job profile (JSON text)"));
+        parser.syntaxError(data, nul,
+                           QStringLiteral("binary data (a NUL byte): not a MirrorDesk job profile (JSON text)"));
         return p;
     }
     if (const qsizetype bad = invalidUtf8Offset(data); bad >= 0) {
-        parser.syntaxError(data, bad, QStringLiteral("invalid UTF-8 (byte 0x%1): a job profile is UTF-8 JSON text")
-                                          .arg(uchar(data.at(bad)), 2, 16, QLatin1Char('0')));
+        parser.syntaxError(data, bad,
+                           QStringLiteral("invalid UTF-8 (byte 0x%1): a job profile is UTF-8 JSON text")
+                               .arg(uchar(data.at(bad)), 2, 16, QLatin1Char('0')));
         return p;
     }
 
@@ -302,9 +310,10 @@ JobProfile JobProfile::fromJson(const QByteArray &rawData, const QString &fileNa
             found = QStringLiteral("a boolean");
         else if (data.mid(first).startsWith("null"))
             found = QStringLiteral("null");
-        parser.syntaxError(data, first,
-                           QStringLiteral("expected a JSON object ({ \"mirrordesk\": %1, ... }) at the top level, found %2")
-                               .arg(QString::number(FormatVersion), found));
+        parser.syntaxError(
+            data, first,
+            QStringLiteral("expected a JSON object ({ \"mirrordesk\": %1, ... }) at the top level, found %2")
+                .arg(QString::number(FormatVersion), found));
         return p;
     }
 

@@ -23,7 +23,8 @@ QString scanReferences(const QString &text, const std::function<void(const QStri
     const qsizetype n = text.size();
     qsizetype literalStart = 0;
     while (i < n) {
-        if (text.at(i) == QLatin1Char('$') && i + 2 < n && text.at(i + 1) == QLatin1Char('$') && text.at(i + 2) == QLatin1Char('{')) {
+        if (text.at(i) == QLatin1Char('$') && i + 2 < n && text.at(i + 1) == QLatin1Char('$') &&
+            text.at(i + 2) == QLatin1Char('{')) {
             onLiteral(text.mid(literalStart, i - literalStart));
             onLiteral(QStringLiteral("${"));
             i += 3;
@@ -33,7 +34,8 @@ QString scanReferences(const QString &text, const std::function<void(const QStri
         if (text.at(i) == QLatin1Char('$') && i + 1 < n && text.at(i + 1) == QLatin1Char('{')) {
             const qsizetype close = text.indexOf(QLatin1Char('}'), i + 2);
             if (close < 0)
-                return QStringLiteral("unterminated reference at character %1 (expected ${kind:argument}; write $${ for a literal ${)")
+                return QStringLiteral("unterminated reference at character %1 (expected ${kind:argument}; write $${ "
+                                      "for a literal ${)")
                     .arg(i + 1);
             const QString body = text.mid(i + 2, close - i - 2);
             const qsizetype colon = body.indexOf(QLatin1Char(':'));
@@ -42,7 +44,8 @@ QString scanReferences(const QString &text, const std::function<void(const QStri
             for (qsizetype k = 0; kindOk && k < kind.size(); ++k)
                 kindOk = isKindChar(kind.at(k), k == 0);
             if (!kindOk || colon == body.size() - 1)
-                return QStringLiteral("malformed reference \"${%1}\" (expected ${kind:argument}, e.g. ${env:NAME}; write $${ for a literal ${)")
+                return QStringLiteral("malformed reference \"${%1}\" (expected ${kind:argument}, e.g. ${env:NAME}; "
+                                      "write $${ for a literal ${)")
                     .arg(body);
             onLiteral(text.mid(literalStart, i - literalStart));
             onRef(SecretRef{kind, body.mid(colon + 1)});
@@ -82,7 +85,8 @@ QString SecretRef::toString() const
 QList<SecretRef> SecretRef::findAll(const QString &text, QString *error)
 {
     QList<SecretRef> refs;
-    const QString e = scanReferences(text, [](const QString &) {}, [&](const SecretRef &r) { refs.append(r); });
+    const QString e = scanReferences(
+        text, [](const QString &) {}, [&](const SecretRef &r) { refs.append(r); });
     if (error)
         *error = e;
     return refs;

@@ -18,12 +18,12 @@ using namespace profile_detail;
 
 namespace {
 
-class Resolver final
-{
+class Resolver final {
 public:
     Resolver(const JobProfile &p, const ReferenceResolver &resolver, QList<ProfileIssue> *issues)
         : m_p(p), m_resolver(resolver), m_issues(issues)
-    {}
+    {
+    }
 
     bool ok = true;
 
@@ -119,20 +119,23 @@ private:
         if (r.kind == QLatin1String("env")) {
             const QByteArray name = r.arg.toLocal8Bit();
             if (!qEnvironmentVariableIsSet(name.constData())) {
-                error(path, QStringLiteral("environment variable %1 is not set (referenced as %2)").arg(r.arg, r.toString()));
+                error(path,
+                      QStringLiteral("environment variable %1 is not set (referenced as %2)").arg(r.arg, r.toString()));
                 return std::nullopt;
             }
             return qEnvironmentVariable(name.constData());
         }
         if (!m_resolver) {
-            error(path, QStringLiteral("cannot resolve %1 here (no %2 support in this context)").arg(r.toString(), r.kind));
+            error(path,
+                  QStringLiteral("cannot resolve %1 here (no %2 support in this context)").arg(r.toString(), r.kind));
             return std::nullopt;
         }
         QString why;
         std::optional<QString> v = m_resolver(r.kind, r.arg, &why);
         if (!v) {
             error(path, QStringLiteral("cannot resolve %1: %2")
-                            .arg(r.toString(), why.isEmpty() ? QStringLiteral("unknown reference kind \"%1\"").arg(r.kind) : why));
+                            .arg(r.toString(),
+                                 why.isEmpty() ? QStringLiteral("unknown reference kind \"%1\"").arg(r.kind) : why));
         }
         return v;
     }

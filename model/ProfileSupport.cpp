@@ -84,8 +84,7 @@ namespace {
 
 // A small reader over JSON text that Qt accepted; it only tracks positions,
 // and stops quietly at anything it does not expect.
-class PositionScanner final
-{
+class PositionScanner final {
 public:
     explicit PositionScanner(const QByteArray &d) : m_d(d) {}
 
@@ -208,8 +207,8 @@ private:
         if (c == '"')
             return string(nullptr);
         // A number, true, false or null: up to the next delimiter.
-        while (!atEnd() && peek() != ',' && peek() != '}' && peek() != ']' && peek() != ' ' && peek() != '\n'
-               && peek() != '\r' && peek() != '\t')
+        while (!atEnd() && peek() != ',' && peek() != '}' && peek() != ']' && peek() != ' ' && peek() != '\n' &&
+               peek() != '\r' && peek() != '\t')
             advance();
         return true;
     }
@@ -309,17 +308,20 @@ QString closestKey(const QString &key, const QStringList &known)
 bool parseTimestamp(const QJsonValue &v, QDateTime *out, QString *error)
 {
     if (!v.isString()) {
-        *error = QStringLiteral("expected an ISO 8601 date and time with a time zone (\"2026-11-01T00:00:00Z\"), found %1")
-                     .arg(jsonTypeName(v));
+        *error =
+            QStringLiteral("expected an ISO 8601 date and time with a time zone (\"2026-11-01T00:00:00Z\"), found %1")
+                .arg(jsonTypeName(v));
         return false;
     }
     const QString s = v.toString().trimmed();
     // Qt reads a missing zone as local time; require one (Z or +hh:mm / -hh:mm).
-    static const QRegularExpression zone(QStringLiteral("(Z|[+-]\\d\\d(:?\\d\\d)?)$"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression zone(QStringLiteral("(Z|[+-]\\d\\d(:?\\d\\d)?)$"),
+                                         QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression shape(QStringLiteral("^\\d{4}-\\d\\d-\\d\\d[T ]\\d\\d:\\d\\d"));
     const QDateTime t = QDateTime::fromString(s, Qt::ISODateWithMs);
     if (!shape.match(s).hasMatch() || !t.isValid()) {
-        *error = QStringLiteral("\"%1\" is not an ISO 8601 date and time (expected e.g. \"2026-11-01T00:00:00Z\")").arg(s);
+        *error =
+            QStringLiteral("\"%1\" is not an ISO 8601 date and time (expected e.g. \"2026-11-01T00:00:00Z\")").arg(s);
         return false;
     }
     if (!zone.match(s).hasMatch()) {
@@ -340,8 +342,8 @@ bool isLegalTopicText(const QString &s)
 {
     for (const QChar c : s) {
         const ushort u = c.unicode();
-        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.' || u == '_'
-                        || u == '-';
+        const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.' ||
+                        u == '_' || u == '-';
         if (!ok)
             return false;
     }

@@ -7,8 +7,8 @@
 #include <QByteArray>
 #include <QDateTime>
 #include <QHash>
-#include <QList>
 #include <QJsonValue>
+#include <QList>
 #include <QString>
 #include <QStringList>
 
@@ -45,8 +45,8 @@ KeyPositions scanKeyPositions(const QByteArray &utf8);
 
 QString jsonTypeName(const QJsonValue &v); // "a number", "an array", "null", ...
 QString joinPath(const QString &path, const QString &key);
-QString indexPath(const QString &path, qsizetype index);      // path[3]
-QString mapKeyPath(const QString &path, const QString &key);  // path["client.rack"]
+QString indexPath(const QString &path, qsizetype index);     // path[3]
+QString mapKeyPath(const QString &path, const QString &key); // path["client.rack"]
 // A known key within edit distance 2 of `key` (for "did you mean"), or empty.
 QString closestKey(const QString &key, const QStringList &known);
 

@@ -19,8 +19,7 @@ using namespace profile_detail;
 
 namespace {
 
-class Checker final
-{
+class Checker final {
 public:
     explicit Checker(const JobProfile &p) : m_p(p) {}
 
@@ -65,8 +64,9 @@ public:
     void secret(const QString &value, const QString &path)
     {
         if (references(value, path) && isClearText(value))
-            warn(path, QStringLiteral("a secret is written in clear text; prefer \"${env:NAME}\" or a keychain reference "
-                                      "(the file is saved readable by its owner only)"));
+            warn(path,
+                 QStringLiteral("a secret is written in clear text; prefer \"${env:NAME}\" or a keychain reference "
+                                "(the file is saved readable by its owner only)"));
     }
 
     void bootstrap(const QString &value, const QString &path)
@@ -113,7 +113,8 @@ public:
         for (auto it = props.begin(); it != props.end(); ++it) {
             const QString p = mapKeyPath(path, it.key());
             if (engineOwned.contains(it.key()))
-                warn(p, QStringLiteral("ignored: the mirror engine sets this property itself (its guarantees depend on it)"));
+                warn(p, QStringLiteral(
+                            "ignored: the mirror engine sets this property itself (its guarantees depend on it)"));
             if (isSecretPropertyName(it.key()))
                 secret(it.value(), p);
             else
@@ -129,16 +130,19 @@ public:
         const QString protocol = securityProtocolName(s.security);
         if (sasl) {
             if (!s.hasSasl) {
-                error(path + QStringLiteral(".sasl"),
-                      QStringLiteral("required with security %1: { \"mechanism\": \"SCRAM-SHA-512\", \"username\": ..., "
-                                     "\"password\": \"${env:NAME}\" }")
-                          .arg(protocol));
+                error(
+                    path + QStringLiteral(".sasl"),
+                    QStringLiteral("required with security %1: { \"mechanism\": \"SCRAM-SHA-512\", \"username\": ..., "
+                                   "\"password\": \"${env:NAME}\" }")
+                        .arg(protocol));
             } else {
                 if (s.saslMechanism.isEmpty())
                     error(path + QStringLiteral(".sasl.mechanism"),
-                          QStringLiteral("required with security %1 (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)").arg(protocol));
+                          QStringLiteral("required with security %1 (PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512)")
+                              .arg(protocol));
                 if (s.saslUsername.isEmpty())
-                    error(path + QStringLiteral(".sasl.username"), QStringLiteral("required with security %1").arg(protocol));
+                    error(path + QStringLiteral(".sasl.username"),
+                          QStringLiteral("required with security %1").arg(protocol));
                 if (s.saslPassword.isEmpty())
                     error(path + QStringLiteral(".sasl.password"),
                           QStringLiteral("required with security %1 (e.g. \"${env:NAME}\")").arg(protocol));
@@ -148,21 +152,27 @@ public:
                  QStringLiteral("ignored with security %1 (use sasl_plaintext or sasl_ssl)").arg(protocol));
         }
         if (s.hasSasl) {
-            const QStringList mechanisms = profile_schema::allowedValues(profile_schema::field(path + QStringLiteral(".sasl.mechanism")));
+            const QStringList mechanisms =
+                profile_schema::allowedValues(profile_schema::field(path + QStringLiteral(".sasl.mechanism")));
             if (!s.saslMechanism.isEmpty() && !mechanisms.contains(s.saslMechanism, Qt::CaseInsensitive))
-                error(path + QStringLiteral(".sasl.mechanism"), QStringLiteral("unsupported mechanism \"%1\" (expected %2)")
-                                                                    .arg(s.saslMechanism, profile_schema::alternatives(mechanisms)));
+                error(path + QStringLiteral(".sasl.mechanism"),
+                      QStringLiteral("unsupported mechanism \"%1\" (expected %2)")
+                          .arg(s.saslMechanism, profile_schema::alternatives(mechanisms)));
             references(s.saslUsername, path + QStringLiteral(".sasl.username"));
             secret(s.saslPassword, path + QStringLiteral(".sasl.password"));
         }
-        const bool anySsl = !s.sslCa.isEmpty() || !s.sslCert.isEmpty() || !s.sslKey.isEmpty() || !s.sslKeyPassword.isEmpty();
+        const bool anySsl =
+            !s.sslCa.isEmpty() || !s.sslCert.isEmpty() || !s.sslKey.isEmpty() || !s.sslKeyPassword.isEmpty();
         if (anySsl && !ssl)
-            warn(path + QStringLiteral(".ssl"), QStringLiteral("ignored with security %1 (use ssl or sasl_ssl)").arg(protocol));
+            warn(path + QStringLiteral(".ssl"),
+                 QStringLiteral("ignored with security %1 (use ssl or sasl_ssl)").arg(protocol));
         if (ssl) {
             if (!s.sslCert.isEmpty() && s.sslKey.isEmpty())
-                error(path + QStringLiteral(".ssl.key"), QStringLiteral("required with ssl.cert (the client certificate's private key)"));
+                error(path + QStringLiteral(".ssl.key"),
+                      QStringLiteral("required with ssl.cert (the client certificate's private key)"));
             if (!s.sslKey.isEmpty() && s.sslCert.isEmpty())
-                error(path + QStringLiteral(".ssl.cert"), QStringLiteral("required with ssl.key (the client certificate)"));
+                error(path + QStringLiteral(".ssl.cert"),
+                      QStringLiteral("required with ssl.key (the client certificate)"));
             if (!s.sslKeyPassword.isEmpty() && s.sslKey.isEmpty())
                 warn(path + QStringLiteral(".ssl.keyPassword"), QStringLiteral("ignored without ssl.key"));
         }
@@ -171,10 +181,14 @@ public:
         references(s.sslKey, path + QStringLiteral(".ssl.key"));
         secret(s.sslKeyPassword, path + QStringLiteral(".ssl.keyPassword"));
 
-        const QStringList common = {QStringLiteral("group.id"), QStringLiteral("enable.auto.commit"),
-                                    QStringLiteral("enable.auto.offset.store"), QStringLiteral("isolation.level"),
-                                    QStringLiteral("enable.idempotence"), QStringLiteral("acks")};
-        properties(s.properties, path + QStringLiteral(".properties"), path == QLatin1String("source") ? common.mid(0, 4) : common.mid(4));
+        const QStringList common = {QStringLiteral("group.id"),
+                                    QStringLiteral("enable.auto.commit"),
+                                    QStringLiteral("enable.auto.offset.store"),
+                                    QStringLiteral("isolation.level"),
+                                    QStringLiteral("enable.idempotence"),
+                                    QStringLiteral("acks")};
+        properties(s.properties, path + QStringLiteral(".properties"),
+                   path == QLatin1String("source") ? common.mid(0, 4) : common.mid(4));
         properties(s.consumerProperties, path + QStringLiteral(".consumerProperties"),
                    path == QLatin1String("source") ? common.mid(0, 4) : QStringList());
         properties(s.producerProperties, path + QStringLiteral(".producerProperties"),
@@ -186,8 +200,9 @@ public:
     {
         const JobProfile &p = m_p;
         if (p.version != JobProfile::FormatVersion)
-            error(QStringLiteral("mirrordesk"),
-                  QStringLiteral("unknown format version %1 (expected %2)").arg(p.version).arg(JobProfile::FormatVersion));
+            error(QStringLiteral("mirrordesk"), QStringLiteral("unknown format version %1 (expected %2)")
+                                                    .arg(p.version)
+                                                    .arg(JobProfile::FormatVersion));
         side(p.source, QStringLiteral("source"));
         side(p.target, QStringLiteral("target"));
 
@@ -200,7 +215,8 @@ public:
         regexList(p.groupsInclude, QStringLiteral("groups.include"));
         regexList(p.groupsExclude, QStringLiteral("groups.exclude"));
         if (p.groupsInclude.isEmpty() && !p.groupsExclude.isEmpty())
-            warn(QStringLiteral("groups.exclude"), QStringLiteral("no effect without groups.include: no group is selected"));
+            warn(QStringLiteral("groups.exclude"),
+                 QStringLiteral("no effect without groups.include: no group is selected"));
         if (p.emitCheckpoints) {
             const QString alias = p.checkpointsAlias.isEmpty() ? p.source.alias : p.checkpointsAlias;
             if (alias.isEmpty())
@@ -208,22 +224,28 @@ public:
                       QStringLiteral("required without source.alias: it names the topic <alias>.checkpoints.internal "
                                      "and is what applications pass to RemoteClusterUtils.translateOffsets"));
             else if (!isLegalTopicText(alias) && !(p.checkpointsAlias.isEmpty() && p.naming == NamingPolicy::Prefix))
-                error(p.checkpointsAlias.isEmpty() ? QStringLiteral("source.alias") : QStringLiteral("checkpoints.sourceAlias"),
-                      QStringLiteral("\"%1\" cannot be part of a topic name (letters, digits, '.', '_' and '-' only)").arg(alias));
+                error(p.checkpointsAlias.isEmpty() ? QStringLiteral("source.alias")
+                                                   : QStringLiteral("checkpoints.sourceAlias"),
+                      QStringLiteral("\"%1\" cannot be part of a topic name (letters, digits, '.', '_' and '-' only)")
+                          .arg(alias));
             if (p.groupsInclude.isEmpty())
-                warn(QStringLiteral("checkpoints.enabled"), QStringLiteral("no effect without groups.include: no group is selected"));
+                warn(QStringLiteral("checkpoints.enabled"),
+                     QStringLiteral("no effect without groups.include: no group is selected"));
         }
         if (!p.offsetMap) {
             // Each of these reads or writes the map: without it they could only guess.
-            const QString no = QStringLiteral("offsetMap is false, but %1 needs the offset map (remove one of the two)");
+            const QString no =
+                QStringLiteral("offsetMap is false, but %1 needs the offset map (remove one of the two)");
             if (!p.groupsInclude.isEmpty() && p.syncGroupOffsets)
-                error(QStringLiteral("offsetMap"), no.arg(QStringLiteral("group offset sync (groups.include with syncGroupOffsets)")));
+                error(QStringLiteral("offsetMap"),
+                      no.arg(QStringLiteral("group offset sync (groups.include with syncGroupOffsets)")));
             if (p.emitCheckpoints)
                 error(QStringLiteral("offsetMap"), no.arg(QStringLiteral("checkpoints.enabled")));
             if (p.delivery == DeliveryGuarantee::ExactlyOnce)
                 error(QStringLiteral("offsetMap"), no.arg(QStringLiteral("\"delivery\": \"exactly-once\"")));
             if (!p.offsetMapTopic.isEmpty())
-                warn(QStringLiteral("offsetMapTopic"), QStringLiteral("ignored with offsetMap false: no map is written"));
+                warn(QStringLiteral("offsetMapTopic"),
+                     QStringLiteral("ignored with offsetMap false: no map is written"));
         }
         // The struct may hold what no file could (the editor builds it): the table's ranges again.
         const std::pair<const char *, qint64> numbers[] = {
@@ -237,8 +259,8 @@ public:
 
         switch (p.naming) {
         case NamingPolicy::Identity:
-            if (!p.source.bootstrap.isEmpty()
-                && p.source.bootstrap.trimmed().compare(p.target.bootstrap.trimmed(), Qt::CaseInsensitive) == 0)
+            if (!p.source.bootstrap.isEmpty() &&
+                p.source.bootstrap.trimmed().compare(p.target.bootstrap.trimmed(), Qt::CaseInsensitive) == 0)
                 error(QStringLiteral("naming.policy"),
                       QStringLiteral("source and target have the same bootstrap servers: identity naming would mirror "
                                      "every topic onto itself (use prefix or template)"));
@@ -246,13 +268,15 @@ public:
         case NamingPolicy::Prefix:
             if (p.source.alias.isEmpty())
                 error(QStringLiteral("source.alias"),
-                      QStringLiteral("required with naming policy prefix (target topics are named <alias><separator><topic>)"));
+                      QStringLiteral(
+                          "required with naming policy prefix (target topics are named <alias><separator><topic>)"));
             else if (!isLegalTopicText(p.source.alias))
                 error(QStringLiteral("source.alias"),
                       QStringLiteral("\"%1\" cannot be part of a topic name (letters, digits, '.', '_' and '-' only)")
                           .arg(p.source.alias));
             if (p.separator.isEmpty())
-                error(QStringLiteral("naming.separator"), QStringLiteral("must not be empty with naming policy prefix"));
+                error(QStringLiteral("naming.separator"),
+                      QStringLiteral("must not be empty with naming policy prefix"));
             else if (!isLegalTopicText(p.separator))
                 error(QStringLiteral("naming.separator"),
                       QStringLiteral("\"%1\" cannot be part of a topic name (letters, digits, '.', '_' and '-' only)")
@@ -266,7 +290,8 @@ public:
             }
             if (!p.nameTemplate.contains(QLatin1String("${topic}"))) {
                 error(QStringLiteral("naming.template"),
-                      QStringLiteral("\"%1\" must contain ${topic}: without it every topic gets the same name").arg(p.nameTemplate));
+                      QStringLiteral("\"%1\" must contain ${topic}: without it every topic gets the same name")
+                          .arg(p.nameTemplate));
                 break;
             }
             QString rest = p.nameTemplate;
@@ -276,24 +301,28 @@ public:
                       QStringLiteral("\"%1\": the only placeholder is ${topic}").arg(p.nameTemplate));
             else if (!isLegalTopicText(rest))
                 error(QStringLiteral("naming.template"),
-                      QStringLiteral("\"%1\" cannot make a topic name (letters, digits, '.', '_' and '-' only around ${topic})")
+                      QStringLiteral(
+                          "\"%1\" cannot make a topic name (letters, digits, '.', '_' and '-' only around ${topic})")
                           .arg(p.nameTemplate));
             break;
         }
         }
 
         if (p.start == StartPosition::Timestamp && !p.startTimestamp.isValid())
-            error(QStringLiteral("start.timestamp"), QStringLiteral("required: an ISO 8601 date and time with a time zone"));
+            error(QStringLiteral("start.timestamp"),
+                  QStringLiteral("required: an ISO 8601 date and time with a time zone"));
         if (p.stop == StopCondition::AtTimestamp && !p.stopTimestamp.isValid())
-            error(QStringLiteral("stop.timestamp"), QStringLiteral("required: an ISO 8601 date and time with a time zone"));
-        if (p.stop == StopCondition::AtTimestamp && p.start == StartPosition::Timestamp && p.startTimestamp.isValid()
-            && p.stopTimestamp.isValid() && p.stopTimestamp <= p.startTimestamp)
+            error(QStringLiteral("stop.timestamp"),
+                  QStringLiteral("required: an ISO 8601 date and time with a time zone"));
+        if (p.stop == StopCondition::AtTimestamp && p.start == StartPosition::Timestamp && p.startTimestamp.isValid() &&
+            p.stopTimestamp.isValid() && p.stopTimestamp <= p.startTimestamp)
             error(QStringLiteral("stop.timestamp"), QStringLiteral("must be later than start.timestamp"));
         if (!p.groupId.isEmpty() && p.groupId.trimmed() != p.groupId)
             error(QStringLiteral("groupId"), QStringLiteral("must not start or end with spaces"));
         if (!p.offsetMapTopic.isEmpty() && !isValidKafkaTopicName(p.offsetMapTopic))
             error(QStringLiteral("offsetMapTopic"),
-                  QStringLiteral("\"%1\" is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -, not \".\" or \"..\")")
+                  QStringLiteral(
+                      "\"%1\" is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -, not \".\" or \"..\")")
                       .arg(p.offsetMapTopic));
     }
 

@@ -56,16 +56,19 @@ QString describeTotal(const JobProgress &progress)
     }
     const qsizetype n = progress.partitions.size();
     const qint64 total = progress.totalToCopy();
-    QString text = (total == 1 ? QObject::tr("1 record to copy") : QObject::tr("%1 records to copy").arg(formatOffset(total)))
-                   + (n == 1 ? QObject::tr(" from 1 partition") : QObject::tr(" from %1 partitions").arg(n));
+    QString text =
+        (total == 1 ? QObject::tr("1 record to copy") : QObject::tr("%1 records to copy").arg(formatOffset(total))) +
+        (n == 1 ? QObject::tr(" from 1 partition") : QObject::tr(" from %1 partitions").arg(n));
     if (n > 0)
-        text += withProgress == n ? QObject::tr("; all have committed progress")
+        text += withProgress == n   ? QObject::tr("; all have committed progress")
                 : withProgress == 0 ? QObject::tr("; none has committed progress")
                                     : QObject::tr("; %1 have committed progress").arg(withProgress);
     return text;
 }
 
-ProgressTableModel::ProgressTableModel(Mode mode, QObject *parent) : QAbstractTableModel(parent), m_mode(mode) {}
+ProgressTableModel::ProgressTableModel(Mode mode, QObject *parent) : QAbstractTableModel(parent), m_mode(mode)
+{
+}
 
 ProgressTableModel::~ProgressTableModel() = default;
 
@@ -132,8 +135,8 @@ QVariant ProgressTableModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (column == CommittedColumn && p.committed < 0)
             return kGrey;
-        if (column == StartColumn
-            && (p.reason == StartReason::CommittedBelowLogStart || p.reason == StartReason::CommittedPastEnd))
+        if (column == StartColumn &&
+            (p.reason == StartReason::CommittedBelowLogStart || p.reason == StartReason::CommittedPastEnd))
             return kWarn;
         return {};
     case Qt::ToolTipRole: return rowTip(p);

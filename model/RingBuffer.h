@@ -8,19 +8,17 @@ namespace md {
 
 // A fixed-capacity ring: the storage is allocated once, push() overwrites the oldest element
 // when full, so memory never grows with the length of a run.
-template<typename T>
-class RingBuffer final
-{
+template <typename T> class RingBuffer final {
 public:
     RingBuffer() = default;
     explicit RingBuffer(qsizetype capacity)
-        : m_data(capacity > 0 ? std::make_unique<T[]>(size_t(capacity)) : nullptr)
-        , m_capacity(capacity > 0 ? capacity : 0)
-    {}
+        : m_data(capacity > 0 ? std::make_unique<T[]>(size_t(capacity)) : nullptr),
+          m_capacity(capacity > 0 ? capacity : 0)
+    {
+    }
     RingBuffer(RingBuffer &&) noexcept = default;
     RingBuffer &operator=(RingBuffer &&) noexcept = default;
-    RingBuffer(const RingBuffer &other)
-        : RingBuffer(other.m_capacity)
+    RingBuffer(const RingBuffer &other) : RingBuffer(other.m_capacity)
     {
         for (qsizetype i = 0; i < other.m_capacity; ++i)
             m_data[i] = other.m_data[i];

@@ -10,8 +10,8 @@ constexpr int kMaxTopicNameLength = 249;
 bool legalTopicChar(QChar c)
 {
     const char16_t u = c.unicode();
-    return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.'
-           || u == u'_' || u == u'-';
+    return (u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'.' || u == u'_' ||
+           u == u'-';
 }
 
 QString tr(const char *text)
@@ -27,12 +27,15 @@ QString topicNameProblem(const QString &name)
     if (name == QLatin1String(".") || name == QLatin1String(".."))
         return tr("A topic cannot be named \".\" or \"..\".");
     if (name.size() > kMaxTopicNameLength)
-        return tr("The topic name has %1 characters; Kafka allows at most %2.").arg(name.size()).arg(kMaxTopicNameLength);
+        return tr("The topic name has %1 characters; Kafka allows at most %2.")
+            .arg(name.size())
+            .arg(kMaxTopicNameLength);
     for (qsizetype i = 0; i < name.size(); ++i) {
         const QChar c = name.at(i);
         if (!legalTopicChar(c)) {
             const QString shown = c.isSpace() ? tr("a space") : (QLatin1Char('\'') + c + QLatin1Char('\''));
-            return tr("The topic name contains %1 at position %2; only ASCII letters, digits, '.', '_' and '-' are allowed.")
+            return tr("The topic name contains %1 at position %2; only ASCII letters, digits, '.', '_' and '-' are "
+                      "allowed.")
                 .arg(shown)
                 .arg(i + 1);
         }
@@ -67,7 +70,8 @@ ParsedConfigs parseConfigLines(const QString &text)
         }
         bool keyOk = true;
         for (QChar c : key)
-            keyOk = keyOk && (c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('-'));
+            keyOk = keyOk &&
+                    (c.isLetterOrNumber() || c == QLatin1Char('.') || c == QLatin1Char('_') || c == QLatin1Char('-'));
         if (!keyOk) {
             out.problems.append(where + QStringLiteral(": ") + tr("\"%1\" is not a config name").arg(key));
             continue;

@@ -7,7 +7,9 @@
 
 namespace md {
 
-TopicConfigModel::TopicConfigModel(QObject *parent) : MergingTableModel(parent) {}
+TopicConfigModel::TopicConfigModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 void TopicConfigModel::setConfigs(QList<ConfigEntry> configs)
 {

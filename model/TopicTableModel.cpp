@@ -4,7 +4,9 @@
 
 namespace md {
 
-TopicTableModel::TopicTableModel(QObject *parent) : MergingTableModel(parent) {}
+TopicTableModel::TopicTableModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 void TopicTableModel::setTopics(const QList<TopicInfo> &topics)
 {
@@ -43,8 +45,7 @@ QVariant TopicTableModel::data(const QModelIndex &index, int role) const
                 return display ? QVariant(QStringLiteral("?")) : QVariant(qint64(-1));
             return display ? QVariant(QLocale().toString(n)) : QVariant(n);
         }
-        case Internal:
-            return display ? QVariant(t.internal ? tr("yes") : QString()) : QVariant(t.internal);
+        case Internal: return display ? QVariant(t.internal ? tr("yes") : QString()) : QVariant(t.internal);
         }
     }
     if (role == Qt::ToolTipRole && !t.error.isEmpty())
@@ -68,7 +69,9 @@ QVariant TopicTableModel::headerData(int section, Qt::Orientation orientation, i
     return {};
 }
 
-BrokerTableModel::BrokerTableModel(QObject *parent) : MergingTableModel(parent) {}
+BrokerTableModel::BrokerTableModel(QObject *parent) : MergingTableModel(parent)
+{
+}
 
 void BrokerTableModel::setBrokers(const QList<BrokerInfo> &brokers)
 {

@@ -51,12 +51,9 @@ QString escapeHelp(const QString &text)
 using Label = std::pair<const char *, QString>;
 
 // One metric family: HELP and TYPE once, then its samples, whatever job they belong to.
-class Family
-{
+class Family {
 public:
-    Family(const char *name, const char *type, const char *help)
-        : m_name(name), m_type(type), m_help(help)
-    {}
+    Family(const char *name, const char *type, const char *help) : m_name(name), m_type(type), m_help(help) {}
 
     void sample(const QList<Label> &labels, const QByteArray &value)
     {
@@ -106,14 +103,12 @@ QString partitionKey(const QString &topic, int partition)
 
 QString PrometheusExporter::defaultInstance()
 {
-    static const QString name = QSysInfo::machineHostName() + QLatin1Char('-')
-                                + QString::number(QCoreApplication::applicationPid());
+    static const QString name =
+        QSysInfo::machineHostName() + QLatin1Char('-') + QString::number(QCoreApplication::applicationPid());
     return name;
 }
 
-PrometheusExporter::PrometheusExporter(QObject *parent)
-    : QObject(parent)
-    , m_server(new QTcpServer(this))
+PrometheusExporter::PrometheusExporter(QObject *parent) : QObject(parent), m_server(new QTcpServer(this))
 {
     connect(m_server, &QTcpServer::newConnection, this, &PrometheusExporter::onNewConnection);
 }
@@ -199,27 +194,41 @@ QByteArray PrometheusExporter::render() const
         QMutexLocker lock(&m_mutex);
         jobs = m_jobs.values();
     }
-    std::sort(jobs.begin(), jobs.end(), [](const JobEntry &a, const JobEntry &b) {
-        return a.snapshot.jobName < b.snapshot.jobName;
-    });
+    std::sort(jobs.begin(), jobs.end(),
+              [](const JobEntry &a, const JobEntry &b) { return a.snapshot.jobName < b.snapshot.jobName; });
 
-    Family up("mirrordesk_job_up", "gauge", "1 while the mirror job runs (starting, running, paused), 0 once stopped or failed.");
-    Family status("mirrordesk_job_status", "gauge", "Lag status of the job by Burrow's rules: 1 for the current status, 0 for the others.");
-    Family state("mirrordesk_job_state", "gauge", "Engine state of the job: 1 for the current state, 0 for the others.");
+    Family up("mirrordesk_job_up", "gauge",
+              "1 while the mirror job runs (starting, running, paused), 0 once stopped or failed.");
+    Family status("mirrordesk_job_status", "gauge",
+                  "Lag status of the job by Burrow's rules: 1 for the current status, 0 for the others.");
+    Family state("mirrordesk_job_state", "gauge",
+                 "Engine state of the job: 1 for the current state, 0 for the others.");
     Family jobLag("mirrordesk_job_lag_records", "gauge", "Sum of the known partition lags of the job, in records.");
-    Family lagTime("mirrordesk_job_lag_time_ms", "gauge", "Newest source record timestamp minus newest mirrored record timestamp, in milliseconds.");
-    Family consumed("mirrordesk_job_records_consumed_total", "counter", "Records consumed from the source since the job started.");
-    Family produced("mirrordesk_job_records_produced_total", "counter", "Records acknowledged by the target since the job started.");
-    Family inFlight("mirrordesk_job_in_flight_records", "gauge", "Records produced to the target and not yet acknowledged.");
-    Family latency("mirrordesk_replication_latency_ms", "gauge", "Replication latency (target acknowledgement time minus source record timestamp) over the last sampling interval, by quantile.");
-    Family throttle("mirrordesk_job_throttle_bytes_per_second", "gauge", "Byte-rate budget of the job, 0 when unthrottled.");
+    Family lagTime("mirrordesk_job_lag_time_ms", "gauge",
+                   "Newest source record timestamp minus newest mirrored record timestamp, in milliseconds.");
+    Family consumed("mirrordesk_job_records_consumed_total", "counter",
+                    "Records consumed from the source since the job started.");
+    Family produced("mirrordesk_job_records_produced_total", "counter",
+                    "Records acknowledged by the target since the job started.");
+    Family inFlight("mirrordesk_job_in_flight_records", "gauge",
+                    "Records produced to the target and not yet acknowledged.");
+    Family latency("mirrordesk_replication_latency_ms", "gauge",
+                   "Replication latency (target acknowledgement time minus source record timestamp) over the last "
+                   "sampling interval, by quantile.");
+    Family throttle("mirrordesk_job_throttle_bytes_per_second", "gauge",
+                    "Byte-rate budget of the job, 0 when unthrottled.");
     Family partLag("mirrordesk_partition_lag", "gauge", "Source end offset minus next offset to mirror.");
     Family endOffset("mirrordesk_partition_end_offset", "gauge", "Source partition end offset (high watermark).");
-    Family mirrored("mirrordesk_partition_mirrored_offset", "gauge", "Next source offset to mirror: everything before it is acknowledged by the target.");
-    Family committed("mirrordesk_partition_committed_offset", "gauge", "Committed offset of the job's consumer group; absent while there is none.");
+    Family mirrored("mirrordesk_partition_mirrored_offset", "gauge",
+                    "Next source offset to mirror: everything before it is acknowledged by the target.");
+    Family committed("mirrordesk_partition_committed_offset", "gauge",
+                     "Committed offset of the job's consumer group; absent while there is none.");
     Family records("mirrordesk_records_copied_total", "counter", "Records copied to the target since the job started.");
-    Family bytes("mirrordesk_bytes_copied_total", "counter", "Bytes (key, value and headers) copied to the target since the job started.");
-    Family vanished("mirrordesk_records_vanished_total", "counter", "Records that vanished from the source before the job copied them (retention, DeleteRecords), since this instance started; kept for partitions that moved to another instance.");
+    Family bytes("mirrordesk_bytes_copied_total", "counter",
+                 "Bytes (key, value and headers) copied to the target since the job started.");
+    Family vanished("mirrordesk_records_vanished_total", "counter",
+                    "Records that vanished from the source before the job copied them (retention, DeleteRecords), "
+                    "since this instance started; kept for partitions that moved to another instance.");
 
     for (const JobEntry &entry : std::as_const(jobs)) {
         const MetricsSnapshot &s = entry.snapshot;
@@ -279,9 +288,8 @@ QByteArray PrometheusExporter::render() const
 
     QByteArray out;
     out.reserve(4096);
-    for (const Family *f : {&up, &status, &state, &jobLag, &lagTime, &consumed, &produced, &inFlight,
-                            &latency, &throttle, &partLag, &endOffset, &mirrored, &committed, &records,
-                            &bytes, &vanished}) {
+    for (const Family *f : {&up, &status, &state, &jobLag, &lagTime, &consumed, &produced, &inFlight, &latency,
+                            &throttle, &partLag, &endOffset, &mirrored, &committed, &records, &bytes, &vanished}) {
         f->appendTo(out);
     }
     return out;
@@ -294,7 +302,10 @@ void PrometheusExporter::onNewConnection()
         connect(socket, &QTcpSocket::readyRead, this, [this, socket] { onReadyRead(socket); });
         auto *idle = new QTimer(socket);
         idle->setSingleShot(true);
-        connect(idle, &QTimer::timeout, socket, [socket] { socket->abort(); socket->deleteLater(); });
+        connect(idle, &QTimer::timeout, socket, [socket] {
+            socket->abort();
+            socket->deleteLater();
+        });
         idle->start(kIdleTimeoutMs);
     }
 }
@@ -314,28 +325,23 @@ void PrometheusExporter::onReadyRead(QTcpSocket *socket)
     }
     socket->setProperty("md_done", true);
     switch (verdict.kind) {
-    case Kind::Incomplete:
-        break;
+    case Kind::Incomplete: break;
     case Kind::TooLarge:
         respond(socket, 431, "Request Header Fields Too Large", "request head too large\n", false, kPlain);
         break;
-    case Kind::Malformed:
-        respond(socket, 400, "Bad Request", "malformed request line\n", false, kPlain);
-        break;
+    case Kind::Malformed: respond(socket, 400, "Bad Request", "malformed request line\n", false, kPlain); break;
     case Kind::MethodNotAllowed:
         respond(socket, 405, "Method Not Allowed", "only GET and HEAD\n", false, kPlain);
         break;
     case Kind::NotFound:
         respond(socket, 404, "Not Found", "not found; metrics are at /metrics\n", verdict.head, kPlain);
         break;
-    case Kind::Metrics:
-        respond(socket, 200, "OK", render(), verdict.head, kTextFormat);
-        break;
+    case Kind::Metrics: respond(socket, 200, "OK", render(), verdict.head, kTextFormat); break;
     }
 }
 
-void PrometheusExporter::respond(QTcpSocket *socket, int code, const QByteArray &reason,
-                                 const QByteArray &body, bool headOnly, const QByteArray &contentType)
+void PrometheusExporter::respond(QTcpSocket *socket, int code, const QByteArray &reason, const QByteArray &body,
+                                 bool headOnly, const QByteArray &contentType)
 {
     QByteArray response = "HTTP/1.1 " + QByteArray::number(code) + ' ' + reason + "\r\n";
     response += "Content-Type: " + contentType + "\r\n";

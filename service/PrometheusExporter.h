@@ -4,8 +4,8 @@
 #include "MetricsSnapshot.h"
 
 #include <QHash>
-#include <QMutex>
 #include <QHostAddress>
+#include <QMutex>
 #include <QObject>
 #include <QString>
 
@@ -32,8 +32,7 @@ namespace md {
 // mutex. The text is rendered when scraped, on the exporter's thread, so a fast sampling tick
 // costs nothing when nobody scrapes. Each connection reads at most 16 KiB of request head and
 // is dropped after 10 s of silence, so a slow or hostile client cannot pin the server.
-class PrometheusExporter final : public QObject
-{
+class PrometheusExporter final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PrometheusExporter)
 
@@ -44,7 +43,8 @@ public:
     // port 0 picks a free port (see serverPort()). Loopback unless told otherwise: a
     // Prometheus on another host needs the address of an interface (or 0.0.0.0). On
     // failure returns false and, if error is given, says why ("127.0.0.1:9404: address in use").
-    bool listen(quint16 port, QString *error = nullptr, const QHostAddress &address = QHostAddress(QHostAddress::LocalHost));
+    bool listen(quint16 port, QString *error = nullptr,
+                const QHostAddress &address = QHostAddress(QHostAddress::LocalHost));
     void close();
     bool isListening() const;
     quint16 serverPort() const;
@@ -63,8 +63,8 @@ public:
 private:
     void onNewConnection();
     void onReadyRead(QTcpSocket *socket);
-    void respond(QTcpSocket *socket, int code, const QByteArray &reason, const QByteArray &body,
-                 bool headOnly, const QByteArray &contentType);
+    void respond(QTcpSocket *socket, int code, const QByteArray &reason, const QByteArray &body, bool headOnly,
+                 const QByteArray &contentType);
 
     struct VanishedCount {
         QString topic;

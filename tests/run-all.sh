@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # The whole test run, from a fresh Debian 12 checkout to a verdict:
 #   1. system packages (installer/deps.sh, only what is missing)
-#   2. Apache Kafka jars (tests/kafka/harness.sh fetch, once per cache)
-#   3. configure + build the `ci` preset (build-ci/, warnings are errors)
-#   4. fuzz: the libFuzzer targets built with clang in build-fuzz/ and run
+#   2. formatting: every .cpp/.h as .clang-format says (tests/check-format.sh)
+#   3. Apache Kafka jars (tests/kafka/harness.sh fetch, once per cache)
+#   4. configure + build the `ci` preset (build-ci/, warnings are errors)
+#   5. fuzz: the libFuzzer targets built with clang in build-fuzz/ and run
 #      briefly from their seed corpora (tests/fuzz/run.sh)
-#   5. ctest: unit, gui and integration tests; the `kafka` fixture starts the
+#   6. ctest: unit, gui and integration tests; the `kafka` fixture starts the
 #      real brokers before the integration tests and stops them after.
 # Exits with ctest's code. Brokers are stopped even when interrupted.
 #
@@ -57,6 +58,14 @@ t=$SECONDS
 phase "system packages (installer/deps.sh)"
 bash "$ROOT/installer/deps.sh"
 echo "packages ok ($(elapsed $t))"
+
+t=$SECONDS
+phase "formatting (tests/check-format.sh)"
+if ! bash "$ROOT/tests/check-format.sh"; then
+    echo "run-all: FAILED: formatting (bash tests/check-format.sh --fix formats the files listed above)"
+    exit 1
+fi
+echo "formatting ok ($(elapsed $t))"
 
 t=$SECONDS
 phase "Apache Kafka jars (tests/kafka/harness.sh fetch)"

@@ -61,7 +61,8 @@ CreateTopicDialog::CreateTopicDialog(int brokerCount, QWidget *parent)
     m_replication->setSpecialValueText(tr("broker default"));
     m_replication->setValue(brokerCount > 0 ? qMin(brokerCount, 3) : 0);
     if (brokerCount > 0)
-        m_replication->setToolTip(tr("The cluster has %n broker(s); a topic cannot have more replicas.", nullptr, brokerCount));
+        m_replication->setToolTip(
+            tr("The cluster has %n broker(s); a topic cannot have more replicas.", nullptr, brokerCount));
     m_configs->setObjectName(QStringLiteral("configs"));
     m_configs->setPlaceholderText(tr("One key=value per line, e.g.\ncleanup.policy=compact\nretention.ms=86400000"));
     m_configs->setTabChangesFocus(true);
@@ -143,7 +144,8 @@ DeleteTopicDialog::DeleteTopicDialog(const QString &topic, qint64 messages, QWid
 {
     setObjectName(QStringLiteral("deleteTopicDialog"));
     setWindowTitle(tr("Delete topic"));
-    const QString count = messages >= 0 ? tr("%1 message(s)").arg(QLocale().toString(messages)) : tr("all its messages");
+    const QString count =
+        messages >= 0 ? tr("%1 message(s)").arg(QLocale().toString(messages)) : tr("all its messages");
     auto *note = makeNote(tr("Deleting topic \"%1\" removes it and %2 from the cluster for good. "
                              "Type the topic's name to confirm.")
                               .arg(topic, count),
@@ -250,8 +252,8 @@ EditConfigsDialog::EditConfigsDialog(const QString &topic, const QList<ConfigEnt
     m_table->setHorizontalHeaderLabels({tr("Config"), tr("Value"), tr("Source"), tr("Reset to default")});
     m_table->verticalHeader()->hide();
     m_table->setRowCount(int(m_configs.size()));
-    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed
-                             | QAbstractItemView::AnyKeyPressed);
+    m_table->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                             QAbstractItemView::AnyKeyPressed);
     for (int row = 0; row < m_configs.size(); ++row) {
         const ConfigEntry &e = m_configs[row];
         auto *name = new QTableWidgetItem(e.name);

@@ -18,8 +18,7 @@ namespace md {
 // A still-open widget whose inputs change while a task runs (PlanView) drops
 // stale answers with a generation counter: bump it on every change, capture it
 // in `done`, compare it there.
-template<typename Result, typename Work, typename Done>
-void inBackground(QObject *receiver, Work work, Done done)
+template <typename Result, typename Work, typename Done> void inBackground(QObject *receiver, Work work, Done done)
 {
     QPointer<QObject> guard(receiver);
     auto future = runTask(std::move(work))

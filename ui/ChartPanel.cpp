@@ -282,9 +282,9 @@ QString ChartPanel::hoverText(const QPoint &pos)
             m_tracer->setGraph(g);
             m_tracer->setGraphKey(it->key);
         }
-        text += QLatin1Char('\n') + g->name() + QStringLiteral(": ")
-                + (std::isfinite(it->value) ? QString::number(it->value, 'f', it->value < 100 ? 2 : 0)
-                                            : QStringLiteral("n/a"));
+        text += QLatin1Char('\n') + g->name() + QStringLiteral(": ") +
+                (std::isfinite(it->value) ? QString::number(it->value, 'f', it->value < 100 ? 2 : 0)
+                                          : QStringLiteral("n/a"));
     }
     if (std::isnan(nearestKey))
         return {};

@@ -14,8 +14,7 @@ namespace md {
 // One chart of a job monitor: a QCustomPlot whose content is pulled from a MetricStore
 // for a time window. The monitor owns the schedule (when to refresh, which window);
 // a chart only knows how to draw, describe and export that window.
-class MonitorChart : public QWidget
-{
+class MonitorChart : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MonitorChart)
 
@@ -60,8 +59,7 @@ private:
 };
 
 // A line chart of some of a job's series, optionally on a second (right) value axis.
-class ChartPanel final : public MonitorChart
-{
+class ChartPanel final : public MonitorChart {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ChartPanel)
 
@@ -70,8 +68,8 @@ public:
     ~ChartPanel() override;
 
     // scale multiplies stored values (bytes/s -> MB/s); label is the legend name.
-    void addSeries(MetricStore::Series series, const QString &label, double scale = 1.0,
-                   bool rightAxis = false, Qt::PenStyle style = Qt::SolidLine);
+    void addSeries(MetricStore::Series series, const QString &label, double scale = 1.0, bool rightAxis = false,
+                   Qt::PenStyle style = Qt::SolidLine);
     void setRightAxisLabel(const QString &label);
 
     void refresh(qint64 fromMs, qint64 toMs) override;

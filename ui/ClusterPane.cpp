@@ -41,12 +41,12 @@ QString quoted(const QString &name)
 } // namespace
 
 ClusterPane::ClusterPane(const QString &role, QWidget *parent)
-    : QWidget(parent), m_role(role), m_client(new ClusterClient(this)), m_admin(new AdminClient(this)), m_topics(new TopicTableModel(this)),
-      m_brokers(new BrokerTableModel(this)), m_topicProxy(new QSortFilterProxyModel(this)),
-      m_title(new QLabel(this)), m_status(new QLabel(this)), m_actionStatus(new QLabel(this)),
-      m_filter(new QLineEdit(this)), m_topicView(makeTableView(this)), m_brokerView(makeTableView(this)),
-      m_tabs(new QTabWidget(this)), m_refresh(new QToolButton(this)), m_interval(new QComboBox(this)),
-      m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
+    : QWidget(parent), m_role(role), m_client(new ClusterClient(this)), m_admin(new AdminClient(this)),
+      m_topics(new TopicTableModel(this)), m_brokers(new BrokerTableModel(this)),
+      m_topicProxy(new QSortFilterProxyModel(this)), m_title(new QLabel(this)), m_status(new QLabel(this)),
+      m_actionStatus(new QLabel(this)), m_filter(new QLineEdit(this)), m_topicView(makeTableView(this)),
+      m_brokerView(makeTableView(this)), m_tabs(new QTabWidget(this)), m_refresh(new QToolButton(this)),
+      m_interval(new QComboBox(this)), m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
       m_details(new TopicDetails(this)), m_acls(new AclView(m_admin, this)),
       m_createAction(new QAction(tr("Create topic\u2026"), this)),
       m_deleteAction(new QAction(tr("Delete topic\u2026"), this)),
@@ -79,8 +79,9 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     m_interval->setObjectName(QStringLiteral("refreshInterval"));
     m_interval->setToolTip(tr("Refresh automatically every \u2026"));
     for (int ms : refreshIntervals())
-        m_interval->addItem(ms == 0 ? tr("Auto-refresh off")
-                                    : ms < 60000 ? tr("Every %1 s").arg(ms / 1000) : tr("Every %1 min").arg(ms / 60000),
+        m_interval->addItem(ms == 0      ? tr("Auto-refresh off")
+                            : ms < 60000 ? tr("Every %1 s").arg(ms / 1000)
+                                         : tr("Every %1 min").arg(ms / 60000),
                             ms);
     m_interval->setCurrentIndex(int(refreshIntervals().indexOf(kDefaultRefreshMs)));
     connect(m_interval, &QComboBox::currentIndexChanged, this, [this] {
@@ -100,7 +101,8 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     // narrower, the last one stretched, the rest of the row scrolls.
     QHeaderView *topicHeader = m_topicView->horizontalHeader();
     topicHeader->setDefaultSectionSize(m_topicView->fontMetrics().horizontalAdvance(QStringLiteral("Partitions")) + 16);
-    topicHeader->resizeSection(TopicTableModel::Name, m_topicView->fontMetrics().horizontalAdvance(QStringLiteral("src.demo.payments")) + 24);
+    topicHeader->resizeSection(TopicTableModel::Name,
+                               m_topicView->fontMetrics().horizontalAdvance(QStringLiteral("src.demo.payments")) + 24);
     topicHeader->setStretchLastSection(true);
     m_brokerView->setModel(m_brokers);
     m_brokerView->setObjectName(QStringLiteral("brokers"));
@@ -255,8 +257,8 @@ bool ClusterPane::selectTopic(const QString &name)
     for (int row = 0; row < m_topicProxy->rowCount(); ++row) {
         const QModelIndex index = m_topicProxy->index(row, TopicTableModel::Name);
         if (index.data().toString() == name) {
-            m_topicView->selectionModel()->setCurrentIndex(
-                index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+            m_topicView->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect |
+                                                                      QItemSelectionModel::Rows);
             m_topicView->scrollTo(index);
             return true;
         }
@@ -282,11 +284,10 @@ void ClusterPane::onMetadata(const ClusterMetadata &metadata)
     m_topics->setTopics(metadata.topics);
     m_brokers->setBrokers(metadata.brokers);
     m_status->setStyleSheet({});
-    m_status->setText(tr("%1 \u00b7 %n broker(s)", nullptr, int(metadata.brokers.size())).arg(metadata.bootstrap)
-                      + QStringLiteral(" \u00b7 ")
-                      + tr("%n topic(s)", nullptr, int(metadata.topics.size()))
-                      + QStringLiteral(" \u00b7 ")
-                      + tr("updated %1").arg(metadata.fetchedAt.toLocalTime().time().toString(Qt::ISODate)));
+    m_status->setText(tr("%1 \u00b7 %n broker(s)", nullptr, int(metadata.brokers.size())).arg(metadata.bootstrap) +
+                      QStringLiteral(" \u00b7 ") + tr("%n topic(s)", nullptr, int(metadata.topics.size())) +
+                      QStringLiteral(" \u00b7 ") +
+                      tr("updated %1").arg(metadata.fetchedAt.toLocalTime().time().toString(Qt::ISODate)));
     if (!m_selectWhenListed.isEmpty() && metadata.topic(m_selectWhenListed)) {
         const QString name = std::exchange(m_selectWhenListed, QString());
         selectTopic(name);
@@ -419,8 +420,8 @@ void ClusterPane::updateActions()
     m_deleteAction->setEnabled(idle && haveTopic);
     m_addPartitionsAction->setEnabled(idle && haveTopic);
     // Editing starts from the configs as read, with their sources.
-    m_editConfigsAction->setEnabled(idle && haveTopic && m_details->topic() == m_selected
-                                    && m_details->configModel()->rowCount() > 0);
+    m_editConfigsAction->setEnabled(idle && haveTopic && m_details->topic() == m_selected &&
+                                    m_details->configModel()->rowCount() > 0);
 }
 
 void ClusterPane::createTopic()
@@ -432,10 +433,11 @@ void ClusterPane::createTopic()
     connect(dialog, &QDialog::accepted, this, [this, dialog] {
         const NewTopicSpec spec = dialog->spec();
         const QString rf = spec.replicationFactor < 0 ? tr("the broker's default replication factor")
-                                                       : tr("replication factor %1").arg(spec.replicationFactor);
-        startAction(m_admin->createTopic(spec), AdminClient::Operation::CreateTopic, spec.name,
-                    tr("Created topic %1 with %n partition(s) and %2.", nullptr, spec.partitions).arg(quoted(spec.name), rf),
-                    tr("Could not create topic %1").arg(quoted(spec.name)));
+                                                      : tr("replication factor %1").arg(spec.replicationFactor);
+        startAction(
+            m_admin->createTopic(spec), AdminClient::Operation::CreateTopic, spec.name,
+            tr("Created topic %1 with %n partition(s) and %2.", nullptr, spec.partitions).arg(quoted(spec.name), rf),
+            tr("Could not create topic %1").arg(quoted(spec.name)));
     });
     dialog->open();
 }
@@ -483,7 +485,8 @@ void ClusterPane::editSelectedConfigs()
         const auto changes = dialog->changes();
         QStringList said;
         for (auto it = changes.cbegin(); it != changes.cend(); ++it)
-            said.append(it.value() ? it.key() + QLatin1Char('=') + *it.value() : tr("%1 reset to default").arg(it.key()));
+            said.append(it.value() ? it.key() + QLatin1Char('=') + *it.value()
+                                   : tr("%1 reset to default").arg(it.key()));
         startAction(m_admin->alterTopicConfigs(topic, changes), AdminClient::Operation::AlterConfigs, topic,
                     tr("Changed configs of topic %1: %2.").arg(quoted(topic), said.join(QStringLiteral(", "))),
                     tr("Could not change the configs of topic %1").arg(quoted(topic)));

@@ -126,14 +126,14 @@ private:
     QAction *m_addPartitionsAction;
     QAction *m_editConfigsAction;
 
-    bool m_connected = false;      // connectTo was called
-    QString m_selected;            // topic shown in the details
-    QString m_selectWhenListed;    // a topic just created, selected once metadata lists it
-    quint64 m_adminConnect = 0;    // AdminClient::connectTo's id
-    quint64 m_configRequest = 0;   // DescribeConfigs in flight (0: none)
-    QString m_configTopic;         // its topic
-    bool m_configsAgain = false;   // ask again when the one in flight answers
-    quint64 m_pendingAction = 0;   // create/delete/add/alter in flight (0: none)
+    bool m_connected = false;    // connectTo was called
+    QString m_selected;          // topic shown in the details
+    QString m_selectWhenListed;  // a topic just created, selected once metadata lists it
+    quint64 m_adminConnect = 0;  // AdminClient::connectTo's id
+    quint64 m_configRequest = 0; // DescribeConfigs in flight (0: none)
+    QString m_configTopic;       // its topic
+    bool m_configsAgain = false; // ask again when the one in flight answers
+    quint64 m_pendingAction = 0; // create/delete/add/alter in flight (0: none)
     AdminClient::Operation m_pendingOp = AdminClient::Operation::Connect;
     QString m_pendingTopic;
     QString m_pendingSuccess;

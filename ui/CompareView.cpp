@@ -27,10 +27,10 @@ QString sideName(const ClusterConfig &c, const QString &fallback)
 CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(parent), m_spec(spec)
 {
     setWindowTitle(tr("Compare clusters \u2014 %1").arg(spec.name));
-    auto *title = new QLabel(tr("%1: %2 \u2192 %3")
-                                 .arg(spec.name, sideName(spec.source, spec.source.bootstrap),
-                                      sideName(spec.target, spec.target.bootstrap)),
-                             this);
+    auto *title = new QLabel(
+        tr("%1: %2 \u2192 %3")
+            .arg(spec.name, sideName(spec.source, spec.source.bootstrap), sideName(spec.target, spec.target.bootstrap)),
+        this);
     title->setTextFormat(Qt::PlainText);
     QFont bold = title->font();
     bold.setBold(true);
@@ -134,8 +134,8 @@ void CompareView::apply(const ClusterSnapshot &inputs)
         m_error->setText(inputs.error);
         m_error->show();
     } else {
-        const ClusterDiff diff = diffClusters(m_spec, inputs.source, inputs.target, inputs.sourceConfigs,
-                                              inputs.targetConfigs);
+        const ClusterDiff diff =
+            diffClusters(m_spec, inputs.source, inputs.target, inputs.sourceConfigs, inputs.targetConfigs);
         m_model->setDiff(diff);
         m_summary->setText(diff.summary());
         m_error->setText(inputs.warnings.join(QLatin1Char('\n')));

@@ -3,7 +3,6 @@
 // ConnectionDialogTest.cpp.
 #include "ConnectionDialog.h"
 
-
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -30,18 +29,14 @@ QString ConnectionDialog::joinIssues(const QList<ConnectionIssue> &issues)
 }
 
 ConnectionDialog::ConnectionDialog(ConnectionStore *store, SecretStore *secrets, QWidget *parent)
-    : QDialog(parent)
-    , m_store(store)
-    , m_secrets(secrets)
+    : QDialog(parent), m_store(store), m_secrets(secrets)
 {
     init();
 }
 
 ConnectionDialog::ConnectionDialog(QWidget *parent)
-    : QDialog(parent)
-    , m_ownedStore(std::make_unique<ConnectionStore>())
-    , m_store(m_ownedStore.get())
-    , m_secrets(new SecretStore({}, this))
+    : QDialog(parent), m_ownedStore(std::make_unique<ConnectionStore>()), m_store(m_ownedStore.get()),
+      m_secrets(new SecretStore({}, this))
 {
     init();
 }
@@ -294,7 +289,8 @@ void ConnectionDialog::updateKeychainNote()
     const bool unavailable = m_secrets->availability() == SecretStore::Availability::Unavailable;
     if (unavailable) {
         m_keychainNote->setText(tr("Passwords are not saved: %1. MirrorDesk asks for the password each time "
-                                   "it connects.").arg(m_secrets->unavailableReason()));
+                                   "it connects.")
+                                    .arg(m_secrets->unavailableReason()));
         m_password->setPlaceholderText(tr("asked when connecting"));
         m_keyPassword->setPlaceholderText(tr("asked when connecting, if the key is encrypted"));
     } else if (m_current.isEmpty()) {
@@ -488,10 +484,9 @@ void ConnectionDialog::removeConnection()
     if (m_current.isEmpty())
         return;
     const QString name = m_current;
-    if (m_confirmRemovals
-        && QMessageBox::question(this, tr("Remove connection"),
-                                 tr("Remove the connection \"%1\" and its saved password?").arg(name))
-               != QMessageBox::Yes)
+    if (m_confirmRemovals &&
+        QMessageBox::question(this, tr("Remove connection"),
+                              tr("Remove the connection \"%1\" and its saved password?").arg(name)) != QMessageBox::Yes)
         return;
     m_store->remove(name);
     m_store->sync();
@@ -535,8 +530,8 @@ void ConnectionDialog::connectAsTarget()
 void ConnectionDialog::pickFile(QLineEdit *edit, const QString &title)
 {
     const QString start = edit->text().isEmpty() ? QString() : edit->text();
-    const QString path = QFileDialog::getOpenFileName(this, title, start,
-                                                      tr("Certificates and keys (*.pem *.crt *.cer *.key);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, title, start, tr("Certificates and keys (*.pem *.crt *.cer *.key);;All files (*)"));
     if (!path.isEmpty())
         edit->setText(path);
 }

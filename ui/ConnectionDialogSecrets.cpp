@@ -37,12 +37,13 @@ void ConnectionDialog::moveOneSecret(const QString &from, const QString &to, boo
 void ConnectionDialog::reportSecrets(const SecretReport &report)
 {
     if (report.failed.isEmpty())
-        setStatus(report.storing.size() == 1 ? tr("Saved; %1 is in the system keychain.").arg(report.storing.constFirst())
-                                             : tr("Saved; %1 are in the system keychain.").arg(report.storing.join(tr(" and "))),
+        setStatus(report.storing.size() == 1
+                      ? tr("Saved; %1 is in the system keychain.").arg(report.storing.constFirst())
+                      : tr("Saved; %1 are in the system keychain.").arg(report.storing.join(tr(" and "))),
                   false);
     else
         setStatus((report.failed.size() == 1 ? tr("Saved, but without %1. It will be asked for when connecting.")
-                                              : tr("Saved, but without %1. They will be asked for when connecting."))
+                                             : tr("Saved, but without %1. They will be asked for when connecting."))
                       .arg(report.failed.join(tr("; "))),
                   true);
 }
@@ -71,8 +72,8 @@ void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool rememb
             if (--report->pending == 0 && self && self->m_saves == report->save)
                 self->reportSecrets(*report);
         });
-    } else if (!used || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable
-                         && m_remember->isEnabled())) {
+    } else if (!used || (!remember && m_secrets->availability() != SecretStore::Availability::Unavailable &&
+                         m_remember->isEnabled())) {
         // Not needed, or the user asked not to keep it: nothing stays behind in the keychain.
         m_secrets->removePassword(key, [](bool, QString) {});
     }
@@ -112,10 +113,10 @@ void ConnectionDialog::promptSecret(const Connection &c, Secret which, const QSt
                                                      : QStringLiteral("keyPasswordPrompt"));
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     dlg->setWindowTitle(tr("Password for %1").arg(c.name.isEmpty() ? c.bootstrap : c.name));
-    dlg->setLabelText(why + QStringLiteral("\n\n")
-                      + (which == Secret::SaslPassword
-                             ? tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap)
-                             : tr("Password of the client key %1:").arg(c.sslKeyFile)));
+    dlg->setLabelText(why + QStringLiteral("\n\n") +
+                      (which == Secret::SaslPassword
+                           ? tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap)
+                           : tr("Password of the client key %1:").arg(c.sslKeyFile)));
     dlg->setTextEchoMode(QLineEdit::Password);
     connect(dlg, &QInputDialog::textValueSelected, this, [use = std::move(use)](const QString &pw) { use(pw); });
     connect(dlg, &QDialog::rejected, this, [this] { setStatus(tr("Cancelled: no password given."), true); });
@@ -130,21 +131,22 @@ void ConnectionDialog::withSecret(const Connection &c, Secret which, std::functi
     if (const QString typed = secretEdit(which)->text(); !typed.isEmpty())
         return use(typed);
     if (m_secrets->availability() == SecretStore::Availability::Unavailable)
-        return promptSecret(c, which, tr("No system keychain, so no password is saved: %1.")
-                                          .arg(m_secrets->unavailableReason()), std::move(use));
+        return promptSecret(c, which,
+                            tr("No system keychain, so no password is saved: %1.").arg(m_secrets->unavailableReason()),
+                            std::move(use));
     // A connection not saved yet (or renamed in the form) has no keychain entry of its own.
     const QString name = m_current.isEmpty() ? c.name : m_current;
     QPointer<ConnectionDialog> self(this);
-    m_secrets->readPassword(secretKey(name, which),
-                            [self, c, which, use = std::move(use)](std::optional<QString> value, QString error) {
-        if (!self)
-            return;
-        if (value)
-            return use(*value);
-        if (error.isEmpty())
-            return self->promptSecret(c, which, tr("No password is saved for this connection."), use);
-        self->promptSecret(c, which, tr("The system keychain could not give the password: %1.").arg(error), use);
-    });
+    m_secrets->readPassword(
+        secretKey(name, which), [self, c, which, use = std::move(use)](std::optional<QString> value, QString error) {
+            if (!self)
+                return;
+            if (value)
+                return use(*value);
+            if (error.isEmpty())
+                return self->promptSecret(c, which, tr("No password is saved for this connection."), use);
+            self->promptSecret(c, which, tr("The system keychain could not give the password: %1.").arg(error), use);
+        });
 }
 
 void ConnectionDialog::withSecrets(const Connection &c, std::function<void(Secrets)> use)

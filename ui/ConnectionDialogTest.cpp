@@ -21,7 +21,8 @@ QString brokerList(const ClusterMetadata &md)
 {
     QStringList parts;
     for (const BrokerInfo &b : md.brokers) {
-        QString text = QString::number(b.id) + QStringLiteral(" at ") + b.host + QLatin1Char(':') + QString::number(b.port);
+        QString text =
+            QString::number(b.id) + QStringLiteral(" at ") + b.host + QLatin1Char(':') + QString::number(b.port);
         if (b.controller)
             text += QStringLiteral(" (controller)");
         parts.append(text);
@@ -61,20 +62,21 @@ void ConnectionDialog::startTest(const ClusterConfig &config)
         [this, generation, bootstrap = config.bootstrap](const ConnectionTestResult &r) {
             if (r.metadata) {
                 const ClusterMetadata &md = *r.metadata;
-                finishTest(generation, true,
-                           tr("Connected to %1 in %2 ms: %n broker(s): %3; %4 topic(s).", nullptr,
-                              int(md.brokers.size()))
-                               .arg(bootstrap)
-                               .arg(r.elapsedMs)
-                               .arg(brokerList(md))
-                               .arg(md.topics.size()),
-                           {});
+                finishTest(
+                    generation, true,
+                    tr("Connected to %1 in %2 ms: %n broker(s): %3; %4 topic(s).", nullptr, int(md.brokers.size()))
+                        .arg(bootstrap)
+                        .arg(r.elapsedMs)
+                        .arg(brokerList(md))
+                        .arg(md.topics.size()),
+                    {});
             } else {
                 finishTest(generation, false, explainFailure(r.failedStep, r.error), r.error);
             }
         });
     QTimer::singleShot(kAnswerWithinMs, this, [this, generation, bootstrap = config.bootstrap] {
-        const QString text = tr("unreachable: %1 did not answer within %2 s").arg(bootstrap).arg(kAnswerWithinMs / 1000);
+        const QString text =
+            tr("unreachable: %1 did not answer within %2 s").arg(bootstrap).arg(kAnswerWithinMs / 1000);
         finishTest(generation, false, text,
                    KafkaError::withKind(KafkaErrorKind::Timeout, RD_KAFKA_RESP_ERR__TIMED_OUT, text));
     });
@@ -96,29 +98,29 @@ QString ConnectionDialog::explainFailure(ConnectionTestResult::Step step, const 
     switch (error.kind) {
     case KafkaErrorKind::Authentication:
         return tr("authentication failed: the cluster refused the user name or password, or the SASL "
-                  "mechanism (%1)").arg(detail);
+                  "mechanism (%1)")
+            .arg(detail);
     case KafkaErrorKind::Tls:
         // Before any connection the TLS error is librdkafka refusing the
         // client's own files (it reads them when the client is created).
         if (step == ConnectionTestResult::Step::CreateClient)
             return tr("TLS failed: the client key or certificates could not be read; check the files and the "
-                      "key password (%1)").arg(detail);
+                      "key password (%1)")
+                .arg(detail);
         return tr("TLS failed: the secure connection could not be set up; check the security protocol and the "
-                  "certificate files (%1)").arg(detail);
+                  "certificate files (%1)")
+            .arg(detail);
     case KafkaErrorKind::Unreachable:
         if (error.code == RD_KAFKA_RESP_ERR__RESOLVE)
             return tr("unreachable: the host name does not resolve (%1)").arg(detail);
         return tr("unreachable: no broker answered (%1)").arg(detail);
-    case KafkaErrorKind::Timeout:
-        return tr("unreachable: no broker answered in time (%1)").arg(detail);
+    case KafkaErrorKind::Timeout: return tr("unreachable: no broker answered in time (%1)").arg(detail);
     case KafkaErrorKind::Authorization:
         return tr("not authorized: the cluster accepted the user but refused the request (%1)").arg(detail);
-    case KafkaErrorKind::Invalid:
-        return tr("invalid setting: %1").arg(detail);
+    case KafkaErrorKind::Invalid: return tr("invalid setting: %1").arg(detail);
     case KafkaErrorKind::NotFound:
     case KafkaErrorKind::Other:
-    case KafkaErrorKind::None:
-        break;
+    case KafkaErrorKind::None: break;
     }
     return tr("failed: %1").arg(detail.isEmpty() ? kafkaErrorText(error.code) : detail);
 }

@@ -20,7 +20,8 @@ QString clusterLabel(const ClusterConfig &c)
 
 CopyMessagesDialog::CopyMessagesDialog(const CopySpec &base, const QStringList &targetTopics, QWidget *parent)
     : QDialog(parent), m_base(base), m_target(new QComboBox(this)), m_progress(new QProgressBar(this)),
-      m_result(new QLabel(this)), m_start(new QPushButton(tr("Copy"), this)), m_close(new QPushButton(tr("Close"), this))
+      m_result(new QLabel(this)), m_start(new QPushButton(tr("Copy"), this)),
+      m_close(new QPushButton(tr("Close"), this))
 {
     setWindowTitle(tr("Copy to the other cluster"));
     const bool range = base.messages.isEmpty();
@@ -128,7 +129,8 @@ bool CopyMessagesDialog::start()
             if (!ok || spec.lastOffset < 0)
                 return refuse(tr("Last offset: \"%1\" is not an offset (a whole number, 0 or more)").arg(last));
             if (spec.lastOffset < spec.firstOffset)
-                return refuse(tr("The last offset (%1) is before the first (%2)").arg(spec.lastOffset).arg(spec.firstOffset));
+                return refuse(
+                    tr("The last offset (%1) is before the first (%2)").arg(spec.lastOffset).arg(spec.firstOffset));
         }
     }
     delete m_job;

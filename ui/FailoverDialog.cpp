@@ -266,8 +266,8 @@ void FailoverDialog::showPreview(quint64 generation, const Preview &p)
                        .arg(m_plan.groupsListed)
                        .arg(m_plan.count(GroupSyncAction::Write))
                        .arg(m_plan.count(GroupSyncAction::AlreadyThere))
-                       .arg(formatOffset(readAgain))
-                   + lagText;
+                       .arg(formatOffset(readAgain)) +
+                   lagText;
     if (refused > 0)
         text += QLatin1Char(' ') + tr("Refused (active on the target): %1.").arg(active.join(QStringLiteral("; ")));
     m_summary->setText(text);
@@ -283,8 +283,8 @@ bool FailoverDialog::confirm(const QString &text)
 {
     if (m_confirmHook)
         return m_confirmHook(text);
-    return QMessageBox::question(this, windowTitle(), text, QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel)
-           == QMessageBox::Yes;
+    return QMessageBox::question(this, windowTitle(), text, QMessageBox::Yes | QMessageBox::Cancel,
+                                 QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
 void FailoverDialog::failover()
@@ -314,13 +314,15 @@ void FailoverDialog::showOutcome(const GroupSyncOutcome &outcome)
     if (!outcome.error.isEmpty()) {
         text = tr("Fail over failed: %1").arg(outcome.error);
     } else {
-        text = tr("Wrote %1 partitions of %2 groups to the target.").arg(outcome.partitionsWritten).arg(outcome.groupsWritten);
+        text = tr("Wrote %1 partitions of %2 groups to the target.")
+                   .arg(outcome.partitionsWritten)
+                   .arg(outcome.groupsWritten);
         if (!outcome.refused.isEmpty())
             text += QLatin1Char(' ') + tr("Refused: %1.").arg(outcome.refused.join(QStringLiteral("; ")));
         for (const GroupSyncOutcome::Failure &f : outcome.failures)
-            text += QLatin1Char(' ')
-                    + (f.topic.isEmpty() ? tr("%1: %2").arg(f.group, f.error)
-                                         : tr("%1 %2/%3: %4").arg(f.group, f.topic).arg(f.partition).arg(f.error));
+            text += QLatin1Char(' ') + (f.topic.isEmpty()
+                                            ? tr("%1: %2").arg(f.group, f.error)
+                                            : tr("%1 %2/%3: %4").arg(f.group, f.topic).arg(f.partition).arg(f.error));
     }
     setStatus(text, !outcome.ok);
     Q_EMIT failoverFinished(outcome.ok, text);

@@ -16,8 +16,8 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
-#include <QTableView>
 #include <QTabWidget>
+#include <QTableView>
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -39,14 +39,10 @@ QString assignmentText(const GroupMember &m)
 QString modeName(OffsetReset::Mode mode)
 {
     switch (mode) {
-    case OffsetReset::Mode::Earliest:
-        return QObject::tr("the earliest offsets");
-    case OffsetReset::Mode::Latest:
-        return QObject::tr("the latest offsets");
-    case OffsetReset::Mode::Timestamp:
-        return QObject::tr("a time");
-    case OffsetReset::Mode::Explicit:
-        return QObject::tr("explicit offsets");
+    case OffsetReset::Mode::Earliest: return QObject::tr("the earliest offsets");
+    case OffsetReset::Mode::Latest: return QObject::tr("the latest offsets");
+    case OffsetReset::Mode::Timestamp: return QObject::tr("a time");
+    case OffsetReset::Mode::Explicit: return QObject::tr("explicit offsets");
     }
     return {};
 }
@@ -56,12 +52,14 @@ QString modeName(OffsetReset::Mode mode)
 GroupsPanel::GroupsPanel(AdminClient *admin, QWidget *parent)
     : QWidget(parent), m_admin(admin), m_groups(new ConsumerGroupModel(this)), m_offsets(new GroupOffsetsModel(this)),
       m_groupProxy(new QSortFilterProxyModel(this)), m_offsetsProxy(new QSortFilterProxyModel(this)),
-      m_filter(new QLineEdit(this)), m_groupView(makeTableView(this, QStringLiteral("groups"), {QAbstractItemView::SingleSelection})),
-      m_offsetsView(makeTableView(this, QStringLiteral("groupOffsets"), {QAbstractItemView::SingleSelection})), m_members(new QTableWidget(0, 3, this)),
-      m_groupTitle(new QLabel(this)), m_totalLag(new QLabel(this)), m_resetHint(new QLabel(this)),
-      m_status(new QLabel(this)), m_refresh(new QPushButton(tr("Refresh"), this)),
-      m_reset(new QPushButton(tr("Reset offsets\u2026"), this)), m_delete(new QPushButton(tr("Delete group\u2026"), this)),
-      m_watch(new QPushButton(tr("Watch lag"), this)), m_autoRefresh(new QTimer(this))
+      m_filter(new QLineEdit(this)),
+      m_groupView(makeTableView(this, QStringLiteral("groups"), {QAbstractItemView::SingleSelection})),
+      m_offsetsView(makeTableView(this, QStringLiteral("groupOffsets"), {QAbstractItemView::SingleSelection})),
+      m_members(new QTableWidget(0, 3, this)), m_groupTitle(new QLabel(this)), m_totalLag(new QLabel(this)),
+      m_resetHint(new QLabel(this)), m_status(new QLabel(this)), m_refresh(new QPushButton(tr("Refresh"), this)),
+      m_reset(new QPushButton(tr("Reset offsets\u2026"), this)),
+      m_delete(new QPushButton(tr("Delete group\u2026"), this)), m_watch(new QPushButton(tr("Watch lag"), this)),
+      m_autoRefresh(new QTimer(this))
 {
     setObjectName(QStringLiteral("groupsPanel"));
     m_groupProxy->setSourceModel(m_groups);
@@ -137,8 +135,9 @@ GroupsPanel::GroupsPanel(AdminClient *admin, QWidget *parent)
     detailTabs->addTab(m_members, tr("Members"));
     detailsLayout->addWidget(detailTabs, 1);
     // The tables scroll; their default minimum made the pane too tall for a laptop screen.
-    for (QAbstractItemView *view : {static_cast<QAbstractItemView *>(m_groupView), static_cast<QAbstractItemView *>(m_offsetsView),
-                                    static_cast<QAbstractItemView *>(m_members)})
+    for (QAbstractItemView *view :
+         {static_cast<QAbstractItemView *>(m_groupView), static_cast<QAbstractItemView *>(m_offsetsView),
+          static_cast<QAbstractItemView *>(m_members)})
         view->setMinimumHeight(48);
 
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -158,7 +157,8 @@ GroupsPanel::GroupsPanel(AdminClient *admin, QWidget *parent)
         if (const QString id = selectedGroupId(); !id.isEmpty())
             Q_EMIT watchGroupRequested(id);
     });
-    connect(m_groupView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &GroupsPanel::onSelectionChanged);
+    connect(m_groupView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &GroupsPanel::onSelectionChanged);
 
     connect(m_admin, &AdminClient::connected, this, [this] { refresh(); });
     connect(m_admin, &AdminClient::groupsReady, this, &GroupsPanel::onGroups);
@@ -327,8 +327,8 @@ void GroupsPanel::updateDetails()
     }
     m_groupTitle->setText(tr("%1 \u2014 %2%3")
                               .arg(g->groupId, groupStateName(g->state),
-                                   g->protocol.isEmpty() ? QString() : QStringLiteral(", ") + g->protocol)
-                          + (g->simple ? tr(" (simple: commits offsets only)") : QString()));
+                                   g->protocol.isEmpty() ? QString() : QStringLiteral(", ") + g->protocol) +
+                          (g->simple ? tr(" (simple: commits offsets only)") : QString()));
     m_members->setRowCount(int(g->members.size()));
     for (int i = 0; i < g->members.size(); ++i) {
         const GroupMember &m = g->members.at(i);
@@ -357,11 +357,12 @@ void GroupsPanel::updateDetails()
     QString hint;
     if (g->state != GroupState::Empty) {
         hint = g->members.isEmpty()
-            ? tr("Offsets can be reset only while the group is Empty (it is %1).").arg(groupStateName(g->state))
-            : tr("Offsets can be reset only while the group is Empty: it has %n active member(s) (%1), and Kafka would "
-                 "overwrite new offsets with their next commit. Stop its consumers first.",
-                 nullptr, int(g->members.size()))
-                  .arg(groupStateName(g->state));
+                   ? tr("Offsets can be reset only while the group is Empty (it is %1).").arg(groupStateName(g->state))
+                   : tr("Offsets can be reset only while the group is Empty: it has %n active member(s) (%1), and "
+                        "Kafka would "
+                        "overwrite new offsets with their next commit. Stop its consumers first.",
+                        nullptr, int(g->members.size()))
+                         .arg(groupStateName(g->state));
     }
     m_resetHint->setText(hint);
     m_reset->setEnabled(hint.isEmpty());
@@ -423,7 +424,8 @@ void GroupsPanel::askDelete()
 
 // --- ResetOffsetsDialog ------------------------------------------------------
 
-ResetOffsetsDialog::ResetOffsetsDialog(const QString &groupId, const QList<GroupPartitionOffset> &offsets, QWidget *parent)
+ResetOffsetsDialog::ResetOffsetsDialog(const QString &groupId, const QList<GroupPartitionOffset> &offsets,
+                                       QWidget *parent)
     : QDialog(parent), m_offsets(offsets), m_mode(new QComboBox(this)), m_time(new QDateTimeEdit(this)),
       m_table(new QTableWidget(int(offsets.size()), 4, this)), m_error(new QLabel(this))
 {
@@ -482,7 +484,7 @@ void ResetOffsetsDialog::updateMode()
     const auto mode = OffsetReset::Mode(m_mode->currentData().toInt());
     m_time->setEnabled(mode == OffsetReset::Mode::Timestamp);
     m_table->setEditTriggers(mode == OffsetReset::Mode::Explicit ? QAbstractItemView::AllEditTriggers
-                                                                   : QAbstractItemView::NoEditTriggers);
+                                                                 : QAbstractItemView::NoEditTriggers);
     m_table->setColumnHidden(3, mode != OffsetReset::Mode::Explicit);
 }
 

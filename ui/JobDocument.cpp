@@ -5,8 +5,7 @@
 
 namespace md {
 
-JobDocument::JobDocument(QObject *parent)
-    : QObject(parent)
+JobDocument::JobDocument(QObject *parent) : QObject(parent)
 {
     m_profile.name = tr("new job");
     m_profile.source.alias = QStringLiteral("source");
@@ -25,7 +24,8 @@ JobDocument *JobDocument::open(const QString &path, QString *error, QObject *par
         return nullptr;
     }
     if (info.isDir() || !file.open(QIODevice::ReadOnly)) {
-        *error = absolute + QStringLiteral(": cannot open: ") + (info.isDir() ? tr("is a directory") : file.errorString());
+        *error =
+            absolute + QStringLiteral(": cannot open: ") + (info.isDir() ? tr("is a directory") : file.errorString());
         return nullptr;
     }
     const QByteArray data = file.read(JobProfile::MaxFileSize + 1);

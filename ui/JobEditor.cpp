@@ -181,9 +181,10 @@ JobProfile JobEditor::collect() const
         s->saslMechanism = w->mechanism->currentText().trimmed();
         s->saslUsername = w->username->text();
         s->saslPassword = w->password->profileValue();
-        const bool saslSecurity = s->security == SecurityProtocol::SaslPlaintext || s->security == SecurityProtocol::SaslSsl;
-        s->hasSasl = s->hasSasl || saslSecurity || !s->saslMechanism.isEmpty() || !s->saslUsername.isEmpty()
-                     || !s->saslPassword.isEmpty();
+        const bool saslSecurity =
+            s->security == SecurityProtocol::SaslPlaintext || s->security == SecurityProtocol::SaslSsl;
+        s->hasSasl = s->hasSasl || saslSecurity || !s->saslMechanism.isEmpty() || !s->saslUsername.isEmpty() ||
+                     !s->saslPassword.isEmpty();
         s->sslCa = w->sslCa->text().trimmed();
         s->sslCert = w->sslCert->text().trimmed();
         s->sslKey = w->sslKey->text().trimmed();
@@ -332,8 +333,9 @@ void JobEditor::showIssues()
         item->setForeground(error ? QColor(0xb0, 0x00, 0x20) : QColor(0x8a, 0x5a, 0x00));
         if (QWidget *w = fieldFor(keyPath)) {
             // Name the element when the field holds several ("topics.include[1]").
-            const QString where = fieldPath(keyPath) != keyPath ? keyPath.mid(fieldPath(keyPath).size()) + QStringLiteral(": ")
-                                                                : QString();
+            const QString where = fieldPath(keyPath) != keyPath
+                                      ? keyPath.mid(fieldPath(keyPath).size()) + QStringLiteral(": ")
+                                      : QString();
             perField[w].append((error ? tr("error: ") : tr("warning: ")) + where + message);
         }
     };
@@ -375,7 +377,8 @@ QString JobEditor::fieldIssueText(const QString &keyPath) const
 
 void JobEditor::pendingSecretsToEnvironment()
 {
-    const std::pair<SideWidgets *, QString> sides[] = {{&m_source, QStringLiteral("source")}, {&m_target, QStringLiteral("target")}};
+    const std::pair<SideWidgets *, QString> sides[] = {{&m_source, QStringLiteral("source")},
+                                                       {&m_target, QStringLiteral("target")}};
     for (const auto &[w, side] : sides) {
         QString alias = w->alias->text().trimmed().toUpper();
         alias.replace(QRegularExpression(QStringLiteral("[^A-Z0-9]+")), QStringLiteral("_"));

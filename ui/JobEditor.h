@@ -88,7 +88,7 @@ private:
     bool m_loading = false;
     QUndoStack *m_undo;
     bool m_applying = false; // inside an undo or redo
-    JobProfile m_shown; // what the form showed after the last recorded step
+    JobProfile m_shown;      // what the form showed after the last recorded step
 
     struct SideWidgets {
         QLineEdit *alias = nullptr;
@@ -136,10 +136,11 @@ private:
     QListWidget *m_issueList = nullptr;
     QPushButton *m_run = nullptr;
 
-    QHash<QString, QWidget *> m_fields;      // key path -> editing widget
+    QHash<QString, QWidget *> m_fields;       // key path -> editing widget
     QHash<QWidget *, QLabel *> m_fieldIssues; // editing widget -> its issue label
     QList<ProfileIssue> m_issues;
-    mutable QHash<QString, QString> m_localIssues; // key path -> the editor's own parse problem (timestamps, key=value lines)
+    mutable QHash<QString, QString>
+        m_localIssues; // key path -> the editor's own parse problem (timestamps, key=value lines)
 };
 
 } // namespace md

@@ -49,8 +49,7 @@ QStringList choices(const QString &path)
 
 // The key's range from the table. `floor` lowers the minimum so that a value
 // too small gets check's message beside the field instead of a silent clamp.
-template<typename Box>
-void setRange(Box *box, const QString &path, std::optional<qint64> floor = std::nullopt)
+template <typename Box> void setRange(Box *box, const QString &path, std::optional<qint64> floor = std::nullopt)
 {
     const profile_schema::Field &f = profile_schema::field(path);
     // A QSpinBox holds an int: the widest keys use a QDoubleSpinBox, exact to 2^53.
@@ -283,7 +282,8 @@ void JobEditor::buildForm()
 
     m_run = new QPushButton(tr("&Run Job"));
     m_run->setObjectName(QStringLiteral("runJob"));
-    m_run->setToolTip(tr("Start this job now (it appears in the job list, where it can be paused, resumed and stopped)"));
+    m_run->setToolTip(
+        tr("Start this job now (it appears in the job list, where it can be paused, resumed and stopped)"));
     connect(m_run, &QPushButton::clicked, this, &JobEditor::runRequested);
     auto *browse = new QPushButton(tr("&Browse Clusters"));
     browse->setObjectName(QStringLiteral("browseClusters"));

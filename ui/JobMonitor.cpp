@@ -45,10 +45,11 @@ const QList<qint64> &JobMonitor::windowChoicesMs()
     return choices;
 }
 
-JobMonitor::JobMonitor(QWidget *parent) : JobMonitor(MetricStore::Config{}, parent) {}
+JobMonitor::JobMonitor(QWidget *parent) : JobMonitor(MetricStore::Config{}, parent)
+{
+}
 
-JobMonitor::JobMonitor(const MetricStore::Config &config, QWidget *parent)
-    : JobMonitor(Kind::MirrorJob, config, parent)
+JobMonitor::JobMonitor(const MetricStore::Config &config, QWidget *parent) : JobMonitor(Kind::MirrorJob, config, parent)
 {
 }
 
@@ -76,8 +77,10 @@ void JobMonitor::build()
     } else {
         throughput->addSeries(MetricStore::Series::ConsumeRecordsPerSec, tr("consumed records/s"));
         throughput->addSeries(MetricStore::Series::ProduceRecordsPerSec, tr("produced records/s"));
-        throughput->addSeries(MetricStore::Series::ConsumeBytesPerSec, tr("consumed MB/s"), 1.0 / kMB, true, Qt::DashLine);
-        throughput->addSeries(MetricStore::Series::ProduceBytesPerSec, tr("produced MB/s"), 1.0 / kMB, true, Qt::DashLine);
+        throughput->addSeries(MetricStore::Series::ConsumeBytesPerSec, tr("consumed MB/s"), 1.0 / kMB, true,
+                              Qt::DashLine);
+        throughput->addSeries(MetricStore::Series::ProduceBytesPerSec, tr("produced MB/s"), 1.0 / kMB, true,
+                              Qt::DashLine);
         throughput->setRightAxisLabel(tr("MB/s"));
     }
     auto *lag = new ChartPanel(&m_store, tr("records"), this);
@@ -304,16 +307,15 @@ void JobMonitor::setGroupMembers(const ConsumerGroupInfo &group, const MetricsSn
     QString instanceId = own ? own->instanceId : QString();
     if (instanceId.isEmpty() && m_job)
         instanceId = m_job->spec().instanceId;
-    QList<OtherMemberPartition> others =
-        partitionsOfOtherMembers(group, groupOffsets.partitions, memberId, instanceId);
+    QList<OtherMemberPartition> others = partitionsOfOtherMembers(group, groupOffsets.partitions, memberId, instanceId);
     if (m_job) {
         for (OtherMemberPartition &o : others)
             o.metrics.targetTopic = targetTopicName(m_job->spec(), o.metrics.topic);
     }
     int members = 0;
     for (const GroupMember &m : group.members) {
-        if (!((!memberId.isEmpty() && m.memberId == memberId)
-              || (!instanceId.isEmpty() && m.groupInstanceId == instanceId)))
+        if (!((!memberId.isEmpty() && m.memberId == memberId) ||
+              (!instanceId.isEmpty() && m.groupInstanceId == instanceId)))
             ++members;
     }
     // Before the job reports its member id, one of them is this job.
@@ -431,10 +433,10 @@ QString JobMonitor::summaryText() const
             .arg(QString::number(s.partitions.size()),
                  formatCount(m_store.recentMean(MetricStore::Series::ConsumeRecordsPerSec)),
                  formatCount(double(s.totalLag)), jobLagStatusName(m_status));
-    QString text = tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
-                       .arg(jobStateName(s.state),
-                            formatCount(m_store.recentMean(MetricStore::Series::ProduceRecordsPerSec)),
-                            formatCount(double(s.totalLag)), jobLagStatusName(m_status));
+    QString text =
+        tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
+            .arg(jobStateName(s.state), formatCount(m_store.recentMean(MetricStore::Series::ProduceRecordsPerSec)),
+                 formatCount(double(s.totalLag)), jobLagStatusName(m_status));
     if (m_job && m_job->spec().delivery == DeliveryGuarantee::ExactlyOnce)
         text += tr(" \u2022 exactly-once");
     if (m_otherMembers > 0)

@@ -41,8 +41,7 @@ class PartitionTableModel;
 // Several instances of one profile share its partitions through the consumer group. While a
 // job's monitor is shown, a GroupLagSampler (its own thread) describes the job's group every
 // few seconds, so the partition table also lists the partitions other members own, and whom.
-class JobMonitor final : public QWidget
-{
+class JobMonitor final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(JobMonitor)
 

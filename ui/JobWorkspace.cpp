@@ -204,9 +204,10 @@ bool JobWorkspace::saveAs(JobEditor *editor, const QString &givenPath)
             path = m_saveAsHook(editor->document());
         } else {
             JobDocument *doc = editor->document();
-            const QString suggestion = doc->isUntitled()
-                                           ? QDir::home().filePath(JobProfile::groupIdForName(doc->profile().name).mid(11) + kSuffix)
-                                           : doc->path();
+            const QString suggestion =
+                doc->isUntitled()
+                    ? QDir::home().filePath(JobProfile::groupIdForName(doc->profile().name).mid(11) + kSuffix)
+                    : doc->path();
             path = QFileDialog::getSaveFileName(this, tr("Save Mirror Job Profile"), suggestion, kFilter);
         }
         if (path.isEmpty())
@@ -251,12 +252,13 @@ bool JobWorkspace::write(JobEditor *editor, const QString &path)
         if (failure.isEmpty()) {
             editor->secretsStored();
         } else {
-            const int answer = ask(Question::NoKeychain,
-                                   tr("The password cannot be stored in the system keychain: %1.\n\n"
-                                      "Read it from an environment variable instead (the profile then holds ${env:NAME}; "
-                                      "set that variable before running the job), or write it into the file in clear text "
-                                      "(the file is made readable by you only)?")
-                                       .arg(failure));
+            const int answer =
+                ask(Question::NoKeychain,
+                    tr("The password cannot be stored in the system keychain: %1.\n\n"
+                       "Read it from an environment variable instead (the profile then holds ${env:NAME}; "
+                       "set that variable before running the job), or write it into the file in clear text "
+                       "(the file is made readable by you only)?")
+                        .arg(failure));
             if (answer == UseEnvironment)
                 editor->pendingSecretsToEnvironment();
             else if (answer == SaveInClear)
@@ -285,9 +287,9 @@ bool JobWorkspace::closeEditor(JobEditor *editor)
 {
     m_tabs->setCurrentWidget(editor);
     if (editor->document()->isModified()) {
-        const int answer = ask(Question::UnsavedChanges,
-                               tr("The job profile \"%1\" has unsaved changes. Save them before closing?")
-                                   .arg(editor->document()->displayName()));
+        const int answer =
+            ask(Question::UnsavedChanges, tr("The job profile \"%1\" has unsaved changes. Save them before closing?")
+                                              .arg(editor->document()->displayName()));
         if (answer == QMessageBox::Cancel)
             return false;
         if (answer == QMessageBox::Save && !save(editor))
@@ -315,7 +317,8 @@ std::optional<MirrorJobSpec> JobWorkspace::resolvedSpec(JobEditor *editor, const
     // Passwords typed but not saved yet are used as typed.
     const QList<PendingSecret> pending = editor->document()->pendingSecrets();
     ReferenceResolver base = m_resolver;
-    ReferenceResolver resolver = [pending, base](const QString &kind, const QString &arg, QString *error) -> std::optional<QString> {
+    ReferenceResolver resolver = [pending, base](const QString &kind, const QString &arg,
+                                                 QString *error) -> std::optional<QString> {
         if (kind == QLatin1String("keychain")) {
             for (const PendingSecret &s : pending) {
                 if (s.keychainKey == arg)
@@ -349,8 +352,7 @@ void JobWorkspace::run(JobEditor *editor)
 
 void JobWorkspace::browse(JobEditor *editor)
 {
-    const std::optional<MirrorJobSpec> spec =
-        resolvedSpec(editor, tr("The job's clusters cannot be opened:\n%1"));
+    const std::optional<MirrorJobSpec> spec = resolvedSpec(editor, tr("The job's clusters cannot be opened:\n%1"));
     if (!spec)
         return;
     say(tr("Browsing %1 and %2").arg(spec->source.alias, spec->target.alias));
@@ -359,8 +361,7 @@ void JobWorkspace::browse(JobEditor *editor)
 
 void JobWorkspace::resetProgress(JobEditor *editor)
 {
-    const std::optional<MirrorJobSpec> spec =
-        resolvedSpec(editor, tr("The job's progress cannot be read:\n%1"));
+    const std::optional<MirrorJobSpec> spec = resolvedSpec(editor, tr("The job's progress cannot be read:\n%1"));
     if (spec)
         Q_EMIT resetProgressRequested(*spec);
 }
@@ -386,9 +387,7 @@ int JobWorkspace::ask(Question question, const QString &text)
             return SaveInClear;
         return CancelSave;
     }
-    case Question::Error:
-        QMessageBox::warning(this, tr("MirrorDesk"), text);
-        return 0;
+    case Question::Error: QMessageBox::warning(this, tr("MirrorDesk"), text); return 0;
     }
     return 0;
 }

@@ -157,9 +157,9 @@ QString LagMapWidget::hoverText(const QPoint &pos)
     if (col < 0 || col >= data->keySize())
         return {};
     const double lag = data->cell(col, row);
-    return rowLabel(m_rows.at(row)) + QLatin1Char('\n')
-           + QDateTime::fromMSecsSinceEpoch(qint64(key * 1000.0)).toString(QStringLiteral("HH:mm:ss")) + QLatin1Char('\n')
-           + (std::isfinite(lag) ? tr("lag %1").arg(qint64(lag)) : tr("no data"));
+    return rowLabel(m_rows.at(row)) + QLatin1Char('\n') +
+           QDateTime::fromMSecsSinceEpoch(qint64(key * 1000.0)).toString(QStringLiteral("HH:mm:ss")) +
+           QLatin1Char('\n') + (std::isfinite(lag) ? tr("lag %1").arg(qint64(lag)) : tr("no data"));
 }
 
 } // namespace md

@@ -11,8 +11,7 @@ namespace md {
 // One row per partition with a lag history (at most maxRows, in (topic, partition) order),
 // one column per couple of pixels; a cell holds the largest lag of its time slice, so a
 // short spike survives downsampling. Cells with no data are transparent.
-class LagMapWidget final : public MonitorChart
-{
+class LagMapWidget final : public MonitorChart {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(LagMapWidget)
 

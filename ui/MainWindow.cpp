@@ -3,16 +3,16 @@
 #include "ConnectionDialog.h"
 
 #include "ClusterPane.h"
-#include "MessagesPanel.h"
 #include "CompareView.h"
+#include "FailoverDialog.h"
 #include "GroupMonitor.h"
 #include "JobEditorDialog.h"
 #include "JobListModel.h"
 #include "JobMonitor.h"
 #include "JobWorkspace.h"
+#include "MessagesPanel.h"
 #include "MirrorJob.h"
 #include "OtherSideLookup.h"
-#include "FailoverDialog.h"
 #include "ResetProgressDialog.h"
 #include "TopicNaming.h"
 
@@ -30,9 +30,9 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStatusBar>
 #include <QStyle>
 #include <QSystemTrayIcon>
-#include <QStatusBar>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -74,7 +74,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobView->horizontalHeader()->setStretchLastSection(true);
     m_jobView->horizontalHeader()->setMinimumSectionSize(40);
     // Narrow figures, so name, state, copied and rate show beside the monitor on a laptop.
-    m_jobView->horizontalHeader()->setDefaultSectionSize(m_jobView->fontMetrics().horizontalAdvance(QStringLiteral("1234.5 k/s")) + 12);
+    m_jobView->horizontalHeader()->setDefaultSectionSize(
+        m_jobView->fontMetrics().horizontalAdvance(QStringLiteral("1234.5 k/s")) + 12);
     m_jobView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_jobView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_jobView, &QWidget::customContextMenuRequested, this, &MainWindow::showJobContextMenu);
@@ -167,9 +168,8 @@ MainWindow::MainWindow(QWidget *parent)
         else
             m_editorDialog->hide();
     });
-    connect(m_workspace, &JobWorkspace::statusMessage, this, [this](const QString &text) {
-        statusBar()->showMessage(text, 10000);
-    });
+    connect(m_workspace, &JobWorkspace::statusMessage, this,
+            [this](const QString &text) { statusBar()->showMessage(text, 10000); });
     connect(m_workspace, &JobWorkspace::browseRequested, this,
             [this](const MirrorJobSpec &spec) { showClusters(spec.source, spec.target); });
     connect(m_workspace, &JobWorkspace::resetProgressRequested, this, &MainWindow::openResetProgress);
@@ -261,8 +261,8 @@ QSet<QString> bootstrapServers(const QString &bootstrap)
 
 } // namespace
 
-MirrorJob *MainWindow::runningDuplicate(const MirrorJobSpec &spec, const QString &profilePath,
-                                        const MirrorJob *except, QString *why) const
+MirrorJob *MainWindow::runningDuplicate(const MirrorJobSpec &spec, const QString &profilePath, const MirrorJob *except,
+                                        QString *why) const
 {
     const QString path = canonicalProfilePath(profilePath);
     const QSet<QString> servers = bootstrapServers(spec.source.bootstrap);
@@ -277,7 +277,8 @@ MirrorJob *MainWindow::runningDuplicate(const MirrorJobSpec &spec, const QString
             return job;
         }
         // Two jobs of one group in one window would only split the partitions between them.
-        if (consumerGroupId(job->spec()) == group && bootstrapServers(job->spec().source.bootstrap).intersects(servers)) {
+        if (consumerGroupId(job->spec()) == group &&
+            bootstrapServers(job->spec().source.bootstrap).intersects(servers)) {
             if (why)
                 *why = tr("the same source cluster and consumer group %1").arg(group);
             return job;
@@ -320,12 +321,10 @@ void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
     const int row = m_jobModel->addJob(job->spec().name);
     m_jobs.append(job);
     m_profilePaths.append(canonicalProfilePath(profilePath));
-    connect(job, &MirrorJob::metricsSampled, this, [this, job](const MetricsSnapshot &s) {
-        m_jobModel->setMetrics(int(m_jobs.indexOf(job)), s);
-    });
-    connect(job, &MirrorJob::stateChanged, this, [this, job](JobState state) {
-        m_jobModel->setState(int(m_jobs.indexOf(job)), state);
-    });
+    connect(job, &MirrorJob::metricsSampled, this,
+            [this, job](const MetricsSnapshot &s) { m_jobModel->setMetrics(int(m_jobs.indexOf(job)), s); });
+    connect(job, &MirrorJob::stateChanged, this,
+            [this, job](JobState state) { m_jobModel->setState(int(m_jobs.indexOf(job)), state); });
     connect(job, &MirrorJob::eventRaised, this, [this, job](const JobEvent &e) {
         m_jobModel->setLastEvent(int(m_jobs.indexOf(job)), e);
         statusBar()->showMessage(job->spec().name + QStringLiteral(": ") + e.text, 10000);
@@ -432,7 +431,8 @@ QString MainWindow::resetBlockedReason(const MirrorJobSpec &spec) const
     // A running job commits its own progress over a reset; it is also an active
     // member, which applyReset refuses anyway, with less to go on.
     for (MirrorJob *job : m_jobs) {
-        if (job->isRunning() && job->spec().groupId == spec.groupId && job->spec().source.bootstrap == spec.source.bootstrap)
+        if (job->isRunning() && job->spec().groupId == spec.groupId &&
+            job->spec().source.bootstrap == spec.source.bootstrap)
             return tr("\u201c%1\u201d runs in this window; stop it first").arg(job->spec().name);
     }
     return {};

@@ -120,8 +120,8 @@ private:
     QAction *m_failoverAction = nullptr;
     QMenu *m_jobMenu = nullptr;
     QList<QPointer<ResetProgressDialog>> m_resetDialogs;
-    QList<MirrorJob *> m_jobs; // row order of m_jobModel
-    QStringList m_profilePaths; // row order of m_jobModel; canonical, empty when not from a file
+    QList<MirrorJob *> m_jobs;      // row order of m_jobModel
+    QStringList m_profilePaths;     // row order of m_jobModel; canonical, empty when not from a file
     QList<JobMonitor *> m_monitors; // row order of m_jobModel
     QStackedWidget *m_monitorStack = nullptr;
     QSystemTrayIcon *m_tray = nullptr; // only where a tray exists

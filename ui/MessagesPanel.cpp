@@ -9,7 +9,6 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QComboBox>
-#include <QStringListModel>
 #include <QDateTimeEdit>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -23,6 +22,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QStackedWidget>
+#include <QStringListModel>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -34,11 +34,12 @@ namespace md {
 
 MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     : QWidget(parent), m_admin(admin), m_model(new MessageTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
-      m_topicList(new QStringListModel(this)), m_topic(new QComboBox(this)), m_partition(new QComboBox(this)), m_mode(new QComboBox(this)),
-      m_startStack(new QStackedWidget(this)), m_offset(new QLineEdit(this)), m_time(new QDateTimeEdit(this)),
-      m_count(new QSpinBox(this)), m_read(new QPushButton(tr("Read"), this)), m_display(new QComboBox(this)),
-      m_view(new QTableView(this)), m_detail(new QPlainTextEdit(this)), m_copyText(new QPushButton(tr("Copy"), this)),
-      m_copyJson(new QPushButton(tr("Copy as JSON"), this)), m_exportJson(new QPushButton(tr("Export JSON\u2026"), this)),
+      m_topicList(new QStringListModel(this)), m_topic(new QComboBox(this)), m_partition(new QComboBox(this)),
+      m_mode(new QComboBox(this)), m_startStack(new QStackedWidget(this)), m_offset(new QLineEdit(this)),
+      m_time(new QDateTimeEdit(this)), m_count(new QSpinBox(this)), m_read(new QPushButton(tr("Read"), this)),
+      m_display(new QComboBox(this)), m_view(new QTableView(this)), m_detail(new QPlainTextEdit(this)),
+      m_copyText(new QPushButton(tr("Copy"), this)), m_copyJson(new QPushButton(tr("Copy as JSON"), this)),
+      m_exportJson(new QPushButton(tr("Export JSON\u2026"), this)),
       m_exportCsv(new QPushButton(tr("Export CSV\u2026"), this)),
       m_copyOther(new QPushButton(tr("Copy to other cluster\u2026"), this)),
       m_showOther(new QAction(tr("Show on the Other Cluster"), this)), m_showOtherButton(new QToolButton(this)),
@@ -204,7 +205,9 @@ void MessagesPanel::updatePartitions()
 void MessagesPanel::updateMode()
 {
     const auto mode = MessageQuery::Mode(m_mode->currentData().toInt());
-    m_startStack->setCurrentIndex(mode == MessageQuery::Mode::FromOffset ? 1 : mode == MessageQuery::Mode::FromTimestamp ? 2 : 0);
+    m_startStack->setCurrentIndex(mode == MessageQuery::Mode::FromOffset      ? 1
+                                  : mode == MessageQuery::Mode::FromTimestamp ? 2
+                                                                              : 0);
 }
 
 MessageQuery MessagesPanel::queryFromControls(QString *error) const
@@ -248,8 +251,7 @@ void MessagesPanel::read(const MessageQuery &query)
     m_readRequest = m_admin->readMessages(query);
     m_read->setText(tr("Reading\u2026"));
     showStatus(tr("Reading %1%2\u2026")
-                   .arg(query.topic,
-                        query.partition >= 0 ? QStringLiteral(" [%1]").arg(query.partition) : QString()),
+                   .arg(query.topic, query.partition >= 0 ? QStringLiteral(" [%1]").arg(query.partition) : QString()),
                false);
 }
 
@@ -260,7 +262,8 @@ void MessagesPanel::onMessages(quint64 id, const QList<KafkaMessage> &messages)
     m_readRequest = 0;
     m_read->setText(tr("Read"));
     m_model->setMessages(messages);
-    showStatus(messages.isEmpty() ? tr("No messages in that range") : tr("%n message(s)", nullptr, int(messages.size())),
+    showStatus(messages.isEmpty() ? tr("No messages in that range")
+                                  : tr("%n message(s)", nullptr, int(messages.size())),
                false);
     selectPending();
     updateDetail();
@@ -405,7 +408,8 @@ bool MessagesPanel::exportMessages(const QString &path, bool csv, QString *error
     const QList<int> rows = selectedRows();
     const bool ok = csv ? m_model->exportCsv(path, error, rows) : m_model->exportJson(path, error, rows);
     if (ok)
-        showStatus(tr("%n message(s) written to %1", nullptr, int(rows.isEmpty() ? m_model->rowCount() : rows.size())).arg(path),
+        showStatus(tr("%n message(s) written to %1", nullptr, int(rows.isEmpty() ? m_model->rowCount() : rows.size()))
+                       .arg(path),
                    false);
     else
         showStatus(*error, true);
@@ -415,10 +419,10 @@ bool MessagesPanel::exportMessages(const QString &path, bool csv, QString *error
 void MessagesPanel::askExport(bool csv)
 {
     const QString filter = csv ? tr("CSV files (*.csv)") : tr("JSON files (*.json)");
-    const QString suggested = (m_topic->currentText().isEmpty() ? QStringLiteral("messages") : m_topic->currentText())
-        + (csv ? QStringLiteral(".csv") : QStringLiteral(".json"));
-    const QString path = QFileDialog::getSaveFileName(this, csv ? tr("Export messages as CSV") : tr("Export messages as JSON"),
-                                                      suggested, filter);
+    const QString suggested = (m_topic->currentText().isEmpty() ? QStringLiteral("messages") : m_topic->currentText()) +
+                              (csv ? QStringLiteral(".csv") : QStringLiteral(".json"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, csv ? tr("Export messages as CSV") : tr("Export messages as JSON"), suggested, filter);
     if (path.isEmpty())
         return;
     QString error;

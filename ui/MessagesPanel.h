@@ -109,8 +109,8 @@ private:
     ClusterConfig m_other;
     ClusterMetadata m_metadata;
     ClusterMetadata m_otherMetadata; // the other cluster, for the copy dialog
-    QStringListModel *m_topicList; // the topic box's items
-    QStringList m_topicNames;      // what m_topicList was last given
+    QStringListModel *m_topicList;   // the topic box's items
+    QStringList m_topicNames;        // what m_topicList was last given
     QComboBox *m_topic;
     QComboBox *m_partition;
     QComboBox *m_mode;

@@ -43,8 +43,8 @@ enum Column {
 
 QString sideText(const QString &role, const ClusterConfig &c, const ClusterProbeResult &r)
 {
-    const QString name = role + QLatin1Char(' ') + (c.alias.isEmpty() ? QString() : c.alias + QLatin1Char(' '))
-                         + QLatin1Char('(') + c.bootstrap + QLatin1Char(')');
+    const QString name = role + QLatin1Char(' ') + (c.alias.isEmpty() ? QString() : c.alias + QLatin1Char(' ')) +
+                         QLatin1Char('(') + c.bootstrap + QLatin1Char(')');
     if (!r.reachable)
         return name + QStringLiteral(": UNREACHABLE: ") + r.error;
     return name + QStringLiteral(": %1 topics").arg(r.topics.size());
@@ -62,8 +62,8 @@ PlanView::PlanView(QWidget *parent)
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_table->setObjectName(QStringLiteral("planTable"));
-    m_table->setHorizontalHeaderLabels({tr("Source topic"), tr("Partitions"), tr("Target topic"), tr("Action"), tr("Note"),
-                                        tr("Created with configs")});
+    m_table->setHorizontalHeaderLabels({tr("Source topic"), tr("Partitions"), tr("Target topic"), tr("Action"),
+                                        tr("Note"), tr("Created with configs")});
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
@@ -140,7 +140,8 @@ void PlanView::setProfile(const JobProfile &profile, const ReferenceResolver &re
     m_haveProfile = true;
     ++m_generation;
     if (m_state != State::Probing)
-        setState(State::Waiting, m_state == State::Ready ? m_status->text() : tr("Waiting for the edits to settle\u2026"));
+        setState(State::Waiting,
+                 m_state == State::Ready ? m_status->text() : tr("Waiting for the edits to settle\u2026"));
     m_debounce->start();
 }
 
@@ -192,8 +193,8 @@ void PlanView::applyProgress(quint64 generation, const JobProgress &progress)
         m_startsStatus->setText(tr("Cannot tell where the partitions start: %1").arg(progress.error));
     } else {
         m_startsModel->setPartitions(progress.partitions);
-        m_startsStatus->setText(describeTotal(progress) + QStringLiteral(" \u2014 ") + describeGroup(progress)
-                                + tr("; as of %1").arg(QTime::currentTime().toString()));
+        m_startsStatus->setText(describeTotal(progress) + QStringLiteral(" \u2014 ") + describeGroup(progress) +
+                                tr("; as of %1").arg(QTime::currentTime().toString()));
     }
     Q_EMIT progressUpdated();
 }
@@ -304,8 +305,8 @@ void PlanView::apply(quint64 generation, const Result &r)
         m_plan = {};
         m_table->setRowCount(0);
         clearProgress(tr("No start positions while a cluster is unreachable."));
-        setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, source) + QLatin1Char('\n')
-                                         + sideText(tr("Target"), r.targetConfig, target));
+        setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, source) + QLatin1Char('\n') +
+                                         sideText(tr("Target"), r.targetConfig, target));
         Q_EMIT planUpdated();
         return;
     }
@@ -359,14 +360,14 @@ void PlanView::apply(quint64 generation, const Result &r)
     }
     m_table->resizeColumnsToContents();
     const qsizetype mirrored = m_plan.topics.size();
-    QString text = (mirrored == 1 ? tr("1 topic to mirror") : tr("%1 topics to mirror").arg(mirrored))
-                   + tr(", %1 to create, %2 excluded").arg(created).arg(m_plan.excluded.size());
+    QString text = (mirrored == 1 ? tr("1 topic to mirror") : tr("%1 topics to mirror").arg(mirrored)) +
+                   tr(", %1 to create, %2 excluded").arg(created).arg(m_plan.excluded.size());
     if (errors)
         text += errors == 1 ? tr(", 1 error") : tr(", %1 errors").arg(errors);
     if (m_plan.topics.isEmpty())
         text += tr(" (no source topic matches the include patterns)");
-    text += QStringLiteral(" \u2014 ") + sideText(tr("source"), r.sourceConfig, source) + QStringLiteral("; ")
-            + sideText(tr("target"), r.targetConfig, target) + tr("; as of %1").arg(QTime::currentTime().toString());
+    text += QStringLiteral(" \u2014 ") + sideText(tr("source"), r.sourceConfig, source) + QStringLiteral("; ") +
+            sideText(tr("target"), r.targetConfig, target) + tr("; as of %1").arg(QTime::currentTime().toString());
     setState(State::Ready, text);
     Q_EMIT planUpdated();
 }

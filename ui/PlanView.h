@@ -36,8 +36,15 @@ public:
     static constexpr int ProbeTimeoutMs = 8000;
     // The table's columns. ConfigsColumn: for a created topic, the configs it gets
     // (text "name=value, ..."; tooltip one per line; Qt::UserRole: a QVariantMap).
-    enum TableColumn { SourceTopicColumn, PartitionsColumn, TargetTopicColumn, ActionColumn, NoteColumn,
-                       ConfigsColumn, ColumnCount };
+    enum TableColumn {
+        SourceTopicColumn,
+        PartitionsColumn,
+        TargetTopicColumn,
+        ActionColumn,
+        NoteColumn,
+        ConfigsColumn,
+        ColumnCount
+    };
 
     // Closing the view while a probe runs returns at once; the probe's answer is dropped.
     explicit PlanView(QWidget *parent = nullptr);
@@ -60,8 +67,8 @@ public:
     QString startsText() const;
 
 Q_SIGNALS:
-    void planUpdated();     // a fresh result (plan, unreachable or invalid) is shown
-    void progressUpdated(); // fresh start positions (or why there are none) are shown
+    void planUpdated();            // a fresh result (plan, unreachable or invalid) is shown
+    void progressUpdated();        // fresh start positions (or why there are none) are shown
     void resetProgressRequested(); // the Start positions tab's Reset Progress button
 
 private:

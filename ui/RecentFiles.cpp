@@ -9,9 +9,9 @@ namespace {
 const QString kKey = QStringLiteral("documents/recentFiles");
 }
 
-RecentFiles::RecentFiles(QObject *parent)
-    : QObject(parent)
-{}
+RecentFiles::RecentFiles(QObject *parent) : QObject(parent)
+{
+}
 
 QStringList RecentFiles::files() const
 {

@@ -34,8 +34,8 @@ const QString kWarnStyle = QStringLiteral("color: #8a5a00;");
 
 bool sameRequest(const ResetRequest &a, const ResetRequest &b)
 {
-    return a.to == b.to && a.topicPattern == b.topicPattern
-           && (a.to != ResetRequest::To::Timestamp || a.timestamp == b.timestamp);
+    return a.to == b.to && a.topicPattern == b.topicPattern &&
+           (a.to != ResetRequest::To::Timestamp || a.timestamp == b.timestamp);
 }
 
 // Records between the new position and the committed one: copied before, copied again.
@@ -73,13 +73,13 @@ ResetProgressDialog::ResetProgressDialog(const MirrorJobSpec &spec, QWidget *par
     intro->setObjectName(QStringLiteral("resetIntro"));
     intro->setWordWrap(true);
     intro->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    const QString source = (spec.source.alias.isEmpty() ? QString() : spec.source.alias + QLatin1Char(' '))
-                           + QLatin1Char('(') + spec.source.bootstrap + QLatin1Char(')');
+    const QString source = (spec.source.alias.isEmpty() ? QString() : spec.source.alias + QLatin1Char(' ')) +
+                           QLatin1Char('(') + spec.source.bootstrap + QLatin1Char(')');
     intro->setText(tr("A partition with committed progress always resumes there. Resetting rewrites the committed "
                       "offsets of the job's group <b>%1</b> on the source %2, so the next run starts the chosen "
                       "partitions from the new position.")
-                       .arg(QStringLiteral("<span style=\"white-space:nowrap\">") + spec.groupId.toHtmlEscaped()
-                                + QStringLiteral("</span>"),
+                       .arg(QStringLiteral("<span style=\"white-space:nowrap\">") + spec.groupId.toHtmlEscaped() +
+                                QStringLiteral("</span>"),
                             source.toHtmlEscaped()));
 
     m_earliest->setObjectName(QStringLiteral("resetEarliest"));
@@ -373,14 +373,16 @@ void ResetProgressDialog::reset()
         return;
     const qint64 again = copiedAgain(m_plan);
     const qsizetype n = m_plan.partitions.size();
-    QString text = tr("Reset the progress of \u201c%1\u201d to %2?").arg(m_spec.name, targetText(m_planRequest))
-                   + QStringLiteral("\n\n")
-                   + (n == 1 ? tr("The group %1 gets a new committed offset for 1 partition.").arg(m_plan.groupId)
-                             : tr("The group %1 gets new committed offsets for %2 partitions.").arg(m_plan.groupId).arg(n))
-                   + QLatin1Char(' ') + tr("The job's next run copies %1 records from there.")
-                                             .arg(formatOffset(m_plan.totalToCopy()));
+    QString text =
+        tr("Reset the progress of \u201c%1\u201d to %2?").arg(m_spec.name, targetText(m_planRequest)) +
+        QStringLiteral("\n\n") +
+        (n == 1 ? tr("The group %1 gets a new committed offset for 1 partition.").arg(m_plan.groupId)
+                : tr("The group %1 gets new committed offsets for %2 partitions.").arg(m_plan.groupId).arg(n)) +
+        QLatin1Char(' ') +
+        tr("The job's next run copies %1 records from there.").arg(formatOffset(m_plan.totalToCopy()));
     if (again > 0)
-        text += QLatin1Char(' ') + tr("%1 of them were copied before and reach the target again.").arg(formatOffset(again));
+        text +=
+            QLatin1Char(' ') + tr("%1 of them were copied before and reach the target again.").arg(formatOffset(again));
     if (!confirm(text))
         return;
     setBusy(true, tr("Writing the new offsets of group %1\u2026").arg(m_plan.groupId));
@@ -404,11 +406,12 @@ void ResetProgressDialog::showOutcome(const ResetOutcome &outcome)
         Q_EMIT resetFinished(false, message);
         return;
     }
-    const QString message = outcome.partitionsWritten == 1
-                                ? tr("Reset done: 1 partition of group %1 has its new committed offset.").arg(m_plan.groupId)
-                                : tr("Reset done: %1 partitions of group %2 have their new committed offsets.")
-                                      .arg(outcome.partitionsWritten)
-                                      .arg(m_plan.groupId);
+    const QString message =
+        outcome.partitionsWritten == 1
+            ? tr("Reset done: 1 partition of group %1 has its new committed offset.").arg(m_plan.groupId)
+            : tr("Reset done: %1 partitions of group %2 have their new committed offsets.")
+                  .arg(outcome.partitionsWritten)
+                  .arg(m_plan.groupId);
     setStatus(message, false);
     Q_EMIT resetFinished(true, message);
     // Read back what the group holds now; the message stays.

@@ -18,9 +18,8 @@ SecretField::SecretField(const QString &keyPath, QWidget *parent)
     m_mode->addItem(tr("Environment variable"));
     m_mode->addItem(tr("In the file (clear text)"));
     // A fresh key per field: two jobs never overwrite each other's password.
-    m_keychainKey = QStringLiteral("job/%1/%2")
-                        .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'))
-                        .arg(keyPath);
+    m_keychainKey =
+        QStringLiteral("job/%1/%2").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0')).arg(keyPath);
     auto *layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_mode);
@@ -77,11 +76,11 @@ QString SecretField::profileValue() const
     const QString text = m_edit->text();
     switch (mode()) {
     case Mode::Keychain:
-        return text.isEmpty() && !m_hasStored ? QString() : SecretRef{QStringLiteral("keychain"), m_keychainKey}.toString();
+        return text.isEmpty() && !m_hasStored ? QString()
+                                              : SecretRef{QStringLiteral("keychain"), m_keychainKey}.toString();
     case Mode::Environment:
         return text.trimmed().isEmpty() ? QString() : SecretRef{QStringLiteral("env"), text.trimmed()}.toString();
-    case Mode::ClearText:
-        return text;
+    case Mode::ClearText: return text;
     }
     return {};
 }
@@ -141,7 +140,8 @@ void SecretField::updatePlaceholder()
     switch (mode()) {
     case Mode::Keychain:
         m_edit->setPlaceholderText(m_hasStored ? tr("stored in the keychain (type to replace)") : tr("password"));
-        m_edit->setToolTip(tr("Saved in the system keychain as \"%1\"; the profile holds a reference.").arg(m_keychainKey));
+        m_edit->setToolTip(
+            tr("Saved in the system keychain as \"%1\"; the profile holds a reference.").arg(m_keychainKey));
         break;
     case Mode::Environment:
         m_edit->setPlaceholderText(tr("variable name, e.g. KAFKA_PASSWORD"));

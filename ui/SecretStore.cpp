@@ -18,17 +18,13 @@ SecretReply replyFromJob(const QKeychain::Job &job)
     SecretReply r;
     const QString detail = job.errorString();
     switch (job.error()) {
-    case QKeychain::NoError:
-        r.status = SecretStatus::Ok;
-        return r;
-    case QKeychain::EntryNotFound:
-        r.status = SecretStatus::NotFound;
-        return r;
+    case QKeychain::NoError: r.status = SecretStatus::Ok; return r;
+    case QKeychain::EntryNotFound: r.status = SecretStatus::NotFound; return r;
     case QKeychain::NoBackendAvailable:
     case QKeychain::NotImplemented:
         r.status = SecretStatus::Unavailable;
-        r.message = QStringLiteral("no system keychain service is running on this machine (") + detail
-                + QStringLiteral(")");
+        r.message =
+            QStringLiteral("no system keychain service is running on this machine (") + detail + QStringLiteral(")");
         return r;
     case QKeychain::AccessDeniedByUser:
         r.status = SecretStatus::Unavailable;
@@ -40,11 +36,9 @@ SecretReply replyFromJob(const QKeychain::Job &job)
         return r;
     case QKeychain::CouldNotDeleteEntry:
         r.status = SecretStatus::Failed;
-        r.message = QStringLiteral("the system keychain could not delete the entry (") + detail
-                + QStringLiteral(")");
+        r.message = QStringLiteral("the system keychain could not delete the entry (") + detail + QStringLiteral(")");
         return r;
-    case QKeychain::OtherError:
-        break;
+    case QKeychain::OtherError: break;
     }
     // On Linux a missing D-Bus secret service shows up as OtherError with a
     // D-Bus message; it means the same thing to the user as NoBackendAvailable.
@@ -76,16 +70,15 @@ void runJob(QKeychain::Job *job, std::function<void(SecretReply)> done, bool isR
         if (*answered)
             return;
         *answered = true;
-        (*callback)(SecretReply{SecretStatus::Unavailable, {},
-                                QStringLiteral("the system keychain did not answer within 10 s")});
+        (*callback)(SecretReply{
+            SecretStatus::Unavailable, {}, QStringLiteral("the system keychain did not answer within 10 s")});
     });
     job->start();
 }
 
 } // namespace
 
-QtKeychainBackend::QtKeychainBackend(QString service)
-    : m_service(std::move(service))
+QtKeychainBackend::QtKeychainBackend(QString service) : m_service(std::move(service))
 {
 }
 
@@ -108,11 +101,14 @@ void QtKeychainBackend::remove(const QString &key, Callback done)
 {
     auto *job = new QKeychain::DeletePasswordJob(m_service);
     job->setKey(key);
-    runJob(job, [done = std::move(done)](SecretReply r) {
-        if (r.status == SecretStatus::NotFound)
-            r = SecretReply{};
-        done(r);
-    }, false);
+    runJob(
+        job,
+        [done = std::move(done)](SecretReply r) {
+            if (r.status == SecretStatus::NotFound)
+                r = SecretReply{};
+            done(r);
+        },
+        false);
 }
 
 void MemorySecretBackend::read(const QString &key, Callback done)
@@ -145,8 +141,7 @@ void MemorySecretBackend::remove(const QString &key, Callback done)
 }
 
 SecretStore::SecretStore(std::unique_ptr<SecretBackend> backend, QObject *parent)
-    : QObject(parent)
-    , m_backend(backend ? std::move(backend) : std::make_unique<QtKeychainBackend>())
+    : QObject(parent), m_backend(backend ? std::move(backend) : std::make_unique<QtKeychainBackend>())
 {
 }
 
@@ -189,21 +184,18 @@ void SecretStore::readPassword(const QString &key, ReadCallback done)
     m_backend->read(key, [self, done = std::move(done)](SecretReply r) {
         if (!self)
             return;
-        QMetaObject::invokeMethod(self, [self, done, r] {
-            self->noteReply(r);
-            switch (r.status) {
-            case SecretStatus::Ok:
-                done(r.value, QString());
-                break;
-            case SecretStatus::NotFound:
-                done(std::nullopt, QString());
-                break;
-            case SecretStatus::Unavailable:
-            case SecretStatus::Failed:
-                done(std::nullopt, r.message);
-                break;
-            }
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self,
+            [self, done, r] {
+                self->noteReply(r);
+                switch (r.status) {
+                case SecretStatus::Ok: done(r.value, QString()); break;
+                case SecretStatus::NotFound: done(std::nullopt, QString()); break;
+                case SecretStatus::Unavailable:
+                case SecretStatus::Failed: done(std::nullopt, r.message); break;
+                }
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -213,10 +205,13 @@ void SecretStore::writePassword(const QString &key, const QString &value, WriteC
     m_backend->write(key, value, [self, done = std::move(done)](SecretReply r) {
         if (!self)
             return;
-        QMetaObject::invokeMethod(self, [self, done, r] {
-            self->noteReply(r);
-            done(r.status == SecretStatus::Ok, r.message);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self,
+            [self, done, r] {
+                self->noteReply(r);
+                done(r.status == SecretStatus::Ok, r.message);
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -226,20 +221,22 @@ void SecretStore::removePassword(const QString &key, WriteCallback done)
     m_backend->remove(key, [self, done = std::move(done)](SecretReply r) {
         if (!self)
             return;
-        QMetaObject::invokeMethod(self, [self, done, r] {
-            self->noteReply(r);
-            const bool ok = r.status == SecretStatus::Ok || r.status == SecretStatus::NotFound;
-            done(ok, ok ? QString() : r.message);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self,
+            [self, done, r] {
+                self->noteReply(r);
+                const bool ok = r.status == SecretStatus::Ok || r.status == SecretStatus::NotFound;
+                done(ok, ok ? QString() : r.message);
+            },
+            Qt::QueuedConnection);
     });
 }
 
 void SecretStore::checkAvailability(AvailabilityCallback done)
 {
     if (m_availability != Availability::Unknown) {
-        QMetaObject::invokeMethod(this, [this, done] {
-            done(m_availability == Availability::Available, m_reason);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, done] { done(m_availability == Availability::Available, m_reason); }, Qt::QueuedConnection);
         return;
     }
     m_waiting.append(std::move(done));

@@ -26,9 +26,9 @@ constexpr char kAck = 'K';
 
 } // namespace
 
-SingleInstance::SingleInstance(const QString &serverName, QObject *parent)
-    : QObject(parent), m_name(serverName)
-{}
+SingleInstance::SingleInstance(const QString &serverName, QObject *parent) : QObject(parent), m_name(serverName)
+{
+}
 
 SingleInstance::~SingleInstance() = default;
 

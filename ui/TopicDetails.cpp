@@ -83,8 +83,8 @@ void TopicDetails::setTopic(const QString &name, const TopicInfo *info)
         return;
     }
     m_partitions->setPartitions(info->partitions);
-    QString text = tr("%1 \u00b7 %n partition(s)", nullptr, int(info->partitions.size())).arg(info->name)
-                   + QStringLiteral(" \u00b7 ") + tr("replication factor %1").arg(info->replicationFactor());
+    QString text = tr("%1 \u00b7 %n partition(s)", nullptr, int(info->partitions.size())).arg(info->name) +
+                   QStringLiteral(" \u00b7 ") + tr("replication factor %1").arg(info->replicationFactor());
     if (info->internal)
         text += QStringLiteral(" \u00b7 ") + tr("internal");
     const int under = m_partitions->underReplicatedCount();
@@ -104,8 +104,8 @@ void TopicDetails::setConfigs(const QString &topic, const QList<ConfigEntry> &co
     int dynamic = 0;
     for (const ConfigEntry &e : configs)
         dynamic += e.source == ConfigSource::Dynamic ? 1 : 0;
-    m_configStatus->setText(tr("%n config(s)", nullptr, int(configs.size())) + QStringLiteral(" \u00b7 ")
-                            + tr("%n set on this topic", nullptr, dynamic));
+    m_configStatus->setText(tr("%n config(s)", nullptr, int(configs.size())) + QStringLiteral(" \u00b7 ") +
+                            tr("%n set on this topic", nullptr, dynamic));
 }
 
 void TopicDetails::setConfigsError(const QString &topic, const QString &error)

@@ -137,7 +137,8 @@ void seedGroups(const QString &bootstrap, const QStringList &groups, const QStri
             break;
         if (attempt == 10)
             die(why);
-        std::fprintf(stderr, "bench_groupsync: first commit on %s: %s; trying again\n", qPrintable(bootstrap), qPrintable(why));
+        std::fprintf(stderr, "bench_groupsync: first commit on %s: %s; trying again\n", qPrintable(bootstrap),
+                     qPrintable(why));
     }
     const QString why = trySeedGroups(bootstrap, groups, topic, partitions, offsets);
     if (!why.isEmpty())
@@ -208,7 +209,8 @@ void scale(const QStringList &args)
     const int partitions = positive(args, QStringLiteral("--partitions"), 100);
     const int repeat = positive(args, QStringLiteral("--repeat"), 3);
     std::vector<int> pids;
-    for (const QString &p : option(args, QStringLiteral("--cpu-pids"), QString()).split(QLatin1Char(','), Qt::SkipEmptyParts))
+    for (const QString &p :
+         option(args, QStringLiteral("--cpu-pids"), QString()).split(QLatin1Char(','), Qt::SkipEmptyParts))
         pids.push_back(p.toInt());
     const auto brokersCpu = [&] {
         double s = 0;
@@ -224,7 +226,8 @@ void scale(const QStringList &args)
         const QString targetTopic = QStringLiteral("src.") + topic;
         const QStringList names = groupNames(QStringLiteral("scale-app-%1-%2").arg(r).arg(stamp), groups);
         QString error;
-        if (!test::createTopic(source, topic, partitions, {}, &error) || !test::createTopic(target, targetTopic, partitions, {}, &error))
+        if (!test::createTopic(source, topic, partitions, {}, &error) ||
+            !test::createTopic(target, targetTopic, partitions, {}, &error))
             die(error);
         // The target's group coordinators too, before anything is timed (a fresh
         // cluster answers the first group calls only once __consumer_offsets is there).
@@ -316,7 +319,8 @@ void commitRate(const QStringList &args)
         QStringList slice;
         for (qsizetype g = c; g < names.size(); g += clients)
             slice << names.at(g);
-        threads.emplace_back([&, c, slice] { errors[size_t(c)] = trySeedGroups(bootstrap, slice, topic, partitions, at, window); });
+        threads.emplace_back(
+            [&, c, slice] { errors[size_t(c)] = trySeedGroups(bootstrap, slice, topic, partitions, at, window); });
     }
     for (std::thread &th : threads)
         th.join();
@@ -340,10 +344,12 @@ void commitRate(const QStringList &args)
     for (const QString &e : errors)
         if (!e.isEmpty())
             die(e);
-    std::printf("RESULT commit-rate groups=%d partitions=%d clients=%d window=%d ms=%lld read_ms=%lld%s\n", groups, partitions,
-                clients, window, ms, readMs,
-                pid ? qPrintable(QStringLiteral(" cpu=%1 read_cpu=%2").arg(c1 - c0, 0, 'f', 1).arg(processCpu(pid) - c1, 0, 'f', 1))
-                    : "");
+    std::printf(
+        "RESULT commit-rate groups=%d partitions=%d clients=%d window=%d ms=%lld read_ms=%lld%s\n", groups, partitions,
+        clients, window, ms, readMs,
+        pid ? qPrintable(
+                  QStringLiteral(" cpu=%1 read_cpu=%2").arg(c1 - c0, 0, 'f', 1).arg(processCpu(pid) - c1, 0, 'f', 1))
+            : "");
     std::fflush(stdout);
     seedGroups(bootstrap, names, topic, partitions, {});
     test::deleteTopic(bootstrap, topic);

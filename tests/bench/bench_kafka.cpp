@@ -21,8 +21,8 @@
 // copy: the bare pipe. One consumer of the source (as `consume`) and one producer into the
 //   target (as `load`); each record is produced zero-copy to the same partition with its
 //   headers and timestamp (what any faithful copy must carry) and released on its delivery
-//   report, and nothing else happens: no group, no offsets kept, no metrics. What a mirror could reach on this machine if its own work cost
-//   nothing; the target topic must exist with at least the source's partitions.
+//   report, and nothing else happens: no group, no offsets kept, no metrics. What a mirror could reach on this machine
+//   if its own work cost nothing; the target topic must exist with at least the source's partitions.
 // latency: a consumer on the target from the beginning; per record, now minus the embedded
 //   send time; the first K records are warm-up and not counted.
 //
@@ -46,14 +46,16 @@ using Clock = std::chrono::steady_clock;
 
 double wallMs()
 {
-    return double(std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
-                      .count())
-           / 1000.0;
+    return double(std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count()) /
+           1000.0;
 }
 
 int64_t wallUs()
 {
-    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    return std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
 }
 
 [[noreturn]] void die(const std::string &what)
@@ -77,7 +79,8 @@ struct Args {
 Args parse(int argc, char **argv)
 {
     if (argc < 4)
-        die("usage: bench_kafka create|load|consume|watch|latency|copy BOOTSTRAP TOPIC [options] (see the source's header)");
+        die("usage: bench_kafka create|load|consume|watch|latency|copy BOOTSTRAP TOPIC [options] (see the source's "
+            "header)");
     Args a;
     a.command = argv[1];
     a.bootstrap = argv[2];
@@ -222,7 +225,8 @@ struct Progress {
     {
         const double span = (t90 - t10) / 1000.0;
         const double rate = span > 0 ? double(total) * 0.8 / span : 0;
-        std::printf("RESULT %s records=%lld first_ms=%.1f t10_ms=%.1f t90_ms=%.1f done_ms=%.1f steady_rps=%.0f steady_mbps=%.2f\n",
+        std::printf("RESULT %s records=%lld first_ms=%.1f t10_ms=%.1f t90_ms=%.1f done_ms=%.1f steady_rps=%.0f "
+                    "steady_mbps=%.2f\n",
                     what, total, first, t10, t90, done, rate, rate * double(size) / 1e6);
         std::fflush(stdout);
     }
@@ -336,7 +340,8 @@ int cmdLoad(const Args &a)
         char key[24];
         const int keyLen = std::snprintf(key, sizeof key, "k%lld", sent);
         const int partition = int(sent % parts);
-        if (rd_kafka_produce(rkt, partition, RD_KAFKA_MSG_F_COPY, value.data(), value.size(), key, size_t(keyLen), nullptr) != 0) {
+        if (rd_kafka_produce(rkt, partition, RD_KAFKA_MSG_F_COPY, value.data(), value.size(), key, size_t(keyLen),
+                             nullptr) != 0) {
             if (rd_kafka_last_error() == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
                 rd_kafka_poll(rk, 5);
                 st.progress.update(st.acked, wallMs());
@@ -511,7 +516,8 @@ int cmdWatch(const Args &a)
         if (parts <= 0)
             parts = partitionsOf(rk, a.topic);
         if (parts > 0) {
-            const long long hw = a.committed ? lastStableOffsets(rk, a.topic, parts) : highWatermarks(rk, a.topic, parts);
+            const long long hw =
+                a.committed ? lastStableOffsets(rk, a.topic, parts) : highWatermarks(rk, a.topic, parts);
             if (hw >= 0) {
                 n = hw;
                 pr.update(n, wallMs());
@@ -555,9 +561,11 @@ int cmdLatency(const Args &a)
     rd_kafka_consumer_close(rk);
     rd_kafka_destroy(rk);
     std::sort(lat.begin(), lat.end());
-    auto q = [&](double p) { return lat.empty() ? -1.0 : lat[std::min(lat.size() - 1, size_t(p * double(lat.size() - 1) + 0.5))]; };
-    std::printf("RESULT latency records=%lld measured=%zu p50_ms=%.2f p99_ms=%.2f max_ms=%.2f\n", n, lat.size(), q(0.5), q(0.99),
-                lat.empty() ? -1.0 : lat.back());
+    auto q = [&](double p) {
+        return lat.empty() ? -1.0 : lat[std::min(lat.size() - 1, size_t(p * double(lat.size() - 1) + 0.5))];
+    };
+    std::printf("RESULT latency records=%lld measured=%zu p50_ms=%.2f p99_ms=%.2f max_ms=%.2f\n", n, lat.size(), q(0.5),
+                q(0.99), lat.empty() ? -1.0 : lat.back());
     return n >= a.records ? 0 : 2;
 }
 

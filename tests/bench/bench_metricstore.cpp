@@ -107,8 +107,7 @@ int run(int partitions)
     std::printf("partitions %4d: 24 h = %lld snapshots | memoryBytes %.2f MiB | heap growth %.2f MiB"
                 " | addSnapshot %.2f us | 1 h redraw query %.2f ms (%lld points)\n",
                 partitions, static_cast<long long>(kDayTicks), mib(double(estimate)), mib(heapGrowth),
-                feedMs * 1000.0 / double(kDayTicks), queryMs,
-                static_cast<long long>(points / kRedraws));
+                feedMs * 1000.0 / double(kDayTicks), queryMs, static_cast<long long>(points / kRedraws));
 
     int failures = 0;
     if (estimate != estimateAfter15Min) {

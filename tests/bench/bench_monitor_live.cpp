@@ -97,8 +97,7 @@ bool isInside(const QObject *o, const QObject *ancestor)
 }
 
 // Attributes the UI thread's CPU time to the monitor, event by event (see the header).
-class ProbeApp final : public QApplication
-{
+class ProbeApp final : public QApplication {
 public:
     using QApplication::QApplication;
 
@@ -205,8 +204,7 @@ double crossingS(const std::vector<std::pair<double, qint64>> &samples, double t
     return -1;
 }
 
-class Bench
-{
+class Bench {
 public:
     Bench(ProbeApp *app, Options options) : m_app(app), m_o(std::move(options))
     {
@@ -355,8 +353,8 @@ void print(const PhaseResult &r)
                 "process CPU %5.2f s\n",
                 qPrintable(r.name), r.ok ? "ok  " : "FAIL", r.wallS, r.records, r.steadyRate, r.endToEndRate,
                 r.processCpuS);
-    std::printf("%-16s      UI delay p50 %6.3f ms  p99 %6.3f ms  max %7.3f ms (%zu probes)  UI thread CPU %5.2f%%",
-                "", r.p50, r.p99, r.max, r.probes, 100 * r.uiCpuShare);
+    std::printf("%-16s      UI delay p50 %6.3f ms  p99 %6.3f ms  max %7.3f ms (%zu probes)  UI thread CPU %5.2f%%", "",
+                r.p50, r.p99, r.max, r.probes, 100 * r.uiCpuShare);
     if (r.upkeepShare >= 0)
         std::printf("  upkeep %5.2f%%  snapshots %d  redraws %d", 100 * r.upkeepShare, r.snapshots, r.redraws);
     std::printf("\n");
@@ -375,27 +373,31 @@ int main(int argc, char **argv)
     QCommandLineParser p;
     p.setApplicationDescription(QStringLiteral("A job monitor under a full-speed mirror job (issue 5)"));
     p.addHelpOption();
-    const QCommandLineOption sourceOpt(QStringLiteral("source"), QStringLiteral("Source bootstrap."), QStringLiteral("host:port"));
-    const QCommandLineOption targetOpt(QStringLiteral("target"), QStringLiteral("Target bootstrap."), QStringLiteral("host:port"));
-    const QCommandLineOption topicOpt(QStringLiteral("topic"), QStringLiteral("Preloaded source topic."), QStringLiteral("name"),
-                                      QStringLiteral("bench"));
-    const QCommandLineOption recordsOpt(QStringLiteral("records"), QStringLiteral("Records in the topic."), QStringLiteral("n"));
-    const QCommandLineOption roundsOpt(QStringLiteral("rounds"), QStringLiteral("Rounds (default 2)."), QStringLiteral("r"),
-                                       QStringLiteral("2"));
+    const QCommandLineOption sourceOpt(QStringLiteral("source"), QStringLiteral("Source bootstrap."),
+                                       QStringLiteral("host:port"));
+    const QCommandLineOption targetOpt(QStringLiteral("target"), QStringLiteral("Target bootstrap."),
+                                       QStringLiteral("host:port"));
+    const QCommandLineOption topicOpt(QStringLiteral("topic"), QStringLiteral("Preloaded source topic."),
+                                      QStringLiteral("name"), QStringLiteral("bench"));
+    const QCommandLineOption recordsOpt(QStringLiteral("records"), QStringLiteral("Records in the topic."),
+                                        QStringLiteral("n"));
+    const QCommandLineOption roundsOpt(QStringLiteral("rounds"), QStringLiteral("Rounds (default 2)."),
+                                       QStringLiteral("r"), QStringLiteral("2"));
     const QCommandLineOption phasesOpt(QStringLiteral("phases"), QStringLiteral("both, monitor or headless."),
                                        QStringLiteral("which"), QStringLiteral("both"));
-    const QCommandLineOption chartOpt(QStringLiteral("chart"),
-                                      QStringLiteral("throughput, lag, lagtime, latency, partitions or cycle (default)."),
-                                      QStringLiteral("name"), QStringLiteral("cycle"));
+    const QCommandLineOption chartOpt(
+        QStringLiteral("chart"), QStringLiteral("throughput, lag, lagtime, latency, partitions or cycle (default)."),
+        QStringLiteral("name"), QStringLiteral("cycle"));
     const QCommandLineOption cycleOpt(QStringLiteral("cycle-ms"), QStringLiteral("Tab cycle period (default 3000)."),
                                       QStringLiteral("ms"), QStringLiteral("3000"));
     const QCommandLineOption probeOpt(QStringLiteral("probe-ms"), QStringLiteral("Probe timer interval (default 5)."),
                                       QStringLiteral("ms"), QStringLiteral("5"));
-    const QCommandLineOption noPanesOpt(QStringLiteral("no-panes"), QStringLiteral("Do not connect the cluster panes."));
+    const QCommandLineOption noPanesOpt(QStringLiteral("no-panes"),
+                                        QStringLiteral("Do not connect the cluster panes."));
     const QCommandLineOption timeoutOpt(QStringLiteral("timeout"), QStringLiteral("Per-phase limit (default 300)."),
                                         QStringLiteral("s"), QStringLiteral("300"));
-    p.addOptions({sourceOpt, targetOpt, topicOpt, recordsOpt, roundsOpt, phasesOpt, chartOpt, cycleOpt, probeOpt, noPanesOpt,
-                  timeoutOpt});
+    p.addOptions({sourceOpt, targetOpt, topicOpt, recordsOpt, roundsOpt, phasesOpt, chartOpt, cycleOpt, probeOpt,
+                  noPanesOpt, timeoutOpt});
     p.process(app);
 
     auto fail = [](const QString &what) {
@@ -431,7 +433,8 @@ int main(int argc, char **argv)
         return fail(QStringLiteral("--timeout must be a positive integer, got '%1'").arg(p.value(timeoutOpt)));
     o.timeoutS = int(v);
     o.phases = p.value(phasesOpt);
-    if (o.phases != QLatin1String("both") && o.phases != QLatin1String("monitor") && o.phases != QLatin1String("headless"))
+    if (o.phases != QLatin1String("both") && o.phases != QLatin1String("monitor") &&
+        o.phases != QLatin1String("headless"))
         return fail(QStringLiteral("--phases must be both, monitor or headless, got '%1'").arg(o.phases));
     const QStringList charts{QStringLiteral("throughput"), QStringLiteral("lag"), QStringLiteral("lagtime"),
                              QStringLiteral("latency"), QStringLiteral("partitions")};
@@ -459,8 +462,8 @@ int main(int argc, char **argv)
             const bool withMonitor = (step == 0) != headlessFirst;
             if (withMonitor ? o.phases == QLatin1String("headless") : o.phases == QLatin1String("monitor"))
                 continue;
-            PhaseResult r = bench.run(QStringLiteral("%1 #%2").arg(withMonitor ? QStringLiteral("monitor")
-                                                                             : QStringLiteral("headless"))
+            PhaseResult r = bench.run(QStringLiteral("%1 #%2")
+                                          .arg(withMonitor ? QStringLiteral("monitor") : QStringLiteral("headless"))
                                           .arg(round),
                                       withMonitor);
             print(r);
@@ -502,7 +505,7 @@ int main(int argc, char **argv)
                     100 * hu, 100 * mu, 100 * (mu - hu));
     }
     std::printf("%s\n", monitored.empty() ? (pass ? "DONE (no monitor phase)" : "FAIL (a job did not complete)")
-                                          : pass ? "PASS (p99 < 16 ms, upkeep < 5% of a core)"
-                                                 : "FAIL");
+                        : pass            ? "PASS (p99 < 16 ms, upkeep < 5% of a core)"
+                                          : "FAIL");
     return pass ? 0 : 1;
 }

@@ -134,12 +134,12 @@ int main(int argc, char **argv)
     const double redrawS = double(monitor.redrawNanoseconds()) / 1e9;
     const double upkeepS = double(upkeepNs) / 1e9 + redrawS;
 
-    std::printf("monitor bench: %d s, %d partitions, a snapshot every %d ms (%lld fed), 1280x800 offscreen\n",
-                seconds, partitions, tickMs, tick);
+    std::printf("monitor bench: %d s, %d partitions, a snapshot every %d ms (%lld fed), 1280x800 offscreen\n", seconds,
+                partitions, tickMs, tick);
     std::printf("event-loop lateness of a 1 ms timer: p50 %.3f ms, p99 %.3f ms, max %.3f ms (%zu samples)\n",
                 percentile(lateMs, 0.5), percentile(lateMs, 0.99), percentile(lateMs, 1.0), lateMs.size());
-    std::printf("redraws: %d (%.1f/s), %.3f ms each on average\n", monitor.redrawCount(),
-                monitor.redrawCount() / wallS, monitor.redrawCount() ? redrawS * 1000 / monitor.redrawCount() : 0.0);
+    std::printf("redraws: %d (%.1f/s), %.3f ms each on average\n", monitor.redrawCount(), monitor.redrawCount() / wallS,
+                monitor.redrawCount() ? redrawS * 1000 / monitor.redrawCount() : 0.0);
     std::printf("chart upkeep (addSnapshot CPU + redraw time): %.3f s = %.2f%% of one core\n", upkeepS,
                 100.0 * upkeepS / wallS);
     std::printf("UI thread CPU in all (includes the probe timer and widget painting): %.3f s = %.2f%% of one core\n",

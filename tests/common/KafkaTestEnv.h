@@ -43,7 +43,10 @@ QString tlsKeyPassword(); // kTlsKeyPassword unless env MIRRORDESK_TLS_KEY_PASSW
 // and localhost), "sasl-ssl-wrong-host" (one for another host name) and
 // "sasl-ssl-expired" (expired), as names for bootstrap(), clientProperties()
 // and clusterConfig().
-inline bool isSaslSsl(const QString &name) { return name.startsWith(QLatin1String("sasl-ssl")); }
+inline bool isSaslSsl(const QString &name)
+{
+    return name.startsWith(QLatin1String("sasl-ssl"));
+}
 
 QString saslUser();     // kSaslUser unless env MIRRORDESK_SASL_USER is set
 QString saslPassword(); // kSaslPassword unless env MIRRORDESK_SASL_PASSWORD is set
@@ -55,11 +58,26 @@ QString harnessScript();
 
 // host:port of broker `name`, or an empty string when it is not known.
 QString bootstrap(const QString &name);
-inline QString sourceBootstrap() { return bootstrap(QStringLiteral("source")); }
-inline QString targetBootstrap() { return bootstrap(QStringLiteral("target")); }
-inline QString saslBootstrap() { return bootstrap(QStringLiteral("sasl")); }
-inline QString tlsBootstrap() { return bootstrap(QStringLiteral("tls")); }
-inline QString saslSslBootstrap() { return bootstrap(QStringLiteral("sasl-ssl")); }
+inline QString sourceBootstrap()
+{
+    return bootstrap(QStringLiteral("source"));
+}
+inline QString targetBootstrap()
+{
+    return bootstrap(QStringLiteral("target"));
+}
+inline QString saslBootstrap()
+{
+    return bootstrap(QStringLiteral("sasl"));
+}
+inline QString tlsBootstrap()
+{
+    return bootstrap(QStringLiteral("tls"));
+}
+inline QString saslSslBootstrap()
+{
+    return bootstrap(QStringLiteral("sasl-ssl"));
+}
 
 // librdkafka properties a client of broker `name` needs besides
 // bootstrap.servers: empty for plaintext brokers, security.protocol +
@@ -101,30 +119,29 @@ QString uniqueName(const QString &prefix);
 // First statement of every test function (or initTestCase) that needs the
 // brokers. Missing brokers: QFAIL under CI=true (CI must never pass by
 // skipping), QSKIP otherwise (a developer running one test binary by hand).
-#define MD_REQUIRE_BROKERS_NAMED(...)                                                     \
-    do {                                                                                  \
-        QString md_missing_;                                                              \
-        if (!::md::test::brokersAvailable({__VA_ARGS__}, &md_missing_)) {                 \
-            if (::md::test::isCi())                                                       \
-                QFAIL(qPrintable(md_missing_));                                           \
-            else                                                                          \
-                QSKIP(qPrintable(md_missing_));                                           \
-        }                                                                                 \
+#define MD_REQUIRE_BROKERS_NAMED(...)                                                                                  \
+    do {                                                                                                               \
+        QString md_missing_;                                                                                           \
+        if (!::md::test::brokersAvailable({__VA_ARGS__}, &md_missing_)) {                                              \
+            if (::md::test::isCi())                                                                                    \
+                QFAIL(qPrintable(md_missing_));                                                                        \
+            else                                                                                                       \
+                QSKIP(qPrintable(md_missing_));                                                                        \
+        }                                                                                                              \
     } while (false)
 
-#define MD_REQUIRE_BROKERS()                                                              \
-    MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"),          \
-                             QStringLiteral("sasl"))
+#define MD_REQUIRE_BROKERS()                                                                                           \
+    MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"), QStringLiteral("sasl"))
 
 // A test that runs a built program (`mirrordesk`): not built fails under
 // CI=true (CI must never pass by skipping), skips otherwise.
-#define MD_REQUIRE_FILE(path)                                                             \
-    do {                                                                                  \
-        if (!QFileInfo::exists(path)) {                                                   \
-            const QString md_why_ = QStringLiteral("not built: ") + (path);              \
-            if (::md::test::isCi())                                                       \
-                QFAIL(qPrintable(md_why_));                                               \
-            else                                                                          \
-                QSKIP(qPrintable(md_why_));                                               \
-        }                                                                                 \
+#define MD_REQUIRE_FILE(path)                                                                                          \
+    do {                                                                                                               \
+        if (!QFileInfo::exists(path)) {                                                                                \
+            const QString md_why_ = QStringLiteral("not built: ") + (path);                                            \
+            if (::md::test::isCi())                                                                                    \
+                QFAIL(qPrintable(md_why_));                                                                            \
+            else                                                                                                       \
+                QSKIP(qPrintable(md_why_));                                                                            \
+        }                                                                                                              \
     } while (false)

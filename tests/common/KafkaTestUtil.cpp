@@ -113,8 +113,7 @@ KafkaPtr makeClient(rd_kafka_type_t type, const QString &bootstrap, const Client
         all.insert(it.key(), it.value());
     for (auto it = all.cbegin(); it != all.cend(); ++it) {
         if (rd_kafka_conf_set(conf.get(), it.key().toUtf8().constData(), it.value().toUtf8().constData(), errstr,
-                              sizeof errstr)
-            != RD_KAFKA_CONF_OK) {
+                              sizeof errstr) != RD_KAFKA_CONF_OK) {
             setError(error, QStringLiteral("client property %1: %2").arg(it.key(), QString::fromUtf8(errstr)));
             return {};
         }
@@ -173,9 +172,11 @@ EventPtr waitAdminResult(rd_kafka_queue_t *queue, const QDeadlineTimer &deadline
         return {};
     }
     if (rd_kafka_event_error(event.get()) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-        setError(error, withClientError(QStringLiteral("%1 failed: %2")
-                                            .arg(what, QString::fromUtf8(rd_kafka_event_error_string(event.get()))),
-                                        state));
+        setError(
+            error,
+            withClientError(
+                QStringLiteral("%1 failed: %2").arg(what, QString::fromUtf8(rd_kafka_event_error_string(event.get()))),
+                state));
         return {};
     }
     return event;
@@ -245,12 +246,11 @@ bool produceOn(rd_kafka_t *rk, const QString &topic, const QList<TestRecord> &re
         const int partition = r.partition >= 0 ? r.partition : RD_KAFKA_PARTITION_UA;
         const int64_t timestamp = r.timestamp > 0 ? r.timestamp : 0;
         for (;;) {
-            const rd_kafka_resp_err_t err = rd_kafka_producev(
-                rk, RD_KAFKA_V_TOPIC(topicName.constData()),
-                RD_KAFKA_V_PARTITION(partition), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                RD_KAFKA_V_KEY(keyData, keySize), RD_KAFKA_V_VALUE(valueData, valueSize),
-                RD_KAFKA_V_TIMESTAMP(timestamp), RD_KAFKA_V_HEADERS(headers.get()),
-                RD_KAFKA_V_END);
+            const rd_kafka_resp_err_t err =
+                rd_kafka_producev(rk, RD_KAFKA_V_TOPIC(topicName.constData()), RD_KAFKA_V_PARTITION(partition),
+                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(keyData, keySize),
+                                  RD_KAFKA_V_VALUE(valueData, valueSize), RD_KAFKA_V_TIMESTAMP(timestamp),
+                                  RD_KAFKA_V_HEADERS(headers.get()), RD_KAFKA_V_END);
             if (err == RD_KAFKA_RESP_ERR_NO_ERROR) {
                 (void)headers.release(); // librdkafka owns them now
                 break;
@@ -259,8 +259,8 @@ bool produceOn(rd_kafka_t *rk, const QString &topic, const QList<TestRecord> &re
                 rd_kafka_poll(rk, 50);
                 continue;
             }
-            setError(error, withClientError(QStringLiteral("record %1 to %2: %3").arg(i).arg(topic, errText(err)),
-                                            state));
+            setError(error,
+                     withClientError(QStringLiteral("record %1 to %2: %3").arg(i).arg(topic, errText(err)), state));
             return false;
         }
         rd_kafka_poll(rk, 0);
@@ -316,8 +316,8 @@ bool txnOk(rd_kafka_error_t *raw, const QString &step, ClientState &state, QStri
 
 bool TestRecord::operator==(const TestRecord &other) const
 {
-    return key == other.key && value == other.value && headers == other.headers && timestamp == other.timestamp
-        && partition == other.partition;
+    return key == other.key && value == other.value && headers == other.headers && timestamp == other.timestamp &&
+           partition == other.partition;
 }
 
 QString describe(const TestRecord &record)
@@ -357,11 +357,10 @@ bool sameRecords(const QList<TestRecord> &expected, const QList<TestRecord> &act
         }
     }
     if (expected.size() != actual.size()) {
-        setError(difference,
-                 QStringLiteral("expected %1 records, got %2; first extra/missing: %3")
-                     .arg(expected.size())
-                     .arg(actual.size())
-                     .arg(describe(expected.size() > actual.size() ? expected.at(n) : actual.at(n))));
+        setError(difference, QStringLiteral("expected %1 records, got %2; first extra/missing: %3")
+                                 .arg(expected.size())
+                                 .arg(actual.size())
+                                 .arg(describe(expected.size() > actual.size() ? expected.at(n) : actual.at(n))));
         return false;
     }
     return true;
@@ -396,9 +395,8 @@ bool probe(const QString &bootstrap, QString *error, const ClientProperties &cli
     return true;
 }
 
-bool createTopic(const QString &bootstrap, const QString &topic, int partitions,
-                 const QMap<QString, QString> &configs, QString *error, const ClientProperties &client,
-                 int timeoutMs)
+bool createTopic(const QString &bootstrap, const QString &topic, int partitions, const QMap<QString, QString> &configs,
+                 QString *error, const ClientProperties &client, int timeoutMs)
 {
     const QDeadlineTimer deadline(timeoutMs);
     ClientState state;
@@ -412,8 +410,8 @@ bool createTopic(const QString &bootstrap, const QString &topic, int partitions,
         return false;
     }
     for (auto it = configs.cbegin(); it != configs.cend(); ++it) {
-        const rd_kafka_resp_err_t err = rd_kafka_NewTopic_set_config(
-            newTopic.get(), it.key().toUtf8().constData(), it.value().toUtf8().constData());
+        const rd_kafka_resp_err_t err = rd_kafka_NewTopic_set_config(newTopic.get(), it.key().toUtf8().constData(),
+                                                                     it.value().toUtf8().constData());
         if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
             setError(error, QStringLiteral("topic %1: config %2: %3").arg(topic, it.key(), errText(err)));
             return false;
@@ -448,10 +446,9 @@ bool createTopic(const QString &bootstrap, const QString &topic, int partitions,
         if (state_ == partitions)
             return true;
         if (state_ >= 0) {
-            setError(error, QStringLiteral("%1: broker reports %2 partitions, asked for %3")
-                                .arg(what)
-                                .arg(state_)
-                                .arg(partitions));
+            setError(
+                error,
+                QStringLiteral("%1: broker reports %2 partitions, asked for %3").arg(what).arg(state_).arg(partitions));
             return false;
         }
         if (deadline.hasExpired()) {
@@ -520,9 +517,10 @@ int partitionCount(const QString &bootstrap, const QString &topic, QString *erro
             return -1;
         }
         if (deadline.hasExpired()) {
-            setError(error, withClientError(QStringLiteral("partitions of %1 unknown: %2")
-                                                .arg(topic, lastError.isEmpty() ? QStringLiteral("no leader") : lastError),
-                                            state));
+            setError(error,
+                     withClientError(QStringLiteral("partitions of %1 unknown: %2")
+                                         .arg(topic, lastError.isEmpty() ? QStringLiteral("no leader") : lastError),
+                                     state));
             return -1;
         }
         QThread::msleep(100);
@@ -548,24 +546,24 @@ bool produce(const QString &bootstrap, const QString &topic, const QList<TestRec
     return true;
 }
 
-bool produceTransactional(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records,
-                          bool commit, QString *error, const ProduceOptions &options, const QString &transactionalId)
+bool produceTransactional(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records, bool commit,
+                          QString *error, const ProduceOptions &options, const QString &transactionalId)
 {
     const QDeadlineTimer deadline(options.timeoutMs);
     ClientState state;
     QMap<QString, QString> settings = producerSettings(options);
     static QAtomicInt counter;
-    settings.insert(QStringLiteral("transactional.id"),
-                    transactionalId.isEmpty() ? QStringLiteral("md-test-txn-%1-%2")
-                                                    .arg(QCoreApplication::applicationPid())
-                                                    .arg(counter.fetchAndAddRelaxed(1))
-                                              : transactionalId);
+    settings.insert(QStringLiteral("transactional.id"), transactionalId.isEmpty()
+                                                            ? QStringLiteral("md-test-txn-%1-%2")
+                                                                  .arg(QCoreApplication::applicationPid())
+                                                                  .arg(counter.fetchAndAddRelaxed(1))
+                                                            : transactionalId);
     settings.insert(QStringLiteral("transaction.timeout.ms"), QString::number(std::max(options.timeoutMs, 10000)));
     KafkaPtr rk = makeClient(RD_KAFKA_PRODUCER, bootstrap, options.client, settings, &state, error);
     if (!rk)
         return false;
-    if (!txnOk(rd_kafka_init_transactions(rk.get(), remainingMs(deadline)), QStringLiteral("init_transactions"),
-               state, error))
+    if (!txnOk(rd_kafka_init_transactions(rk.get(), remainingMs(deadline)), QStringLiteral("init_transactions"), state,
+               error))
         return false;
     if (!txnOk(rd_kafka_begin_transaction(rk.get()), QStringLiteral("begin_transaction"), state, error))
         return false;
@@ -574,8 +572,8 @@ bool produceTransactional(const QString &bootstrap, const QString &topic, const 
     if (!produceOn(rk.get(), topic, records, state, deadline, error))
         return false;
     if (commit)
-        return txnOk(rd_kafka_commit_transaction(rk.get(), remainingMs(deadline)),
-                     QStringLiteral("commit_transaction"), state, error);
+        return txnOk(rd_kafka_commit_transaction(rk.get(), remainingMs(deadline)), QStringLiteral("commit_transaction"),
+                     state, error);
     return txnOk(rd_kafka_abort_transaction(rk.get(), remainingMs(deadline)), QStringLiteral("abort_transaction"),
                  state, error);
 }
@@ -610,8 +608,9 @@ std::optional<Watermarks> watermarks(const QString &bootstrap, const QString &to
             QThread::msleep(200);
         }
         if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-            setError(error, withClientError(QStringLiteral("watermarks of %1 [%2]: %3").arg(topic).arg(p).arg(errText(err)),
-                                            state));
+            setError(error,
+                     withClientError(QStringLiteral("watermarks of %1 [%2]: %3").arg(topic).arg(p).arg(errText(err)),
+                                     state));
             return std::nullopt;
         }
         marks.insert(p, {low, high});
@@ -652,7 +651,9 @@ bool deleteRecords(const QString &bootstrap, const QString &topic, const QMap<in
         rd_kafka_DeleteRecords_result_offsets(rd_kafka_event_DeleteRecords_result(event.get()));
     for (int i = 0; result && i < result->cnt; ++i) {
         if (result->elems[i].err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-            setError(error, QStringLiteral("%1 [%2] failed: %3").arg(what).arg(result->elems[i].partition)
+            setError(error, QStringLiteral("%1 [%2] failed: %3")
+                                .arg(what)
+                                .arg(result->elems[i].partition)
                                 .arg(errText(result->elems[i].err)));
             return false;
         }
@@ -670,21 +671,21 @@ std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QStr
 
     ClientState state;
     static QAtomicInt counter;
-    KafkaPtr rk = makeClient(
-        RD_KAFKA_CONSUMER, bootstrap, options.client,
-        {
-            // A group id librdkafka wants for assign(); nothing is joined or committed.
-            {QStringLiteral("group.id"), QStringLiteral("md-test-consume-%1-%2")
-                                             .arg(QCoreApplication::applicationPid())
-                                             .arg(counter.fetchAndAddRelaxed(1))},
-            {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-            {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-            {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-            {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
-            {QStringLiteral("isolation.level"),
-             options.readCommitted ? QStringLiteral("read_committed") : QStringLiteral("read_uncommitted")},
-        },
-        &state, error);
+    KafkaPtr rk =
+        makeClient(RD_KAFKA_CONSUMER, bootstrap, options.client,
+                   {
+                       // A group id librdkafka wants for assign(); nothing is joined or committed.
+                       {QStringLiteral("group.id"), QStringLiteral("md-test-consume-%1-%2")
+                                                        .arg(QCoreApplication::applicationPid())
+                                                        .arg(counter.fetchAndAddRelaxed(1))},
+                       {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                       {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
+                       {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+                       {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
+                       {QStringLiteral("isolation.level"),
+                        options.readCommitted ? QStringLiteral("read_committed") : QStringLiteral("read_uncommitted")},
+                   },
+                   &state, error);
     if (!rk)
         return std::nullopt;
 
@@ -712,12 +713,13 @@ std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QStr
         if (deadline.hasExpired()) {
             QStringList left;
             for (auto it = pending.cbegin(); it != pending.cend(); ++it) {
-                const qint64 read = byPartition.value(it.key()).isEmpty() ? -1 : byPartition.value(it.key()).last().offset;
+                const qint64 read =
+                    byPartition.value(it.key()).isEmpty() ? -1 : byPartition.value(it.key()).last().offset;
                 left << QStringLiteral("[%1] read up to %2 of end %3").arg(it.key()).arg(read).arg(it.value());
             }
-            setError(error, withClientError(QStringLiteral("reading %1 timed out: %2")
-                                                .arg(topic, left.join(QStringLiteral(", "))),
-                                            state));
+            setError(error, withClientError(
+                                QStringLiteral("reading %1 timed out: %2").arg(topic, left.join(QStringLiteral(", "))),
+                                state));
             rd_kafka_consumer_close(rk.get());
             return std::nullopt;
         }
@@ -753,8 +755,8 @@ std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QStr
             const char *hname = nullptr;
             const void *hvalue = nullptr;
             size_t hsize = 0;
-            for (size_t i = 0; rd_kafka_header_get_all(headers, i, &hname, &hvalue, &hsize) == RD_KAFKA_RESP_ERR_NO_ERROR;
-                 ++i)
+            for (size_t i = 0;
+                 rd_kafka_header_get_all(headers, i, &hname, &hvalue, &hsize) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
                 record.headers.append({QString::fromUtf8(hname), bytesOrNull(hvalue, hsize)});
         }
         byPartition[partition].append(record);
@@ -767,7 +769,6 @@ std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QStr
         all += records;
     return all;
 }
-
 
 struct GroupMember::Private {
     ClientState state; // outlives the handle (declared first)
@@ -784,8 +785,7 @@ struct GroupMember::Private {
     }
 };
 
-GroupMember::GroupMember()
-    : d(std::make_unique<Private>())
+GroupMember::GroupMember() : d(std::make_unique<Private>())
 {
 }
 
@@ -866,9 +866,9 @@ bool GroupMember::consumeAndCommit(const QMap<int, qint64> &offsets, QString *er
     const QDeadlineTimer deadline(timeoutMs);
     while (!done()) {
         if (deadline.hasExpired()) {
-            setError(error, withClientError(QStringLiteral("did not consume the wanted records within %1 s")
-                                                .arg(timeoutMs / 1000),
-                                            d->state));
+            setError(error, withClientError(
+                                QStringLiteral("did not consume the wanted records within %1 s").arg(timeoutMs / 1000),
+                                d->state));
             return false;
         }
         d->poll(200);

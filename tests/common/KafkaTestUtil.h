@@ -40,8 +40,7 @@ QString describe(const TestRecord &record);
 // order. A field of `expected` left at its "any" value (timestamp -1,
 // partition -1) is not compared. Offsets are never compared. On mismatch
 // returns false and *difference names the first differing record and field.
-bool sameRecords(const QList<TestRecord> &expected, const QList<TestRecord> &actual,
-                 QString *difference = nullptr);
+bool sameRecords(const QList<TestRecord> &expected, const QList<TestRecord> &actual, QString *difference = nullptr);
 
 // Extra librdkafka properties for every helper (e.g. clientProperties("sasl")
 // from KafkaTestEnv.h for the SASL broker).
@@ -78,16 +77,16 @@ struct ProduceOptions {
 
 // Produces `records` in order (idempotent producer, acks=all) and waits for
 // every delivery report; fails if any record is not delivered.
-bool produce(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records,
-             QString *error = nullptr, const ProduceOptions &options = {});
+bool produce(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records, QString *error = nullptr,
+             const ProduceOptions &options = {});
 
 // Produces `records` in one transaction (init, begin, produce, flush, then
 // commit or abort). A read_committed consumer sees committed records only;
 // either way the log holds the records plus a control record (so offsets have
 // gaps). `transactionalId` empty = a unique one.
-bool produceTransactional(const QString &bootstrap, const QString &topic,
-                          const QList<TestRecord> &records, bool commit, QString *error = nullptr,
-                          const ProduceOptions &options = {}, const QString &transactionalId = {});
+bool produceTransactional(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records, bool commit,
+                          QString *error = nullptr, const ProduceOptions &options = {},
+                          const QString &transactionalId = {});
 inline bool produceTransactionalCommitted(const QString &bootstrap, const QString &topic,
                                           const QList<TestRecord> &records, QString *error = nullptr,
                                           const ProduceOptions &options = {})
@@ -113,15 +112,14 @@ struct ConsumeOptions {
 // ordered by partition, then offset; offset and partition are filled in.
 // Returns std::nullopt (and *error) when the topic is unknown or the end is not
 // reached in time.
-std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QString &topic,
-                                            QString *error = nullptr, const ConsumeOptions &options = {});
+std::optional<QList<TestRecord>> consumeAll(const QString &bootstrap, const QString &topic, QString *error = nullptr,
+                                            const ConsumeOptions &options = {});
 
 // Low and high watermark per partition (partition -> {low, high}); std::nullopt
 // and *error when the topic is unknown or a broker does not answer in time.
 using Watermarks = QMap<int, QPair<qint64, qint64>>;
-std::optional<Watermarks> watermarks(const QString &bootstrap, const QString &topic,
-                                     QString *error = nullptr, const ClientProperties &client = {},
-                                     int timeoutMs = 15000);
+std::optional<Watermarks> watermarks(const QString &bootstrap, const QString &topic, QString *error = nullptr,
+                                     const ClientProperties &client = {}, int timeoutMs = 15000);
 
 // Sum over partitions of (high - low): the records plus control records stored.
 qint64 totalMessages(const Watermarks &marks);

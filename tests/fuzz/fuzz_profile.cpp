@@ -8,8 +8,8 @@
 #include <QString>
 
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 using namespace md;
 

@@ -77,11 +77,11 @@ bool settle(CompareView &view, qsizetype expected)
                 return false;
         } while (view.isRefreshing());
         const ClusterDiff &d = view.diff();
-        const bool complete = d.topics.size() == expected
-                              && std::none_of(d.topics.cbegin(), d.topics.cend(), [](const TopicDiff &x) {
-                                     return x.status == TopicDiff::Status::Error
-                                            || (x.status == TopicDiff::Status::InSync && !x.configsCompared);
-                                 });
+        const bool complete =
+            d.topics.size() == expected && std::none_of(d.topics.cbegin(), d.topics.cend(), [](const TopicDiff &x) {
+                return x.status == TopicDiff::Status::Error ||
+                       (x.status == TopicDiff::Status::InSync && !x.configsCompared);
+            });
         if (complete)
             return true;
         QTest::qWait(500);
@@ -189,7 +189,10 @@ private Q_SLOTS:
         QCOMPARE(m->index(0, ClusterDiffModel::DifferenceColumn, topic).data().toLongLong(), 8);
         QCOMPARE(m->index(row, ClusterDiffModel::StatusColumn).data().toString(), QStringLiteral("behind"));
         const int configRow = proxyRowOf(m, s("config"));
-        QVERIFY(m->index(configRow, ClusterDiffModel::DetailsColumn).data().toString().contains(QStringLiteral("retention.ms: 3600000")));
+        QVERIFY(m->index(configRow, ClusterDiffModel::DetailsColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("retention.ms: 3600000")));
 
         // Differences only: the one topic in sync goes.
         auto *only = view->findChild<QCheckBox *>(QStringLiteral("differencesOnly"));
@@ -212,11 +215,10 @@ private Q_SLOTS:
         QVERIFY(settle(*view, 6));
         {
             const TopicDiff *caught = findTopic(view->diff(), s("behind"));
-            QVERIFY2(caught->status == S::InSync,
-                     qPrintable(QStringLiteral("status %1: source %2, target %3 records")
-                                    .arg(int(caught->status))
-                                    .arg(caught->sourceCount())
-                                    .arg(caught->targetCount())));
+            QVERIFY2(caught->status == S::InSync, qPrintable(QStringLiteral("status %1: source %2, target %3 records")
+                                                                 .arg(int(caught->status))
+                                                                 .arg(caught->sourceCount())
+                                                                 .arg(caught->targetCount())));
         }
         QVERIFY(view->summaryText().startsWith(QStringLiteral("6 topics: 2 in sync")));
 

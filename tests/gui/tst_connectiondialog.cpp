@@ -3,9 +3,8 @@
 // within 10 s with the UI thread responsive, SCRAM with the right password
 // connects and with a wrong one says "authentication failed", mutual TLS with
 // an encrypted client key connects and a CA that did not sign the broker says
-// "TLS failed" (each with the error kind the dialog chose its words from). Passwords (SASL and key): with an in-memory keychain they land
-// there and nowhere else; without a keychain the dialog says why and asks at
-// connect time.
+// "TLS failed" (each with the error kind the dialog chose its words from). Passwords (SASL and key): with an in-memory
+// keychain they land there and nowhere else; without a keychain the dialog says why and asks at connect time.
 #include "ConnectionDialog.h"
 #include "ConnectionStore.h"
 #include "KafkaTestEnv.h"
@@ -42,8 +41,7 @@ struct Fixture {
     KafkaError lastError; // of the latest runTest
 
     explicit Fixture(const QString &unavailableReason = {})
-        : secrets(makeBackend(unavailableReason, &backend))
-        , dialog(&store, &secrets)
+        : secrets(makeBackend(unavailableReason, &backend)), dialog(&store, &secrets)
     {
         dialog.setConfirmRemovals(false);
     }
@@ -57,11 +55,7 @@ struct Fixture {
         return b;
     }
 
-    template<typename T>
-    T *child(const char *name)
-    {
-        return dialog.findChild<T *>(QString::fromLatin1(name));
-    }
+    template <typename T> T *child(const char *name) { return dialog.findChild<T *>(QString::fromLatin1(name)); }
 
     // Fills the form of a new connection.
     void fill(const QString &name, const QString &bootstrap, bool sasl = false, const QString &password = {})
@@ -70,7 +64,8 @@ struct Fixture {
         child<QLineEdit>("nameEdit")->setText(name);
         child<QLineEdit>("bootstrapEdit")->setText(bootstrap);
         auto *security = child<QComboBox>("securityCombo");
-        security->setCurrentIndex(security->findText(sasl ? QStringLiteral("SASL_PLAINTEXT") : QStringLiteral("PLAINTEXT")));
+        security->setCurrentIndex(
+            security->findText(sasl ? QStringLiteral("SASL_PLAINTEXT") : QStringLiteral("PLAINTEXT")));
         if (sasl) {
             auto *mech = child<QComboBox>("mechanismCombo");
             mech->setCurrentIndex(mech->findText(QString::fromLatin1(test::kSaslMechanism)));
@@ -102,9 +97,7 @@ struct Fixture {
         int maxGap = 0;
         QTimer ticker;
         ticker.setInterval(20);
-        QObject::connect(&ticker, &QTimer::timeout, [&] {
-            maxGap = std::max(maxGap, int(gap.restart()));
-        });
+        QObject::connect(&ticker, &QTimer::timeout, [&] { maxGap = std::max(maxGap, int(gap.restart())); });
         QElapsedTimer timer;
         timer.start();
         gap.start();
@@ -284,8 +277,10 @@ private Q_SLOTS:
         f.child<QLineEdit>("passwordEdit")->setText(test::saslPassword());
         QVERIFY(f.dialog.saveConnection());
         auto *status = f.child<QLabel>("statusLabel");
-        QCOMPARE(status->text(), QStringLiteral("Saved. Storing the password and the key password in the system keychain…"));
-        QTRY_COMPARE(status->text(), QStringLiteral("Saved; the password and the key password are in the system keychain."));
+        QCOMPARE(status->text(),
+                 QStringLiteral("Saved. Storing the password and the key password in the system keychain…"));
+        QTRY_COMPARE(status->text(),
+                     QStringLiteral("Saved; the password and the key password are in the system keychain."));
         QCOMPARE(f.backend->entries().size(), 2);
 
         // A keychain that refuses: one error line with both reasons.
@@ -293,7 +288,8 @@ private Q_SLOTS:
         f.child<QLineEdit>("passwordEdit")->setText(test::saslPassword());
         f.child<QLineEdit>("keyPasswordEdit")->setText(test::tlsKeyPassword());
         QVERIFY(f.dialog.saveConnection());
-        QTRY_VERIFY2(status->text().startsWith(QStringLiteral("Saved, but without the password: ")), qPrintable(status->text()));
+        QTRY_VERIFY2(status->text().startsWith(QStringLiteral("Saved, but without the password: ")),
+                     qPrintable(status->text()));
         QVERIFY2(status->text().contains(QStringLiteral("; the key password: ")), qPrintable(status->text()));
         QCOMPARE(status->property("error").toBool(), true);
     }
@@ -436,33 +432,33 @@ private Q_SLOTS:
             << KafkaError::from(RD_KAFKA_RESP_ERR__TRANSPORT,
                                 QStringLiteral("h:9093: ssl://h:9093/bootstrap: authentication of nothing"))
             << QStringLiteral("unreachable: no broker answered");
-        QTest::newRow("sasl refused")
-            << Step::Connect
-            << KafkaError::from(RD_KAFKA_RESP_ERR__AUTHENTICATION, QStringLiteral("h:9093: the broker said no"))
-            << QStringLiteral("authentication failed");
+        QTest::newRow("sasl refused") << Step::Connect
+                                      << KafkaError::from(RD_KAFKA_RESP_ERR__AUTHENTICATION,
+                                                          QStringLiteral("h:9093: the broker said no"))
+                                      << QStringLiteral("authentication failed");
         QTest::newRow("tls as transport")
             << Step::Connect
             << KafkaError::from(RD_KAFKA_RESP_ERR__TRANSPORT, QStringLiteral("h:9093: connection closed"), tls)
             << QStringLiteral("TLS failed: the secure connection could not be set up");
-        QTest::newRow("tls files")
-            << Step::CreateClient
-            << KafkaError::withKind(KafkaErrorKind::Tls, RD_KAFKA_RESP_ERR__SSL, QStringLiteral("h:9093: bad key"))
-            << QStringLiteral("TLS failed: the client key or certificates could not be read");
-        QTest::newRow("dns")
-            << Step::Connect
-            << KafkaError::from(RD_KAFKA_RESP_ERR__RESOLVE, QStringLiteral("nohost:9092: cannot reach the cluster"))
-            << QStringLiteral("unreachable: the host name does not resolve");
-        QTest::newRow("timeout")
-            << Step::Connect << KafkaError::from(RD_KAFKA_RESP_ERR__TIMED_OUT, QStringLiteral("h:9092: slow"))
-            << QStringLiteral("unreachable: no broker answered in time");
-        QTest::newRow("not allowed")
-            << Step::Connect
-            << KafkaError::from(RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED, QStringLiteral("h:9092: no"))
-            << QStringLiteral("not authorized");
-        QTest::newRow("setting")
-            << Step::CreateClient
-            << KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG, QStringLiteral("h:9092: invalid client setting x"))
-            << QStringLiteral("invalid setting");
+        QTest::newRow("tls files") << Step::CreateClient
+                                   << KafkaError::withKind(KafkaErrorKind::Tls, RD_KAFKA_RESP_ERR__SSL,
+                                                           QStringLiteral("h:9093: bad key"))
+                                   << QStringLiteral("TLS failed: the client key or certificates could not be read");
+        QTest::newRow("dns") << Step::Connect
+                             << KafkaError::from(RD_KAFKA_RESP_ERR__RESOLVE,
+                                                 QStringLiteral("nohost:9092: cannot reach the cluster"))
+                             << QStringLiteral("unreachable: the host name does not resolve");
+        QTest::newRow("timeout") << Step::Connect
+                                 << KafkaError::from(RD_KAFKA_RESP_ERR__TIMED_OUT, QStringLiteral("h:9092: slow"))
+                                 << QStringLiteral("unreachable: no broker answered in time");
+        QTest::newRow("not allowed") << Step::Connect
+                                     << KafkaError::from(RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED,
+                                                         QStringLiteral("h:9092: no"))
+                                     << QStringLiteral("not authorized");
+        QTest::newRow("setting") << Step::CreateClient
+                                 << KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG,
+                                                     QStringLiteral("h:9092: invalid client setting x"))
+                                 << QStringLiteral("invalid setting");
     }
 
     void failureWords()

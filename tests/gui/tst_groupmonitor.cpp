@@ -91,7 +91,8 @@ private Q_SLOTS:
         auto *table = monitor->findChild<QTableView *>(QStringLiteral("partitions"));
         QVERIFY(table->isColumnHidden(PartitionTableModel::MirroredOffsetColumn));
         QVERIFY(table->isColumnHidden(PartitionTableModel::TargetTopicColumn));
-        QAbstractItemModelTester tester(monitor->partitionModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(monitor->partitionModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
 
         QSignalSpy status(&group, &GroupMonitor::statusChanged);
         // Catching up: commits move, lag shrinks.
@@ -118,7 +119,8 @@ private Q_SLOTS:
         QCOMPARE(rows->rowCount(), 2);
         for (int r = 0; r < 2; ++r) {
             QCOMPARE(rows->index(r, PartitionTableModel::StatusColumn).data().toString(), QStringLiteral("STALL"));
-            QCOMPARE(rows->index(r, PartitionTableModel::CommittedOffsetColumn).data().toLongLong(), r == 0 ? 650 : 610);
+            QCOMPARE(rows->index(r, PartitionTableModel::CommittedOffsetColumn).data().toLongLong(),
+                     r == 0 ? 650 : 610);
         }
         QCOMPARE(rows->index(0, PartitionTableModel::LagColumn).data().toLongLong(), 1000 + 11 * 100 - 650);
         QVERIFY(monitor->lagMap());

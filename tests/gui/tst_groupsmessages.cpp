@@ -183,9 +183,12 @@ private Q_SLOTS:
         QVERIFY2(broker, qPrintable(error));
 
         GroupsPanel panel(m_admin.get());
-        QAbstractItemModelTester groupsTester(panel.groupModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester offsetsTester(panel.offsetsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester proxyTester(panel.groupView()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester groupsTester(panel.groupModel(),
+                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester offsetsTester(panel.offsetsModel(),
+                                               QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(panel.groupView()->model(),
+                                             QAbstractItemModelTester::FailureReportingMode::QtTest);
         panel.resize(900, 700);
         panel.show();
         QSignalSpy watch(&panel, &GroupsPanel::watchGroupRequested);
@@ -205,9 +208,11 @@ private Q_SLOTS:
         QVERIFY(panel.selectGroup(group));
         QVERIFY(settle(panel));
         QCOMPARE(panel.selectedGroupId(), group);
-        QCOMPARE(panel.groupView()->model()->index(0, ConsumerGroupModel::State).data().toString(), QStringLiteral("Stable"));
+        QCOMPARE(panel.groupView()->model()->index(0, ConsumerGroupModel::State).data().toString(),
+                 QStringLiteral("Stable"));
         QCOMPARE(panel.groupView()->model()->index(0, ConsumerGroupModel::Members).data().toInt(), 1);
-        QCOMPARE(panel.groupView()->model()->index(0, ConsumerGroupModel::Simple).data().toString(), QStringLiteral("no"));
+        QCOMPARE(panel.groupView()->model()->index(0, ConsumerGroupModel::Simple).data().toString(),
+                 QStringLiteral("no"));
         QCOMPARE(panel.membersView()->rowCount(), 1);
         QCOMPARE(panel.membersView()->item(0, 0)->text(), QStringLiteral("gui-lag-client"));
         QVERIFY(!panel.membersView()->item(0, 1)->text().isEmpty());
@@ -225,13 +230,14 @@ private Q_SLOTS:
         QCOMPARE(om->index(r2, GroupOffsetsModel::Committed).data().toString(), QStringLiteral("none"));
         QCOMPARE(om->index(r2, GroupOffsetsModel::Lag).data().toString(), QStringLiteral("none"));
         QCOMPARE(om->index(r2, GroupOffsetsModel::EndOffset).data().toLongLong(), 3);
-        QVERIFY2(panel.totalLagText().contains(QLatin1String("Total lag: 6"))
-                     && panel.totalLagText().contains(QLatin1String("1 partition without a committed offset")),
+        QVERIFY2(panel.totalLagText().contains(QLatin1String("Total lag: 6")) &&
+                     panel.totalLagText().contains(QLatin1String("1 partition without a committed offset")),
                  qPrintable(panel.totalLagText()));
 
         // While the member is there: reset disabled, with the reason; the broker refuses too.
         QVERIFY(!panel.resetButton()->isEnabled());
-        QVERIFY2(panel.resetHint().contains(QLatin1String("1 active member")) && panel.resetHint().contains(QLatin1String("Stable")),
+        QVERIFY2(panel.resetHint().contains(QLatin1String("1 active member")) &&
+                     panel.resetHint().contains(QLatin1String("Stable")),
                  qPrintable(panel.resetHint()));
         panel.resetOffsets(OffsetReset{});
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 1, 20000);
@@ -268,7 +274,8 @@ private Q_SLOTS:
             }
             QString why;
             dialog.reset(&why);
-            QVERIFY2(why.contains(QLatin1String("abc")) && why.contains(topic + QStringLiteral("[2]")), qPrintable(why));
+            QVERIFY2(why.contains(QLatin1String("abc")) && why.contains(topic + QStringLiteral("[2]")),
+                     qPrintable(why));
             for (int row = 0; row < t->rowCount(); ++row) {
                 if (t->item(row, 1)->text() == QLatin1String("2"))
                     t->item(row, 3)->setText(QString());
@@ -327,8 +334,9 @@ private Q_SLOTS:
         const qint64 base = QDateTime::currentMSecsSinceEpoch() - 600000;
         QList<test::TestRecord> records;
         for (int i = 0; i < 10; ++i)
-            records << rec(QByteArray("k") + QByteArray::number(i), QByteArray(R"({"n":)") + QByteArray::number(i) + "}", 0,
-                           base + i * 1000, {{QStringLiteral("h"), QByteArray("v") + QByteArray::number(i)}});
+            records << rec(QByteArray("k") + QByteArray::number(i),
+                           QByteArray(R"({"n":)") + QByteArray::number(i) + "}", 0, base + i * 1000,
+                           {{QStringLiteral("h"), QByteArray("v") + QByteArray::number(i)}});
         records << rec(std::nullopt, QByteArray("\x00\xff", 2), 1, base + 20000);
         records << rec(QByteArray(""), std::nullopt, 1, base + 21000);
         QVERIFY2(test::produce(bootstrap, topic, records, &error), qPrintable(error));
@@ -404,7 +412,8 @@ private Q_SLOTS:
         view->sortByColumn(MessageTableModel::Offset, Qt::AscendingOrder);
         QCOMPARE(valueText(), QStringLiteral(R"({"n":5})"));
         panel.setDisplayMode(MessageTableModel::DisplayMode::Json);
-        QVERIFY2(valueText().contains(QLatin1String("\n")) && valueText().contains(QLatin1String("\"n\": 5")), qPrintable(valueText()));
+        QVERIFY2(valueText().contains(QLatin1String("\n")) && valueText().contains(QLatin1String("\"n\": 5")),
+                 qPrintable(valueText()));
         panel.setDisplayMode(MessageTableModel::DisplayMode::Hex);
         QCOMPARE(valueText(), QStringLiteral("7b 22 6e 22 3a 35 7d"));
         QCOMPARE(view->model()->index(0, MessageTableModel::Key).data().toString(), QStringLiteral("6b 35"));
@@ -436,15 +445,23 @@ private Q_SLOTS:
         QCOMPARE(array.size(), 5);
         QCOMPARE(array.at(0).toObject().value(QStringLiteral("offset")).toInteger(), 5);
         QCOMPARE(array.at(4).toObject().value(QStringLiteral("value")).toString(), QStringLiteral(R"({"n":9})"));
-        QCOMPARE(array.at(4).toObject().value(QStringLiteral("headers")).toArray().at(0).toObject().value(QStringLiteral("value")).toString(),
+        QCOMPARE(array.at(4)
+                     .toObject()
+                     .value(QStringLiteral("headers"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("value"))
+                     .toString(),
                  QStringLiteral("v9"));
         QFile csvFile(csvPath);
         QVERIFY(csvFile.open(QIODevice::ReadOnly));
         const QList<QStringList> rows = parseCsv(QString::fromUtf8(csvFile.readAll()));
         QCOMPARE(rows.size(), 6);
-        QCOMPARE(rows.first(), (QStringList{QStringLiteral("topic"), QStringLiteral("partition"), QStringLiteral("offset"),
-                                            QStringLiteral("timestamp"), QStringLiteral("key"), QStringLiteral("value"),
-                                            QStringLiteral("headers")}));
+        QCOMPARE(rows.first(),
+                 (QStringList{QStringLiteral("topic"), QStringLiteral("partition"), QStringLiteral("offset"),
+                              QStringLiteral("timestamp"), QStringLiteral("key"), QStringLiteral("value"),
+                              QStringLiteral("headers")}));
         QCOMPARE(rows.at(1).at(2), QStringLiteral("5"));
         QCOMPARE(rows.at(1).at(4), QStringLiteral("k5"));
         QCOMPARE(rows.at(1).at(5), QStringLiteral(R"({"n":5})"));
@@ -453,8 +470,10 @@ private Q_SLOTS:
         QVERIFY(!panel.copyToOtherButton()->isEnabled());
         panel.setClusters(test::clusterConfig(QStringLiteral("source")), test::clusterConfig(QStringLiteral("target")));
         QVERIFY(panel.copyToOtherButton()->isEnabled());
-        view->selectionModel()->select(view->model()->index(0, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
-        view->selectionModel()->select(view->model()->index(1, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        view->selectionModel()->select(view->model()->index(0, 0),
+                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        view->selectionModel()->select(view->model()->index(1, 0),
+                                       QItemSelectionModel::Select | QItemSelectionModel::Rows);
         CopyMessagesDialog *dialog = panel.openCopyDialog();
         QVERIFY(dialog);
         QCOMPARE(dialog->targetTopicBox()->currentText(), topic); // same name by default

@@ -26,6 +26,8 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -35,12 +37,10 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
-#include <QMenu>
-#include <QMenuBar>
 #include <QTemporaryDir>
+#include <QTest>
 #include <QUndoGroup>
 #include <QUndoStack>
-#include <QTest>
 
 using namespace md;
 
@@ -55,8 +55,7 @@ QByteArray readAll(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-template<typename T>
-T *field(JobEditor *e, const QString &name)
+template <typename T> T *field(JobEditor *e, const QString &name)
 {
     T *w = e->findChild<T *>(name);
     if (!w)
@@ -131,15 +130,20 @@ private Q_SLOTS:
         JobEditor *e = ws.openFile(path);
         QVERIFY(e);
         QCOMPARE(field<QLineEdit>(e, QStringLiteral("name"))->text(), QStringLiteral("orders to DR"));
-        QCOMPARE(field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->text(), QStringLiteral("kafka-eu-1:9093,kafka-eu-2:9093"));
+        QCOMPARE(field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->text(),
+                 QStringLiteral("kafka-eu-1:9093,kafka-eu-2:9093"));
         QCOMPARE(field<QComboBox>(e, QStringLiteral("source.security"))->currentText(), QStringLiteral("sasl_ssl"));
-        QCOMPARE(field<QComboBox>(e, QStringLiteral("source.sasl.mechanism"))->currentText(), QStringLiteral("SCRAM-SHA-512"));
+        QCOMPARE(field<QComboBox>(e, QStringLiteral("source.sasl.mechanism"))->currentText(),
+                 QStringLiteral("SCRAM-SHA-512"));
         auto *password = field<SecretField>(e, QStringLiteral("source.sasl.password"));
         QCOMPARE(password->mode(), SecretField::Mode::Environment);
         QCOMPARE(password->lineEdit()->text(), QStringLiteral("EU_PASSWORD"));
-        QCOMPARE(field<QLineEdit>(e, QStringLiteral("source.ssl.ca"))->text(), QStringLiteral("/etc/ssl/certs/eu-kafka-ca.pem"));
-        QCOMPARE(field<QPlainTextEdit>(e, QStringLiteral("source.properties"))->toPlainText(), QStringLiteral("client.rack=eu-1a"));
-        QCOMPARE(field<QPlainTextEdit>(e, QStringLiteral("topics.include"))->toPlainText(), QStringLiteral("orders\\..*\npayments"));
+        QCOMPARE(field<QLineEdit>(e, QStringLiteral("source.ssl.ca"))->text(),
+                 QStringLiteral("/etc/ssl/certs/eu-kafka-ca.pem"));
+        QCOMPARE(field<QPlainTextEdit>(e, QStringLiteral("source.properties"))->toPlainText(),
+                 QStringLiteral("client.rack=eu-1a"));
+        QCOMPARE(field<QPlainTextEdit>(e, QStringLiteral("topics.include"))->toPlainText(),
+                 QStringLiteral("orders\\..*\npayments"));
         QCOMPARE(field<QComboBox>(e, QStringLiteral("naming.policy"))->currentText(), QStringLiteral("prefix"));
         QCOMPARE(field<QComboBox>(e, QStringLiteral("start"))->currentText(), QStringLiteral("earliest"));
         // Opening is not a change, and the form reproduces the file's profile exactly.
@@ -167,10 +171,13 @@ private Q_SLOTS:
         field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(QStringLiteral("kafka-dr:99999"));
         // Validation follows typing (debounced), beside the field and in the list.
         QTRY_VERIFY(!e->fieldIssueText(QStringLiteral("topics.include")).isEmpty());
-        QVERIFY2(e->fieldIssueText(QStringLiteral("topics.include")).contains(QStringLiteral("[0]: invalid regular expression")),
+        QVERIFY2(e->fieldIssueText(QStringLiteral("topics.include"))
+                     .contains(QStringLiteral("[0]: invalid regular expression")),
                  qPrintable(e->fieldIssueText(QStringLiteral("topics.include"))));
-        QVERIFY(e->fieldIssueText(QStringLiteral("source.alias")).contains(QStringLiteral("required with naming policy prefix")));
-        QVERIFY(e->fieldIssueText(QStringLiteral("target.bootstrap")).contains(QStringLiteral("the port must be a number")));
+        QVERIFY(e->fieldIssueText(QStringLiteral("source.alias"))
+                    .contains(QStringLiteral("required with naming policy prefix")));
+        QVERIFY(e->fieldIssueText(QStringLiteral("target.bootstrap"))
+                    .contains(QStringLiteral("the port must be a number")));
         QVERIFY(!e->findChild<QPushButton *>(QStringLiteral("runJob"))->isEnabled());
         QCOMPARE(e->planView()->state(), PlanView::State::Invalid);
 
@@ -185,7 +192,8 @@ private Q_SLOTS:
         check.start(kExe, {QStringLiteral("check"), path});
         QVERIFY(check.waitForFinished(30000));
         QCOMPARE(check.exitCode(), 1);
-        const QStringList checkLines = QString::fromUtf8(check.readAllStandardError()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        const QStringList checkLines =
+            QString::fromUtf8(check.readAllStandardError()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(issueLines(e->issues()), checkLines);
         QCOMPARE(editorLines, checkLines);
     }
@@ -215,8 +223,10 @@ private Q_SLOTS:
         field<QDoubleSpinBox>(e, QStringLiteral("throttleBytesPerSecond"))->setValue(5000000);
         field<QCheckBox>(e, QStringLiteral("createTopics"))->setChecked(false);
         field<QCheckBox>(e, QStringLiteral("offsetMap"))->setChecked(false);
-        field<QPlainTextEdit>(e, QStringLiteral("target.producerProperties"))->setPlainText(QStringLiteral("linger.ms=5\ncompression.type=zstd"));
-        field<QPlainTextEdit>(e, QStringLiteral("source.consumerProperties"))->setPlainText(QStringLiteral("fetch.max.bytes=1048576"));
+        field<QPlainTextEdit>(e, QStringLiteral("target.producerProperties"))
+            ->setPlainText(QStringLiteral("linger.ms=5\ncompression.type=zstd"));
+        field<QPlainTextEdit>(e, QStringLiteral("source.consumerProperties"))
+            ->setPlainText(QStringLiteral("fetch.max.bytes=1048576"));
         field<QPlainTextEdit>(e, QStringLiteral("configExclude"))->setPlainText(QStringLiteral("retention\\..*"));
         field<QLineEdit>(e, QStringLiteral("groupId"))->setText(QStringLiteral("dr-mirror"));
         e->validateNow();
@@ -281,10 +291,12 @@ private Q_SLOTS:
         interval->setValue(5);
         records->setValue(0);
         e->validateNow();
-        QVERIFY2(e->fieldIssueText(QStringLiteral("transactionIntervalMs")).contains(QStringLiteral("must be at least 10")),
-                 qPrintable(e->fieldIssueText(QStringLiteral("transactionIntervalMs"))));
-        QVERIFY2(e->fieldIssueText(QStringLiteral("transactionMaxRecords")).contains(QStringLiteral("must be at least 1")),
-                 qPrintable(e->fieldIssueText(QStringLiteral("transactionMaxRecords"))));
+        QVERIFY2(
+            e->fieldIssueText(QStringLiteral("transactionIntervalMs")).contains(QStringLiteral("must be at least 10")),
+            qPrintable(e->fieldIssueText(QStringLiteral("transactionIntervalMs"))));
+        QVERIFY2(
+            e->fieldIssueText(QStringLiteral("transactionMaxRecords")).contains(QStringLiteral("must be at least 1")),
+            qPrintable(e->fieldIssueText(QStringLiteral("transactionMaxRecords"))));
         QVERIFY(!e->findChild<QPushButton *>(QStringLiteral("runJob"))->isEnabled());
 
         interval->setValue(250);
@@ -365,8 +377,8 @@ private Q_SLOTS:
         QCOMPARE(saved->name, QStringLiteral("renamed"));
         // An untitled document goes through Save As, which adds the suffix.
         // (It still has errors, no bootstrap servers: saving is allowed, load() would refuse it.)
-        const JobProfile untitled = JobProfile::fromJson(readAll(m_dir.filePath(QStringLiteral("untitled-saved.mirrorjob"))),
-                                                         QString(), nullptr);
+        const JobProfile untitled = JobProfile::fromJson(
+            readAll(m_dir.filePath(QStringLiteral("untitled-saved.mirrorjob"))), QString(), nullptr);
         QCOMPARE(untitled.name, QStringLiteral("second job"));
     }
 
@@ -386,7 +398,8 @@ private Q_SLOTS:
         f.write("{\n  \"mirrordesk\": 1,\n  \"name\": \n}\n");
         f.close();
         QVERIFY(!ws.openFile(path));
-        QVERIFY2(message.contains(path + QStringLiteral(":4:")) && message.contains(QStringLiteral("error: JSON syntax error")),
+        QVERIFY2(message.contains(path + QStringLiteral(":4:")) &&
+                     message.contains(QStringLiteral("error: JSON syntax error")),
                  qPrintable(message));
         QVERIFY(ws.editors().isEmpty());
     }
@@ -446,9 +459,9 @@ private Q_SLOTS:
             QSignalSpy updated(plan, &PlanView::planUpdated);
             plan->refreshNow();
             QVERIFY(updated.wait(20000));
-            mirrored = plan->state() == PlanView::State::Ready
-                       && plan->plan().topics.value(0).action == TopicPlanEntry::Action::Mirror
-                       && plan->plan().topics.value(1).action == TopicPlanEntry::Action::Mirror;
+            mirrored = plan->state() == PlanView::State::Ready &&
+                       plan->plan().topics.value(0).action == TopicPlanEntry::Action::Mirror &&
+                       plan->plan().topics.value(1).action == TopicPlanEntry::Action::Mirror;
         }
         QVERIFY(mirrored);
         QCOMPARE(plan->table()->item(0, 3)->text(), QStringLiteral("mirror"));
@@ -457,7 +470,8 @@ private Q_SLOTS:
         field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(QStringLiteral("127.0.0.1:1"));
         e->validateNow();
         QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Unreachable, 30000);
-        QVERIFY2(plan->statusText().contains(QStringLiteral("Target")) && plan->statusText().contains(QStringLiteral("UNREACHABLE")),
+        QVERIFY2(plan->statusText().contains(QStringLiteral("Target")) &&
+                     plan->statusText().contains(QStringLiteral("UNREACHABLE")),
                  qPrintable(plan->statusText()));
         QVERIFY(plan->statusText().contains(QStringLiteral("127.0.0.1:1")));
         QCOMPARE(plan->table()->rowCount(), 0);
@@ -496,34 +510,37 @@ private Q_SLOTS:
         QCOMPARE(table->columnCount(), int(PlanView::ColumnCount));
         QCOMPARE(table->horizontalHeaderItem(PlanView::ConfigsColumn)->text(), QStringLiteral("Created with configs"));
         QCOMPARE(table->item(0, PlanView::ActionColumn)->text(), QStringLiteral("create"));
-        QVERIFY2(table->item(0, PlanView::NoteColumn)->text().contains(QStringLiteral("2 partitions, replication factor 1")),
-                 qPrintable(table->item(0, PlanView::NoteColumn)->text()));
+        QVERIFY2(
+            table->item(0, PlanView::NoteColumn)->text().contains(QStringLiteral("2 partitions, replication factor 1")),
+            qPrintable(table->item(0, PlanView::NoteColumn)->text()));
         // Only what will be set on the new topic; min.insync.replicas is one of MM2's exclusions.
         QTableWidgetItem *configs = table->item(0, PlanView::ConfigsColumn);
         QCOMPARE(configs->text(), QStringLiteral("cleanup.policy=compact, retention.ms=3600000"));
         QCOMPARE(configs->data(Qt::UserRole).toMap(),
                  (QVariantMap{{QStringLiteral("cleanup.policy"), QStringLiteral("compact")},
                               {QStringLiteral("retention.ms"), QStringLiteral("3600000")}}));
-        QVERIFY2(configs->toolTip().contains(QStringLiteral("retention.ms=3600000\n"))
-                     || configs->toolTip().endsWith(QStringLiteral("retention.ms=3600000")),
+        QVERIFY2(configs->toolTip().contains(QStringLiteral("retention.ms=3600000\n")) ||
+                     configs->toolTip().endsWith(QStringLiteral("retention.ms=3600000")),
                  qPrintable(configs->toolTip()));
 
         // The profile's own exclusions replace MM2's: the plan follows as the editor changes.
         field<QPlainTextEdit>(e, QStringLiteral("configExclude"))->setPlainText(QStringLiteral("retention\\..*"));
         e->validateNow();
-        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready
-                                     && plan->table()->item(0, PlanView::ConfigsColumn)
-                                     && plan->table()->item(0, PlanView::ConfigsColumn)->text()
-                                            == QStringLiteral("cleanup.policy=compact, min.insync.replicas=1"),
+        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready &&
+                                     plan->table()->item(0, PlanView::ConfigsColumn) &&
+                                     plan->table()->item(0, PlanView::ConfigsColumn)->text() ==
+                                         QStringLiteral("cleanup.policy=compact, min.insync.replicas=1"),
                                  30000);
 
         // No config sync: the created topic gets the target's defaults, and the cell says why.
         field<QCheckBox>(e, QStringLiteral("syncTopicConfigs"))->setChecked(false);
         e->validateNow();
-        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready
-                                     && plan->table()->item(0, PlanView::ConfigsColumn)
-                                     && plan->table()->item(0, PlanView::ConfigsColumn)->text().contains(
-                                         QStringLiteral("syncTopicConfigs is off")),
+        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready &&
+                                     plan->table()->item(0, PlanView::ConfigsColumn) &&
+                                     plan->table()
+                                         ->item(0, PlanView::ConfigsColumn)
+                                         ->text()
+                                         .contains(QStringLiteral("syncTopicConfigs is off")),
                                  30000);
         QVERIFY(plan->table()->item(0, PlanView::ConfigsColumn)->data(Qt::UserRole).toMap().isEmpty());
         QVERIFY2(test::deleteTopic(test::sourceBootstrap(), topic, &error), qPrintable(error));
@@ -585,7 +602,10 @@ private Q_SLOTS:
         // Saving moves the clean point; undoing past it is a modification again.
         QVERIFY(ws.save(e));
         QVERIFY(!e->document()->isModified());
-        QVERIFY2(stack->isClean(), qPrintable(QStringLiteral("count %1 index %2 clean %3").arg(stack->count()).arg(stack->index()).arg(stack->cleanIndex())));
+        QVERIFY2(stack->isClean(), qPrintable(QStringLiteral("count %1 index %2 clean %3")
+                                                  .arg(stack->count())
+                                                  .arg(stack->index())
+                                                  .arg(stack->cleanIndex())));
         undo->trigger();
         QCOMPARE(create->isChecked(), created);
         QVERIFY(e->document()->isModified());
@@ -638,8 +658,8 @@ private Q_SLOTS:
         QCOMPARE(window.jobModel()->rowCount(), 1);
         QCOMPARE(window.jobModel()->index(0, 0).data().toString(), QStringLiteral("editor run"));
         // The job runs, and the job list says so.
-        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->index(0, JobListModel::State).data().toString(), QStringLiteral("running"),
-                                  15000);
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->index(0, JobListModel::State).data().toString(),
+                                  QStringLiteral("running"), 15000);
         window.close();
     }
 
@@ -723,7 +743,9 @@ private Q_SLOTS:
         // The editor says so up front and offers the environment for new passwords.
         JobEditor *e = ws.newDocument();
         QTRY_VERIFY(e->findChild<QLabel *>(QStringLiteral("keychainNote"))->isVisibleTo(e));
-        QVERIFY(e->findChild<QLabel *>(QStringLiteral("keychainNote"))->text().contains(QStringLiteral("no secret service")));
+        QVERIFY(e->findChild<QLabel *>(QStringLiteral("keychainNote"))
+                    ->text()
+                    .contains(QStringLiteral("no secret service")));
         auto *password = field<SecretField>(e, QStringLiteral("source.sasl.password"));
         QCOMPARE(password->mode(), SecretField::Mode::Environment);
 
@@ -756,15 +778,18 @@ private Q_SLOTS:
         const QString clearPath = m_dir.filePath(QStringLiteral("nokeychain-clear.mirrorjob"));
         QVERIFY(ws.saveAs(cancelled, clearPath));
         QVERIFY(readAll(clearPath).contains(kPassword.toUtf8()));
-        QCOMPARE(QFile::permissions(clearPath) & ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser),
+        QCOMPARE(QFile::permissions(clearPath) &
+                     ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser),
                  QFileDevice::ReadOwner | QFileDevice::WriteOwner);
         QVERIFY2(ws.lastMessage().contains(QStringLiteral("clear text")), qPrintable(ws.lastMessage()));
         cancelled->validateNow();
         QVERIFY(e->fieldIssueText(QStringLiteral("source.sasl.password")).isEmpty());
-        QVERIFY(cancelled->fieldIssueText(QStringLiteral("source.sasl.password")).contains(QStringLiteral("clear text")));
+        QVERIFY(
+            cancelled->fieldIssueText(QStringLiteral("source.sasl.password")).contains(QStringLiteral("clear text")));
         // The settings never see it, whatever the user chose for the profile.
         QSettings().sync();
-        QCOMPARE(filesContaining({QFileInfo(QSettings().fileName()).absolutePath()}, kPassword.toUtf8()), QStringList());
+        QCOMPARE(filesContaining({QFileInfo(QSettings().fileName()).absolutePath()}, kPassword.toUtf8()),
+                 QStringList());
         QFile::remove(clearPath);
     }
 };

@@ -49,7 +49,8 @@ private Q_SLOTS:
         monitor.resize(1000, 700);
         monitor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&monitor));
-        QAbstractItemModelTester tester(monitor.partitionModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester tester(monitor.partitionModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::Fatal);
         QAbstractItemModelTester proxyTester(monitor.partitionProxy(),
                                              QAbstractItemModelTester::FailureReportingMode::Fatal);
         monitor.setCurrentChart(JobMonitor::Partitions);
@@ -75,8 +76,8 @@ private Q_SLOTS:
         };
         int mine = 0;
         int theirs = 0;
-        QTRY_VERIFY_WITH_TIMEOUT((split(&mine, &theirs), mine > 0 && theirs > 0 && mine + theirs == kPartitions
-                                                             && model->rowCount() == kPartitions),
+        QTRY_VERIFY_WITH_TIMEOUT((split(&mine, &theirs), mine > 0 && theirs > 0 && mine + theirs == kPartitions &&
+                                                             model->rowCount() == kPartitions),
                                  120000);
         QVERIFY(described.size() > 0);
         QCOMPARE(monitor.otherMemberCount(), 1);

@@ -2,8 +2,8 @@
 // partition table hold, that redraws are coalesced and skipped while hidden, the exports,
 // and that its controls drive a real MirrorJob.
 #include "ChartPanel.h"
-#include "JobMonitor.h"
 #include "GroupLagSampler.h"
+#include "JobMonitor.h"
 #include "MirrorJob.h"
 #include "NumberFormat.h"
 #include "PartitionTableModel.h"
@@ -106,8 +106,7 @@ struct ShownMonitor {
 
 } // namespace
 
-class TestJobMonitor final : public QObject
-{
+class TestJobMonitor final : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void chartsHoldTheSeries()
@@ -198,8 +197,11 @@ private Q_SLOTS:
         QCOMPARE(lag5.data(PartitionTableModel::SortRole).toLongLong(), partitionLag(5, 39));
         // Sorted by lag, descending, through the proxy: the worst partition first.
         m.monitor.partitionProxy()->sort(PartitionTableModel::LagColumn, Qt::DescendingOrder);
-        QCOMPARE(m.monitor.partitionProxy()->index(0, PartitionTableModel::PartitionColumn)
-                     .data(PartitionTableModel::SortRole).toInt(), 5);
+        QCOMPARE(m.monitor.partitionProxy()
+                     ->index(0, PartitionTableModel::PartitionColumn)
+                     .data(PartitionTableModel::SortRole)
+                     .toInt(),
+                 5);
         m.monitor.partitionProxy()->setFilterFixedString(QStringLiteral("payments"));
         QCOMPARE(m.monitor.partitionProxy()->rowCount(), 0);
         m.monitor.partitionProxy()->setFilterFixedString(QStringLiteral("ORD"));
@@ -466,8 +468,9 @@ private Q_SLOTS:
         QCOMPARE(owner(3), QStringLiteral("this window"));
         QCOMPARE(owner(4), QStringLiteral("host-b-orders"));
         QCOMPARE(owner(5), QStringLiteral("host-b-orders"));
-        QCOMPARE(model->index(model->rowOf({QStringLiteral("orders"), 4}), PartitionTableModel::LagColumn).data().toString(),
-                 QStringLiteral("50"));
+        QCOMPARE(
+            model->index(model->rowOf({QStringLiteral("orders"), 4}), PartitionTableModel::LagColumn).data().toString(),
+            QStringLiteral("50"));
         QCOMPARE(m.monitor.otherMemberCount(), 1);
         QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("shared with 1 other member")),
                  qPrintable(m.monitor.summaryText()));
@@ -483,7 +486,8 @@ private Q_SLOTS:
         s.vanishedRecords = 1234;
         m.monitor.addSnapshot(s);
         m.monitor.redraw();
-        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("records vanished")), qPrintable(m.monitor.summaryText()));
+        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("records vanished")),
+                 qPrintable(m.monitor.summaryText()));
         QVERIFY2(m.monitor.summaryText().contains(formatCount(1234)), qPrintable(m.monitor.summaryText()));
     }
 
@@ -503,7 +507,8 @@ private Q_SLOTS:
         m.monitor.redraw();
         QVERIFY2(!m.monitor.summaryText().contains(QStringLiteral("once")), qPrintable(m.monitor.summaryText()));
         m.monitor.setJob(&exactlyOnce);
-        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("\u2022 exactly-once")), qPrintable(m.monitor.summaryText()));
+        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("\u2022 exactly-once")),
+                 qPrintable(m.monitor.summaryText()));
         m.monitor.setJob(nullptr);
     }
 

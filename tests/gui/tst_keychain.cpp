@@ -55,7 +55,8 @@ bool store(const QString &key, const QString &secret, QString *error)
     QProcess p;
     p.start(QStringLiteral("secret-tool"),
             {QStringLiteral("store"), QStringLiteral("--label=MirrorDesk test"), QStringLiteral("server"),
-             QStringLiteral("MirrorDesk"), QStringLiteral("user"), key, QStringLiteral("type"), QStringLiteral("plaintext")});
+             QStringLiteral("MirrorDesk"), QStringLiteral("user"), key, QStringLiteral("type"),
+             QStringLiteral("plaintext")});
     p.write(secret.toUtf8());
     p.closeWriteChannel();
     const test::ExeResult r = test::finishProcess(p, 15000);
@@ -85,11 +86,7 @@ struct DialogFixture {
 
     DialogFixture() { dialog.setConfirmRemovals(false); }
 
-    template<typename T>
-    T *child(const char *name)
-    {
-        return dialog.findChild<T *>(QString::fromLatin1(name));
-    }
+    template <typename T> T *child(const char *name) { return dialog.findChild<T *>(QString::fromLatin1(name)); }
 
     void fillSasl(const QString &name, const QString &password)
     {
@@ -116,15 +113,15 @@ struct DialogFixture {
 
 // Each test belongs to one mode; run by hand outside keychain-env.sh it skips
 // (fails under CI=true: CI must never pass by skipping).
-#define MD_REQUIRE_KEYCHAIN_MODE(wanted)                                                       \
-    do {                                                                                       \
-        if (mode().isEmpty()) {                                                                \
-            if (test::isCi())                                                                  \
-                QFAIL("run through tests/common/keychain-env.sh (ctest -R gui/tst_keychain)"); \
-            QSKIP("run through tests/common/keychain-env.sh (ctest -R gui/tst_keychain)");     \
-        }                                                                                      \
-        if (mode() != QLatin1String(wanted))                                                   \
-            QSKIP("belongs to the other keychain mode");                                       \
+#define MD_REQUIRE_KEYCHAIN_MODE(wanted)                                                                               \
+    do {                                                                                                               \
+        if (mode().isEmpty()) {                                                                                        \
+            if (test::isCi())                                                                                          \
+                QFAIL("run through tests/common/keychain-env.sh (ctest -R gui/tst_keychain)");                         \
+            QSKIP("run through tests/common/keychain-env.sh (ctest -R gui/tst_keychain)");                             \
+        }                                                                                                              \
+        if (mode() != QLatin1String(wanted))                                                                           \
+            QSKIP("belongs to the other keychain mode");                                                               \
     } while (false)
 
 class TestKeychain final : public QObject {
@@ -137,11 +134,12 @@ class TestKeychain final : public QObject {
     {
         const QString path = m_dir.filePath(topic + QStringLiteral(".mirrorjob"));
         const QString json =
-            QStringLiteral("{\"mirrordesk\": 1, \"name\": \"%1\",\n"
-                           " \"source\": {\"alias\": \"src\", \"bootstrap\": \"%2\", \"security\": \"sasl_plaintext\",\n"
-                           "   \"sasl\": {\"mechanism\": \"%3\", \"username\": \"%4\", \"password\": \"%5\"}},\n"
-                           " \"target\": {\"alias\": \"dst\", \"bootstrap\": \"%6\"},\n"
-                           " \"topics\": {\"include\": [\"%1\"]}, \"start\": \"earliest\"}\n")
+            QStringLiteral(
+                "{\"mirrordesk\": 1, \"name\": \"%1\",\n"
+                " \"source\": {\"alias\": \"src\", \"bootstrap\": \"%2\", \"security\": \"sasl_plaintext\",\n"
+                "   \"sasl\": {\"mechanism\": \"%3\", \"username\": \"%4\", \"password\": \"%5\"}},\n"
+                " \"target\": {\"alias\": \"dst\", \"bootstrap\": \"%6\"},\n"
+                " \"topics\": {\"include\": [\"%1\"]}, \"start\": \"earliest\"}\n")
                 .arg(topic, test::saslBootstrap(), QString::fromLatin1(test::kSaslMechanism), test::saslUser(),
                      password, test::targetBootstrap());
         QFile f(path);
@@ -190,8 +188,9 @@ private Q_SLOTS:
         QVERIFY(f.child<QCheckBox>("rememberCheck")->isChecked());
         QVERIFY(f.dialog.saveConnection());
         // "Saved. Storing the password in the system keychain…" until the keychain answers.
-        QTRY_VERIFY2_WITH_TIMEOUT(f.child<QLabel>("statusLabel")->text().contains(QStringLiteral("is in the system keychain")),
-                                  qPrintable(f.child<QLabel>("statusLabel")->text()), 12000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            f.child<QLabel>("statusLabel")->text().contains(QStringLiteral("is in the system keychain")),
+            qPrintable(f.child<QLabel>("statusLabel")->text()), 12000);
 
         // The secret service holds it, read by another program; the settings and
         // the keyring files do not hold it in clear.
@@ -231,7 +230,8 @@ private Q_SLOTS:
         const test::ExeResult run =
             test::runMirrordesk({QStringLiteral("run"), profile, QStringLiteral("--until-caught-up")}, 120000);
         QVERIFY2(run.exitCode == 0, qPrintable(run.out + run.err));
-        QVERIFY2(!run.out.contains(test::saslPassword()) && !run.err.contains(test::saslPassword()), qPrintable(run.out + run.err));
+        QVERIFY2(!run.out.contains(test::saslPassword()) && !run.err.contains(test::saslPassword()),
+                 qPrintable(run.out + run.err));
         const auto marks = test::watermarks(test::targetBootstrap(), QStringLiteral("src.") + topic, &error);
         QVERIFY2(marks, qPrintable(error));
         QCOMPARE(test::totalMessages(*marks), qint64(50));

@@ -20,11 +20,11 @@
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
-#include <QTemporaryDir>
 #include <QTableView>
-#include <QToolButton>
 #include <QTcpServer>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 
 using namespace md;
 
@@ -180,8 +180,8 @@ private Q_SLOTS:
         // Another file, the same job: the same name (so the same consumer group), the source
         // cluster named by one of its servers in capitals.
         const QString pathB = dir.filePath(QStringLiteral("payments-copy.mirrorjob"));
-        QVERIFY(writeProfile(pathB, QStringLiteral("payments once"),
-                             source.section(QLatin1Char(','), -1).toUpper(), target));
+        QVERIFY(writeProfile(pathB, QStringLiteral("payments once"), source.section(QLatin1Char(','), -1).toUpper(),
+                             target));
         const QString pathC = dir.filePath(QStringLiteral("payments-other-group.mirrorjob"));
         QVERIFY(writeProfile(pathC, QStringLiteral("payments elsewhere"), source, target));
 
@@ -209,7 +209,8 @@ private Q_SLOTS:
         ws->run(a);
         QCOMPARE(window.jobModel()->rowCount(), 1);
         QString message = window.statusBar()->currentMessage();
-        QVERIFY2(message.contains(QStringLiteral("already runs")) && message.contains(QStringLiteral("same profile file")),
+        QVERIFY2(message.contains(QStringLiteral("already runs")) &&
+                     message.contains(QStringLiteral("same profile file")),
                  qPrintable(message));
         QCOMPARE(monitors->currentWidget(), window.jobMonitor(0));
 

@@ -268,7 +268,8 @@ private Q_SLOTS:
             QCOMPARE(cell(m, p, ProgressTableModel::ToCopyColumn), formatOffset(high - low));
             total += high - low;
         }
-        QVERIFY2(dlg.summaryText().contains(QStringLiteral("%1 records to copy").arg(total)), qPrintable(dlg.summaryText()));
+        QVERIFY2(dlg.summaryText().contains(QStringLiteral("%1 records to copy").arg(total)),
+                 qPrintable(dlg.summaryText()));
         QVERIFY2(dlg.summaryText().contains(QStringLiteral("no active members")), qPrintable(dlg.summaryText()));
         QVERIFY(apply->isEnabled());
 
@@ -325,7 +326,8 @@ private Q_SLOTS:
         const struct {
             QDateTime at;
             bool end;
-        } cases[] = {{QDateTime::currentDateTimeUtc().addDays(-1), false}, {QDateTime::currentDateTimeUtc().addDays(1), true}};
+        } cases[] = {{QDateTime::currentDateTimeUtc().addDays(-1), false},
+                     {QDateTime::currentDateTimeUtc().addDays(1), true}};
         for (const auto &c : cases) {
             time->setDateTime(c.at);
             QCOMPARE(dlg.request().to, ResetRequest::To::Timestamp);
@@ -362,8 +364,9 @@ private Q_SLOTS:
         QVERIFY(clickAndWait(dlg.findChild<QPushButton *>(QStringLiteral("applyReset")), reset));
         QCOMPARE(reset.last().at(0).toBool(), false);
         const QString refusal = reset.last().at(1).toString();
-        QVERIFY2(refusal.startsWith(QStringLiteral("Reset refused: group ") + m_group)
-                     && refusal.contains(QStringLiteral("1 active member")) && refusal.contains(QStringLiteral("other-machine")),
+        QVERIFY2(refusal.startsWith(QStringLiteral("Reset refused: group ") + m_group) &&
+                     refusal.contains(QStringLiteral("1 active member")) &&
+                     refusal.contains(QStringLiteral("other-machine")),
                  qPrintable(refusal));
         // Shown in the dialog, as the engine words it.
         auto *status = dlg.findChild<QLabel *>(QStringLiteral("resetStatus"));

@@ -106,7 +106,8 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(server.listen(&error), qPrintable(error));
         QSignalSpy spy(&server, &SingleInstance::filesReceived);
-        const QStringList files = {QStringLiteral("/data/jobs/orders.mirrorjob"), QStringLiteral("/data/my jobs/ünïcode\nnewline.mirrorjob")};
+        const QStringList files = {QStringLiteral("/data/jobs/orders.mirrorjob"),
+                                   QStringLiteral("/data/my jobs/ünïcode\nnewline.mirrorjob")};
         QVERIFY(sendFromThread(name, files, &spy, 1));
         QCOMPARE(spy.at(0).at(0).toStringList(), files);
         // No files: the running window is only brought forward.
@@ -209,7 +210,8 @@ private Q_SLOTS:
             QVERIFY(second.waitForFinished(15000));
             QCOMPARE(second.exitCode(), 0);
             QByteArray firstOut;
-            QTRY_VERIFY_WITH_TIMEOUT((firstOut += first.readAllStandardOutput()).contains(QByteArray("open-event 1 " + QFile::encodeName(profile))),
+            QTRY_VERIFY_WITH_TIMEOUT((firstOut += first.readAllStandardOutput())
+                                         .contains(QByteArray("open-event 1 " + QFile::encodeName(profile))),
                                      10000);
 
             // --new-instance opts out: it does not hand over (and would run its own window).

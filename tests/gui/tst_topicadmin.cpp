@@ -39,8 +39,7 @@ using namespace md;
 namespace {
 constexpr int kBrokerWaitMs = 40000;
 
-template<typename Dialog>
-Dialog *openDialog(ClusterPane *pane)
+template <typename Dialog> Dialog *openDialog(ClusterPane *pane)
 {
     const auto all = pane->findChildren<Dialog *>();
     for (Dialog *d : all)
@@ -74,8 +73,7 @@ class TestTopicAdmin final : public QObject {
     QString m_topic;
 
     // Polls pred, asking the pane for fresh metadata and configs now and then.
-    template<typename Pred>
-    bool eventually(Pred pred, int timeoutMs = kBrokerWaitMs)
+    template <typename Pred> bool eventually(Pred pred, int timeoutMs = kBrokerWaitMs)
     {
         QElapsedTimer total;
         total.start();
@@ -193,8 +191,11 @@ private Q_SLOTS:
         QCOMPARE(parts->rowCount(), 2);
         QCOMPARE(parts->index(0, PartitionDetailModel::Partition).data().toInt(), 0);
         QVERIFY(parts->index(0, PartitionDetailModel::Leader).data().toInt() >= 0);
-        QVERIFY(eventually([&] { return parts->index(0, PartitionDetailModel::Status).data().toString() == QLatin1String("ok"); }));
-        QVERIFY(eventually([&] { return parts->index(1, PartitionDetailModel::HighWatermark).data().toString() == QLatin1String("0"); }));
+        QVERIFY(eventually(
+            [&] { return parts->index(0, PartitionDetailModel::Status).data().toString() == QLatin1String("ok"); }));
+        QVERIFY(eventually([&] {
+            return parts->index(1, PartitionDetailModel::HighWatermark).data().toString() == QLatin1String("0");
+        }));
 
         // Configs with their sources: ours is dynamic, the rest are inherited.
         QVERIFY(eventually([&] {
@@ -277,12 +278,13 @@ private Q_SLOTS:
         QVERIFY(eventually([&] {
             const ConfigEntry *a = shownConfig(m_pane.get(), QStringLiteral("max.message.bytes"));
             const ConfigEntry *b = shownConfig(m_pane.get(), QStringLiteral("retention.ms"));
-            return a && b && a->source == ConfigSource::Dynamic && a->value == QStringLiteral("2000000")
-                   && b->value == QStringLiteral("7200000");
+            return a && b && a->source == ConfigSource::Dynamic && a->value == QStringLiteral("2000000") &&
+                   b->value == QStringLiteral("7200000");
         }));
         const TopicConfigModel *model = m_pane->details()->configModel();
-        QCOMPARE(model->index(model->rowOf(QStringLiteral("max.message.bytes")), TopicConfigModel::Source).data().toString(),
-                 QStringLiteral("dynamic"));
+        QCOMPARE(
+            model->index(model->rowOf(QStringLiteral("max.message.bytes")), TopicConfigModel::Source).data().toString(),
+            QStringLiteral("dynamic"));
 
         // Reset retention.ms: the topic's value goes, the broker's applies again.
         m_pane->editConfigsAction()->trigger();
@@ -306,7 +308,8 @@ private Q_SLOTS:
         dialog->accept();
         QVERIFY(!finished(done, &message));
         QVERIFY2(message.startsWith(QLatin1String("Could not change the configs")), qPrintable(message));
-        QVERIFY2(message.contains(QLatin1String("shred")) || message.contains(QLatin1String("cleanup.policy")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("shred")) || message.contains(QLatin1String("cleanup.policy")),
+                 qPrintable(message));
     }
 
     void addPartitions()
@@ -327,8 +330,8 @@ private Q_SLOTS:
         QVERIFY2(message.contains(QLatin1String("now has 4 partition")), qPrintable(message));
         int partitions = 0;
         QVERIFY(eventually([&] {
-            return hasTopic(m_pane.get(), m_topic, &partitions) && partitions == 4
-                   && m_pane->details()->partitionModel()->rowCount() == 4;
+            return hasTopic(m_pane.get(), m_topic, &partitions) && partitions == 4 &&
+                   m_pane->details()->partitionModel()->rowCount() == 4;
         }));
     }
 
@@ -336,9 +339,11 @@ private Q_SLOTS:
     {
         AclView *acls = m_pane->aclView();
         m_pane->tabs()->setCurrentWidget(acls); // shown: read at once
-        QVERIFY(eventually([&] { return !acls->busy() && acls->statusText() != QLatin1String("Reading ACLs \u2026"); }));
+        QVERIFY(
+            eventually([&] { return !acls->busy() && acls->statusText() != QLatin1String("Reading ACLs \u2026"); }));
         QVERIFY(acls->noAuthorizer());
-        QVERIFY2(acls->statusText().contains(QLatin1String("No authorizer is configured")), qPrintable(acls->statusText()));
+        QVERIFY2(acls->statusText().contains(QLatin1String("No authorizer is configured")),
+                 qPrintable(acls->statusText()));
         QVERIFY(!acls->statusText().contains(QLatin1String("Could not")));
         QCOMPARE(acls->model()->rowCount(), 0);
         m_pane->tabs()->setCurrentIndex(0);

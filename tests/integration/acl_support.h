@@ -59,9 +59,9 @@ inline bool createAcls(const QString &bootstrap, const QList<Acl> &acls, QString
     std::vector<std::unique_ptr<rd_kafka_AclBinding_t, KafkaDeleter>> owned;
     std::vector<rd_kafka_AclBinding_t *> raw;
     for (const Acl &a : acls) {
-        rd_kafka_AclBinding_t *b =
-            rd_kafka_AclBinding_new(a.resource, a.name.toUtf8().constData(), a.pattern, a.principal.toUtf8().constData(),
-                                    "*", a.operation, a.permission, errstr, sizeof errstr);
+        rd_kafka_AclBinding_t *b = rd_kafka_AclBinding_new(a.resource, a.name.toUtf8().constData(), a.pattern,
+                                                           a.principal.toUtf8().constData(), "*", a.operation,
+                                                           a.permission, errstr, sizeof errstr);
         if (!b) {
             *error = QString::fromUtf8(errstr);
             return false;
@@ -90,18 +90,16 @@ inline bool createAcls(const QString &bootstrap, const QList<Acl> &acls, QString
 inline bool deleteAcl(const QString &bootstrap, const Acl &a, QString *error)
 {
     char errstr[512];
-    std::unique_ptr<rd_kafka_AclBindingFilter_t, KafkaDeleter> filter(
-        rd_kafka_AclBindingFilter_new(a.resource, a.name.toUtf8().constData(), a.pattern,
-                                      a.principal.toUtf8().constData(), "*", a.operation, a.permission, errstr,
-                                      sizeof errstr));
+    std::unique_ptr<rd_kafka_AclBindingFilter_t, KafkaDeleter> filter(rd_kafka_AclBindingFilter_new(
+        a.resource, a.name.toUtf8().constData(), a.pattern, a.principal.toUtf8().constData(), "*", a.operation,
+        a.permission, errstr, sizeof errstr));
     if (!filter) {
         *error = QString::fromUtf8(errstr);
         return false;
     }
     rd_kafka_AclBindingFilter_t *raw = filter.get();
-    EventPtr ev(detail::aclCall(bootstrap, error, [&](rd_kafka_t *rk, rd_kafka_queue_t *q) {
-        rd_kafka_DeleteAcls(rk, &raw, 1, nullptr, q);
-    }));
+    EventPtr ev(detail::aclCall(
+        bootstrap, error, [&](rd_kafka_t *rk, rd_kafka_queue_t *q) { rd_kafka_DeleteAcls(rk, &raw, 1, nullptr, q); }));
     if (!ev)
         return false;
     size_t n = 0;

@@ -62,7 +62,8 @@ public:
     bool dynamicValue(const QString &id, const QString &key, std::optional<QString> *value, QString *error)
     {
         rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_BROKER, id.toUtf8().constData());
-        rd_kafka_event_t *ev = call([&](rd_kafka_queue_t *q) { rd_kafka_DescribeConfigs(m_rk, &res, 1, nullptr, q); }, error);
+        rd_kafka_event_t *ev =
+            call([&](rd_kafka_queue_t *q) { rd_kafka_DescribeConfigs(m_rk, &res, 1, nullptr, q); }, error);
         rd_kafka_ConfigResource_destroy(res);
         if (!ev)
             return false;
@@ -74,8 +75,8 @@ public:
         size_t m = 0;
         const rd_kafka_ConfigEntry_t **entries = ok ? rd_kafka_ConfigResource_configs(r[0], &m) : nullptr;
         for (size_t i = 0; i < m; ++i) {
-            if (key == QLatin1String(rd_kafka_ConfigEntry_name(entries[i]))
-                && rd_kafka_ConfigEntry_source(entries[i]) == RD_KAFKA_CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG)
+            if (key == QLatin1String(rd_kafka_ConfigEntry_name(entries[i])) &&
+                rd_kafka_ConfigEntry_source(entries[i]) == RD_KAFKA_CONFIG_SOURCE_DYNAMIC_BROKER_CONFIG)
                 *value = QString::fromUtf8(rd_kafka_ConfigEntry_value(entries[i]));
         }
         rd_kafka_event_destroy(ev);
@@ -100,7 +101,8 @@ private:
     {
         rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(type, name.toUtf8().constData());
         rd_kafka_error_t *e = rd_kafka_ConfigResource_add_incremental_config(
-            res, key.toUtf8().constData(), value ? RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET : RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE,
+            res, key.toUtf8().constData(),
+            value ? RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET : RD_KAFKA_ALTER_CONFIG_OP_TYPE_DELETE,
             value ? value->toUtf8().constData() : nullptr);
         if (e) {
             *error = QString::fromUtf8(rd_kafka_error_string(e));
@@ -134,8 +136,7 @@ private:
         return true;
     }
 
-    template <typename Request>
-    rd_kafka_event_t *call(Request request, QString *error)
+    template <typename Request> rd_kafka_event_t *call(Request request, QString *error)
     {
         if (!m_rk) {
             *error = m_error;

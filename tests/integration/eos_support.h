@@ -9,11 +9,11 @@
 #include "failover_support.h"
 
 #include <QHash>
-#include <algorithm>
 #include <QMap>
 #include <QSet>
 #include <QString>
 #include <QStringList>
+#include <algorithm>
 
 #include <optional>
 
@@ -24,7 +24,10 @@ namespace md::test {
 inline const QMap<QString, QString> kQuickGroup{{QStringLiteral("session.timeout.ms"), QStringLiteral("6000")},
                                                 {QStringLiteral("heartbeat.interval.ms"), QStringLiteral("1000")}};
 
-inline QString eosGroupFor(const QString &topic) { return QStringLiteral("mirror-") + topic; }
+inline QString eosGroupFor(const QString &topic)
+{
+    return QStringLiteral("mirror-") + topic;
+}
 
 // A profile of one topic, prefix naming ("src.<topic>") unless `identity`,
 // the given delivery guarantee, its own group (eosGroupFor) and quick group
@@ -74,16 +77,17 @@ inline std::optional<qint64> uncommittedRecords(const QString &topic, QString *e
 // until it has read `atMost` records or `idleMs` pass without one. The bound
 // is an upper one (e.g. the target's end offsets): stopping at the expected
 // count could hide a duplicate behind a missing record.
-inline std::optional<QList<ReadRecord>> consoleReadCommitted(const QString &bootstrap, const QString &topic, qint64 atMost,
-                                                             QString *error, int idleMs = 10000)
+inline std::optional<QList<ReadRecord>> consoleReadCommitted(const QString &bootstrap, const QString &topic,
+                                                             qint64 atMost, QString *error, int idleMs = 10000)
 {
     QString out;
     if (!runKafkaTool(QStringLiteral("org.apache.kafka.tools.consumer.ConsoleConsumer"),
-                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--topic"), topic, QStringLiteral("--group"),
-                       uniqueName(QStringLiteral("eos-reader")), QStringLiteral("--from-beginning"),
-                       QStringLiteral("--max-messages"), QString::number(std::max<qint64>(atMost, 1)),
-                       QStringLiteral("--timeout-ms"), QString::number(idleMs), QStringLiteral("--isolation-level"),
-                       QStringLiteral("read_committed"), QStringLiteral("--property"), QStringLiteral("print.partition=true"),
+                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--topic"), topic,
+                       QStringLiteral("--group"), uniqueName(QStringLiteral("eos-reader")),
+                       QStringLiteral("--from-beginning"), QStringLiteral("--max-messages"),
+                       QString::number(std::max<qint64>(atMost, 1)), QStringLiteral("--timeout-ms"),
+                       QString::number(idleMs), QStringLiteral("--isolation-level"), QStringLiteral("read_committed"),
+                       QStringLiteral("--property"), QStringLiteral("print.partition=true"),
                        QStringLiteral("--property"), QStringLiteral("print.offset=true")},
                       &out, error, 240000))
         return std::nullopt;
@@ -101,16 +105,17 @@ inline std::optional<QList<ReadRecord>> consoleReadCommitted(const QString &boot
 struct OnceCheck {
     qint64 sourceRecords = 0;
     qint64 targetRecords = 0;
-    qint64 duplicates = 0;  // target records whose value it had shown before in the partition
-    qint64 missing = 0;     // source records the target never showed
-    qint64 unexpected = 0;  // target records that are not source records of the partition
+    qint64 duplicates = 0;     // target records whose value it had shown before in the partition
+    qint64 missing = 0;        // source records the target never showed
+    qint64 unexpected = 0;     // target records that are not source records of the partition
     QStringList firstProblems; // a few, for the failure message
-    bool inOrder = true;    // every partition's sequence equals the source's
+    bool inOrder = true;       // every partition's sequence equals the source's
     bool exactlyOnce() const { return duplicates == 0 && missing == 0 && unexpected == 0 && inOrder; }
     QString summary() const
     {
-        return QStringLiteral("source %1 records, target (read_committed) %2: %3 duplicates, %4 missing, %5 unexpected, "
-                              "%6; %7")
+        return QStringLiteral(
+                   "source %1 records, target (read_committed) %2: %3 duplicates, %4 missing, %5 unexpected, "
+                   "%6; %7")
             .arg(sourceRecords)
             .arg(targetRecords)
             .arg(duplicates)

@@ -29,8 +29,8 @@ inline ExeResult runToTheEnd(const QString &profile)
 }
 
 // The group's committed offsets of partitions 0..partitions-1 of `topic` (-1: none).
-inline std::optional<QMap<int, qint64>> committedOffsets(const QString &bootstrap, const QString &group, const QString &topic,
-                                                         int partitions, QString *error)
+inline std::optional<QMap<int, qint64>> committedOffsets(const QString &bootstrap, const QString &group,
+                                                         const QString &topic, int partitions, QString *error)
 {
     char errstr[512];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
@@ -56,7 +56,8 @@ inline std::optional<QMap<int, qint64>> committedOffsets(const QString &bootstra
     } else {
         out.emplace();
         for (int i = 0; i < list->cnt; ++i)
-            out->insert(list->elems[i].partition, list->elems[i].err || list->elems[i].offset < 0 ? -1 : qint64(list->elems[i].offset));
+            out->insert(list->elems[i].partition,
+                        list->elems[i].err || list->elems[i].offset < 0 ? -1 : qint64(list->elems[i].offset));
     }
     rd_kafka_topic_partition_list_destroy(list);
     rd_kafka_consumer_close(rk);
@@ -73,15 +74,16 @@ struct ReadRecord {
 // Kafka's ConsoleConsumer as a member of `group` (it starts where the group's
 // committed offsets are; read_committed), `count` records or until 20 s pass
 // without one. Records in the order it printed them.
-inline std::optional<QList<ReadRecord>> consumeAsGroup(const QString &bootstrap, const QString &topic, const QString &group,
-                                                       qint64 count, QString *error)
+inline std::optional<QList<ReadRecord>> consumeAsGroup(const QString &bootstrap, const QString &topic,
+                                                       const QString &group, qint64 count, QString *error)
 {
     QString out;
     if (!runKafkaTool(QStringLiteral("org.apache.kafka.tools.consumer.ConsoleConsumer"),
-                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--topic"), topic, QStringLiteral("--group"),
-                       group, QStringLiteral("--max-messages"), QString::number(count), QStringLiteral("--timeout-ms"),
-                       QStringLiteral("20000"), QStringLiteral("--isolation-level"), QStringLiteral("read_committed"),
-                       QStringLiteral("--property"), QStringLiteral("print.partition=true"), QStringLiteral("--property"),
+                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--topic"), topic,
+                       QStringLiteral("--group"), group, QStringLiteral("--max-messages"), QString::number(count),
+                       QStringLiteral("--timeout-ms"), QStringLiteral("20000"), QStringLiteral("--isolation-level"),
+                       QStringLiteral("read_committed"), QStringLiteral("--property"),
+                       QStringLiteral("print.partition=true"), QStringLiteral("--property"),
                        QStringLiteral("print.offset=true")},
                       &out, error, 180000)) {
         // A timeout before `count` records exits non-zero too: what was read still counts.
@@ -109,7 +111,8 @@ inline QMap<int, QStringList> valuesByPartition(const QList<ReadRecord> &records
 
 // Per partition, the value of the first committed record at or after `offsets`
 // on the source: what a consumer of the group reads next there.
-inline std::optional<QMap<int, QString>> nextOnSource(const QString &topic, const QMap<int, qint64> &offsets, QString *error)
+inline std::optional<QMap<int, QString>> nextOnSource(const QString &topic, const QMap<int, qint64> &offsets,
+                                                      QString *error)
 {
     ConsumeOptions o;
     o.readCommitted = true;
@@ -126,8 +129,8 @@ inline std::optional<QMap<int, QString>> nextOnSource(const QString &topic, cons
 }
 
 // The profile of these tests: one topic, prefix naming ("src.<topic>"), these groups.
-inline QString writeGroupsProfile(const QString &dir, const QString &name, const QString &topic, const QStringList &groups,
-                                  const QString &more = {}, qint64 throttle = 0)
+inline QString writeGroupsProfile(const QString &dir, const QString &name, const QString &topic,
+                                  const QStringList &groups, const QString &more = {}, qint64 throttle = 0)
 {
     QStringList quoted;
     for (const QString &g : groups)

@@ -11,10 +11,10 @@
 //    sequence values, GetOffsetShell counts, ConsoleConsumer reads back. A bug
 //    shared by MirrorDesk's writer and reader cannot hide behind them.
 
-#include "duplicate_bound.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "ProcessTestUtil.h"
+#include "duplicate_bound.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -50,12 +50,12 @@ inline QString jsonEscaped(const QString &s)
 }
 
 struct ProfileSpec {
-    QString name;                        // the job name (its default group id derives from it)
-    QString topic;                       // the one source topic, matched exactly
+    QString name;                                   // the job name (its default group id derives from it)
+    QString topic;                                  // the one source topic, matched exactly
     QString start = QStringLiteral("\"earliest\""); // the JSON value of "start"
     qint64 throttleBytesPerSecond = 0;
     QMap<QString, QString> consumerProperties; // source.consumerProperties
-    QString extra;                       // more top-level keys, JSON, starting with ","
+    QString extra;                             // more top-level keys, JSON, starting with ","
     QString naming = QStringLiteral("{\"policy\": \"prefix\", \"separator\": \".\"}"); // the JSON value of "naming"
 };
 
@@ -68,10 +68,9 @@ inline QString writeProfile(const QString &dir, const QString &fileName, const P
                         .arg(consumer.isEmpty() ? QString() : QStringLiteral(", "), jsonEscaped(it.key()),
                              jsonEscaped(it.value()));
     const QString source =
-        consumer.isEmpty()
-            ? QStringLiteral("{\"alias\": \"src\", \"bootstrap\": \"%1\"}").arg(sourceBootstrap())
-            : QStringLiteral("{\"alias\": \"src\", \"bootstrap\": \"%1\", \"consumerProperties\": {%2}}")
-                  .arg(sourceBootstrap(), consumer);
+        consumer.isEmpty() ? QStringLiteral("{\"alias\": \"src\", \"bootstrap\": \"%1\"}").arg(sourceBootstrap())
+                           : QStringLiteral("{\"alias\": \"src\", \"bootstrap\": \"%1\", \"consumerProperties\": {%2}}")
+                                 .arg(sourceBootstrap(), consumer);
     QString json = QStringLiteral("{\n \"mirrordesk\": 1,\n \"name\": \"%1\",\n \"source\": %2,\n"
                                   " \"target\": {\"alias\": \"dst\", \"bootstrap\": \"%3\"},\n"
                                   " \"topics\": {\"include\": [\"%4\"]},\n"
@@ -117,11 +116,11 @@ inline double parseCount(const QString &number, const QString &unit)
 }
 
 struct ProgressLine {
-    qint64 atMs = 0;       // testClockMs() when the test read it
-    double elapsedS = 0;   // the run's own "[  12]"
+    qint64 atMs = 0;     // testClockMs() when the test read it
+    double elapsedS = 0; // the run's own "[  12]"
     QString state;
-    qint64 copied = 0;     // records acknowledged by the target in this run (k/M resolution above 10,000)
-    double rate = 0;       // records/s over the last second (exact below 10,000/s)
+    qint64 copied = 0; // records acknowledged by the target in this run (k/M resolution above 10,000)
+    double rate = 0;   // records/s over the last second (exact below 10,000/s)
     qint64 lag = 0;
     int partitions = 0;
     bool caughtUp = false;
@@ -182,10 +181,7 @@ public:
     }
 
     // Spins the event loop until cond() or timeoutMs; true when cond() held.
-    static bool waitUntil(const std::function<bool()> &cond, int timeoutMs)
-    {
-        return QTest::qWaitFor(cond, timeoutMs);
-    }
+    static bool waitUntil(const std::function<bool()> &cond, int timeoutMs) { return QTest::qWaitFor(cond, timeoutMs); }
 
     bool running() const { return m_process.state() != QProcess::NotRunning && m_finishedAtMs < 0; }
     bool finished() const { return m_finishedAtMs >= 0; }
@@ -212,7 +208,10 @@ public:
         signal(SIGTERM);
         return waitUntil([this] { return finished(); }, timeoutMs) && m_exitCode == 0;
     }
-    bool waitForExit(int timeoutMs) { return waitUntil([this] { return finished(); }, timeoutMs); }
+    bool waitForExit(int timeoutMs)
+    {
+        return waitUntil([this] { return finished(); }, timeoutMs);
+    }
 
     bool outputContains(const QString &s) const { return m_out.contains(s); }
     bool waitForOutput(const QString &s, int timeoutMs)
@@ -330,10 +329,11 @@ inline bool runKafkaTool(const QString &mainClass, const QStringList &args, QStr
         return false;
     }
     QProcess p;
-    p.start(tools.java, QStringList{QStringLiteral("-Xms32m"), QStringLiteral("-Xmx256m"), QStringLiteral("-XX:+UseSerialGC"),
-                                    QStringLiteral("-XX:TieredStopAtLevel=1"), QStringLiteral("-Djava.awt.headless=true"),
-                                    QStringLiteral("-cp"), tools.libs + QStringLiteral("/*"), mainClass}
-                            + args);
+    p.start(tools.java,
+            QStringList{QStringLiteral("-Xms32m"), QStringLiteral("-Xmx256m"), QStringLiteral("-XX:+UseSerialGC"),
+                        QStringLiteral("-XX:TieredStopAtLevel=1"), QStringLiteral("-Djava.awt.headless=true"),
+                        QStringLiteral("-cp"), tools.libs + QStringLiteral("/*"), mainClass} +
+                args);
     const ExeResult r = finishProcess(p, timeoutMs);
     *out = r.out;
     if (r.exitCode != 0) {
@@ -347,23 +347,23 @@ inline bool runKafkaTool(const QString &mainClass, const QStringList &args, QStr
 }
 
 // First statement of a test that needs Kafka's tools: fail under CI, skip otherwise.
-#define MD_REQUIRE_KAFKA_TOOLS()                                                          \
-    do {                                                                                  \
-        const ::md::test::KafkaTools md_tools_ = ::md::test::kafkaTools();                \
-        if (!md_tools_.ok()) {                                                            \
-            if (::md::test::isCi())                                                       \
-                QFAIL(qPrintable(md_tools_.error));                                       \
-            else                                                                          \
-                QSKIP(qPrintable(md_tools_.error));                                       \
-        }                                                                                 \
+#define MD_REQUIRE_KAFKA_TOOLS()                                                                                       \
+    do {                                                                                                               \
+        const ::md::test::KafkaTools md_tools_ = ::md::test::kafkaTools();                                             \
+        if (!md_tools_.ok()) {                                                                                         \
+            if (::md::test::isCi())                                                                                    \
+                QFAIL(qPrintable(md_tools_.error));                                                                    \
+            else                                                                                                       \
+                QSKIP(qPrintable(md_tools_.error));                                                                    \
+        }                                                                                                              \
     } while (false)
 
 // Kafka's VerifiableProducer: `count` records with values "<prefix>.<i>"
 // (i = 0..count-1, so unique across prefixes) and keys "0".."999" repeating,
 // acks=all. Returns the acknowledged values, or nullopt (and *error) unless all
 // `count` were acknowledged.
-inline std::optional<QStringList> verifiableProduce(const QString &bootstrap, const QString &topic, int count, int prefix,
-                                                    QString *error)
+inline std::optional<QStringList> verifiableProduce(const QString &bootstrap, const QString &topic, int count,
+                                                    int prefix, QString *error)
 {
     QString out;
     if (!runKafkaTool(QStringLiteral("org.apache.kafka.tools.VerifiableProducer"),
@@ -429,8 +429,8 @@ inline std::optional<QString> groupAssignmentStrategy(const QString &bootstrap, 
 {
     QString out;
     if (!runKafkaTool(QStringLiteral("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"),
-                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--describe"), QStringLiteral("--group"),
-                       group, QStringLiteral("--state")},
+                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--describe"),
+                       QStringLiteral("--group"), group, QStringLiteral("--state")},
                       &out, error))
         return std::nullopt;
     qsizetype column = -1;
@@ -459,14 +459,15 @@ inline std::optional<QStringList> consoleConsume(const QString &bootstrap, const
                       {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--topic"), topic,
                        QStringLiteral("--from-beginning"), QStringLiteral("--max-messages"), QString::number(count),
                        QStringLiteral("--timeout-ms"), QStringLiteral("20000"), QStringLiteral("--isolation-level"),
-                       QStringLiteral("read_committed"), QStringLiteral("--group"), uniqueName(QStringLiteral("reader"))},
+                       QStringLiteral("read_committed"), QStringLiteral("--group"),
+                       uniqueName(QStringLiteral("reader"))},
                       &out, error, 180000))
         return std::nullopt;
     QStringList values = out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     if (atMost) // the tool's own report of its timeout goes to stdout too
         values.removeIf([](const QString &l) {
-            return l.contains(QLatin1String("ERROR org.apache.kafka.tools.consumer.ConsoleConsumer"))
-                   || l.startsWith(QLatin1String("org.apache.kafka.common.errors.TimeoutException"));
+            return l.contains(QLatin1String("ERROR org.apache.kafka.tools.consumer.ConsoleConsumer")) ||
+                   l.startsWith(QLatin1String("org.apache.kafka.common.errors.TimeoutException"));
         });
     if (values.size() < count && !atMost) {
         *error = QStringLiteral("ConsoleConsumer read %1 of %2 records of %3").arg(values.size()).arg(count).arg(topic);
@@ -478,9 +479,9 @@ inline std::optional<QStringList> consoleConsume(const QString &bootstrap, const
 // What the target holds against what the source was written with (values
 // unique on the source).
 struct TargetContents {
-    qint64 records = 0;    // on the target (end offsets; read_committed records of a transactional target)
-    qint64 duplicates = 0; // records - distinct values
-    QStringList missing;   // source values not on the target
+    qint64 records = 0;     // on the target (end offsets; read_committed records of a transactional target)
+    qint64 duplicates = 0;  // records - distinct values
+    QStringList missing;    // source values not on the target
     QStringList unexpected; // target values not among `expected`
     QString summary() const
     {
@@ -497,8 +498,8 @@ struct TargetContents {
 // Counts a topic with GetOffsetShell and reads it with ConsoleConsumer.
 // `transactional`: written by an exactly-once job, whose end offsets include
 // transaction markers: what a read_committed reader sees is counted instead.
-inline std::optional<TargetContents> readTopic(const QString &bootstrap, const QString &topic, const QStringList &expected,
-                                               QString *error, bool transactional = false)
+inline std::optional<TargetContents> readTopic(const QString &bootstrap, const QString &topic,
+                                               const QStringList &expected, QString *error, bool transactional = false)
 {
     const auto ends = endOffsets(bootstrap, topic, error);
     if (!ends)

@@ -43,12 +43,8 @@ class ContinuousWriter {
 public:
     ContinuousWriter(QString bootstrap, QString topic, QString prefix, int partitions, int perSecond,
                      int valueBytes = 200)
-        : m_bootstrap(std::move(bootstrap))
-        , m_topic(std::move(topic))
-        , m_prefix(std::move(prefix))
-        , m_partitions(partitions)
-        , m_perSecond(perSecond)
-        , m_valueBytes(valueBytes)
+        : m_bootstrap(std::move(bootstrap)), m_topic(std::move(topic)), m_prefix(std::move(prefix)),
+          m_partitions(partitions), m_perSecond(perSecond), m_valueBytes(valueBytes)
     {
     }
     ~ContinuousWriter() { stop(); }

@@ -30,14 +30,14 @@ inline QString saslSslSideJson(const QString &alias, const SaslSslSide &side)
 inline QString writeSaslSslProfile(const QString &dir, const QString &fileName, const QString &jobName,
                                    const QString &topic, const SaslSslSide &source, const SaslSslSide &target)
 {
-    const QString json = QStringLiteral("{\n \"mirrordesk\": 1,\n \"name\": \"%1\",\n"
-                                        " \"source\": %2,\n \"target\": %3,\n"
-                                        " \"topics\": {\"include\": [\"%4\"]},\n"
-                                        " \"naming\": {\"policy\": \"prefix\", \"separator\": \".\"},\n"
-                                        " \"start\": \"earliest\"\n}\n")
-                             .arg(jsonEscaped(jobName), saslSslSideJson(QStringLiteral("src"), source),
-                                  saslSslSideJson(QStringLiteral("dst"), target),
-                                  jsonEscaped(QRegularExpression::escape(topic)));
+    const QString json =
+        QStringLiteral("{\n \"mirrordesk\": 1,\n \"name\": \"%1\",\n"
+                       " \"source\": %2,\n \"target\": %3,\n"
+                       " \"topics\": {\"include\": [\"%4\"]},\n"
+                       " \"naming\": {\"policy\": \"prefix\", \"separator\": \".\"},\n"
+                       " \"start\": \"earliest\"\n}\n")
+            .arg(jsonEscaped(jobName), saslSslSideJson(QStringLiteral("src"), source),
+                 saslSslSideJson(QStringLiteral("dst"), target), jsonEscaped(QRegularExpression::escape(topic)));
     const QString path = QDir(dir).filePath(fileName);
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate))
@@ -55,7 +55,8 @@ inline QList<TestRecord> saslSslRecords(int count, int partitions)
         TestRecord r;
         r.partition = i % partitions;
         r.key = i % 7 == 0 ? std::nullopt : std::optional<QByteArray>(QByteArray::number(i));
-        r.value = i % 11 == 0 ? std::nullopt : std::optional<QByteArray>(QByteArray("v\x00", 2) + QByteArray::number(i * i));
+        r.value =
+            i % 11 == 0 ? std::nullopt : std::optional<QByteArray>(QByteArray("v\x00", 2) + QByteArray::number(i * i));
         if (i % 3 == 0)
             r.headers = {{QStringLiteral("h"), QByteArray::number(i)}, {QStringLiteral("null"), std::nullopt}};
         r.timestamp = 1'600'000'000'000 + i;

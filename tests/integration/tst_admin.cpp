@@ -10,10 +10,10 @@
 
 #include <QDateTime>
 
-#include <functional>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
+#include <functional>
 
 using namespace md;
 
@@ -91,7 +91,8 @@ private Q_SLOTS:
         QCOMPARE(cleanup->value.value_or(QString()), QStringLiteral("delete"));
 
         // Altering one config keeps the other dynamic one (an incremental update).
-        auto altered = admin->alterTopicConfigs(topic, {{QStringLiteral("max.message.bytes"), QStringLiteral("200000")}});
+        auto altered =
+            admin->alterTopicConfigs(topic, {{QStringLiteral("max.message.bytes"), QStringLiteral("200000")}});
         QVERIFY2(altered.ok(), qPrintable(altered.error));
         // A KRaft broker answers DescribeConfigs from its metadata image, which
         // trails the accepted AlterConfigs by a moment: wait for it to show.
@@ -165,7 +166,8 @@ private Q_SLOTS:
         QVERIFY(admin);
         {
             test::GroupMember consumer;
-            QVERIFY2(consumer.start(bootstrap, group, topic, &error, QStringLiteral("lag-test-client")), qPrintable(error));
+            QVERIFY2(consumer.start(bootstrap, group, topic, &error, QStringLiteral("lag-test-client")),
+                     qPrintable(error));
             QVERIFY2(consumer.commit({{0, 4}, {1, 5}}, &error), qPrintable(error));
 
             // With an active member: described with its assignment, and reset refused.
@@ -259,12 +261,13 @@ private Q_SLOTS:
         const qint64 base = QDateTime::currentMSecsSinceEpoch() - 600000;
         QList<test::TestRecord> records;
         records.append(record(std::nullopt, QByteArray(""), 0, base,
-                              {{QStringLiteral("h1"), QByteArray("v")}, {QStringLiteral("h2"), std::nullopt},
+                              {{QStringLiteral("h1"), QByteArray("v")},
+                               {QStringLiteral("h2"), std::nullopt},
                                {QStringLiteral("h1"), QByteArray("")}}));
         records.append(record(QByteArray(""), std::nullopt, 0, base + 1000));
         for (int i = 2; i < 6; ++i)
-            records.append(record(QByteArray("k") + QByteArray::number(i), QByteArray("{\"n\":") + QByteArray::number(i) + "}",
-                                  0, base + i * 1000));
+            records.append(record(QByteArray("k") + QByteArray::number(i),
+                                  QByteArray("{\"n\":") + QByteArray::number(i) + "}", 0, base + i * 1000));
         records.append(record(QByteArray("p1a"), QByteArray("\x00\xff", 2), 1, base + 10000));
         records.append(record(QByteArray("p1b"), QByteArray("x"), 1, base + 11000));
         QVERIFY2(test::produce(bootstrap, topic, records, &error), qPrintable(error));
@@ -388,14 +391,16 @@ private Q_SLOTS:
         QCOMPARE(connected.first().at(0).toULongLong(), c);
 
         const QString topic = test::uniqueName(QStringLiteral("admin-async"));
-        const quint64 create = client.createTopic({topic, 1, 1, {{QStringLiteral("retention.ms"), QStringLiteral("7200000")}}});
+        const quint64 create =
+            client.createTopic({topic, 1, 1, {{QStringLiteral("retention.ms"), QStringLiteral("7200000")}}});
         const quint64 describe = client.describeTopicConfigs(topic); // runs after the create, in order
         QTRY_COMPARE_WITH_TIMEOUT(configs.size(), 1, 20000);
         QCOMPARE(done.size(), 1);
         QCOMPARE(done.first().at(0).toULongLong(), create);
         QCOMPARE(configs.first().at(0).toULongLong(), describe);
         const auto list = configs.first().at(2).value<QList<ConfigEntry>>();
-        QCOMPARE(findConfig(list, QStringLiteral("retention.ms"))->value.value_or(QString()), QStringLiteral("7200000"));
+        QCOMPARE(findConfig(list, QStringLiteral("retention.ms"))->value.value_or(QString()),
+                 QStringLiteral("7200000"));
 
         const quint64 missing = client.describeTopicConfigs(topic + QStringLiteral("-missing"));
         QVERIFY(failed.wait(15000));

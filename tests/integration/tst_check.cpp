@@ -4,11 +4,11 @@
 #include "ClusterProbe.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "tst_progress_support.h"
 #include "MirrorPlan.h"
 #include "RetentionCheck.h"
 #include "TopicNaming.h"
 #include "TransactionCheck.h"
+#include "tst_progress_support.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -59,8 +59,7 @@ Run runCheck(const QString &profilePath)
 
 } // namespace
 
-class TestCheck final : public QObject
-{
+class TestCheck final : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
@@ -177,11 +176,10 @@ private Q_SLOTS:
         for (int round = 0; round < 3; ++round) {
             const ClusterProbeResult r = probeCluster(c, 8000);
             QVERIFY(!r.reachable);
-            QVERIFY2(r.failure.kind == KafkaErrorKind::Tls,
-                     qPrintable(QStringLiteral("%1 (code %2): %3")
-                                    .arg(kafkaErrorKindName(r.failure.kind))
-                                    .arg(r.failure.code)
-                                    .arg(r.error)));
+            QVERIFY2(r.failure.kind == KafkaErrorKind::Tls, qPrintable(QStringLiteral("%1 (code %2): %3")
+                                                                           .arg(kafkaErrorKindName(r.failure.kind))
+                                                                           .arg(r.failure.code)
+                                                                           .arg(r.error)));
         }
         {
             ClusterConfig anon = test::clusterConfig(QStringLiteral("tls"));
@@ -259,7 +257,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("prefix");
         QTest::addColumn<bool>("targetExists");
         QTest::newRow("identity") << QStringLiteral(R"({"policy": "identity"})") << QString() << false;
-        QTest::newRow("prefix") << QStringLiteral(R"({"policy": "prefix", "separator": "."})") << QStringLiteral("eu.") << true;
+        QTest::newRow("prefix") << QStringLiteral(R"({"policy": "prefix", "separator": "."})") << QStringLiteral("eu.")
+                                << true;
         QTest::newRow("template") << QStringLiteral(R"({"policy": "template", "template": "dr-${topic}"})")
                                   << QStringLiteral("dr-") << false;
     }
@@ -270,26 +269,33 @@ private Q_SLOTS:
         QFETCH(QString, prefix);
         QFETCH(bool, targetExists);
         QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
-        const QString path = writeProfile(QStringLiteral("naming.mirrorjob"), profileJson(naming, test::targetBootstrap()));
+        const QString path =
+            writeProfile(QStringLiteral("naming.mirrorjob"), profileJson(naming, test::targetBootstrap()));
         const Run r = runCheck(path);
         QCOMPARE(r.exitCode, 0); // a target topic with too few partitions is grown, not an error
         QVERIFY2(r.out.contains(QStringLiteral("profile is valid")), qPrintable(r.out + r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("source eu (") + test::sourceBootstrap() + QStringLiteral("): reachable")),
-                 qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("target dr (") + test::targetBootstrap() + QStringLiteral("): reachable")),
-                 qPrintable(r.out));
-        const QString orders = QStringLiteral("  ") + m_orders + QStringLiteral(" (3 partitions) -> ") + prefix + m_orders;
-        const QString payments = QStringLiteral("  ") + m_payments + QStringLiteral(" (2 partitions) -> ") + prefix + m_payments;
+        QVERIFY2(
+            r.out.contains(QStringLiteral("source eu (") + test::sourceBootstrap() + QStringLiteral("): reachable")),
+            qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("target dr (") + test::targetBootstrap() + QStringLiteral("): reachable")),
+            qPrintable(r.out));
+        const QString orders =
+            QStringLiteral("  ") + m_orders + QStringLiteral(" (3 partitions) -> ") + prefix + m_orders;
+        const QString payments =
+            QStringLiteral("  ") + m_payments + QStringLiteral(" (2 partitions) -> ") + prefix + m_payments;
         QVERIFY2(r.out.contains(orders), qPrintable(r.out));
         QVERIFY2(r.out.contains(payments), qPrintable(r.out));
         QVERIFY2(r.out.contains(m_internal + QStringLiteral(": ")), qPrintable(r.out)); // listed as not mirrored
         if (!targetExists) {
-            QVERIFY2(r.out.contains(orders + QStringLiteral(": missing, will be created with 3 partitions")), qPrintable(r.out));
+            QVERIFY2(r.out.contains(orders + QStringLiteral(": missing, will be created with 3 partitions")),
+                     qPrintable(r.out));
         } else {
             QVERIFY2(r.out.contains(orders + QStringLiteral(": exists, 3 partitions")), qPrintable(r.out));
-            QVERIFY2(r.out.contains(payments
-                                    + QStringLiteral(": exists with 1 partitions, fewer than the source's 2: the job adds 1")),
-                     qPrintable(r.out));
+            QVERIFY2(
+                r.out.contains(payments +
+                               QStringLiteral(": exists with 1 partitions, fewer than the source's 2: the job adds 1")),
+                qPrintable(r.out));
         }
     }
 
@@ -337,23 +343,26 @@ private Q_SLOTS:
                                               .toUtf8());
         const Run r = runCheck(path);
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("where the job starts (group %1, Empty):\n").arg(group)), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("where the job starts (group %1, Empty):\n").arg(group)),
+                 qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("  %1[0]: resumes at 1,234 (committed), 66 to copy\n").arg(topic)),
                  qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("  %1[1]: starts at 6 (the log start: committed 2 is below it, 4 records "
-                                               "vanished), 4 to copy\n"
-                                               "    warning: 4 records vanished before they were copied: offsets 2..5\n")
-                                    .arg(topic)),
-                 qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("  %1[1]: starts at 6 (the log start: committed 2 is below it, 4 records "
+                                          "vanished), 4 to copy\n"
+                                          "    warning: 4 records vanished before they were copied: offsets 2..5\n")
+                               .arg(topic)),
+            qPrintable(r.out));
         // No progress: `start` decides.
         const QString third = start == QLatin1String("earliest")
                                   ? QStringLiteral("  %1[2]: starts at 0 (earliest, no progress), 4 to copy\n")
                                   : QStringLiteral("  %1[2]: starts at 4 (latest, no progress), 0 to copy\n");
         QVERIFY2(r.out.contains(third.arg(topic)), qPrintable(r.out));
         const int total = 66 + 4 + (start == QLatin1String("earliest") ? 4 : 0);
-        QVERIFY2(r.out.contains(QStringLiteral("records to copy: %1 in 3 partitions (4 vanished before they were copied)\n")
-                                    .arg(total)),
-                 qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("records to copy: %1 in 3 partitions (4 vanished before they were copied)\n")
+                               .arg(total)),
+            qPrintable(r.out));
     }
 
     void retentionWarningForHistoryTheTargetWouldDelete()
@@ -410,7 +419,8 @@ private Q_SLOTS:
         s.include = {QRegularExpression::escape(base) + QStringLiteral("\\..*")};
         s.exclude.clear();
         const ProbedPlan probed = probeAndPlan(s, 15000);
-        QVERIFY2(probed.source.reachable && probed.target.reachable, qPrintable(probed.source.error + probed.target.error));
+        QVERIFY2(probed.source.reachable && probed.target.reachable,
+                 qPrintable(probed.source.error + probed.target.error));
         MirrorPlan plan = probed.plan;
         QCOMPARE(plan.topics.size(), 3);
         for (TopicPlanEntry &e : plan.topics) {
@@ -443,7 +453,9 @@ private Q_SLOTS:
     {
         QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
         const QByteArray base = profileJson(QStringLiteral(R"({"policy": "prefix"})"), test::targetBootstrap());
-        auto withKeys = [&](const QByteArray &keys) -> QByteArray { return base.left(base.lastIndexOf('}')) + ", " + keys + "}"; };
+        auto withKeys = [&](const QByteArray &keys) -> QByteArray {
+            return base.left(base.lastIndexOf('}')) + ", " + keys + "}";
+        };
 
         Run r = runCheck(writeProfile(QStringLiteral("alo.mirrorjob"), base));
         QCOMPARE(r.exitCode, 0);
@@ -453,14 +465,16 @@ private Q_SLOTS:
         r = runCheck(writeProfile(QStringLiteral("eos.mirrorjob"),
                                   withKeys(R"("delivery": "exactly-once", "transactionIntervalMs": 200)")));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("delivery: exactly-once (records and progress commit in target transactions, "
-                                               "every 200 ms or 300000 records")),
-                 qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("delivery: exactly-once (records and progress commit in target transactions, "
+                                          "every 200 ms or 300000 records")),
+            qPrintable(r.out));
         // The harness's single broker: factor 1 and min.isr 1; Kafka's default maximum timeout.
         QVERIFY2(r.out.contains(QStringLiteral("target: transaction log replication factor 1, min.isr 1, 1 broker")),
                  qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("transaction.max.timeout.ms 900000, the job's transaction.timeout.ms 60000")),
-                 qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("transaction.max.timeout.ms 900000, the job's transaction.timeout.ms 60000")),
+            qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("isolation.level=read_committed")), qPrintable(r.out));
         QVERIFY2(!r.out.contains(QStringLiteral("ERROR")), qPrintable(r.out));
 
@@ -468,11 +482,13 @@ private Q_SLOTS:
         r = runCheck(writeProfile(
             QStringLiteral("eos-timeout.mirrorjob"),
             withKeys(R"("delivery": "exactly-once")")
-                .replace(R"("alias": "dr", )", R"("alias": "dr", "producerProperties": {"transaction.timeout.ms": "1000000"}, )")));
+                .replace(R"("alias": "dr", )",
+                         R"("alias": "dr", "producerProperties": {"transaction.timeout.ms": "1000000"}, )")));
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains(QStringLiteral("ERROR: transaction.max.timeout.ms is 900000 on the target, below the job's "
-                                               "transaction.timeout.ms 1000000")),
-                 qPrintable(r.out + r.err));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("ERROR: transaction.max.timeout.ms is 900000 on the target, below the job's "
+                                          "transaction.timeout.ms 1000000")),
+            qPrintable(r.out + r.err));
         QVERIFY2(r.out.contains(QStringLiteral(", 1 error")), qPrintable(r.out));
 
         // The same read in process.
@@ -496,17 +512,20 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("maxTimeout");
         QTest::addColumn<QString>("problem"); // empty: none
         QTest::newRow("fits") << 3 << false << 3 << 2 << qint64(900000) << QString();
-        QTest::newRow("factor above brokers") << 1 << false << 3 << 2 << qint64(900000)
-                                              << QStringLiteral("transaction.state.log.replication.factor is 3 but the target "
-                                                                "has 1 broker: the transaction log (__transaction_state) cannot "
-                                                                "be created, so no transaction would ever start");
+        QTest::newRow("factor above brokers")
+            << 1 << false << 3 << 2 << qint64(900000)
+            << QStringLiteral("transaction.state.log.replication.factor is 3 but the target "
+                              "has 1 broker: the transaction log (__transaction_state) cannot "
+                              "be created, so no transaction would ever start");
         QTest::newRow("log created earlier") << 1 << true << 3 << 1 << qint64(900000) << QString();
-        QTest::newRow("min.isr above replicas") << 3 << false << 2 << 3 << qint64(900000)
-                                                << QStringLiteral("transaction.state.log.min.isr is 3 but the transaction log "
-                                                                  "can have at most 2 in-sync replicas");
-        QTest::newRow("timeout above maximum") << 3 << false << 3 << 2 << qint64(30000)
-                                               << QStringLiteral("transaction.max.timeout.ms is 30000 on the target, below the "
-                                                                 "job's transaction.timeout.ms 60000");
+        QTest::newRow("min.isr above replicas")
+            << 3 << false << 2 << 3 << qint64(900000)
+            << QStringLiteral("transaction.state.log.min.isr is 3 but the transaction log "
+                              "can have at most 2 in-sync replicas");
+        QTest::newRow("timeout above maximum")
+            << 3 << false << 3 << 2 << qint64(30000)
+            << QStringLiteral("transaction.max.timeout.ms is 30000 on the target, below the "
+                              "job's transaction.timeout.ms 60000");
     }
     void transactionSettingsAreJudged()
     {
@@ -548,18 +567,21 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.elapsedMs < 20000, qPrintable(QString::number(r.elapsedMs)));
         QVERIFY2(r.err.contains(QStringLiteral("target cluster unreachable: ") + closed), qPrintable(r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("source eu (") + test::sourceBootstrap() + QStringLiteral("): reachable")),
-                 qPrintable(r.out));
+        QVERIFY2(
+            r.out.contains(QStringLiteral("source eu (") + test::sourceBootstrap() + QStringLiteral("): reachable")),
+            qPrintable(r.out));
     }
 
     void badProfileIsRejectedWithItsMessages()
     {
         QVERIFY2(QFile::exists(kExe), qPrintable(kExe + QStringLiteral(" was not built")));
         // A meaning error (key path) and a syntax error (line and column).
-        const QString bad = writeProfile(QStringLiteral("bad.mirrorjob"), QByteArray("{\"mirrordesk\": 1, \"name\": \"x\",\n"
-                     "  \"source\": {\"bootstrap\": \"a:1\"}, \"target\": {\"bootstrap\": \"b:1\"},\n"
-                     // moc misreads a raw string holding an unbalanced parenthesis: an escaped literal
-                     "  \"topics\": {\"include\": [\"(\"]}, \"naming\": {\"policy\": \"sideways\"}}"));
+        const QString bad =
+            writeProfile(QStringLiteral("bad.mirrorjob"),
+                         QByteArray("{\"mirrordesk\": 1, \"name\": \"x\",\n"
+                                    "  \"source\": {\"bootstrap\": \"a:1\"}, \"target\": {\"bootstrap\": \"b:1\"},\n"
+                                    // moc misreads a raw string holding an unbalanced parenthesis: an escaped literal
+                                    "  \"topics\": {\"include\": [\"(\"]}, \"naming\": {\"policy\": \"sideways\"}}"));
         Run r = runCheck(bad);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("topics.include[0]")), qPrintable(r.err));
@@ -567,7 +589,8 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("bad.mirrorjob")), qPrintable(r.err));
         QVERIFY(r.elapsedMs < 10000); // no cluster is contacted
 
-        const QString broken = writeProfile(QStringLiteral("broken.mirrorjob"), QByteArray("{\n  \"mirrordesk\": 1,\n  oops\n}"));
+        const QString broken =
+            writeProfile(QStringLiteral("broken.mirrorjob"), QByteArray("{\n  \"mirrordesk\": 1,\n  oops\n}"));
         r = runCheck(broken);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("broken.mirrorjob:3:")), qPrintable(r.err));
@@ -577,10 +600,13 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("missing.mirrorjob")), qPrintable(r.err));
 
         // An unset ${env:...} secret is a profile error naming the variable, never a value.
-        const QString env = writeProfile(QStringLiteral("env.mirrorjob"), QStringLiteral(R"({"mirrordesk": 1, "name": "x",
+        const QString env =
+            writeProfile(QStringLiteral("env.mirrorjob"), QStringLiteral(R"({"mirrordesk": 1, "name": "x",
   "source": {"alias": "eu", "bootstrap": "%1", "security": "sasl_plaintext",
              "sasl": {"mechanism": "SCRAM-SHA-512", "username": "u", "password": "${env:MD_CHECK_UNSET_SECRET}"}},
-  "target": {"bootstrap": "%1"}, "topics": {"include": ["x"]}})").arg(test::sourceBootstrap()).toUtf8());
+  "target": {"bootstrap": "%1"}, "topics": {"include": ["x"]}})")
+                                                              .arg(test::sourceBootstrap())
+                                                              .toUtf8());
         r = runCheck(env);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QStringLiteral("MD_CHECK_UNSET_SECRET")), qPrintable(r.err));

@@ -158,7 +158,8 @@ private Q_SLOTS:
         // Run 1: kill -9 once a fifth is copied.
         MirrorRun &first = newRun(QStringLiteral("run 1 (killed)"));
         QVERIFY(first.start({QStringLiteral("run"), path}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return first.copied() >= n / 5 || first.finished(); }, 60000) && first.running(),
+        QVERIFY2(MirrorRun::waitUntil([&] { return first.copied() >= n / 5 || first.finished(); }, 60000) &&
+                     first.running(),
                  "(the runs' transcripts follow)");
         const qint64 copied1 = first.copied();
         const double rate = first.recentRate(3);
@@ -168,8 +169,8 @@ private Q_SLOTS:
         // Run 2: the target broker killed -9 and restarted under it; then it is killed -9 too.
         MirrorRun &second = newRun(QStringLiteral("run 2 (target broker killed, then killed)"));
         QVERIFY(second.start({QStringLiteral("run"), path}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return second.copied() >= n / 10 || second.finished(); }, 120000)
-                     && second.running(),
+        QVERIFY2(MirrorRun::waitUntil([&] { return second.copied() >= n / 10 || second.finished(); }, 120000) &&
+                     second.running(),
                  "(the runs' transcripts follow)");
         const qint64 beforeTargetKill = second.copied();
         QVERIFY2(killBroker(QStringLiteral("target"), &error), qPrintable(error));
@@ -177,8 +178,8 @@ private Q_SLOTS:
         QVERIFY2(restartBroker(QStringLiteral("target"), &error), qPrintable(error));
         const qint64 atTargetRestart = second.copied();
         QVERIFY2(MirrorRun::waitUntil([&] { return second.copied() >= atTargetRestart + n / 10 || second.finished(); },
-                                      120000)
-                     && second.running(),
+                                      120000) &&
+                     second.running(),
                  "run 2 did not copy on after the target broker came back (transcripts follow)");
         const qint64 copied2 = second.copied();
         QVERIFY2(second.crash(), qPrintable(second.transcript()));
@@ -186,7 +187,8 @@ private Q_SLOTS:
         // Run 3: the source broker bounced (clean stop, start) under it; runs until caught up.
         MirrorRun &third = newRun(QStringLiteral("run 3 (source broker bounced)"));
         QVERIFY(third.start({QStringLiteral("run"), path, QStringLiteral("--until-caught-up")}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return third.copied() >= n / 20 || third.finished(); }, 120000) && third.running(),
+        QVERIFY2(MirrorRun::waitUntil([&] { return third.copied() >= n / 20 || third.finished(); }, 120000) &&
+                     third.running(),
                  "(the runs' transcripts follow)");
         const qint64 atSourceBounce = third.copied();
         QVERIFY2(restartBroker(QStringLiteral("source"), &error), qPrintable(error));
@@ -199,8 +201,9 @@ private Q_SLOTS:
             // lists no topics and gets no partitions again (an open item of
             // the reliability issue). What this test is about is that nothing
             // is copied twice across it, so a fourth run finishes the copy.
-            qWarning("run 3 did not finish within 90 s of the source bounce (%lld copied); killed, a fourth run finishes",
-                     third.copied());
+            qWarning(
+                "run 3 did not finish within 90 s of the source bounce (%lld copied); killed, a fourth run finishes",
+                third.copied());
             copied3 = third.copied();
             QVERIFY2(third.crash(), qPrintable(third.transcript()));
             MirrorRun &fourth = newRun(QStringLiteral("run 4 (after a stuck run 3)"));
@@ -222,11 +225,12 @@ private Q_SLOTS:
         // faults cost. Copying from the start again after each kill would cost
         // at least what the killed runs had copied.
         const qint64 wasted = *produced - n;
-        qInfo("%s, 4 faults: run 1 killed at %lld copied (%.0f records/s), run 2 at %lld (target killed at %lld, back at "
-              "%lld), run 3 copied %lld (source bounced at %lld); the target log holds %lld records for %d (%lld "
-              "aborted or replayed); %s",
-              qPrintable(m_delivery), copied1, rate, copied2, beforeTargetKill, atTargetRestart, copied3, atSourceBounce,
-              *produced, n, wasted, qPrintable(once->summary()));
+        qInfo(
+            "%s, 4 faults: run 1 killed at %lld copied (%.0f records/s), run 2 at %lld (target killed at %lld, back at "
+            "%lld), run 3 copied %lld (source bounced at %lld); the target log holds %lld records for %d (%lld "
+            "aborted or replayed); %s",
+            qPrintable(m_delivery), copied1, rate, copied2, beforeTargetKill, atTargetRestart, copied3, atSourceBounce,
+            *produced, n, wasted, qPrintable(once->summary()));
         QVERIFY2(once->exactlyOnce(), qPrintable(once->summary()));
         QCOMPARE(once->targetRecords, qint64(n));
 
@@ -331,11 +335,11 @@ private Q_SLOTS:
         };
         const int rounds = 4, committedCount = 40, abortedCount = 25, plainCount = 10;
         for (int round = 0; round < rounds; ++round) {
-            QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("c%1").arg(round), committedCount),
-                                          true, &error),
+            QVERIFY2(produceTransactional(sourceBootstrap(), topic,
+                                          batch(QStringLiteral("c%1").arg(round), committedCount), true, &error),
                      qPrintable(error));
-            QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("a%1").arg(round), abortedCount),
-                                          false, &error),
+            QVERIFY2(produceTransactional(sourceBootstrap(), topic,
+                                          batch(QStringLiteral("a%1").arg(round), abortedCount), false, &error),
                      qPrintable(error));
             QVERIFY2(produce(sourceBootstrap(), topic, batch(QStringLiteral("p%1").arg(round), plainCount), &error),
                      qPrintable(error));
@@ -425,12 +429,13 @@ private Q_SLOTS:
                 break;
             QTest::qWait(2000);
         }
-        QVERIFY2(survivors.size() == distinctKeys,
-                 qPrintable(QStringLiteral("the source was not compacted within 90 s (%1 records of %2 offsets, %3 keys) %4")
-                                .arg(survivors.size())
-                                .arg(written)
-                                .arg(distinctKeys)
-                                .arg(error)));
+        QVERIFY2(
+            survivors.size() == distinctKeys,
+            qPrintable(QStringLiteral("the source was not compacted within 90 s (%1 records of %2 offsets, %3 keys) %4")
+                           .arg(survivors.size())
+                           .arg(written)
+                           .arg(distinctKeys)
+                           .arg(error)));
 
         const QString path = profileFor(topic, 0);
         const ExeResult run = runMirrordesk({QStringLiteral("run"), path, QStringLiteral("--until-caught-up")}, 120000);
@@ -452,7 +457,8 @@ private Q_SLOTS:
         OffsetMap map;
         ClusterConfig target;
         target.bootstrap = targetBootstrap();
-        QVERIFY2(readOffsetMap(target, defaultOffsetMapTopic(eosGroupFor(topic)), 30000, &map, &error), qPrintable(error));
+        QVERIFY2(readOffsetMap(target, defaultOffsetMapTopic(eosGroupFor(topic)), 30000, &map, &error),
+                 qPrintable(error));
         const PartitionOffsetMap *pm = map.partition(topic, 0);
         QVERIFY2(pm, "partition 0 is not in the offset map");
         qint64 gaps = 0;
@@ -466,19 +472,20 @@ private Q_SLOTS:
             const OffsetTranslation t = pm->translate(o);
             gaps += kept ? 0 : 1;
             const bool kindOk = kept ? t.kind == OffsetTranslation::Kind::Exact
-                                     : t.kind == OffsetTranslation::Kind::Gap
-                                           || (next == 0 && t.kind == OffsetTranslation::Kind::BeforeMap);
-            QVERIFY2(kindOk && t.targetOffset == want && want >= 0,
-                     qPrintable(QStringLiteral("source offset %1 (%2): kind %3 target %4, expected %5 at target %6 (the "
-                                               "copy of source offset %7); segments %8")
-                                    .arg(o)
-                                    .arg(kept ? QStringLiteral("kept") : QStringLiteral("compacted away"))
-                                    .arg(int(t.kind))
-                                    .arg(t.targetOffset)
-                                    .arg(kept ? QStringLiteral("Exact") : QStringLiteral("Gap"))
-                                    .arg(want)
-                                    .arg(s.offset)
-                                    .arg(pm->segmentCount())));
+                                     : t.kind == OffsetTranslation::Kind::Gap ||
+                                           (next == 0 && t.kind == OffsetTranslation::Kind::BeforeMap);
+            QVERIFY2(
+                kindOk && t.targetOffset == want && want >= 0,
+                qPrintable(QStringLiteral("source offset %1 (%2): kind %3 target %4, expected %5 at target %6 (the "
+                                          "copy of source offset %7); segments %8")
+                               .arg(o)
+                               .arg(kept ? QStringLiteral("kept") : QStringLiteral("compacted away"))
+                               .arg(int(t.kind))
+                               .arg(t.targetOffset)
+                               .arg(kept ? QStringLiteral("Exact") : QStringLiteral("Gap"))
+                               .arg(want)
+                               .arg(s.offset)
+                               .arg(pm->segmentCount())));
         }
         QCOMPARE(pm->translate(written).kind, OffsetTranslation::Kind::End);
         qInfo("%s, compacted source: %lld offsets written, %lld survive, %lld gaps translated to the next copy; %d "

@@ -32,7 +32,9 @@ QList<TestRecord> valuesFor(int partition, int from, int count, int pad = 0)
 
 QString diag(const ExeResult &r)
 {
-    return QStringLiteral("exit %1\n--- stdout:\n%2\n--- stderr:\n%3").arg(r.exitCode).arg(r.out.right(5000), r.err.right(5000));
+    return QStringLiteral("exit %1\n--- stdout:\n%2\n--- stderr:\n%3")
+        .arg(r.exitCode)
+        .arg(r.out.right(5000), r.err.right(5000));
 }
 
 } // namespace
@@ -43,17 +45,20 @@ class TstFailover final : public QObject {
     QTemporaryDir m_dir;
 
     // The group on the target reads first, in every partition, what it would have read next on the source.
-    void checkGroupContinuesOnTarget(const QString &topic, const QString &group, const QMap<int, qint64> &sourceCommitted,
-                                     qint64 remaining, QMap<int, QStringList> *read = nullptr)
+    void checkGroupContinuesOnTarget(const QString &topic, const QString &group,
+                                     const QMap<int, qint64> &sourceCommitted, qint64 remaining,
+                                     QMap<int, QStringList> *read = nullptr)
     {
         QString error;
         const auto expected = nextOnSource(topic, sourceCommitted, &error);
         QVERIFY2(expected, qPrintable(error));
-        const auto records = consumeAsGroup(targetBootstrap(), QStringLiteral("src.") + topic, group, remaining, &error);
+        const auto records =
+            consumeAsGroup(targetBootstrap(), QStringLiteral("src.") + topic, group, remaining, &error);
         QVERIFY2(records, qPrintable(error));
         const QMap<int, QStringList> byPartition = valuesByPartition(*records);
         for (auto it = expected->begin(); it != expected->end(); ++it) {
-            QVERIFY2(!byPartition.value(it.key()).isEmpty(), qPrintable(QStringLiteral("nothing read in partition %1").arg(it.key())));
+            QVERIFY2(!byPartition.value(it.key()).isEmpty(),
+                     qPrintable(QStringLiteral("nothing read in partition %1").arg(it.key())));
             QCOMPARE(byPartition.value(it.key()).first(), it.value());
         }
         if (read)
@@ -91,15 +96,17 @@ private Q_SLOTS:
         const QString group = uniqueName(QStringLiteral("fo-plain-app"));
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 3, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, valuesFor(0, 0, 20) + valuesFor(1, 0, 20) + valuesFor(2, 0, 20), &error),
-                 qPrintable(error));
+        QVERIFY2(
+            produce(sourceBootstrap(), topic, valuesFor(0, 0, 20) + valuesFor(1, 0, 20) + valuesFor(2, 0, 20), &error),
+            qPrintable(error));
         const QMap<int, qint64> committed{{0, 3}, {1, 7}, {2, 12}};
         {
             GroupMember member;
             QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
             QVERIFY2(member.consumeAndCommit(committed, &error), qPrintable(error));
         }
-        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
+        const QString profile =
+            writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
         ExeResult r = runToTheEnd(profile);
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
 
@@ -124,9 +131,12 @@ private Q_SLOTS:
         QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
         // Per partition: 0..4 committed, marker 5, 6..8 aborted, marker 9, 10..14 committed, marker 15, 16..20 plain.
         for (int p = 0; p < 2; ++p) {
-            QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, valuesFor(p, 0, 5), &error), qPrintable(error));
-            QVERIFY2(produceTransactionalAborted(sourceBootstrap(), topic, valuesFor(p, 100, 3), &error), qPrintable(error));
-            QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, valuesFor(p, 5, 5), &error), qPrintable(error));
+            QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, valuesFor(p, 0, 5), &error),
+                     qPrintable(error));
+            QVERIFY2(produceTransactionalAborted(sourceBootstrap(), topic, valuesFor(p, 100, 3), &error),
+                     qPrintable(error));
+            QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, valuesFor(p, 5, 5), &error),
+                     qPrintable(error));
             QVERIFY2(produce(sourceBootstrap(), topic, valuesFor(p, 10, 5), &error), qPrintable(error));
         }
         const QMap<int, qint64> committed{{0, 12}, {1, 16}};
@@ -135,7 +145,8 @@ private Q_SLOTS:
             QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
             QVERIFY2(member.commit(committed, &error), qPrintable(error));
         }
-        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
+        const QString profile =
+            writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
         ExeResult r = runToTheEnd(profile);
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
         r = failoverCommand({profile});
@@ -252,8 +263,8 @@ private Q_SLOTS:
                                 .arg(difference, error)));
         // The test is about gaps: the log holds far fewer records than offsets.
         QVERIFY2(onSource.size() < totalMessages(*marks) / 2, "the source has no gaps: the test would prove nothing");
-        qInfo("compacted in %lld ms: %lld records survive of %lld offsets", qint64(waited.elapsed()), qint64(onSource.size()),
-              totalMessages(*marks));
+        qInfo("compacted in %lld ms: %lld records survive of %lld offsets", qint64(waited.elapsed()),
+              qint64(onSource.size()), totalMessages(*marks));
 
         // Where the group stands, one kind per partition, in the second half of
         // the log next to a gap of at least two offsets: 0 inside the gap (an
@@ -277,7 +288,8 @@ private Q_SLOTS:
             QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
             QVERIFY2(member.consumeAndCommit(committed, &error), qPrintable(error));
         }
-        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
+        const QString profile =
+            writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
         ExeResult r = runToTheEnd(profile);
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
         r = failoverCommand({profile});
@@ -297,8 +309,8 @@ private Q_SLOTS:
         const auto onTarget = committedOffsets(targetBootstrap(), group, targetTopic, kPartitions, &error);
         QVERIFY2(onTarget, qPrintable(error));
         for (int p = 0; p < kPartitions; ++p) {
-            qInfo("partition %d: source offset %lld -> target offset %lld (%s)", p, committed.value(p), onTarget->value(p),
-                  survivors[p].at(nextIndex.value(p)).value->constData());
+            qInfo("partition %d: source offset %lld -> target offset %lld (%s)", p, committed.value(p),
+                  onTarget->value(p), survivors[p].at(nextIndex.value(p)).value->constData());
             QCOMPARE(onTarget->value(p), qint64(nextIndex.value(p)));
             QVERIFY(onTarget->value(p) < committed.value(p));
         }
@@ -325,14 +337,16 @@ private Q_SLOTS:
         QString error;
         constexpr int kPerPartition = 3000;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, valuesFor(0, 0, kPerPartition, 200) + valuesFor(1, 0, kPerPartition, 200), &error),
+        QVERIFY2(produce(sourceBootstrap(), topic,
+                         valuesFor(0, 0, kPerPartition, 200) + valuesFor(1, 0, kPerPartition, 200), &error),
                  qPrintable(error));
-        const QString profile =
-            writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"), 150 * 1024);
+        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group},
+                                                   QStringLiteral(", \"syncGroupOffsets\": false"), 150 * 1024);
         {
             MirrorRun run(QStringLiteral("throttled run"));
             QVERIFY(run.start({QStringLiteral("run"), profile}));
-            QVERIFY2(MirrorRun::waitUntil([&] { return run.copied() >= 1500 || run.finished(); }, 90000), qPrintable(run.transcript()));
+            QVERIFY2(MirrorRun::waitUntil([&] { return run.copied() >= 1500 || run.finished(); }, 90000),
+                     qPrintable(run.transcript()));
             QVERIFY2(run.crash(), qPrintable(run.transcript())); // kill -9: no flush, no commit
         }
         ExeResult r = runToTheEnd(profile);
@@ -346,7 +360,8 @@ private Q_SLOTS:
         for (const TestRecord &rec : *all) {
             const QByteArray v = rec.value.value_or(QByteArray());
             if (seen.contains(v))
-                duplicated[rec.partition].append(v.mid(v.indexOf('-') + 1, v.indexOf('x') - v.indexOf('-') - 1).toLongLong());
+                duplicated[rec.partition].append(
+                    v.mid(v.indexOf('-') + 1, v.indexOf('x') - v.indexOf('-') - 1).toLongLong());
             seen.insert(v);
         }
         QVERIFY2(!duplicated.isEmpty(), "the crash left no duplicates: the test proves nothing");
@@ -369,8 +384,9 @@ private Q_SLOTS:
             const QStringList values = read.value(p);
             QCOMPARE(values.size(), kPerPartition - committed.value(p));
             for (qsizetype i = 0; i < values.size(); ++i)
-                QVERIFY2(values.at(i).startsWith(QStringLiteral("p%1-%2x").arg(p).arg(committed.value(p) + i)),
-                         qPrintable(QStringLiteral("partition %1, record %2: %3").arg(p).arg(i).arg(values.at(i).left(20))));
+                QVERIFY2(
+                    values.at(i).startsWith(QStringLiteral("p%1-%2x").arg(p).arg(committed.value(p) + i)),
+                    qPrintable(QStringLiteral("partition %1, record %2: %3").arg(p).arg(i).arg(values.at(i).left(20))));
         }
     }
 
@@ -387,7 +403,8 @@ private Q_SLOTS:
             QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
             QVERIFY2(member.consumeAndCommit({{0, 4}}, &error), qPrintable(error));
         }
-        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
+        const QString profile =
+            writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
         ExeResult r = runToTheEnd(profile);
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
         const auto offsetOnTarget = [&] {
@@ -399,16 +416,19 @@ private Q_SLOTS:
         // A dry run shows the table and writes nothing.
         r = failoverCommand({profile, QStringLiteral("--dry-run")});
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
-        QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\n +%1 +0 +4 +%2 +4 +- +0 +0 +write\\n")
-                                                       .arg(QRegularExpression::escape(topic), QRegularExpression::escape(targetTopic)))),
+        QVERIFY2(r.out.contains(QRegularExpression(
+                     QStringLiteral("\\n +%1 +0 +4 +%2 +4 +- +0 +0 +write\\n")
+                         .arg(QRegularExpression::escape(topic), QRegularExpression::escape(targetTopic)))),
                  qPrintable(r.out));
-        QVERIFY2(r.out.contains(QStringLiteral("dry run: 1 partition would be written; nothing written")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("dry run: 1 partition would be written; nothing written")),
+                 qPrintable(r.out));
         QCOMPARE(offsetOnTarget(), -1);
 
         // An active group on the target is refused and named; its offsets stay.
         {
             GroupMember onTarget;
-            QVERIFY2(onTarget.start(targetBootstrap(), group, targetTopic, &error, QStringLiteral("dr-consumer")), qPrintable(error));
+            QVERIFY2(onTarget.start(targetBootstrap(), group, targetTopic, &error, QStringLiteral("dr-consumer")),
+                     qPrintable(error));
             QVERIFY2(onTarget.commit({{0, 1}}, &error), qPrintable(error));
             r = failoverCommand({profile});
             QVERIFY2(r.exitCode == 1, qPrintable(diag(r)));
@@ -449,7 +469,8 @@ private Q_SLOTS:
             QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
             QVERIFY2(member.consumeAndCommit({{0, 5}}, &error), qPrintable(error));
         }
-        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
+        const QString profile =
+            writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"syncGroupOffsets\": false"));
         ExeResult r = runToTheEnd(profile);
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
         QVERIFY2(produce(sourceBootstrap(), topic, valuesFor(0, 5, 3), &error), qPrintable(error)); // not copied
@@ -458,11 +479,17 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(QStringLiteral("%1[0]: 3 records not copied").arg(topic)), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("waiting for the copy")), qPrintable(r.err));
         QString e;
-        QCOMPARE(committedOffsets(targetBootstrap(), group, QStringLiteral("src.") + topic, 1, &e).value_or(QMap<int, qint64>{}).value(0, -2), -1);
+        QCOMPARE(committedOffsets(targetBootstrap(), group, QStringLiteral("src.") + topic, 1, &e)
+                     .value_or(QMap<int, qint64>{})
+                     .value(0, -2),
+                 -1);
         // With --max-lag 3 it proceeds: the group goes to where the copy stands.
         r = failoverCommand({profile, QStringLiteral("--max-lag"), QStringLiteral("3")});
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
-        QCOMPARE(committedOffsets(targetBootstrap(), group, QStringLiteral("src.") + topic, 1, &e).value_or(QMap<int, qint64>{}).value(0, -2), 5);
+        QCOMPARE(committedOffsets(targetBootstrap(), group, QStringLiteral("src.") + topic, 1, &e)
+                     .value_or(QMap<int, qint64>{})
+                     .value(0, -2),
+                 5);
     }
 };
 

@@ -155,7 +155,8 @@ private Q_SLOTS:
     void unknownGroupHasNoPartitions()
     {
         MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"));
-        GroupLagSampler sampler(test::clusterConfig(QStringLiteral("source")), test::uniqueName(QStringLiteral("nogroup")));
+        GroupLagSampler sampler(test::clusterConfig(QStringLiteral("source")),
+                                test::uniqueName(QStringLiteral("nogroup")));
         QSignalSpy spy(&sampler, &GroupLagSampler::sampled);
         sampler.start();
         QVERIFY(spy.wait(15000));

@@ -118,10 +118,12 @@ private Q_SLOTS:
         QVERIFY2(member.consumeAndCommit({{0, 3}, {1, 6}}, &error), qPrintable(error));
         member.close();
 
-        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"groupSyncIntervalMs\": 1000"));
+        const QString profile =
+            writeGroupsProfile(m_dir.path(), topic, topic, {group}, QStringLiteral(", \"groupSyncIntervalMs\": 1000"));
         MirrorRun run(QStringLiteral("run with group sync"));
         QVERIFY(run.start({QStringLiteral("run"), profile}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 90000), qPrintable(run.transcript()));
+        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 90000),
+                 qPrintable(run.transcript()));
         const auto targetIs = [&](qint64 p0, qint64 p1) {
             QString e;
             const auto o = committedOffsets(targetBootstrap(), group, targetTopic, 2, &e);
@@ -188,7 +190,8 @@ private Q_SLOTS:
         const qint64 totalMs = t.elapsed();
         qInfo("plan %lld ms + apply %lld ms = %lld ms for %d groups x %d partitions", planMs, totalMs - planMs, totalMs,
               kGroups, kPartitions);
-        QVERIFY2(outcome.ok, qPrintable(outcome.error + (outcome.failures.isEmpty() ? QString() : outcome.failures.first().error)));
+        QVERIFY2(outcome.ok,
+                 qPrintable(outcome.error + (outcome.failures.isEmpty() ? QString() : outcome.failures.first().error)));
         QCOMPARE(outcome.partitionsWritten, kGroups * kPartitions);
         // The plan's reads (2,000 offset fetches, batched) against the seed's 1,000
         // commits on the same brokers in the same run: relative, so a loaded machine
@@ -198,8 +201,10 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("the plan took %1 ms, the seed's writes %2 ms").arg(planMs).arg(seedMs)));
         // The first pass writes 100,000 offsets: the brokers' own commit rate bounds it
         // (the seeding above is the same writes with nothing else); our share is the rest.
-        QVERIFY2(totalMs - planMs < seedMs * 3 / 2 + 2000,
-                 qPrintable(QStringLiteral("apply took %1 ms, the same writes alone %2 ms").arg(totalMs - planMs).arg(seedMs)));
+        QVERIFY2(
+            totalMs - planMs < seedMs * 3 / 2 + 2000,
+            qPrintable(
+                QStringLiteral("apply took %1 ms, the same writes alone %2 ms").arg(totalMs - planMs).arg(seedMs)));
 
         // Spot checks with an independent reader, then a second pass finds everything there.
         for (int g : {0, 517, kGroups - 1}) {

@@ -76,8 +76,7 @@ QList<TestRecord> byPartition(const QList<TestRecord> &records)
 
 } // namespace
 
-class TestHarness final : public QObject
-{
+class TestHarness final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -115,9 +114,9 @@ void TestHarness::roundTrip()
     const ClientProperties client = clientProperties(broker);
     const QString topic = uniqueName(QStringLiteral("harness-roundtrip"));
     QString error;
-    QVERIFY2(createTopic(servers, topic, 3, {{QStringLiteral("cleanup.policy"), QStringLiteral("delete")}}, &error,
-                         client),
-             qPrintable(error));
+    QVERIFY2(
+        createTopic(servers, topic, 3, {{QStringLiteral("cleanup.policy"), QStringLiteral("delete")}}, &error, client),
+        qPrintable(error));
     QCOMPARE(partitionCount(servers, topic, &error, client), 3);
 
     const QList<TestRecord> written = tricky(3);
@@ -312,7 +311,8 @@ void TestHarness::tlsMutual()
     otherCa.insert(QStringLiteral("ssl.ca.location"), tlsFile(QStringLiteral("other-ca.pem")));
     QVERIFY(!probe(servers, &error, otherCa, 8000, &code));
     QVERIFY2(code == int(RD_KAFKA_RESP_ERR__SSL) || code == int(RD_KAFKA_RESP_ERR__TRANSPORT), qPrintable(error));
-    QVERIFY2(error.contains(QLatin1String("SSL handshake failed")) && error.contains(QLatin1String("certificate verify failed")),
+    QVERIFY2(error.contains(QLatin1String("SSL handshake failed")) &&
+                 error.contains(QLatin1String("certificate verify failed")),
              qPrintable(error));
 
     // No client certificate: the broker requires one.

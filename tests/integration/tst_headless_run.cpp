@@ -72,7 +72,8 @@ private Q_SLOTS:
         for (const char *option : {"--until-caught-up", "--sandbox", "--metrics-port", "--instance-id"})
             QVERIFY2(help.out.contains(QLatin1String(option)), option);
 
-        const Result unknown = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--bogus")}, 10000);
+        const Result unknown =
+            runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--bogus")}, 10000);
         QCOMPARE(unknown.exitCode, 2);
         QVERIFY2(unknown.err.contains(QLatin1String("unknown option --bogus")), qPrintable(unknown.err));
         QVERIFY2(unknown.err.contains(QLatin1String("usage: mirrordesk run")), qPrintable(unknown.err));
@@ -80,9 +81,11 @@ private Q_SLOTS:
         const Result none = runExe({QStringLiteral("run")}, 10000);
         QCOMPARE(none.exitCode, 2);
         QVERIFY2(none.err.contains(QLatin1String("usage:")), qPrintable(none.err));
-        const Result two = runExe({QStringLiteral("run"), QStringLiteral("a.mirrorjob"), QStringLiteral("b.mirrorjob")}, 10000);
+        const Result two =
+            runExe({QStringLiteral("run"), QStringLiteral("a.mirrorjob"), QStringLiteral("b.mirrorjob")}, 10000);
         QCOMPARE(two.exitCode, 2);
-        QVERIFY2(two.err.contains(QLatin1String("more than one profile given: a.mirrorjob b.mirrorjob")), qPrintable(two.err));
+        QVERIFY2(two.err.contains(QLatin1String("more than one profile given: a.mirrorjob b.mirrorjob")),
+                 qPrintable(two.err));
 
         for (const QStringList &bad : {QStringList{QStringLiteral("--metrics-port=abc")},
                                        QStringList{QStringLiteral("--metrics-port"), QStringLiteral("70000")}}) {
@@ -90,21 +93,25 @@ private Q_SLOTS:
             QCOMPARE(port.exitCode, 2);
             QVERIFY2(port.err.contains(QLatin1String("--metrics-port needs a port number")), qPrintable(port.err));
         }
-        const Result missing = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-port")}, 10000);
+        const Result missing =
+            runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-port")}, 10000);
         QCOMPARE(missing.exitCode, 2);
         const Result badAddress =
             runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-port=9464"),
                     QStringLiteral("--metrics-address=not-an-address")},
                    10000);
         QCOMPARE(badAddress.exitCode, 2);
-        QVERIFY2(badAddress.err.contains(QLatin1String("--metrics-address: \"not-an-address\" is not an IPv4 or IPv6 address")),
+        QVERIFY2(badAddress.err.contains(
+                     QLatin1String("--metrics-address: \"not-an-address\" is not an IPv4 or IPv6 address")),
                  qPrintable(badAddress.err));
-        const Result addressAlone =
-            runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--metrics-address"), QStringLiteral("0.0.0.0")},
-                   10000);
+        const Result addressAlone = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"),
+                                            QStringLiteral("--metrics-address"), QStringLiteral("0.0.0.0")},
+                                           10000);
         QCOMPARE(addressAlone.exitCode, 2);
-        QVERIFY2(addressAlone.err.contains(QLatin1String("--metrics-address needs --metrics-port")), qPrintable(addressAlone.err));
-        const Result emptyId = runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--instance-id=")}, 10000);
+        QVERIFY2(addressAlone.err.contains(QLatin1String("--metrics-address needs --metrics-port")),
+                 qPrintable(addressAlone.err));
+        const Result emptyId =
+            runExe({QStringLiteral("run"), QStringLiteral("x.mirrorjob"), QStringLiteral("--instance-id=")}, 10000);
         QCOMPARE(emptyId.exitCode, 2);
         QVERIFY2(emptyId.err.contains(QLatin1String("--instance-id needs a name")), qPrintable(emptyId.err));
 
@@ -178,8 +185,8 @@ private Q_SLOTS:
         {
             test::MirrorRun p(QStringLiteral("throttled run"));
             QVERIFY(p.start({QStringLiteral("run"), profile}));
-            QVERIFY2(test::MirrorRun::waitUntil([&] { return p.copied() >= all.size() / 2 || p.finished(); }, 90000)
-                         && p.running(),
+            QVERIFY2(test::MirrorRun::waitUntil([&] { return p.copied() >= all.size() / 2 || p.finished(); }, 90000) &&
+                         p.running(),
                      qPrintable(p.transcript()));
             rate = p.recentRate(3);
             copiedBeforeKill = p.copied();
@@ -204,7 +211,8 @@ private Q_SLOTS:
         // and verify agrees (duplicates from a replay are a warning, not a difference).
         const auto copied = test::consumeAll(test::targetBootstrap(), QStringLiteral("src.") + topic);
         QVERIFY(copied);
-        QVERIFY2(copied->size() >= all.size(), qPrintable(QStringLiteral("%1 < %2").arg(copied->size()).arg(all.size())));
+        QVERIFY2(copied->size() >= all.size(),
+                 qPrintable(QStringLiteral("%1 < %2").arg(copied->size()).arg(all.size())));
         QHash<int, QList<test::TestRecord>> sourceByPartition;
         QHash<int, QList<test::TestRecord>> targetByPartition;
         const auto source = test::consumeAll(test::sourceBootstrap(), topic);
@@ -222,8 +230,11 @@ private Q_SLOTS:
                 if (j < src.size() && r == src[j])
                     ++j;
             }
-            QVERIFY2(j == src.size(), qPrintable(QStringLiteral("partition %1: only %2 of %3 source records found in order")
-                                                     .arg(it.key()).arg(j).arg(src.size())));
+            QVERIFY2(j == src.size(),
+                     qPrintable(QStringLiteral("partition %1: only %2 of %3 source records found in order")
+                                    .arg(it.key())
+                                    .arg(j)
+                                    .arg(src.size())));
         }
         // Progress won: what the restart copied again is what the killed run
         // had copied since its last periodic commit (about a second's worth).

@@ -114,13 +114,14 @@ private Q_SLOTS:
         const double expectedS = kSessionTimeoutMs / 1000.0 + double(n - copiedAtKill) / std::max(1.0, survivorsRate);
         const int allowedMs = int(expectedS * 1500) + 20000;
         const bool exited = MirrorRun::waitUntil([&] { return runs[0]->finished() && runs[2]->finished(); }, allowedMs);
-        qInfo("kill -9 of instance 2 at %lld of %d copied (%.0f records/s; survivors %.0f records/s): instance 1 exit %d "
-              "after %lld ms, instance 3 exit %d after %lld ms (allowed %d ms)",
-              copiedAtKill, n, victimRate, survivorsRate, runs[0]->exitCode(),
-              runs[0]->finished() ? runs[0]->finishedAtMs() - killedAt : -1, runs[2]->exitCode(),
-              runs[2]->finished() ? runs[2]->finishedAtMs() - killedAt : -1, allowedMs);
-        QVERIFY2(exited, qPrintable(QStringLiteral("the survivors did not exit within %1 ms\n").arg(allowedMs)
-                                    + transcripts(runs)));
+        qInfo(
+            "kill -9 of instance 2 at %lld of %d copied (%.0f records/s; survivors %.0f records/s): instance 1 exit %d "
+            "after %lld ms, instance 3 exit %d after %lld ms (allowed %d ms)",
+            copiedAtKill, n, victimRate, survivorsRate, runs[0]->exitCode(),
+            runs[0]->finished() ? runs[0]->finishedAtMs() - killedAt : -1, runs[2]->exitCode(),
+            runs[2]->finished() ? runs[2]->finishedAtMs() - killedAt : -1, allowedMs);
+        QVERIFY2(exited, qPrintable(QStringLiteral("the survivors did not exit within %1 ms\n").arg(allowedMs) +
+                                    transcripts(runs)));
         QVERIFY2(runs[0]->exitCode() == 0 && runs[2]->exitCode() == 0, qPrintable(transcripts(runs)));
 
         const auto target = readTarget(QStringLiteral("src.") + topic, *records, &error);
@@ -132,10 +133,9 @@ private Q_SLOTS:
               duplicates, bound, kCommitIntervalS, kCommitMarginS, victimRate, qPrintable(target->summary()));
         QVERIFY2(target->missing.isEmpty(), qPrintable(target->summary()));
         QVERIFY2(victimRate > 0, qPrintable(victim.transcript()));
-        QVERIFY2(duplicates <= bound, qPrintable(QStringLiteral("%1 duplicates > bound %2; %3")
-                                                     .arg(duplicates)
-                                                     .arg(bound)
-                                                     .arg(target->summary())));
+        QVERIFY2(duplicates <= bound,
+                 qPrintable(
+                     QStringLiteral("%1 duplicates > bound %2; %3").arg(duplicates).arg(bound).arg(target->summary())));
     }
 
     // 6. A second instance joins: the first keeps copying through the rebalance.
@@ -163,7 +163,8 @@ private Q_SLOTS:
                 k += l.copied > 0 ? 1 : 0;
             return k;
         };
-        QVERIFY2(MirrorRun::waitUntil([&] { return copyingLines() >= 5 || first.finished(); }, 120000) && first.running(),
+        QVERIFY2(MirrorRun::waitUntil([&] { return copyingLines() >= 5 || first.finished(); }, 120000) &&
+                     first.running(),
                  qPrintable(first.transcript()));
         const qsizetype beforeJoin = first.progress().size();
         double baseline = 0;
@@ -177,8 +178,8 @@ private Q_SLOTS:
         // The join is done when the second copies and the first gave partitions away.
         const bool joined = MirrorRun::waitUntil(
             [&] {
-                return (second.copied() > 0 && first.progress().last().partitions < partitionsBefore) || !first.running()
-                       || !second.running();
+                return (second.copied() > 0 && first.progress().last().partitions < partitionsBefore) ||
+                       !first.running() || !second.running();
             },
             60000);
         const qint64 joinedAt = testClockMs();
@@ -214,8 +215,10 @@ private Q_SLOTS:
         const double dip = baseline > 0 ? 100.0 * (1.0 - lowest / baseline) : 100.0;
         qInfo("instance joins: instance 1 at %.0f records/s before (partitions %d), lowest second after the join "
               "%.0f records/s (dip %.0f %%), longest stretch without progress %lld ms, join took %lld ms\n  %s",
-              baseline, partitionsBefore, lowest, dip, longestGapMs, joinedAt - joinAt, qPrintable(lines.join(QStringLiteral("\n  "))));
-        qInfo("instance joins: instance 1's events since the join:\n%s", qPrintable(first.err().mid(eventsAtJoin).trimmed()));
+              baseline, partitionsBefore, lowest, dip, longestGapMs, joinedAt - joinAt,
+              qPrintable(lines.join(QStringLiteral("\n  "))));
+        qInfo("instance joins: instance 1's events since the join:\n%s",
+              qPrintable(first.err().mid(eventsAtJoin).trimmed()));
         // How the coordinator rebalances this group, asked while both run:
         // incremental (cooperative-sticky; "uniform" for a KIP-848 consumer
         // group), not eager (range, roundrobin: every partition revoked).
@@ -227,7 +230,8 @@ private Q_SLOTS:
                                                       .arg(longestGapMs)
                                                       .arg(lines.join(QStringLiteral("\n  ")), transcripts(runs))));
         QVERIFY2(*strategy == QLatin1String("cooperative-sticky") || *strategy == QLatin1String("uniform"),
-                 qPrintable(QStringLiteral("assignment strategy %1: an eager rebalance stops every instance").arg(*strategy)));
+                 qPrintable(
+                     QStringLiteral("assignment strategy %1: an eager rebalance stops every instance").arg(*strategy)));
 
         // Both finish the job: the whole group caught up.
         const bool exited = MirrorRun::waitUntil([&] { return first.finished() && second.finished(); },
@@ -236,8 +240,8 @@ private Q_SLOTS:
         const auto target = readTarget(QStringLiteral("src.") + topic, *records, &error);
         QVERIFY2(target, qPrintable(error));
         const qint64 duplicates = target->records - n;
-        qInfo("instance joins: %lld duplicates after the rebalance (bound %lld); %s", duplicates, duplicateBound(baseline),
-              qPrintable(target->summary()));
+        qInfo("instance joins: %lld duplicates after the rebalance (bound %lld); %s", duplicates,
+              duplicateBound(baseline), qPrintable(target->summary()));
         QVERIFY2(target->missing.isEmpty(), qPrintable(target->summary()));
         QVERIFY2(duplicates <= duplicateBound(baseline), qPrintable(target->summary()));
     }
@@ -256,7 +260,8 @@ private Q_SLOTS:
             const QString path = profile(topic, 0);
             std::vector<std::unique_ptr<MirrorRun>> runs;
             for (int i = 0; i < 3; ++i) {
-                runs.push_back(std::make_unique<MirrorRun>(QStringLiteral("round %1 instance %2").arg(round).arg(i + 1)));
+                runs.push_back(
+                    std::make_unique<MirrorRun>(QStringLiteral("round %1 instance %2").arg(round).arg(i + 1)));
                 QVERIFY(runs.back()->start({QStringLiteral("run"), path, QStringLiteral("--until-caught-up")}));
                 QTest::qWait(round * 300); // different phases of their 2 s group checks
             }
@@ -274,14 +279,16 @@ private Q_SLOTS:
             const bool all = MirrorRun::waitUntil([&] { return count() == 3; }, allowedMs);
             QStringList after;
             for (const auto &r : runs)
-                after << (r->finished() ? QStringLiteral("%1 ms").arg(r->finishedAtMs() - firstAt) : QStringLiteral("running"));
-            qInfo("round %d: exits after the first: %s (allowed %d ms)", round, qPrintable(after.join(QStringLiteral(", "))),
-                  allowedMs);
+                after << (r->finished() ? QStringLiteral("%1 ms").arg(r->finishedAtMs() - firstAt)
+                                        : QStringLiteral("running"));
+            qInfo("round %d: exits after the first: %s (allowed %d ms)", round,
+                  qPrintable(after.join(QStringLiteral(", "))), allowedMs);
             for (const auto &r : runs)
                 if (!r->finished() || r->finishedAtMs() - firstAt > 3000)
                     qInfo("round %d: the late one's events:\n%s", round, qPrintable(r->err().trimmed()));
-            QVERIFY2(all, qPrintable(QStringLiteral("an instance did not exit within %1 ms of the first\n").arg(allowedMs)
-                                     + transcripts(runs)));
+            QVERIFY2(all,
+                     qPrintable(QStringLiteral("an instance did not exit within %1 ms of the first\n").arg(allowedMs) +
+                                transcripts(runs)));
             for (const auto &r : runs)
                 QVERIFY2(r->exitCode() == 0, qPrintable(r->transcript()));
             const auto target = readTarget(QStringLiteral("src.") + topic, *records, &error);
@@ -295,10 +302,9 @@ private Q_SLOTS:
     // its progress, and the other instance sees no rebalance.
     void staticMemberRestartKeepsTheOthersAssignment()
     {
-        const ExeResult probe =
-            runMirrordesk({QStringLiteral("run"), m_dir.filePath(QStringLiteral("none.mirrorjob")),
-                           QStringLiteral("--instance-id"), QStringLiteral("probe")},
-                          30000);
+        const ExeResult probe = runMirrordesk({QStringLiteral("run"), m_dir.filePath(QStringLiteral("none.mirrorjob")),
+                                               QStringLiteral("--instance-id"), QStringLiteral("probe")},
+                                              30000);
         if (probe.err.contains(QLatin1String("unknown option"), Qt::CaseInsensitive))
             QSKIP("this build has no `run --instance-id` yet");
 
@@ -317,7 +323,8 @@ private Q_SLOTS:
                                    {QStringLiteral("heartbeat.interval.ms"), QStringLiteral("1000")}};
         const QString path = writeProfile(m_dir.path(), topic + QStringLiteral(".mirrorjob"), spec);
         auto args = [&](const QString &id) {
-            return QStringList{QStringLiteral("run"), path, QStringLiteral("--until-caught-up"), QStringLiteral("--instance-id"), id};
+            return QStringList{QStringLiteral("run"), path, QStringLiteral("--until-caught-up"),
+                               QStringLiteral("--instance-id"), id};
         };
 
         // a first (the group's leader), then b; b is the one restarted, so that
@@ -331,8 +338,8 @@ private Q_SLOTS:
                  qPrintable(a.transcript()));
         QVERIFY(runs[1]->start(args(QStringLiteral("b"))));
         auto split = [&] {
-            return a.running() && runs[1]->running() && runs[1]->copied() > 0 && a.progress().last().partitions == 2
-                   && runs[1]->progress().last().partitions == 2;
+            return a.running() && runs[1]->running() && runs[1]->copied() > 0 && a.progress().last().partitions == 2 &&
+                   runs[1]->progress().last().partitions == 2;
         };
         QVERIFY2(MirrorRun::waitUntil(split, 120000), qPrintable(transcripts(runs)));
         QTest::qWait(2500);
@@ -354,12 +361,13 @@ private Q_SLOTS:
             aLines << QString::number(a.progress()[i].partitions);
             steady = steady && (a.progress()[i].partitions == 2 || a.progress()[i].caughtUp);
         }
-        qInfo("static member b killed and restarted: a's partitions line by line: %s", qPrintable(aLines.join(QLatin1Char(' '))));
+        qInfo("static member b killed and restarted: a's partitions line by line: %s",
+              qPrintable(aLines.join(QLatin1Char(' '))));
         QVERIFY2(steady, qPrintable(transcripts(runs)));
         QVERIFY2(!a.err().mid(aErrBefore).contains(QLatin1String("assigned")), qPrintable(transcripts(runs)));
 
-        QVERIFY2(MirrorRun::waitUntil([&] { return a.finished() && b.finished(); }, 120000) && a.exitCode() == 0
-                     && b.exitCode() == 0,
+        QVERIFY2(MirrorRun::waitUntil([&] { return a.finished() && b.finished(); }, 120000) && a.exitCode() == 0 &&
+                     b.exitCode() == 0,
                  qPrintable(transcripts(runs)));
         const auto target = readTarget(QStringLiteral("src.") + topic, *records, &error);
         QVERIFY2(target, qPrintable(error));

@@ -99,10 +99,11 @@ class TestJobProgress final : public QObject {
     {
         const QString base = test::uniqueName(QStringLiteral("progress"));
         QString error;
-        if (!test::createTopic(test::sourceBootstrap(), base + QStringLiteral(".a"), 2, {}, &error)
-            || !test::createTopic(test::sourceBootstrap(), base + QStringLiteral(".b"), 1, {}, &error)
-            || !test::produce(test::sourceBootstrap(), base + QStringLiteral(".a"), recordsFor(0, 10) + recordsFor(1, 6, -10), &error)
-            || !test::produce(test::sourceBootstrap(), base + QStringLiteral(".b"), recordsFor(0, 4, 100), &error)) {
+        if (!test::createTopic(test::sourceBootstrap(), base + QStringLiteral(".a"), 2, {}, &error) ||
+            !test::createTopic(test::sourceBootstrap(), base + QStringLiteral(".b"), 1, {}, &error) ||
+            !test::produce(test::sourceBootstrap(), base + QStringLiteral(".a"),
+                           recordsFor(0, 10) + recordsFor(1, 6, -10), &error) ||
+            !test::produce(test::sourceBootstrap(), base + QStringLiteral(".b"), recordsFor(0, 4, 100), &error)) {
             qWarning("%s", qPrintable(error));
             return {};
         }
@@ -176,7 +177,8 @@ private Q_SLOTS:
             QCOMPARE(p.partitions[1].toCopy, 0);
             QCOMPARE(p.partitions[2].start, 0);
             QCOMPARE(p.partitions[2].toCopy, 4);
-            QVERIFY2(p.partitions[0].describe().startsWith(QStringLiteral("starts at 4 (first record at or after 2023-11-14T22:13:24Z")),
+            QVERIFY2(p.partitions[0].describe().startsWith(
+                         QStringLiteral("starts at 4 (first record at or after 2023-11-14T22:13:24Z")),
                      qPrintable(p.partitions[0].describe()));
             QCOMPARE(p.totalToCopy(), 10);
             break;
@@ -203,7 +205,8 @@ private Q_SLOTS:
         // A member that stays: the group is active and its members are named.
         test::GroupMember member;
         const QString clientId = test::uniqueName(QStringLiteral("progress-member"));
-        QVERIFY2(member.start(test::sourceBootstrap(), group, base + QStringLiteral(".a"), &error, clientId), qPrintable(error));
+        QVERIFY2(member.start(test::sourceBootstrap(), group, base + QStringLiteral(".a"), &error, clientId),
+                 qPrintable(error));
         QVERIFY2(member.commit({{0, 4}, {1, 6}}, &error), qPrintable(error));
         JobProgress p = readJobProgress(spec, kTimeoutMs);
         QVERIFY2(p.ok, qPrintable(p.error));
@@ -385,7 +388,8 @@ private Q_SLOTS:
         spec.source.alias = QStringLiteral("eu");
         const JobProgress p = readJobProgress(spec, 3000);
         QVERIFY(!p.ok);
-        QVERIFY2(p.error.startsWith(QStringLiteral("source cluster eu (127.0.0.1:1): metadata: ")), qPrintable(p.error));
+        QVERIFY2(p.error.startsWith(QStringLiteral("source cluster eu (127.0.0.1:1): metadata: ")),
+                 qPrintable(p.error));
     }
 };
 

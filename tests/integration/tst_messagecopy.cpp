@@ -35,7 +35,8 @@ TestRecord rec(std::optional<QByteArray> key, std::optional<QByteArray> value, q
 
 QList<TestRecord> byPartition(QList<TestRecord> list)
 {
-    std::stable_sort(list.begin(), list.end(), [](const TestRecord &a, const TestRecord &b) { return a.partition < b.partition; });
+    std::stable_sort(list.begin(), list.end(),
+                     [](const TestRecord &a, const TestRecord &b) { return a.partition < b.partition; });
     return list;
 }
 
@@ -194,7 +195,8 @@ private Q_SLOTS:
         spec.lastOffset = 600;
         const CopyResult empty = copyMessages(spec);
         QVERIFY(!empty.ok());
-        QVERIFY2(empty.error.contains(QLatin1String("nothing to copy")) && empty.error.contains(QLatin1String("0 to 29")),
+        QVERIFY2(empty.error.contains(QLatin1String("nothing to copy")) &&
+                     empty.error.contains(QLatin1String("0 to 29")),
                  qPrintable(empty.error));
 
         deleteTopic(sourceBootstrap(), src);

@@ -114,7 +114,8 @@ private Q_SLOTS:
         const QString topic = uniqueName(QStringLiteral("tkill"));
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 500, 2), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 500, 2), &error),
+                 qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.stop = StopCondition::RunForever;
         MirrorJob job(spec);
@@ -126,11 +127,13 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT(caughtUp, qPrintable(joined(events)), 60000);
 
         QVERIFY2(killBroker(QStringLiteral("target"), &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 500, 2), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 500, 2), &error),
+                 qPrintable(error));
         QTest::qWait(4000);
         QVERIFY(job.isRunning());
         QVERIFY2(restartBroker(QStringLiteral("target"), &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-c"), 500, 2), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-c"), 500, 2), &error),
+                 qPrintable(error));
 
         const QSet<QByteArray> expected = valueSet(*consumeAll(sourceBootstrap(), topic));
         QCOMPARE(expected.size(), 1500);
@@ -142,7 +145,8 @@ private Q_SLOTS:
         QVERIFY(job.isRunning());
         bool reported = false;
         for (const QString &e : events)
-            reported = reported || (e.contains(QLatin1String("target kafka")) && e.contains(QLatin1String("unreachable")));
+            reported =
+                reported || (e.contains(QLatin1String("target kafka")) && e.contains(QLatin1String("unreachable")));
         QVERIFY2(reported, qPrintable(joined(events)));
         job.stop();
         QVERIFY(job.waitForFinished(60000));
@@ -156,7 +160,8 @@ private Q_SLOTS:
         const QString topic = uniqueName(QStringLiteral("sbounce"));
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 3, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 300, 3), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 300, 3), &error),
+                 qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.stop = StopCondition::RunForever;
         MirrorJob job(spec);
@@ -168,7 +173,8 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT(last.caughtUp && last.partitions.size() == 3, qPrintable(joined(events)), 60000);
 
         QVERIFY2(restartBroker(QStringLiteral("source"), &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 300, 3), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 300, 3), &error),
+                 qPrintable(error));
         const auto source = consumeAll(sourceBootstrap(), topic, &error);
         QVERIFY2(source && source->size() == 600, qPrintable(error));
         const QSet<QByteArray> expected = valueSet(*source);
@@ -176,9 +182,10 @@ private Q_SLOTS:
             const auto copied = consumeAll(targetBootstrap(), topic);
             return copied && valueSet(*copied).contains(expected);
         };
-        QTRY_VERIFY2_WITH_TIMEOUT(allThere(), qPrintable(QStringLiteral("%1 partitions assigned; events:\n  %2")
-                                                             .arg(last.partitions.size())
-                                                             .arg(joined(events))),
+        QTRY_VERIFY2_WITH_TIMEOUT(allThere(),
+                                  qPrintable(QStringLiteral("%1 partitions assigned; events:\n  %2")
+                                                 .arg(last.partitions.size())
+                                                 .arg(joined(events))),
                                   90000);
         QTRY_VERIFY2_WITH_TIMEOUT(last.caughtUp && last.partitions.size() == 3, qPrintable(joined(events)), 30000);
         QVERIFY(job.isRunning());
@@ -196,8 +203,9 @@ private Q_SLOTS:
         const int partitions = 2;
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, partitions, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 400, partitions, 200), &error),
-                 qPrintable(error));
+        QVERIFY2(
+            produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 400, partitions, 200), &error),
+            qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.stop = StopCondition::RunForever;
         const auto committedSum = [&]() -> qint64 {
@@ -225,12 +233,14 @@ private Q_SLOTS:
             QTRY_VERIFY2_WITH_TIMEOUT(committedSum() == 400, qPrintable(joined(events)), 60000);
 
             QVERIFY2(killBroker(QStringLiteral("target"), &error), qPrintable(error));
-            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 400, partitions, 200), &error),
-                     qPrintable(error));
+            QVERIFY2(
+                produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 400, partitions, 200), &error),
+                qPrintable(error));
             QTest::qWait(3000); // records and map records pile up for the dead target
             QVERIFY2(restartBroker(QStringLiteral("target"), &error), qPrintable(error));
-            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-c"), 400, partitions, 200), &error),
-                     qPrintable(error));
+            QVERIFY2(
+                produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-c"), 400, partitions, 200), &error),
+                qPrintable(error));
             // Commits go on without a stop: everything is committed while it runs.
             QTRY_VERIFY2_WITH_TIMEOUT(committedSum() == 1200, qPrintable(joined(events)), 60000);
             QVERIFY(job.isRunning());
@@ -239,7 +249,8 @@ private Q_SLOTS:
             // acknowledged since the last periodic commit, which only the
             // stop's own commit covers.
             job.setThrottle(200 * 1000);
-            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-d"), 6000, partitions, 200), &error),
+            QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-d"), 6000, partitions, 200),
+                             &error),
                      qPrintable(error));
             QTest::qWait(2500);
             job.stop();
@@ -250,8 +261,8 @@ private Q_SLOTS:
         const auto onTarget = consumeAll(targetBootstrap(), topic, &error);
         QVERIFY2(onTarget, qPrintable(error));
         const qint64 distinct = valueSet(*onTarget).size();
-        qInfo("after the clean stop: %lld of %lld committed, %lld distinct records on the target (%lld in all)", committed,
-              end, distinct, qint64(onTarget->size()));
+        qInfo("after the clean stop: %lld of %lld committed, %lld distinct records on the target (%lld in all)",
+              committed, end, distinct, qint64(onTarget->size()));
         QCOMPARE(end, qint64(7200));
         QVERIFY2(committed > 1200 && committed < end, qPrintable(QString::number(committed)));
         // Copied in order from offset 0: what the target holds is exactly what is committed.
@@ -293,8 +304,8 @@ private Q_SLOTS:
         }
         QCOMPARE(out.snapshots.last().recordsProduced, qint64(n));
         const double seconds = std::max(0.25, double(lastMs - firstMs + 250) / 1000.0);
-        qInfo("mirrored %d records of ~100 B in %.2f s: %.0f records/s (job total %lld ms incl. group join)", n, seconds,
-              n / seconds, out.elapsedMs);
+        qInfo("mirrored %d records of ~100 B in %.2f s: %.0f records/s (job total %lld ms incl. group join)", n,
+              seconds, n / seconds, out.elapsedMs);
         const auto marks = watermarks(targetBootstrap(), topic, &error);
         QVERIFY2(marks, qPrintable(error));
         QCOMPARE(totalMessages(*marks), qint64(n));
@@ -313,7 +324,8 @@ private Q_SLOTS:
         // missing put-back shows only as a leak: the asan preset's job.)
         for (int i = 0; i < n; ++i)
             if (i % 3 != 0)
-                records[i].headers = {{QStringLiteral("seq"), QByteArray::number(i)}, {QStringLiteral("seq"), std::nullopt}};
+                records[i].headers = {{QStringLiteral("seq"), QByteArray::number(i)},
+                                      {QStringLiteral("seq"), std::nullopt}};
         QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.throttleBytesPerSecond = 1000 * 1000; // 1 MB/s: about 3 s

@@ -77,9 +77,11 @@ private Q_SLOTS:
         zstd.compression = QStringLiteral("zstd");
         QVERIFY2(produce(sourceBootstrap(), topic, numbered(QStringLiteral("zstd"), 300, 3, 200), &error, zstd),
                  qPrintable(error));
-        QVERIFY2(produceTransactionalAborted(sourceBootstrap(), topic, numbered(QStringLiteral("aborted"), 30, 3), &error),
-                 qPrintable(error));
-        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, numbered(QStringLiteral("committed"), 30, 3), &error),
+        QVERIFY2(
+            produceTransactionalAborted(sourceBootstrap(), topic, numbered(QStringLiteral("aborted"), 30, 3), &error),
+            qPrintable(error));
+        QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic, numbered(QStringLiteral("committed"), 30, 3),
+                                               &error),
                  qPrintable(error));
 
         MirrorJob job(harnessSpec(topic, {QRegularExpression::escape(topic)}));
@@ -184,9 +186,10 @@ private Q_SLOTS:
             QVERIFY2(createTopic(sourceBootstrap(), t, 1, {}, &error), qPrintable(error));
             QVERIFY2(produce(sourceBootstrap(), t, numbered(t, 5, 1), &error), qPrintable(error));
         }
-        MirrorJobSpec spec = harnessSpec(base, {QRegularExpression::escape(base) + QStringLiteral(".*"),
-                                                QStringLiteral("target\\.") + QRegularExpression::escape(base) + QStringLiteral(".*"),
-                                                QStringLiteral("__consumer_offsets")});
+        MirrorJobSpec spec =
+            harnessSpec(base, {QRegularExpression::escape(base) + QStringLiteral(".*"),
+                               QStringLiteral("target\\.") + QRegularExpression::escape(base) + QStringLiteral(".*"),
+                               QStringLiteral("__consumer_offsets")});
         spec.exclude = {QStringLiteral(".*-skip")};
         spec.naming = NamingPolicy::Prefix;
         MirrorJob job(spec);

@@ -41,11 +41,14 @@ private Q_SLOTS:
                   ts = int(StartPosition::Timestamp);
         const int caughtUp = int(StopCondition::CaughtUp), atTs = int(StopCondition::AtTimestamp),
                   after = int(StopCondition::AfterRecords);
-        QTest::newRow("committed, none yet: earliest") << committed << qint64(0) << caughtUp << qint64(0) << qint64(0) << kT0 << kT0 + 100;
-        QTest::newRow("start at timestamp") << ts << kT0 + 80 << caughtUp << qint64(0) << qint64(0) << kT0 + 80 << kT0 + 100;
+        QTest::newRow("committed, none yet: earliest")
+            << committed << qint64(0) << caughtUp << qint64(0) << qint64(0) << kT0 << kT0 + 100;
+        QTest::newRow("start at timestamp")
+            << ts << kT0 + 80 << caughtUp << qint64(0) << qint64(0) << kT0 + 80 << kT0 + 100;
         QTest::newRow("start after the newest") << ts << kT0 + 1000 << caughtUp << qint64(0) << qint64(0) << kT0 << kT0;
         QTest::newRow("stop at timestamp") << earliest << qint64(0) << atTs << kT0 + 50 << qint64(0) << kT0 << kT0 + 50;
-        QTest::newRow("stop after 10 per partition") << earliest << qint64(0) << after << qint64(0) << qint64(10) << kT0 << kT0 + 20;
+        QTest::newRow("stop after 10 per partition")
+            << earliest << qint64(0) << after << qint64(0) << qint64(10) << kT0 << kT0 + 20;
         QTest::newRow("window") << ts << kT0 + 10 << atTs << kT0 + 30 << qint64(0) << kT0 + 10 << kT0 + 30;
     }
     void startAndStop()

@@ -10,9 +10,9 @@
 #include <QRegularExpression>
 #include <QSet>
 
-#include <algorithm>
 #include <QSignalSpy>
 #include <QtTest/QtTest>
+#include <algorithm>
 
 namespace md::test {
 

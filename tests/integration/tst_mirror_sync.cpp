@@ -18,8 +18,8 @@ using namespace md::test;
 namespace {
 
 // One admin request against `bootstrap`, waited for; the event or nullptr.
-rd_kafka_event_t *adminRequest(const QString &bootstrap, const std::function<void(rd_kafka_t *, rd_kafka_queue_t *)> &call,
-                               rd_kafka_t **rkOut)
+rd_kafka_event_t *adminRequest(const QString &bootstrap,
+                               const std::function<void(rd_kafka_t *, rd_kafka_queue_t *)> &call, rd_kafka_t **rkOut)
 {
     char err[256];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
@@ -47,16 +47,21 @@ bool finishAdmin(rd_kafka_t *rk, rd_kafka_event_t *ev, QString *error)
     return ok;
 }
 
-bool setTopicConfig(const QString &bootstrap, const QString &topic, const QString &key, const QString &value, QString *error)
+bool setTopicConfig(const QString &bootstrap, const QString &topic, const QString &key, const QString &value,
+                    QString *error)
 {
     rd_kafka_t *rk = nullptr;
-    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
-        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData());
-        rd_kafka_error_destroy(rd_kafka_ConfigResource_add_incremental_config(
-            res, key.toUtf8().constData(), RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET, value.toUtf8().constData()));
-        rd_kafka_IncrementalAlterConfigs(h, &res, 1, nullptr, q);
-        rd_kafka_ConfigResource_destroy(res);
-    }, &rk);
+    rd_kafka_event_t *ev = adminRequest(
+        bootstrap,
+        [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+            rd_kafka_ConfigResource_t *res =
+                rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData());
+            rd_kafka_error_destroy(rd_kafka_ConfigResource_add_incremental_config(
+                res, key.toUtf8().constData(), RD_KAFKA_ALTER_CONFIG_OP_TYPE_SET, value.toUtf8().constData()));
+            rd_kafka_IncrementalAlterConfigs(h, &res, 1, nullptr, q);
+            rd_kafka_ConfigResource_destroy(res);
+        },
+        &rk);
     if (ev && !rd_kafka_event_error(ev)) {
         size_t n = 0;
         const rd_kafka_ConfigResource_t **r =
@@ -74,11 +79,15 @@ bool setTopicConfig(const QString &bootstrap, const QString &topic, const QStrin
 QString topicConfig(const QString &bootstrap, const QString &topic, const QString &key)
 {
     rd_kafka_t *rk = nullptr;
-    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
-        rd_kafka_ConfigResource_t *res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData());
-        rd_kafka_DescribeConfigs(h, &res, 1, nullptr, q);
-        rd_kafka_ConfigResource_destroy(res);
-    }, &rk);
+    rd_kafka_event_t *ev = adminRequest(
+        bootstrap,
+        [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+            rd_kafka_ConfigResource_t *res =
+                rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.toUtf8().constData());
+            rd_kafka_DescribeConfigs(h, &res, 1, nullptr, q);
+            rd_kafka_ConfigResource_destroy(res);
+        },
+        &rk);
     QString value;
     if (ev && !rd_kafka_event_error(ev)) {
         size_t n = 0;
@@ -99,11 +108,15 @@ bool growTopic(const QString &bootstrap, const QString &topic, int partitions, Q
 {
     rd_kafka_t *rk = nullptr;
     char err[256];
-    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
-        rd_kafka_NewPartitions_t *np = rd_kafka_NewPartitions_new(topic.toUtf8().constData(), size_t(partitions), err, sizeof err);
-        rd_kafka_CreatePartitions(h, &np, 1, nullptr, q);
-        rd_kafka_NewPartitions_destroy(np);
-    }, &rk);
+    rd_kafka_event_t *ev = adminRequest(
+        bootstrap,
+        [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+            rd_kafka_NewPartitions_t *np =
+                rd_kafka_NewPartitions_new(topic.toUtf8().constData(), size_t(partitions), err, sizeof err);
+            rd_kafka_CreatePartitions(h, &np, 1, nullptr, q);
+            rd_kafka_NewPartitions_destroy(np);
+        },
+        &rk);
     return finishAdmin(rk, ev, error);
 }
 
@@ -113,10 +126,13 @@ int groupType(const QString &bootstrap, const QString &group)
 {
     rd_kafka_t *rk = nullptr;
     const QByteArray g = group.toUtf8();
-    rd_kafka_event_t *ev = adminRequest(bootstrap, [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
-        const char *groups[] = {g.constData()};
-        rd_kafka_DescribeConsumerGroups(h, groups, 1, nullptr, q);
-    }, &rk);
+    rd_kafka_event_t *ev = adminRequest(
+        bootstrap,
+        [&](rd_kafka_t *h, rd_kafka_queue_t *q) {
+            const char *groups[] = {g.constData()};
+            rd_kafka_DescribeConsumerGroups(h, groups, 1, nullptr, q);
+        },
+        &rk);
     int type = -1;
     if (ev && !rd_kafka_event_error(ev)) {
         size_t n = 0;
@@ -183,7 +199,8 @@ private Q_SLOTS:
     {
         const QString topic = uniqueName(QStringLiteral("cfg"));
         QString error;
-        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {{QStringLiteral("retention.ms"), QStringLiteral("86400000")}}, &error),
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1,
+                             {{QStringLiteral("retention.ms"), QStringLiteral("86400000")}}, &error),
                  qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.stop = StopCondition::RunForever;
@@ -194,9 +211,11 @@ private Q_SLOTS:
         job.start();
         QTRY_COMPARE_WITH_TIMEOUT(topicConfig(targetBootstrap(), topic, QStringLiteral("retention.ms")),
                                   QStringLiteral("86400000"), 60000);
-        QVERIFY2(setTopicConfig(sourceBootstrap(), topic, QStringLiteral("retention.ms"), QStringLiteral("3600000"), &error),
-                 qPrintable(error));
-        QVERIFY2(setTopicConfig(sourceBootstrap(), topic, QStringLiteral("max.message.bytes"), QStringLiteral("2000000"), &error),
+        QVERIFY2(
+            setTopicConfig(sourceBootstrap(), topic, QStringLiteral("retention.ms"), QStringLiteral("3600000"), &error),
+            qPrintable(error));
+        QVERIFY2(setTopicConfig(sourceBootstrap(), topic, QStringLiteral("max.message.bytes"),
+                                QStringLiteral("2000000"), &error),
                  qPrintable(error));
         QTRY_COMPARE_WITH_TIMEOUT(topicConfig(targetBootstrap(), topic, QStringLiteral("retention.ms")),
                                   QStringLiteral("3600000"), 30000);
@@ -211,7 +230,8 @@ private Q_SLOTS:
         const QString topic = uniqueName(QStringLiteral("grow"));
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-old"), 20, 2), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-old"), 20, 2), &error),
+                 qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.start = StartPosition::Latest; // what exists at the start is skipped; added partitions are not
         spec.stop = StopCondition::RunForever;
@@ -232,7 +252,8 @@ private Q_SLOTS:
         // Written at once, before the job can have seen the new partitions.
         QVERIFY2(produce(sourceBootstrap(), topic, added, &error), qPrintable(error));
         QTRY_COMPARE_WITH_TIMEOUT(partitionCount(targetBootstrap(), topic), 4, 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() >= 40, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() >= 40, 60000);
         job.stop();
         QVERIFY(job.waitForFinished(60000));
         const auto copied = consumeAll(targetBootstrap(), topic, &error);
@@ -246,7 +267,8 @@ private Q_SLOTS:
         const QString topic = uniqueName(QStringLiteral("gap"));
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 1000, 1), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-a"), 1000, 1), &error),
+                 qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         {
             MirrorJob first(spec);
@@ -254,14 +276,16 @@ private Q_SLOTS:
             QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
         }
         // While the job is down: 500 more, of which the first 200 are deleted before it runs again.
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 500, 1), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-b"), 500, 1), &error),
+                 qPrintable(error));
         QVERIFY2(deleteRecordsBefore(topic, 0, 1200, &error), qPrintable(error));
         MirrorJob second(spec);
         const JobOutcome out = runJob(second, 90000);
         QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
-        QVERIFY2(anyEventContains(out.events, QStringLiteral("200 records vanished from the source before they were copied "
-                                                             "(offsets 1000 to 1199")),
-                 qPrintable(joined(out.events)));
+        QVERIFY2(
+            anyEventContains(out.events, QStringLiteral("200 records vanished from the source before they were copied "
+                                                        "(offsets 1000 to 1199")),
+            qPrintable(joined(out.events)));
         QVERIFY(!out.snapshots.isEmpty());
         QCOMPARE(out.snapshots.last().vanishedRecords, qint64(200));
         const auto copied = consumeAll(targetBootstrap(), topic, &error);
@@ -274,7 +298,8 @@ private Q_SLOTS:
         const QString topic = uniqueName(QStringLiteral("recreate"));
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-old"), 100, 1), &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-old"), 100, 1), &error),
+                 qPrintable(error));
         MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
         spec.start = StartPosition::Latest; // a recreated topic is new data: copied from its beginning all the same
         spec.stop = StopCondition::RunForever;
@@ -286,15 +311,19 @@ private Q_SLOTS:
         connect(&job, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { caughtUp = s.caughtUp; });
         job.start();
         QTRY_VERIFY_WITH_TIMEOUT(caughtUp, 60000);
-        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-mid"), 10, 1), &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() == 10, 60000);
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-mid"), 10, 1), &error),
+                 qPrintable(error));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() == 10, 60000);
         QVERIFY2(deleteTopic(sourceBootstrap(), topic, &error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(anyEventContains(events, QStringLiteral("was deleted")), 30000);
         QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
         const QList<TestRecord> fresh = numbered(topic + QStringLiteral("-new"), 5, 1);
         QVERIFY2(produce(sourceBootstrap(), topic, fresh, &error), qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() >= 15, 60000);
-        QTRY_VERIFY2_WITH_TIMEOUT(anyEventContains(events, QStringLiteral("recreated")), qPrintable(joined(events)), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            consumeAll(targetBootstrap(), topic) && consumeAll(targetBootstrap(), topic)->size() >= 15, 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT(anyEventContains(events, QStringLiteral("recreated")), qPrintable(joined(events)),
+                                  5000);
         job.stop();
         QVERIFY(job.waitForFinished(60000));
         const auto copied = consumeAll(targetBootstrap(), topic, &error);

@@ -6,10 +6,10 @@
 // EnvVarConfigProvider the export declares are exercised too.
 
 #include "JobProfile.h"
-#include "headless_support.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "Mm2Properties.h"
+#include "headless_support.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -46,8 +46,7 @@ QString tail(const QString &path, int lines = 60)
 
 } // namespace
 
-class TestMm2Run final : public QObject
-{
+class TestMm2Run final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -145,7 +144,8 @@ private Q_SLOTS:
         qint64 copied = 0;
         while (clock.elapsed() < 150000) {
             if (mm2.state() == QProcess::NotRunning)
-                QFAIL(qPrintable(QStringLiteral("MirrorMaker 2 exited with %1:\n%2").arg(mm2.exitCode()).arg(tail(log))));
+                QFAIL(
+                    qPrintable(QStringLiteral("MirrorMaker 2 exited with %1:\n%2").arg(mm2.exitCode()).arg(tail(log))));
             QString e;
             if (const auto marks = watermarks(targetBootstrap(), mirrored, &e, {}, 5000)) {
                 copied = totalMessages(*marks);
@@ -154,12 +154,13 @@ private Q_SLOTS:
             }
             QThread::msleep(1000);
         }
-        QVERIFY2(copied >= records.size(), qPrintable(QStringLiteral("%1 of %2 records reached %3 after %4 s; MM2's log:\n%5")
-                                                          .arg(copied)
-                                                          .arg(records.size())
-                                                          .arg(mirrored)
-                                                          .arg(clock.elapsed() / 1000)
-                                                          .arg(tail(log))));
+        QVERIFY2(copied >= records.size(),
+                 qPrintable(QStringLiteral("%1 of %2 records reached %3 after %4 s; MM2's log:\n%5")
+                                .arg(copied)
+                                .arg(records.size())
+                                .arg(mirrored)
+                                .arg(clock.elapsed() / 1000)
+                                .arg(tail(log))));
         qInfo("MM2 copied %lld records in %lld ms from its start", copied, clock.elapsed());
 
         const std::optional<QList<TestRecord>> got = consumeAll(targetBootstrap(), mirrored, &error);

@@ -36,17 +36,25 @@ std::optional<Translated> translateWithMm2(const QString &bootstrap, const QStri
         *error = tools.error;
         return std::nullopt;
     }
-    QStringList args{QStringLiteral("-Xms32m"), QStringLiteral("-Xmx256m"), QStringLiteral("-XX:+UseSerialGC"),
-                     QStringLiteral("-XX:TieredStopAtLevel=1"), QStringLiteral("-Djava.awt.headless=true"),
-                     QStringLiteral("-cp"), tools.libs + QStringLiteral("/*"),
-                     QStringLiteral(MIRRORDESK_SOURCE_DIR "/tests/integration/java/Translate.java"), bootstrap, alias, group};
+    QStringList args{QStringLiteral("-Xms32m"),
+                     QStringLiteral("-Xmx256m"),
+                     QStringLiteral("-XX:+UseSerialGC"),
+                     QStringLiteral("-XX:TieredStopAtLevel=1"),
+                     QStringLiteral("-Djava.awt.headless=true"),
+                     QStringLiteral("-cp"),
+                     tools.libs + QStringLiteral("/*"),
+                     QStringLiteral(MIRRORDESK_SOURCE_DIR "/tests/integration/java/Translate.java"),
+                     bootstrap,
+                     alias,
+                     group};
     if (!separator.isEmpty())
         args << separator;
     QProcess p;
     p.start(tools.java, args);
     const ExeResult r = finishProcess(p, 120000);
     if (r.exitCode != 0) {
-        *error = QStringLiteral("Translate.java: exit %1\n%2\n%3").arg(r.exitCode).arg(r.out.right(3000), r.err.right(3000));
+        *error =
+            QStringLiteral("Translate.java: exit %1\n%2\n%3").arg(r.exitCode).arg(r.out.right(3000), r.err.right(3000));
         return std::nullopt;
     }
     Translated t;
@@ -105,11 +113,12 @@ private Q_SLOTS:
         // IdentityReplicationPolicy, whose checkpoints topic is named the same.
         // Kafka refuses src_checkpoints_internal beside src.checkpoints.internal
         // ('.' and '_' collide in topic names): "_" gets an alias of its own.
-        QTest::newRow("prefix") << QStringLiteral("{\"policy\": \"prefix\", \"separator\": \".\"}") << QStringLiteral("src.")
-                                << QString() << QString();
-        QTest::newRow("prefix _") << QStringLiteral("{\"policy\": \"prefix\", \"separator\": \"_\"}") << QStringLiteral("src_")
-                                  << QStringLiteral("_") << QStringLiteral("mm2-under");
-        QTest::newRow("identity") << QStringLiteral("{\"policy\": \"identity\"}") << QString() << QString() << QString();
+        QTest::newRow("prefix") << QStringLiteral("{\"policy\": \"prefix\", \"separator\": \".\"}")
+                                << QStringLiteral("src.") << QString() << QString();
+        QTest::newRow("prefix _") << QStringLiteral("{\"policy\": \"prefix\", \"separator\": \"_\"}")
+                                  << QStringLiteral("src_") << QStringLiteral("_") << QStringLiteral("mm2-under");
+        QTest::newRow("identity") << QStringLiteral("{\"policy\": \"identity\"}") << QString() << QString()
+                                  << QString();
     }
 
     void remoteClusterUtilsFindsTheTranslatedOffsets()
@@ -159,7 +168,8 @@ private Q_SLOTS:
         const QString profile = writeProfile(m_dir.path(), topic + QStringLiteral(".mirrorjob"), spec);
         MirrorRun run(QStringLiteral("run with checkpoints"));
         QVERIFY(run.start({QStringLiteral("run"), profile}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 90000), qPrintable(run.transcript()));
+        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 90000),
+                 qPrintable(run.transcript()));
 
         // MirrorDesk's translation, as group sync wrote it to the target group.
         const auto targetGroupAt = [&](const QMap<int, qint64> &expected) {
@@ -170,7 +180,8 @@ private Q_SLOTS:
         const QMap<int, qint64> first{{0, 3 + 4}, {1, 6 + 1}};
         QVERIFY2(MirrorRun::waitUntil([&] { return targetGroupAt(first); }, 20000), qPrintable(run.transcript()));
 
-        auto mm2 = translateWithMm2(targetBootstrap(), alias.isEmpty() ? QStringLiteral("src") : alias, group, separator, &error);
+        auto mm2 = translateWithMm2(targetBootstrap(), alias.isEmpty() ? QStringLiteral("src") : alias, group,
+                                    separator, &error);
         QVERIFY2(mm2, qPrintable(error + run.transcript()));
         QCOMPARE(mm2->topicShape, QStringLiteral("partitions 1 cleanup.policy compact"));
         QVERIFY2(mm2->offsets == offsetsOf(targetTopic, first),
@@ -183,7 +194,8 @@ private Q_SLOTS:
         again.close();
         const QMap<int, qint64> second{{0, 9 + 4}, {1, 10 + 1}}; // 11 on partition 1: the target's end
         QVERIFY2(MirrorRun::waitUntil([&] { return targetGroupAt(second); }, 20000), qPrintable(run.transcript()));
-        mm2 = translateWithMm2(targetBootstrap(), alias.isEmpty() ? QStringLiteral("src") : alias, group, separator, &error);
+        mm2 = translateWithMm2(targetBootstrap(), alias.isEmpty() ? QStringLiteral("src") : alias, group, separator,
+                               &error);
         QVERIFY2(mm2, qPrintable(error + run.transcript()));
         QVERIFY2(mm2->offsets == offsetsOf(targetTopic, second),
                  qPrintable(QStringLiteral("MM2 read: %1").arg(describe(mm2->offsets))));
@@ -209,12 +221,14 @@ private Q_SLOTS:
         QVERIFY2(member.consumeAndCommit({{0, 4}}, &error), qPrintable(error));
         member.close();
 
-        const QString profile = writeGroupsProfile(m_dir.path(), topic, topic, {group},
-                                                   QStringLiteral(", \"syncGroupOffsets\": false, \"groupSyncIntervalMs\": 1000,"
-                                                                  " \"checkpoints\": {\"enabled\": true}"));
+        const QString profile =
+            writeGroupsProfile(m_dir.path(), topic, topic, {group},
+                               QStringLiteral(", \"syncGroupOffsets\": false, \"groupSyncIntervalMs\": 1000,"
+                                              " \"checkpoints\": {\"enabled\": true}"));
         MirrorRun run(QStringLiteral("run with checkpoints only"));
         QVERIFY(run.start({QStringLiteral("run"), profile}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 90000), qPrintable(run.transcript()));
+        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 90000),
+                 qPrintable(run.transcript()));
         const Offsets expected{{{targetTopic, 0}, 4 + 2}};
         std::optional<Translated> mm2;
         QVERIFY2(MirrorRun::waitUntil(
@@ -238,7 +252,8 @@ private Q_SLOTS:
         const QString group = uniqueName(QStringLiteral("ckpt-fail-app"));
         const QString alias = uniqueName(QStringLiteral("mm2-taken"));
         QString error;
-        QVERIFY2(createTopic(targetBootstrap(), alias + QStringLiteral(".checkpoints.internal"), 1, {}, &error), qPrintable(error));
+        QVERIFY2(createTopic(targetBootstrap(), alias + QStringLiteral(".checkpoints.internal"), 1, {}, &error),
+                 qPrintable(error));
         QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
         QVERIFY2(produce(sourceBootstrap(), topic, {TestRecord{}, TestRecord{}}, &error), qPrintable(error));
         GroupMember member;
@@ -256,13 +271,15 @@ private Q_SLOTS:
         const QString profile = writeProfile(m_dir.path(), topic + QStringLiteral(".mirrorjob"), spec);
         MirrorRun run(QStringLiteral("run with a refused checkpoints topic"));
         QVERIFY(run.start({QStringLiteral("run"), profile}));
-        const QString warning = QStringLiteral("warning: group offset sync: cannot write MM2 checkpoints to %1_checkpoints_internal")
-                                    .arg(alias);
+        const QString warning =
+            QStringLiteral("warning: group offset sync: cannot write MM2 checkpoints to %1_checkpoints_internal")
+                .arg(alias);
         QVERIFY2(MirrorRun::waitUntil([&] { return run.err().contains(warning) || run.finished(); }, 60000),
                  qPrintable(run.transcript()));
         QVERIFY2(run.err().contains(warning), qPrintable(run.transcript()));
         // Group sync itself is not held up by it.
-        QVERIFY2(MirrorRun::waitUntil([&] { return run.err().contains(QStringLiteral("synced offsets of 1 group")); }, 20000),
+        QVERIFY2(MirrorRun::waitUntil([&] { return run.err().contains(QStringLiteral("synced offsets of 1 group")); },
+                                      20000),
                  qPrintable(run.transcript()));
         QVERIFY2(run.stop(), qPrintable(run.transcript()));
     }

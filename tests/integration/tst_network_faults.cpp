@@ -10,9 +10,9 @@
 // timeouts with exit 2 and name it.
 // Each run prints a FAULT line (lost, duplicates, recovery) for the note.
 
+#include "ProcessTestUtil.h"
 #include "duplicate_bound.h"
 #include "network_faults.h"
-#include "ProcessTestUtil.h"
 #include "tst_mirror_support.h"
 
 #include <QTemporaryDir>
@@ -155,7 +155,8 @@ private:
         QVERIFY2(lost == 0, qPrintable(QStringLiteral("%1 records lost, the first %2\n  %3")
                                            .arg(lost)
                                            .arg(QString::fromUtf8(firstLost), joined(events))));
-        QVERIFY2(duplicates <= bound, qPrintable(QStringLiteral("%1 duplicates > bound %2").arg(duplicates).arg(bound)));
+        QVERIFY2(duplicates <= bound,
+                 qPrintable(QStringLiteral("%1 duplicates > bound %2").arg(duplicates).arg(bound)));
         if (!fault.side.isEmpty()) {
             const QString needle = fault.side + QStringLiteral(" kafka");
             const bool named = std::any_of(faultEvents.begin(), faultEvents.end(),
@@ -219,7 +220,10 @@ private Q_SLOTS:
         runUnderFault({QStringLiteral("target-latency"),
                        add(kTarget, QStringLiteral("latency"), QStringLiteral("downstream"),
                            QStringLiteral(R"({"latency":100,"jitter":50})")),
-                       10000, {}, kRate, latencyAtLeast(50)});
+                       10000,
+                       {},
+                       kRate,
+                       latencyAtLeast(50)});
     }
 
     void latencyOnSource()
@@ -227,17 +231,20 @@ private Q_SLOTS:
         runUnderFault({QStringLiteral("source-latency"),
                        add(kSource, QStringLiteral("latency"), QStringLiteral("downstream"),
                            QStringLiteral(R"({"latency":100,"jitter":50})")),
-                       10000, {}, kRate, latencyAtLeast(50)});
+                       10000,
+                       {},
+                       kRate,
+                       latencyAtLeast(50)});
     }
 
     void bandwidthLimited()
     {
         // 1 MB/s each way the records travel: fetched from the source,
         // produced to the target.
-        const auto source = add(kSource, QStringLiteral("bandwidth"), QStringLiteral("downstream"),
-                                QStringLiteral(R"({"rate":1000})"));
-        const auto target = add(kTarget, QStringLiteral("bandwidth"), QStringLiteral("upstream"),
-                                QStringLiteral(R"({"rate":1000})"));
+        const auto source =
+            add(kSource, QStringLiteral("bandwidth"), QStringLiteral("downstream"), QStringLiteral(R"({"rate":1000})"));
+        const auto target =
+            add(kTarget, QStringLiteral("bandwidth"), QStringLiteral("upstream"), QStringLiteral(R"({"rate":1000})"));
         // Written at 1.6 MB/s: more than the link carries.
         const auto capped = [](const QList<MetricsSnapshot> &during) {
             if (during.size() < 2)
@@ -246,8 +253,12 @@ private Q_SLOTS:
             const double rate = double(during.last().bytesProduced - during.first().bytesProduced) / dt;
             return rate <= 1.1e6 ? QString() : QStringLiteral("%1 bytes/s copied through a 1 MB/s link").arg(rate);
         };
-        runUnderFault({QStringLiteral("bandwidth-1MBps"), [=](QString *e) { return source(e) && target(e); }, 10000,
-                       {}, 8000, capped});
+        runUnderFault({QStringLiteral("bandwidth-1MBps"),
+                       [=](QString *e) { return source(e) && target(e); },
+                       10000,
+                       {},
+                       8000,
+                       capped});
     }
 
     void connectionsReset()
@@ -263,18 +274,18 @@ private Q_SLOTS:
     void targetUnreachable()
     {
         // A black hole: connections stay open, nothing comes back.
-        runUnderFault({QStringLiteral("target-unreachable-30s"),
-                       add(kTarget, QStringLiteral("timeout"), QStringLiteral("upstream"),
-                           QStringLiteral(R"({"timeout":0})")),
-                       30000, QStringLiteral("target")});
+        runUnderFault(
+            {QStringLiteral("target-unreachable-30s"),
+             add(kTarget, QStringLiteral("timeout"), QStringLiteral("upstream"), QStringLiteral(R"({"timeout":0})")),
+             30000, QStringLiteral("target")});
     }
 
     void sourceUnreachable()
     {
-        runUnderFault({QStringLiteral("source-unreachable-30s"),
-                       add(kSource, QStringLiteral("timeout"), QStringLiteral("upstream"),
-                           QStringLiteral(R"({"timeout":0})")),
-                       30000, QStringLiteral("source")});
+        runUnderFault(
+            {QStringLiteral("source-unreachable-30s"),
+             add(kSource, QStringLiteral("timeout"), QStringLiteral("upstream"), QStringLiteral(R"({"timeout":0})")),
+             30000, QStringLiteral("source")});
     }
 
     void commandsReportABlackHoledCluster()
@@ -295,8 +306,9 @@ private Q_SLOTS:
         file.close();
         for (const QString &side : {kTarget, kSource}) {
             QString error;
-            QVERIFY2(toxic(side, {QStringLiteral("add"), QStringLiteral("timeout"), QStringLiteral("upstream"),
-                                  QStringLiteral(R"({"timeout":0})")},
+            QVERIFY2(toxic(side,
+                           {QStringLiteral("add"), QStringLiteral("timeout"), QStringLiteral("upstream"),
+                            QStringLiteral(R"({"timeout":0})")},
                            &error),
                      qPrintable(error));
             const QString named = side == kTarget ? QStringLiteral("target") : QStringLiteral("source");
@@ -307,7 +319,8 @@ private Q_SLOTS:
                 const QString all = r.out + r.err;
                 qInfo("%s with the %s black-holed: exit %d after %.1f s: %s", qPrintable(command), qPrintable(named),
                       r.exitCode, double(t.elapsed()) / 1000.0, qPrintable(all.trimmed().split(u'\n').last()));
-                QVERIFY2(r.exitCode == 2, qPrintable(QStringLiteral("%1: exit %2\n%3").arg(command).arg(r.exitCode).arg(all)));
+                QVERIFY2(r.exitCode == 2,
+                         qPrintable(QStringLiteral("%1: exit %2\n%3").arg(command).arg(r.exitCode).arg(all)));
                 QVERIFY2(t.elapsed() < 40000, qPrintable(command + QStringLiteral(" took longer than its timeouts")));
                 QVERIFY2(all.contains(named) && all.contains(bootstrap(side)) &&
                              all.contains(QLatin1String("cannot reach")),

@@ -193,7 +193,8 @@ private Q_SLOTS:
         const QString path = profile(topic, {}, spec);
         ExeResult run;
         QVERIFY2(runUntilCaughtUp(path, &run), qPrintable(run.out + run.err));
-        QVERIFY2(QString(run.out + run.err).contains(QLatin1String("keeps no offset map")), qPrintable(run.out + run.err));
+        QVERIFY2(QString(run.out + run.err).contains(QLatin1String("keeps no offset map")),
+                 qPrintable(run.out + run.err));
         const auto target = valuesByOffset(targetBootstrap(), QStringLiteral("src.") + topic, &error);
         QVERIFY2(target, qPrintable(error));
         QCOMPARE(target->size(), qsizetype(500));
@@ -201,12 +202,13 @@ private Q_SLOTS:
                  qPrintable(QStringLiteral("%1 exists on the target").arg(mapTopicFor(topic))));
 
         const QString why = QStringLiteral("the job keeps no offset map (offsetMap: false)");
-        const ExeResult failover = runMirrordesk({QStringLiteral("failover"), path, QStringLiteral("--groups"), QStringLiteral(".*")}, 30000);
+        const ExeResult failover =
+            runMirrordesk({QStringLiteral("failover"), path, QStringLiteral("--groups"), QStringLiteral(".*")}, 30000);
         QVERIFY2(failover.exitCode == 2 && failover.err.contains(why), qPrintable(failover.out + failover.err));
-        const ExeResult reverse = runMirrordesk(
-            {QStringLiteral("reverse"), path, QStringLiteral("--output"), m_dir.filePath(topic + QStringLiteral("-back.mirrorjob")),
-             QStringLiteral("--dry-run")},
-            30000);
+        const ExeResult reverse =
+            runMirrordesk({QStringLiteral("reverse"), path, QStringLiteral("--output"),
+                           m_dir.filePath(topic + QStringLiteral("-back.mirrorjob")), QStringLiteral("--dry-run")},
+                          30000);
         QVERIFY2(reverse.exitCode == 1 && reverse.err.contains(why), qPrintable(reverse.out + reverse.err));
     }
 
@@ -230,10 +232,14 @@ private Q_SLOTS:
             }
             return out;
         };
-        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("c1")), true, &error), qPrintable(error));
-        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("a")), false, &error), qPrintable(error));
-        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("c2")), true, &error), qPrintable(error));
-        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("c3")), true, &error), qPrintable(error));
+        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("c1")), true, &error),
+                 qPrintable(error));
+        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("a")), false, &error),
+                 qPrintable(error));
+        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("c2")), true, &error),
+                 qPrintable(error));
+        QVERIFY2(produceTransactional(sourceBootstrap(), topic, batch(QStringLiteral("c3")), true, &error),
+                 qPrintable(error));
         ExeResult run;
         QVERIFY2(runUntilCaughtUp(profile(topic, {}, {}), &run), qPrintable(run.out + run.err));
 
@@ -287,8 +293,8 @@ private Q_SLOTS:
         slow.throttleBytesPerSecond = 6000; // ~650 records/s: the kill lands mid-way
         MirrorRun first(QStringLiteral("throttled run"));
         QVERIFY(first.start({QStringLiteral("run"), profile(topic, QStringLiteral("-slow"), slow)}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return first.copied() >= n * 2 / 5 || first.finished(); }, 120000)
-                     && first.running(),
+        QVERIFY2(MirrorRun::waitUntil([&] { return first.copied() >= n * 2 / 5 || first.finished(); }, 120000) &&
+                     first.running(),
                  qPrintable(first.transcript()));
         QVERIFY2(first.crash(), qPrintable(first.transcript()));
         const qint64 copiedBeforeKill = first.copied();
@@ -322,12 +328,11 @@ private Q_SLOTS:
         for (auto it = source->cbegin(); it != source->cend(); ++it) {
             const OffsetTranslation t = map.translate(topic, it.key().first, it.key().second);
             const qint64 newest = lastCopy.value({it.key().first, it.value()}, -1);
-            QVERIFY2(t.targetOffset == newest,
-                     qPrintable(QStringLiteral("%1/%2: map says %3, the newest copy is at %4")
-                                    .arg(it.key().first)
-                                    .arg(it.key().second)
-                                    .arg(t.targetOffset)
-                                    .arg(newest)));
+            QVERIFY2(t.targetOffset == newest, qPrintable(QStringLiteral("%1/%2: map says %3, the newest copy is at %4")
+                                                              .arg(it.key().first)
+                                                              .arg(it.key().second)
+                                                              .arg(t.targetOffset)
+                                                              .arg(newest)));
             if (t.targetOffset > it.key().second)
                 ++recopied;
         }
@@ -374,7 +379,8 @@ private Q_SLOTS:
         };
         QString error;
         QVERIFY2(createTopic(targetBootstrap(), topic, 1, {}, &error), qPrintable(error));
-        QVERIFY2(produce(targetBootstrap(), topic, {record(0, 100, 0), record(100, 200, 101)}, &error), qPrintable(error));
+        QVERIFY2(produce(targetBootstrap(), topic, {record(0, 100, 0), record(100, 200, 101)}, &error),
+                 qPrintable(error));
 
         ClusterConfig target;
         target.bootstrap = targetBootstrap();

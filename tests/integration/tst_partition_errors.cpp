@@ -13,8 +13,8 @@
 #include "broker_configs.h"
 #include "network_faults.h"
 
-#include <QScopeGuard>
 #include "tst_mirror_support.h"
+#include <QScopeGuard>
 
 using namespace md;
 using namespace md::test;
@@ -74,10 +74,12 @@ class TstPartitionErrors final : public QObject {
             bigRecords << record(1, QByteArray("p1-") + QByteArray::number(i));
             smallRecords << record(0, QByteArray("s-") + QByteArray::number(i));
         }
-        return createTopic(sourceBootstrap(), *big, 2, {}, error) && createTopic(sourceBootstrap(), *small, 1, {}, error) &&
+        return createTopic(sourceBootstrap(), *big, 2, {}, error) &&
+               createTopic(sourceBootstrap(), *small, 1, {}, error) &&
                createTopic(targetBootstrap(), *big, 2, {{QStringLiteral("max.message.bytes"), QStringLiteral("2000")}},
                            error) &&
-               produce(sourceBootstrap(), *big, bigRecords, error) && produce(sourceBootstrap(), *small, smallRecords, error);
+               produce(sourceBootstrap(), *big, bigRecords, error) &&
+               produce(sourceBootstrap(), *small, smallRecords, error);
     }
 
     bool m_aclBroker = false;
@@ -105,12 +107,21 @@ private Q_SLOTS:
         // What a mirror job's target user needs: its topics and its offset map.
         QList<Acl> grants;
         for (const QString &prefix : {base, QStringLiteral("mirrordesk.")})
-            grants << Acl{RD_KAFKA_RESOURCE_TOPIC, prefix, RD_KAFKA_RESOURCE_PATTERN_PREFIXED, user,
-                          RD_KAFKA_ACL_OPERATION_ALL, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
-        grants << Acl{RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
-                      RD_KAFKA_ACL_OPERATION_DESCRIBE, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
-        grants << Acl{RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
-                      RD_KAFKA_ACL_OPERATION_IDEMPOTENT_WRITE, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
+            grants << Acl{RD_KAFKA_RESOURCE_TOPIC,
+                          prefix,
+                          RD_KAFKA_RESOURCE_PATTERN_PREFIXED,
+                          user,
+                          RD_KAFKA_ACL_OPERATION_ALL,
+                          RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
+        grants << Acl{RD_KAFKA_RESOURCE_BROKER,          QStringLiteral("kafka-cluster"),
+                      RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
+                      RD_KAFKA_ACL_OPERATION_DESCRIBE,   RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
+        grants << Acl{RD_KAFKA_RESOURCE_BROKER,
+                      QStringLiteral("kafka-cluster"),
+                      RD_KAFKA_RESOURCE_PATTERN_LITERAL,
+                      user,
+                      RD_KAFKA_ACL_OPERATION_IDEMPOTENT_WRITE,
+                      RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
         QVERIFY2(createAcls(admin, grants, &error), qPrintable(error));
         for (const QString &topic : {denied, other}) {
             QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
@@ -140,8 +151,9 @@ private Q_SLOTS:
         QTRY_VERIFY2_WITH_TIMEOUT(count(denied) == 100 && count(other) == 100, qPrintable(joined(events)), 60000);
 
         // WRITE on one topic taken away (a DENY wins over the prefixed ALLOW).
-        const Acl deny{RD_KAFKA_RESOURCE_TOPIC, denied, RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
-                       RD_KAFKA_ACL_OPERATION_WRITE, RD_KAFKA_ACL_PERMISSION_TYPE_DENY};
+        const Acl deny{RD_KAFKA_RESOURCE_TOPIC,           denied,
+                       RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
+                       RD_KAFKA_ACL_OPERATION_WRITE,      RD_KAFKA_ACL_PERMISSION_TYPE_DENY};
         QVERIFY2(createAcls(admin, {deny}, &error), qPrintable(error));
         QTest::qWait(1000);
         for (const QString &topic : {denied, other})
@@ -166,7 +178,8 @@ private Q_SLOTS:
         const auto copied = consumeAll(admin, denied, &error);
         QVERIFY2(copied, qPrintable(error));
         QVERIFY(valueSet(*copied).contains(valueSet(*source)));
-        qInfo("after WRITE came back: %lld records for %lld on the source", qint64(copied->size()), qint64(source->size()));
+        qInfo("after WRITE came back: %lld records for %lld on the source", qint64(copied->size()),
+              qint64(source->size()));
         QCOMPARE(copied->size(), source->size()); // refused records were never written: no duplicates
         job.stop();
         QVERIFY(job.waitForFinished(60000));
@@ -194,14 +207,16 @@ private Q_SLOTS:
         // The other partitions go on.
         const auto source = consumeAll(sourceBootstrap(), big, &error);
         QVERIFY2(source, qPrintable(error));
-        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), small).value_or(QList<TestRecord>()).size() == 20, 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(consumeAll(targetBootstrap(), small).value_or(QList<TestRecord>()).size() == 20,
+                                 30000);
         QTRY_VERIFY_WITH_TIMEOUT(
             partitionRecords(consumeAll(targetBootstrap(), big).value_or(QList<TestRecord>()), 1).size() == 20, 30000);
         // The refused one holds a prefix of its source partition, in order:
         // nothing after the big record was skipped to.
         const QList<QByteArray> want = values(partitionRecords(*source, 0));
         QList<QByteArray> got = values(partitionRecords(*consumeAll(targetBootstrap(), big, &error), 0));
-        QVERIFY2(got.size() <= 10 && got == want.mid(0, got.size()), qPrintable(QStringLiteral("%1 records").arg(got.size())));
+        QVERIFY2(got.size() <= 10 && got == want.mid(0, got.size()),
+                 qPrintable(QStringLiteral("%1 records").arg(got.size())));
         QVERIFY(job.isRunning());
 
         // The operator raises the limit: it copies on by itself, exactly once.
@@ -229,8 +244,9 @@ private Q_SLOTS:
         QVERIFY2(out.finished, qPrintable(joined(out.events)));
         QVERIFY(!out.ok);
         qInfo("%s", qPrintable(out.error));
-        QVERIFY2(out.error.contains(QStringLiteral("caught up except what the target refuses: %1/0 at offset").arg(big)),
-                 qPrintable(out.error));
+        QVERIFY2(
+            out.error.contains(QStringLiteral("caught up except what the target refuses: %1/0 at offset").arg(big)),
+            qPrintable(out.error));
         // Everything else was copied before it ended.
         QCOMPARE(consumeAll(targetBootstrap(), small).value_or(QList<TestRecord>()).size(), 20);
         QCOMPARE(partitionRecords(consumeAll(targetBootstrap(), big).value_or(QList<TestRecord>()), 1).size(), 20);

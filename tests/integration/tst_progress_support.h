@@ -17,8 +17,8 @@ inline bool deleteRecordsBefore(const QString &topic, int partition, qint64 befo
 {
     char errstr[512];
     KafkaConfPtr conf(rd_kafka_conf_new());
-    if (rd_kafka_conf_set(conf.get(), "bootstrap.servers", sourceBootstrap().toUtf8().constData(), errstr, sizeof errstr)
-        != RD_KAFKA_CONF_OK) {
+    if (rd_kafka_conf_set(conf.get(), "bootstrap.servers", sourceBootstrap().toUtf8().constData(), errstr,
+                          sizeof errstr) != RD_KAFKA_CONF_OK) {
         *error = QString::fromUtf8(errstr);
         return false;
     }
@@ -40,7 +40,10 @@ inline bool deleteRecordsBefore(const QString &topic, int partition, qint64 befo
         return false;
     }
     if (rd_kafka_event_error(ev.get())) {
-        *error = QStringLiteral("DeleteRecords %1[%2]: %3").arg(topic).arg(partition).arg(QString::fromUtf8(rd_kafka_event_error_string(ev.get())));
+        *error = QStringLiteral("DeleteRecords %1[%2]: %3")
+                     .arg(topic)
+                     .arg(partition)
+                     .arg(QString::fromUtf8(rd_kafka_event_error_string(ev.get())));
         return false;
     }
     const rd_kafka_topic_partition_list_t *res =
@@ -49,7 +52,8 @@ inline bool deleteRecordsBefore(const QString &topic, int partition, qint64 befo
         *error = QStringLiteral("DeleteRecords %1[%2]: %3")
                      .arg(topic)
                      .arg(partition)
-                     .arg(res && res->cnt ? QString::fromUtf8(rd_kafka_err2str(res->elems[0].err)) : QStringLiteral("empty result"));
+                     .arg(res && res->cnt ? QString::fromUtf8(rd_kafka_err2str(res->elems[0].err))
+                                          : QStringLiteral("empty result"));
         return false;
     }
     return true;

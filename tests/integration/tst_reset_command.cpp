@@ -38,8 +38,8 @@ QString kafkaLibsDir(QString *error)
         *error = QStringLiteral("cannot read tests/kafka/pom.xml");
         return {};
     }
-    const QRegularExpressionMatch m =
-        QRegularExpression(QStringLiteral("<kafka.version>([^<]+)</kafka.version>")).match(QString::fromUtf8(pom.readAll()));
+    const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("<kafka.version>([^<]+)</kafka.version>"))
+                                          .match(QString::fromUtf8(pom.readAll()));
     if (!m.hasMatch()) {
         *error = QStringLiteral("no <kafka.version> in tests/kafka/pom.xml");
         return {};
@@ -49,7 +49,8 @@ QString kafkaLibsDir(QString *error)
         cache = QDir::homePath() + QStringLiteral("/.cache");
     const QString libs = cache + QStringLiteral("/mirrordesk/kafka-") + m.captured(1) + QStringLiteral("/libs");
     if (!QFile::exists(libs + QStringLiteral("/kafka-tools-") + m.captured(1) + QStringLiteral(".jar"))) {
-        *error = QStringLiteral("kafka-tools-%1.jar is not in %2 (run: bash tests/kafka/harness.sh fetch)").arg(m.captured(1), libs);
+        *error = QStringLiteral("kafka-tools-%1.jar is not in %2 (run: bash tests/kafka/harness.sh fetch)")
+                     .arg(m.captured(1), libs);
         return {};
     }
     return libs;
@@ -82,13 +83,14 @@ class TestResetCommand final : public QObject {
     // The group's committed offsets as Kafka's own tool reports them.
     std::optional<Offsets> describe(const QString &group, QString *error)
     {
-        const Result r = runProcess(m_java,
-                                    {QStringLiteral("-Xms32m"), QStringLiteral("-Xmx256m"), QStringLiteral("-XX:+UseSerialGC"),
-                                     QStringLiteral("-XX:TieredStopAtLevel=1"), QStringLiteral("-cp"), m_libs + QStringLiteral("/*"),
-                                     QStringLiteral("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"),
-                                     QStringLiteral("--bootstrap-server"), test::sourceBootstrap(), QStringLiteral("--describe"),
-                                     QStringLiteral("--group"), group},
-                                    120000);
+        const Result r =
+            runProcess(m_java,
+                       {QStringLiteral("-Xms32m"), QStringLiteral("-Xmx256m"), QStringLiteral("-XX:+UseSerialGC"),
+                        QStringLiteral("-XX:TieredStopAtLevel=1"), QStringLiteral("-cp"), m_libs + QStringLiteral("/*"),
+                        QStringLiteral("org.apache.kafka.tools.consumer.group.ConsumerGroupCommand"),
+                        QStringLiteral("--bootstrap-server"), test::sourceBootstrap(), QStringLiteral("--describe"),
+                        QStringLiteral("--group"), group},
+                       120000);
         if (r.exitCode != 0 && !r.out.contains(group)) {
             *error = QStringLiteral("ConsumerGroupCommand exit %1: %2 %3").arg(r.exitCode).arg(r.out, r.err);
             return std::nullopt;
@@ -136,12 +138,12 @@ class TestResetCommand final : public QObject {
         j.b = j.base + QStringLiteral(".b");
         QString error;
         test::GroupMember member;
-        if (!test::createTopic(test::sourceBootstrap(), j.a, 2, {}, &error)
-            || !test::createTopic(test::sourceBootstrap(), j.b, 1, {}, &error)
-            || !test::produce(test::sourceBootstrap(), j.a, recordsFor(0, 10) + recordsFor(1, 6), &error)
-            || !test::produce(test::sourceBootstrap(), j.b, recordsFor(0, 4), &error)
-            || !test::deleteRecordsBefore(j.a, 0, 2, &error)
-            || !member.start(test::sourceBootstrap(), j.group, j.a, &error) || !member.commit({{0, 5}}, &error)) {
+        if (!test::createTopic(test::sourceBootstrap(), j.a, 2, {}, &error) ||
+            !test::createTopic(test::sourceBootstrap(), j.b, 1, {}, &error) ||
+            !test::produce(test::sourceBootstrap(), j.a, recordsFor(0, 10) + recordsFor(1, 6), &error) ||
+            !test::produce(test::sourceBootstrap(), j.b, recordsFor(0, 4), &error) ||
+            !test::deleteRecordsBefore(j.a, 0, 2, &error) ||
+            !member.start(test::sourceBootstrap(), j.group, j.a, &error) || !member.commit({{0, 5}}, &error)) {
             qWarning("%s", qPrintable(error));
             return std::nullopt;
         }
@@ -180,7 +182,8 @@ private Q_SLOTS:
                  qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("--dry-run")), qPrintable(r.out));
 
-        r = reset({QStringLiteral("job.mirrorjob"), QStringLiteral("--to"), QStringLiteral("earliest"), QStringLiteral("--bogus")});
+        r = reset({QStringLiteral("job.mirrorjob"), QStringLiteral("--to"), QStringLiteral("earliest"),
+                   QStringLiteral("--bogus")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("unknown option --bogus\n")), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("usage: mirrordesk reset")), qPrintable(r.err));
@@ -191,13 +194,15 @@ private Q_SLOTS:
 
         r = reset({QStringLiteral("job.mirrorjob"), QStringLiteral("--to"), QStringLiteral("yesterday")});
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(QStringLiteral("--to: \"yesterday\" is not an ISO 8601 date and time")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("--to: \"yesterday\" is not an ISO 8601 date and time")),
+                 qPrintable(r.err));
         r = reset({QStringLiteral("job.mirrorjob"), QStringLiteral("--to=2026-11-01T00:00:00")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("\"2026-11-01T00:00:00\" has no time zone")), qPrintable(r.err));
 
         // A profile that does not load is a usage/profile error too, and nothing is contacted.
-        r = reset({m_dir.filePath(QStringLiteral("missing.mirrorjob")), QStringLiteral("--to"), QStringLiteral("latest")});
+        r = reset(
+            {m_dir.filePath(QStringLiteral("missing.mirrorjob")), QStringLiteral("--to"), QStringLiteral("latest")});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains(QStringLiteral("missing.mirrorjob")), qPrintable(r.err));
     }
@@ -211,11 +216,14 @@ private Q_SLOTS:
         QVERIFY2(before, qPrintable(error));
         QCOMPARE(before->value(key(job->a, 0), -2), 5);
 
-        Result r = reset({job->profile, QStringLiteral("--to"), QStringLiteral("earliest"), QStringLiteral("--dry-run")});
+        Result r =
+            reset({job->profile, QStringLiteral("--to"), QStringLiteral("earliest"), QStringLiteral("--dry-run")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-        QVERIFY2(r.out.contains(QStringLiteral("dry run: 3 partitions, 18 records to copy; nothing written")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("dry run: 3 partitions, 18 records to copy; nothing written")),
+                 qPrintable(r.out));
         // topic, partition, committed now, new position, records to copy
-        const auto row = [](const QString &topic, int partition, const QString &committed, qint64 start, qint64 toCopy) {
+        const auto row = [](const QString &topic, int partition, const QString &committed, qint64 start,
+                            qint64 toCopy) {
             return QRegularExpression(QStringLiteral("(^|\\n)%1 +%2 +%3 +%4 +%5\\n")
                                           .arg(QRegularExpression::escape(topic))
                                           .arg(partition)
@@ -315,7 +323,8 @@ private Q_SLOTS:
         r = reset({job->profile, QStringLiteral("--to"), QStringLiteral("latest"), QStringLiteral("--topic"),
                    QStringLiteral("nothing-like-this")});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains(QStringLiteral("no mirrored topic matches --topic nothing-like-this")), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("no mirrored topic matches --topic nothing-like-this")),
+                 qPrintable(r.err));
     }
 
     void refusedWhileTheGroupHasAnActiveMember()

@@ -107,7 +107,8 @@ private Q_SLOTS:
             QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 120000) && run.caughtUp(),
                      qPrintable(run.transcript()));
             QVERIFY2(run.stop(), qPrintable(run.transcript()));
-            QVERIFY2(run.outputContains(QStringLiteral("stopped cleanly: 0 records copied")), qPrintable(run.transcript()));
+            QVERIFY2(run.outputContains(QStringLiteral("stopped cleanly: 0 records copied")),
+                     qPrintable(run.transcript()));
         }
         // Written while no instance runs.
         const auto whileDown = verifiableProduce(sourceBootstrap(), topic, 2000, 2, &error);
@@ -205,8 +206,8 @@ private Q_SLOTS:
         slow.throttleBytesPerSecond = 6000;
         MirrorRun first(QStringLiteral("throttled run"));
         QVERIFY(first.start({QStringLiteral("run"), profile(topic, QStringLiteral("-slow"), slow)}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return first.copied() >= n * 2 / 5 || first.finished(); }, 120000)
-                     && first.running(),
+        QVERIFY2(MirrorRun::waitUntil([&] { return first.copied() >= n * 2 / 5 || first.finished(); }, 120000) &&
+                     first.running(),
                  qPrintable(first.transcript()));
         const double rate = first.recentRate(3);
         const qint64 copiedBeforeKill = first.copied();
@@ -227,10 +228,9 @@ private Q_SLOTS:
               qPrintable(target->summary()));
         QVERIFY2(target->missing.isEmpty(), qPrintable(target->summary()));
         QVERIFY2(rate > 0, qPrintable(first.transcript()));
-        QVERIFY2(duplicates <= bound, qPrintable(QStringLiteral("%1 duplicates > bound %2; %3")
-                                                     .arg(duplicates)
-                                                     .arg(bound)
-                                                     .arg(target->summary())));
+        QVERIFY2(duplicates <= bound,
+                 qPrintable(
+                     QStringLiteral("%1 duplicates > bound %2; %3").arg(duplicates).arg(bound).arg(target->summary())));
     }
 };
 

@@ -77,9 +77,9 @@ private Q_SLOTS:
         QVERIFY2(written, qPrintable(error));
 
         const QString reversePath = m_dir.filePath(topic + QStringLiteral("-reverse.mirrorjob"));
-        const ExeResult dry = runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath,
-                                             QStringLiteral("--dry-run")},
-                                            120000);
+        const ExeResult dry = runMirrordesk(
+            {QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath, QStringLiteral("--dry-run")},
+            120000);
         QVERIFY2(dry.exitCode == 0, qPrintable(dry.out + dry.err));
         QVERIFY2(dry.out.contains(QStringLiteral("%1 records to copy back").arg(m)), qPrintable(dry.out));
         QVERIFY2(!QFile::exists(reversePath), "--dry-run wrote the profile");
@@ -87,12 +87,15 @@ private Q_SLOTS:
         QVERIFY2(!groupExists(targetBootstrap(), reverseGroup, &error) && error.isEmpty(),
                  qPrintable(QStringLiteral("--dry-run wrote progress for %1 %2").arg(reverseGroup, error)));
 
-        const ExeResult r = runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 120000);
+        const ExeResult r =
+            runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 120000);
         qInfo("reverse:\n%s%s", qPrintable(r.out), qPrintable(r.err));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY(QFile::exists(reversePath));
-        const ExeResult again = runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 60000);
-        QVERIFY2(again.exitCode == 2 && again.err.contains(QLatin1String("--force")), qPrintable(again.out + again.err));
+        const ExeResult again =
+            runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 60000);
+        QVERIFY2(again.exitCode == 2 && again.err.contains(QLatin1String("--force")),
+                 qPrintable(again.out + again.err));
 
         QVERIFY2(runToEnd(reversePath, QStringLiteral("reverse"), &transcript), qPrintable(transcript));
         const auto source = readTopic(sourceBootstrap(), topic, *copied + *written, &error);
@@ -123,7 +126,8 @@ private Q_SLOTS:
         QVERIFY2(written, qPrintable(error));
 
         const QString reversePath = m_dir.filePath(topic + QStringLiteral("-reverse.mirrorjob"));
-        const ExeResult r = runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 120000);
+        const ExeResult r =
+            runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 120000);
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QVERIFY2(runToEnd(reversePath, QStringLiteral("reverse"), &transcript), qPrintable(transcript));
 
@@ -151,17 +155,21 @@ private Q_SLOTS:
         // The forward job running: identity naming both ways would loop.
         MirrorRun running(QStringLiteral("forward, running"));
         QVERIFY(running.start({QStringLiteral("run"), forward}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return running.caughtUp() || running.finished(); }, 120000) && running.running(),
+        QVERIFY2(MirrorRun::waitUntil([&] { return running.caughtUp() || running.finished(); }, 120000) &&
+                     running.running(),
                  qPrintable(running.transcript()));
-        const ExeResult busy = runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 120000);
-        QVERIFY2(busy.exitCode == 1 && busy.err.contains(QLatin1String("stop it first")), qPrintable(busy.out + busy.err));
+        const ExeResult busy =
+            runMirrordesk({QStringLiteral("reverse"), forward, QStringLiteral("--output"), reversePath}, 120000);
+        QVERIFY2(busy.exitCode == 1 && busy.err.contains(QLatin1String("stop it first")),
+                 qPrintable(busy.out + busy.err));
         QVERIFY(!QFile::exists(reversePath));
         QVERIFY2(running.stop(), qPrintable(running.transcript()));
 
         // Template naming cannot be inverted.
         spec.naming = QStringLiteral("{\"policy\": \"template\", \"template\": \"copy-${topic}\"}");
         const QString templated = writeProfile(m_dir.path(), topic + QStringLiteral("-tpl.mirrorjob"), spec);
-        const ExeResult tpl = runMirrordesk({QStringLiteral("reverse"), templated, QStringLiteral("--output"), reversePath}, 60000);
+        const ExeResult tpl =
+            runMirrordesk({QStringLiteral("reverse"), templated, QStringLiteral("--output"), reversePath}, 60000);
         QVERIFY2(tpl.exitCode == 1 && tpl.err.contains(QLatin1String("template")), qPrintable(tpl.out + tpl.err));
         QVERIFY(!QFile::exists(reversePath));
 

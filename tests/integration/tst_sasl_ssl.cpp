@@ -27,12 +27,14 @@ constexpr int kConnectionTestBoundMs = 10000;
 constexpr int kCheckBoundMs = 30000;
 constexpr int kRunEventBoundMs = 30000;
 
-QString passwordEnv() { return QString::fromLatin1(kPasswordEnv); }
+QString passwordEnv()
+{
+    return QString::fromLatin1(kPasswordEnv);
+}
 
 } // namespace
 
-class TestSaslSsl final : public QObject
-{
+class TestSaslSsl final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -71,9 +73,8 @@ void TestSaslSsl::mirrorCheckAndVerify()
     QVERIFY2(produce(servers, topic, written, &error, produceOptions), qPrintable(error));
 
     const SaslSslSide side{QStringLiteral("sasl-ssl"), passwordEnv(), {}};
-    const QString profile =
-        writeSaslSslProfile(m_dir.path(), QStringLiteral("mirror.mirrorjob"), uniqueName(QStringLiteral("saslssl-job")),
-                            topic, side, side);
+    const QString profile = writeSaslSslProfile(m_dir.path(), QStringLiteral("mirror.mirrorjob"),
+                                                uniqueName(QStringLiteral("saslssl-job")), topic, side, side);
     QVERIFY(!profile.isEmpty());
 
     // check: both sides reachable over SASL_SSL, the topic planned.
@@ -159,8 +160,10 @@ void TestSaslSsl::readmeExampleChecks()
     f.close();
     const ExeResult check = runMirrordesk({QStringLiteral("check"), path}, 60000);
     QVERIFY2(check.exitCode == 0, qPrintable(check.out + check.err));
-    QVERIFY2(check.out.contains(QStringLiteral("source eu (%1): reachable").arg(saslSslBootstrap())), qPrintable(check.out));
-    QVERIFY2(check.out.contains(QStringLiteral("target dr (%1): reachable").arg(saslSslBootstrap())), qPrintable(check.out));
+    QVERIFY2(check.out.contains(QStringLiteral("source eu (%1): reachable").arg(saslSslBootstrap())),
+             qPrintable(check.out));
+    QVERIFY2(check.out.contains(QStringLiteral("target dr (%1): reachable").arg(saslSslBootstrap())),
+             qPrintable(check.out));
 }
 
 void TestSaslSsl::failuresNameTheCause_data()
@@ -179,10 +182,12 @@ void TestSaslSsl::failuresNameTheCause_data()
                                     << QStringList{QStringLiteral("authentication failed"),
                                                    QStringLiteral("user name or password")};
     QTest::newRow("wrong CA") << QStringLiteral("sasl-ssl") << passwordEnv() << tlsFile(QStringLiteral("other-ca.pem"))
-                              << tls << QStringList{QStringLiteral("TLS failed"), QStringLiteral("not signed by a trusted CA")};
-    QTest::newRow("host name mismatch")
-        << QStringLiteral("sasl-ssl-wrong-host") << passwordEnv() << QString() << tls
-        << QStringList{QStringLiteral("TLS failed"), QStringLiteral("does not match the host name")};
+                              << tls
+                              << QStringList{QStringLiteral("TLS failed"),
+                                             QStringLiteral("not signed by a trusted CA")};
+    QTest::newRow("host name mismatch") << QStringLiteral("sasl-ssl-wrong-host") << passwordEnv() << QString() << tls
+                                        << QStringList{QStringLiteral("TLS failed"),
+                                                       QStringLiteral("does not match the host name")};
     QTest::newRow("expired certificate") << QStringLiteral("sasl-ssl-expired") << passwordEnv() << QString() << tls
                                          << QStringList{QStringLiteral("TLS failed"),
                                                         QStringLiteral("certificate of broker"),

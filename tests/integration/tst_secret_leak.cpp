@@ -45,7 +45,8 @@ QList<QPair<QString, QByteArray>> leakForms(const QByteArray &secret)
 QList<Artefact> filesUnder(const QString &dir)
 {
     QList<Artefact> files;
-    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(dir, QDir::Files | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString path = it.next();
         QFile f(path);
@@ -94,8 +95,7 @@ QByteArray scrapeMetrics(quint16 port)
 
 } // namespace
 
-class TestSecretLeak final : public QObject
-{
+class TestSecretLeak final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -122,7 +122,8 @@ void TestSecretLeak::initTestCase()
     // The children keep whatever they write for themselves (settings, logs,
     // caches) where the scan looks, and log everything Qt can.
     const QString home = m_dir.filePath(QStringLiteral("home"));
-    for (const char *var : {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"}) {
+    for (const char *var :
+         {"XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_RUNTIME_DIR"}) {
         const QString path = home + QLatin1Char('/') + QString::fromLatin1(var).toLower();
         QVERIFY(QDir().mkpath(path));
         QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
@@ -149,7 +150,8 @@ void TestSecretLeak::scannerFindsPlantedSecrets()
     artefacts.append({QStringLiteral("clean"), QByteArrayLiteral("nothing to see")});
     const QStringList found = findSecrets(artefacts, secrets());
     QCOMPARE(found.size(), 2);
-    QVERIFY2(found[0].endsWith(QLatin1String("blob.bin: secret 1 (base64)")), qPrintable(found.join(QLatin1Char('\n'))));
+    QVERIFY2(found[0].endsWith(QLatin1String("blob.bin: secret 1 (base64)")),
+             qPrintable(found.join(QLatin1Char('\n'))));
     QCOMPARE(found[1], QStringLiteral("stdout: secret 0 (clear)"));
 }
 
@@ -166,8 +168,8 @@ void TestSecretLeak::noSecretAnywhere()
     QVERIFY2(produce(saslSslBootstrap(), topic, saslSslRecords(100, 2), &error, produceOptions), qPrintable(error));
 
     const SaslSslSide side{QStringLiteral("sasl-ssl"), QString::fromLatin1(kPasswordEnv), {}};
-    const QString profile = writeSaslSslProfile(work, QStringLiteral("leak.mirrorjob"), uniqueName(QStringLiteral("leak-job")),
-                                                topic, side, side);
+    const QString profile = writeSaslSslProfile(work, QStringLiteral("leak.mirrorjob"),
+                                                uniqueName(QStringLiteral("leak-job")), topic, side, side);
     QList<Artefact> artefacts;
     const auto keep = [&](const QString &what, const ExeResult &r) {
         artefacts.append({what + QStringLiteral(" stdout"), r.out.toUtf8()});
@@ -180,7 +182,8 @@ void TestSecretLeak::noSecretAnywhere()
     {
         MirrorRun run(QStringLiteral("run"));
         QVERIFY(run.start({QStringLiteral("run"), profile, QStringLiteral("--metrics-port"), QString::number(port)}));
-        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 120000), qPrintable(run.transcript()));
+        QVERIFY2(MirrorRun::waitUntil([&] { return run.caughtUp() || run.finished(); }, 120000),
+                 qPrintable(run.transcript()));
         const QByteArray metrics = scrapeMetrics(port);
         QVERIFY2(metrics.contains("mirrordesk_"), metrics.constData()); // the scrape did read the metrics
         artefacts.append({QStringLiteral("metrics"), metrics});
@@ -222,9 +225,10 @@ void TestSecretLeak::noSecretAnywhere()
     {
         MirrorRun run(QStringLiteral("wrong run"));
         QVERIFY(run.start({QStringLiteral("run"), wrongProfile}));
-        QVERIFY2(MirrorRun::waitUntil(
-                     [&] { return run.err().contains(QLatin1String("authentication failed")) || run.finished(); }, 30000),
-                 qPrintable(run.transcript()));
+        QVERIFY2(
+            MirrorRun::waitUntil(
+                [&] { return run.err().contains(QLatin1String("authentication failed")) || run.finished(); }, 30000),
+            qPrintable(run.transcript()));
         run.stop();
         artefacts.append({QStringLiteral("wrong run stdout"), run.out().toUtf8()});
         artefacts.append({QStringLiteral("wrong run stderr"), run.err().toUtf8()});

@@ -153,8 +153,8 @@ private Q_SLOTS:
         std::unique_ptr<AdminService> admin = AdminService::create(clusterConfig(QStringLiteral("target")), &error);
         QVERIFY2(admin, qPrintable(error));
         const Configs created = dynamicConfigsOf(*admin, targetName, e->configs, &error);
-        QVERIFY2(created == e->configs, qPrintable(QStringLiteral("planned: %1\ncreated: %2 %3")
-                                                       .arg(text(e->configs), text(created), error)));
+        QVERIFY2(created == e->configs,
+                 qPrintable(QStringLiteral("planned: %1\ncreated: %2 %3").arg(text(e->configs), text(created), error)));
         const AdminResult<ClusterMetadata> md = admin->metadata();
         QVERIFY2(md.ok(), qPrintable(md.error));
         const auto created_topic = std::find_if(md.value.topics.cbegin(), md.value.topics.cend(),
@@ -183,7 +183,8 @@ private Q_SLOTS:
         QCOMPARE(plan.topics.size(), 1);
         QCOMPARE(plan.topics[0].action, TopicPlanEntry::Action::Create);
         QVERIFY(plan.topics[0].configs.isEmpty());
-        QVERIFY2(plan.topics[0].configsNote.contains(QStringLiteral("Unknown topic")), qPrintable(plan.topics[0].configsNote));
+        QVERIFY2(plan.topics[0].configsNote.contains(QStringLiteral("Unknown topic")),
+                 qPrintable(plan.topics[0].configsNote));
         QVERIFY(plan.topics[0].configsNote.contains(QStringLiteral("target's defaults")));
     }
 
@@ -209,10 +210,10 @@ private Q_SLOTS:
         QVERIFY(p.waitForFinished(60000));
         const QString out = QString::fromUtf8(p.readAllStandardOutput());
         QCOMPARE(p.exitCode(), 0);
-        const QString line = QStringLiteral("  ") + topic + QStringLiteral(" (3 partitions) -> eu.") + topic
-                             + QStringLiteral(": missing, will be created with 3 partitions, replication factor 1\n"
-                                              "      configs: ")
-                             + text(withoutExcluded()) + QLatin1Char('\n');
+        const QString line = QStringLiteral("  ") + topic + QStringLiteral(" (3 partitions) -> eu.") + topic +
+                             QStringLiteral(": missing, will be created with 3 partitions, replication factor 1\n"
+                                            "      configs: ") +
+                             text(withoutExcluded()) + QLatin1Char('\n');
         QVERIFY2(out.contains(line), qPrintable(out));
         QVERIFY2(!out.contains(QStringLiteral("min.insync.replicas")), qPrintable(out));
     }

@@ -34,10 +34,22 @@ QList<TestRecord> sampleRecords(int partition, int count)
         r.partition = partition;
         r.timestamp = 1500000000000LL + partition * 100000 + i; // 2017: far from "now"
         switch (i % 5) {
-        case 0: r.key = std::nullopt; r.value = bytes("plain") + QByteArray::number(i); break;
-        case 1: r.key = QByteArray(); r.value = std::nullopt; break;
-        case 2: r.key = bytes("k") + QByteArray::number(i); r.value = QByteArray(); break;
-        case 3: r.key = QByteArray("\x00\xff\x01", 3); r.value = QByteArray(1000, char(i)); break;
+        case 0:
+            r.key = std::nullopt;
+            r.value = bytes("plain") + QByteArray::number(i);
+            break;
+        case 1:
+            r.key = QByteArray();
+            r.value = std::nullopt;
+            break;
+        case 2:
+            r.key = bytes("k") + QByteArray::number(i);
+            r.value = QByteArray();
+            break;
+        case 3:
+            r.key = QByteArray("\x00\xff\x01", 3);
+            r.value = QByteArray(1000, char(i));
+            break;
         default:
             r.key = bytes("h") + QByteArray::number(i);
             r.value = bytes("with headers");
@@ -88,8 +100,7 @@ VerifyOptions quickOptions()
 
 } // namespace
 
-class TestVerify final : public QObject
-{
+class TestVerify final : public QObject {
     Q_OBJECT
 
 private:
@@ -127,9 +138,8 @@ private Q_SLOTS:
         const QList<TestRecord> records = sampleRecords(0, 25) + sampleRecords(1, 12);
         makePair(topic, 3, records, records); // partition 2 stays empty on both sides
         QList<PartitionVerdict> seen;
-        const VerifyReport report = Verifier(makeSpec(topic), quickOptions()).run([&](const PartitionVerdict &v) {
-            seen.append(v);
-        });
+        const VerifyReport report =
+            Verifier(makeSpec(topic), quickOptions()).run([&](const PartitionVerdict &v) { seen.append(v); });
         QVERIFY2(report.completed, qPrintable(report.error));
         QCOMPARE(report.exitCode(), 0);
         QCOMPARE(report.partitions.size(), 3);
@@ -157,7 +167,8 @@ private Q_SLOTS:
         QTest::addColumn<qint64>("targetOffset");
         QTest::addColumn<QString>("expectedText");
 
-        QTest::newRow("value") << 7 << QStringLiteral("value") << qint64(7) << qint64(7) << QStringLiteral("value differs");
+        QTest::newRow("value") << 7 << QStringLiteral("value") << qint64(7) << qint64(7)
+                               << QStringLiteral("value differs");
         QTest::newRow("key") << 3 << QStringLiteral("key") << qint64(3) << qint64(3) << QStringLiteral("key differs");
         QTest::newRow("headers order") << 4 << QStringLiteral("headers") << qint64(4) << qint64(4)
                                        << QStringLiteral("headers differs");
@@ -165,10 +176,11 @@ private Q_SLOTS:
                                      << QStringLiteral("headers differs");
         QTest::newRow("timestamp") << 5 << QStringLiteral("timestamp") << qint64(5) << qint64(5)
                                    << QStringLiteral("timestamp (source");
-        QTest::newRow("null vs empty value") << 2 << QStringLiteral("null") << qint64(2) << qint64(2)
-                                             << QStringLiteral("value differs");
-        QTest::newRow("missing in the middle") << 6 << QStringLiteral("missing") << qint64(6) << qint64(6)
-                                               << QStringLiteral("missing on the target: 1 source record (offsets 6 to 6)");
+        QTest::newRow("null vs empty value")
+            << 2 << QStringLiteral("null") << qint64(2) << qint64(2) << QStringLiteral("value differs");
+        QTest::newRow("missing in the middle")
+            << 6 << QStringLiteral("missing") << qint64(6) << qint64(6)
+            << QStringLiteral("missing on the target: 1 source record (offsets 6 to 6)");
         QTest::newRow("missing at the end") << 11 << QStringLiteral("missing") << qint64(11) << qint64(11)
                                             << QStringLiteral("missing on the target (11 of 12 records copied)");
         QTest::newRow("extra on the target") << 12 << QStringLiteral("extra") << qint64(-1) << qint64(12)
@@ -221,8 +233,11 @@ private Q_SLOTS:
         QCOMPARE(first->sourceCount, 12);
         QCOMPARE(first->targetCount, qint64(altered.size()));
         const QString summary = report.summary();
-        QVERIFY2(summary.contains(QStringLiteral("first difference: ") + topic + QStringLiteral("[1]")), qPrintable(summary));
-        QVERIFY2(first->toString().contains(QStringLiteral("target offset %1").arg(targetOffset >= 0 ? QString::number(targetOffset) : QStringLiteral("-"))),
+        QVERIFY2(summary.contains(QStringLiteral("first difference: ") + topic + QStringLiteral("[1]")),
+                 qPrintable(summary));
+        QVERIFY2(first->toString().contains(
+                     QStringLiteral("target offset %1")
+                         .arg(targetOffset >= 0 ? QString::number(targetOffset) : QStringLiteral("-"))),
                  qPrintable(first->toString()));
     }
 
@@ -310,7 +325,8 @@ private Q_SLOTS:
         QCOMPARE(exactlyOnce.firstDifference(), v);
         QVERIFY2(exactlyOnce.summary().contains(QStringLiteral("; exactly-once job: 1 duplicate on the target")),
                  qPrintable(exactlyOnce.summary()));
-        QVERIFY2(!exactlyOnce.summary().contains(QStringLiteral("at-least-once replay")), qPrintable(exactlyOnce.summary()));
+        QVERIFY2(!exactlyOnce.summary().contains(QStringLiteral("at-least-once replay")),
+                 qPrintable(exactlyOnce.summary()));
     }
 
     // End to end: an exactly-once run copies, and verify of the job finds no duplicate
@@ -396,7 +412,8 @@ private Q_SLOTS:
         const VerifyReport strict = Verifier(spec, quickOptions()).run();
         QCOMPARE(strict.exitCode(), 1);
         QCOMPARE(strict.firstDifference()->sourceOffset, 0);
-        QVERIFY(strict.firstDifference()->difference.contains(QStringLiteral("missing on the target: 6 source records")));
+        QVERIFY(
+            strict.firstDifference()->difference.contains(QStringLiteral("missing on the target: 6 source records")));
     }
 
     void topicFilterRestricts()
@@ -512,14 +529,16 @@ private Q_SLOTS:
         QVERIFY2(inside.completed, qPrintable(inside.error));
         QCOMPARE(inside.exitCode(), 1);
         QCOMPARE(inside.firstDifference()->sourceOffset, 35);
-        QVERIFY2(inside.firstDifference()->difference.contains(QStringLiteral("missing on the target: 1 source record")),
-                 qPrintable(inside.firstDifference()->difference));
+        QVERIFY2(
+            inside.firstDifference()->difference.contains(QStringLiteral("missing on the target: 1 source record")),
+            qPrintable(inside.firstDifference()->difference));
 
         const VerifyReport atStart = Verifier(makeSpec(pairs[2].topic), quickOptions()).run();
         QVERIFY2(atStart.completed, qPrintable(atStart.error));
         QCOMPARE(atStart.exitCode(), 1);
-        QVERIFY2(atStart.firstDifference()->difference.contains(QStringLiteral("missing on the target: 31 source records")),
-                 qPrintable(atStart.firstDifference()->difference));
+        QVERIFY2(
+            atStart.firstDifference()->difference.contains(QStringLiteral("missing on the target: 31 source records")),
+            qPrintable(atStart.firstDifference()->difference));
         QCOMPARE(atStart.firstDifference()->sourceOffset, 30);
     }
 
@@ -619,8 +638,9 @@ private Q_SLOTS:
         QVERIFY2(test::deleteRecords(test::sourceBootstrap(), empty, {{0, 5}}, &error), qPrintable(error));
         const VerifyReport r3 = Verifier(makeSpec(empty), quickOptions()).run();
         QCOMPARE(r3.exitCode(), 1);
-        QVERIFY2(r3.firstDifference()->difference.contains(QStringLiteral("missing on the target (0 of 15 records copied)")),
-                 qPrintable(r3.firstDifference()->difference));
+        QVERIFY2(
+            r3.firstDifference()->difference.contains(QStringLiteral("missing on the target (0 of 15 records copied)")),
+            qPrintable(r3.firstDifference()->difference));
 
         // Both trimmed: the side that lost more decides where the compared range starts.
         const QString both1 = test::uniqueName(QStringLiteral("verify-both-tgt"));
@@ -692,8 +712,9 @@ private Q_SLOTS:
         };
         QString out, err;
         QCOMPARE(run({profile(topic, test::targetBootstrap())}, &out, &err), 0);
-        QVERIFY2(out.contains(topic + QStringLiteral("[0] -> src.") + topic + QStringLiteral("[0]  source 8  target 8  OK")),
-                 qPrintable(out + err));
+        QVERIFY2(
+            out.contains(topic + QStringLiteral("[0] -> src.") + topic + QStringLiteral("[0]  source 8  target 8  OK")),
+            qPrintable(out + err));
 
         QCOMPARE(run({profile(topic2, test::targetBootstrap())}, &out, &err), 1);
         QVERIFY2(out.contains(QStringLiteral("DIFFERENT: value differs at source offset 3, target offset 3")),
@@ -704,14 +725,17 @@ private Q_SLOTS:
         const QString trimmed = test::uniqueName(QStringLiteral("verify-cli-trim"));
         makePair(trimmed, 1, records, records);
         QString error;
-        QVERIFY2(test::deleteRecords(test::targetBootstrap(), targetName(trimmed), {{0, 3}}, &error), qPrintable(error));
+        QVERIFY2(test::deleteRecords(test::targetBootstrap(), targetName(trimmed), {{0, 3}}, &error),
+                 qPrintable(error));
         QCOMPARE(run({profile(trimmed, test::targetBootstrap())}, &out, &err), 0);
         QVERIFY2(out.contains(QStringLiteral("[0]  source 5  target 5  OK")), qPrintable(out + err));
         QVERIFY2(out.contains(QStringLiteral("(target log starts at 3 (deleted records or retention: retention.ms=-1")),
                  qPrintable(out + err));
-        QVERIFY2(out.contains(QStringLiteral("source offsets 0 to 2 (3 records) not compared)")), qPrintable(out + err));
-        QVERIFY2(out.contains(QStringLiteral("not compared (trimmed logs): 3 source records the target no longer holds")),
+        QVERIFY2(out.contains(QStringLiteral("source offsets 0 to 2 (3 records) not compared)")),
                  qPrintable(out + err));
+        QVERIFY2(
+            out.contains(QStringLiteral("not compared (trimmed logs): 3 source records the target no longer holds")),
+            qPrintable(out + err));
 
         // An exactly-once job's duplicate is a difference for the command too.
         const QString duplicated = test::uniqueName(QStringLiteral("verify-cli-eos"));
@@ -727,9 +751,10 @@ private Q_SLOTS:
         eosFile.write(json);
         eosFile.close();
         QCOMPARE(run({eosProfile}, &out, &err), 1);
-        QVERIFY2(out.contains(QStringLiteral("DIFFERENT: exactly-once job: 1 duplicate on the target at source offset 3, "
-                                             "target offset 4")),
-                 qPrintable(out + err));
+        QVERIFY2(
+            out.contains(QStringLiteral("DIFFERENT: exactly-once job: 1 duplicate on the target at source offset 3, "
+                                        "target offset 4")),
+            qPrintable(out + err));
         QVERIFY2(out.contains(QStringLiteral("; exactly-once job: 1 duplicate on the target")), qPrintable(out));
 
         const QString closed = QStringLiteral("127.0.0.1:%1").arg(closedPort());

@@ -61,7 +61,8 @@ private Q_SLOTS:
         ConsumerGroupModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
-        model.setGroups({group(QStringLiteral("b"), GroupState::Stable, 2), group(QStringLiteral("a"), GroupState::Empty, 0)});
+        model.setGroups(
+            {group(QStringLiteral("b"), GroupState::Stable, 2), group(QStringLiteral("a"), GroupState::Empty, 0)});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(model.index(0, ConsumerGroupModel::GroupId).data().toString(), QStringLiteral("a"));
         QCOMPARE(model.index(0, ConsumerGroupModel::State).data().toString(), QStringLiteral("Empty"));
@@ -71,7 +72,8 @@ private Q_SLOTS:
 
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
-        model.setGroups({group(QStringLiteral("b"), GroupState::Empty, 0), group(QStringLiteral("c"), GroupState::Dead, 0)});
+        model.setGroups(
+            {group(QStringLiteral("b"), GroupState::Empty, 0), group(QStringLiteral("c"), GroupState::Dead, 0)});
         QCOMPARE(model.rowCount(), 2);
         QCOMPARE(removed.size(), 1);
         QCOMPARE(changed.size(), 1);
@@ -87,9 +89,10 @@ private Q_SLOTS:
     {
         GroupOffsetsModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
-        model.setOffsets(QStringLiteral("g"),
-                         {{QStringLiteral("t"), 2, -1, 3, {}}, {QStringLiteral("t"), 0, 4, 10, {}},
-                          {QStringLiteral("t"), 1, 5, 5, {}}, {QStringLiteral("s"), 0, 7, -1, {}}});
+        model.setOffsets(QStringLiteral("g"), {{QStringLiteral("t"), 2, -1, 3, {}},
+                                               {QStringLiteral("t"), 0, 4, 10, {}},
+                                               {QStringLiteral("t"), 1, 5, 5, {}},
+                                               {QStringLiteral("s"), 0, 7, -1, {}}});
         QCOMPARE(model.rowCount(), 4);
         // Sorted by topic then partition: s/0, t/0, t/1, t/2.
         QCOMPARE(model.index(0, GroupOffsetsModel::Topic).data().toString(), QStringLiteral("s"));
@@ -105,9 +108,10 @@ private Q_SLOTS:
         // The same group refreshed: one row changes, nothing reset.
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         QSignalSpy removed(&model, &QAbstractItemModel::rowsRemoved);
-        model.setOffsets(QStringLiteral("g"),
-                         {{QStringLiteral("t"), 2, 3, 3, {}}, {QStringLiteral("t"), 0, 4, 10, {}},
-                          {QStringLiteral("t"), 1, 5, 5, {}}, {QStringLiteral("s"), 0, 7, -1, {}}});
+        model.setOffsets(QStringLiteral("g"), {{QStringLiteral("t"), 2, 3, 3, {}},
+                                               {QStringLiteral("t"), 0, 4, 10, {}},
+                                               {QStringLiteral("t"), 1, 5, 5, {}},
+                                               {QStringLiteral("s"), 0, 7, -1, {}}});
         QCOMPARE(changed.size(), 1);
         QCOMPARE(removed.size(), 0);
         QCOMPARE(model.index(3, GroupOffsetsModel::Lag).data().toLongLong(), 0);
@@ -136,7 +140,8 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, MessageTableModel::Key).data().toString(), QString());
         QCOMPARE(model.index(0, MessageTableModel::Value).data().toString(), QStringLiteral("{\"a\":1,\"b\":[true]}"));
         QCOMPARE(model.index(0, MessageTableModel::Headers).data().toString(), QStringLiteral("h=x, n=(null)"));
-        QCOMPARE(model.index(0, MessageTableModel::Timestamp).data().toString(), QStringLiteral("2023-11-14T22:13:20.005Z"));
+        QCOMPARE(model.index(0, MessageTableModel::Timestamp).data().toString(),
+                 QStringLiteral("2023-11-14T22:13:20.005Z"));
 
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.setDisplayMode(MessageTableModel::DisplayMode::Json);
@@ -144,7 +149,8 @@ private Q_SLOTS:
         const QString pretty = model.index(0, MessageTableModel::Value).data().toString();
         QVERIFY2(pretty.contains(QLatin1String("\n    \"a\": 1,")), qPrintable(pretty));
         // Not JSON: shown as text.
-        QCOMPARE(model.index(1, MessageTableModel::Value).data().toString(), QString::fromUtf8(QByteArray("\x00\xff", 2)));
+        QCOMPARE(model.index(1, MessageTableModel::Value).data().toString(),
+                 QString::fromUtf8(QByteArray("\x00\xff", 2)));
         model.setDisplayMode(MessageTableModel::DisplayMode::Hex);
         QCOMPARE(model.index(1, MessageTableModel::Value).data().toString(), QStringLiteral("00 ff"));
         QCOMPARE(model.index(0, MessageTableModel::Headers).data().toString(), QStringLiteral("h=78, n=(null)"));
@@ -171,8 +177,9 @@ private Q_SLOTS:
         QVERIFY(first.value(QStringLiteral("key")).isNull());
         QCOMPARE(first.value(QStringLiteral("value")).toString(), QStringLiteral("plain \"quoted\", text\nline2"));
         QCOMPARE(first.value(QStringLiteral("offset")).toInteger(), 5);
-        QCOMPARE(first.value(QStringLiteral("headers")).toArray().at(1).toObject().value(QStringLiteral("value")).isNull(),
-                 true);
+        QCOMPARE(
+            first.value(QStringLiteral("headers")).toArray().at(1).toObject().value(QStringLiteral("value")).isNull(),
+            true);
         const QJsonObject second = array.at(1).toObject();
         QCOMPARE(second.value(QStringLiteral("key")).toString(QStringLiteral("?")), QString());
         QCOMPARE(second.value(QStringLiteral("value")).toObject().value(QStringLiteral("base64")).toString(),
@@ -183,15 +190,15 @@ private Q_SLOTS:
         QFile cf(csv);
         QVERIFY(cf.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(cf.readAll());
-        QCOMPARE(text,
-                 QStringLiteral("topic,partition,offset,timestamp,key,value,headers\r\n"
-                                "\"orders\",1,7,\"2023-11-14T22:13:20.007Z\",\"\",\"base64:AP8=\",\"[]\"\r\n"));
+        QCOMPARE(text, QStringLiteral("topic,partition,offset,timestamp,key,value,headers\r\n"
+                                      "\"orders\",1,7,\"2023-11-14T22:13:20.007Z\",\"\",\"base64:AP8=\",\"[]\"\r\n"));
         QVERIFY2(model.exportCsv(csv, &error), qPrintable(error));
         cf.close();
         QVERIFY(cf.open(QIODevice::ReadOnly));
         const QString all = QString::fromUtf8(cf.readAll());
         // Null key: an empty field; quotes doubled; the newline kept inside quotes.
-        QVERIFY2(all.contains(QLatin1String("\"orders\",0,5,\"2023-11-14T22:13:20.005Z\",,\"plain \"\"quoted\"\", text\nline2\",")),
+        QVERIFY2(all.contains(QLatin1String(
+                     "\"orders\",0,5,\"2023-11-14T22:13:20.005Z\",,\"plain \"\"quoted\"\", text\nline2\",")),
                  qPrintable(all));
 
         // Failures name the place and leave the old file alone.

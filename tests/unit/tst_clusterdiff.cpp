@@ -82,15 +82,15 @@ private Q_SLOTS:
         using S = TopicDiff::Status;
         for (const NamingPolicy naming : {NamingPolicy::Identity, NamingPolicy::Prefix}) {
             const QByteArray n = naming == NamingPolicy::Identity ? "identity " : "prefix ";
-            QTest::newRow(QByteArray(n + "in sync").constData()) << int(naming) << true << Marks{{0, 10}, {5, 20}} << true
-                                         << Marks{{0, 10}, {0, 20}} << int(S::InSync) << qint64(0) << qint64(0)
-                                         << QList<int>{int(P::InSync), int(P::InSync)};
-            QTest::newRow(QByteArray(n + "missing on target").constData()) << int(naming) << true << Marks{{0, 10}} << false << Marks{}
-                                                   << int(S::MissingOnTarget) << qint64(0) << qint64(0)
-                                                   << QList<int>{int(P::MissingOnTarget)};
-            QTest::newRow(QByteArray(n + "missing on source").constData()) << int(naming) << false << Marks{} << true << Marks{{0, 4}, {0, 0}}
-                                                   << int(S::MissingOnSource) << qint64(0) << qint64(0)
-                                                   << QList<int>{int(P::MissingOnSource), int(P::MissingOnSource)};
+            QTest::newRow(QByteArray(n + "in sync").constData())
+                << int(naming) << true << Marks{{0, 10}, {5, 20}} << true << Marks{{0, 10}, {0, 20}} << int(S::InSync)
+                << qint64(0) << qint64(0) << QList<int>{int(P::InSync), int(P::InSync)};
+            QTest::newRow(QByteArray(n + "missing on target").constData())
+                << int(naming) << true << Marks{{0, 10}} << false << Marks{} << int(S::MissingOnTarget) << qint64(0)
+                << qint64(0) << QList<int>{int(P::MissingOnTarget)};
+            QTest::newRow(QByteArray(n + "missing on source").constData())
+                << int(naming) << false << Marks{} << true << Marks{{0, 4}, {0, 0}} << int(S::MissingOnSource)
+                << qint64(0) << qint64(0) << QList<int>{int(P::MissingOnSource), int(P::MissingOnSource)};
             QTest::newRow(QByteArray(n + "fewer target partitions").constData())
                 << int(naming) << true << Marks{{0, 1}, {0, 2}, {0, 3}} << true << Marks{{0, 1}, {0, 2}}
                 << int(S::PartitionCount) << qint64(0) << qint64(0)
@@ -98,17 +98,18 @@ private Q_SLOTS:
             QTest::newRow(QByteArray(n + "more target partitions").constData())
                 << int(naming) << true << Marks{{0, 1}} << true << Marks{{0, 1}, {0, 0}} << int(S::PartitionCount)
                 << qint64(0) << qint64(0) << QList<int>{int(P::InSync), int(P::MissingOnSource)};
-            QTest::newRow(QByteArray(n + "behind").constData()) << int(naming) << true << Marks{{0, 500}, {0, 100}} << true
-                                        << Marks{{0, 200}, {0, 100}} << int(S::Behind) << qint64(300) << qint64(0)
-                                        << QList<int>{int(P::Behind), int(P::InSync)};
-            QTest::newRow(QByteArray(n + "ahead").constData()) << int(naming) << true << Marks{{0, 10}} << true << Marks{{0, 13}}
-                                       << int(S::Ahead) << qint64(0) << qint64(3) << QList<int>{int(P::Ahead)};
+            QTest::newRow(QByteArray(n + "behind").constData())
+                << int(naming) << true << Marks{{0, 500}, {0, 100}} << true << Marks{{0, 200}, {0, 100}}
+                << int(S::Behind) << qint64(300) << qint64(0) << QList<int>{int(P::Behind), int(P::InSync)};
+            QTest::newRow(QByteArray(n + "ahead").constData())
+                << int(naming) << true << Marks{{0, 10}} << true << Marks{{0, 13}} << int(S::Ahead) << qint64(0)
+                << qint64(3) << QList<int>{int(P::Ahead)};
             QTest::newRow(QByteArray(n + "behind wins over ahead").constData())
                 << int(naming) << true << Marks{{0, 10}, {0, 10}} << true << Marks{{0, 5}, {0, 12}} << int(S::Behind)
                 << qint64(5) << qint64(2) << QList<int>{int(P::Behind), int(P::Ahead)};
-            QTest::newRow(QByteArray(n + "watermarks unknown").constData()) << int(naming) << true << Marks{{-1, -1}} << true << Marks{{0, 3}}
-                                                    << int(S::Error) << qint64(0) << qint64(0)
-                                                    << QList<int>{int(P::Unknown)};
+            QTest::newRow(QByteArray(n + "watermarks unknown").constData())
+                << int(naming) << true << Marks{{-1, -1}} << true << Marks{{0, 3}} << int(S::Error) << qint64(0)
+                << qint64(0) << QList<int>{int(P::Unknown)};
         }
     }
     void topicVerdict()
@@ -124,9 +125,11 @@ private Q_SLOTS:
         QFETCH(QList<int>, partitionStatus);
 
         const MirrorJobSpec spec = baseSpec(NamingPolicy(naming));
-        const QString targetName = naming == int(NamingPolicy::Prefix) ? QStringLiteral("eu.orders") : QStringLiteral("orders");
+        const QString targetName =
+            naming == int(NamingPolicy::Prefix) ? QStringLiteral("eu.orders") : QStringLiteral("orders");
         // An unrelated target topic never shows under prefix naming; under identity it is an orphan.
-        const ClusterMetadata s = cluster(onSource ? QList<TopicInfo>{topic(QStringLiteral("orders"), source)} : QList<TopicInfo>{});
+        const ClusterMetadata s =
+            cluster(onSource ? QList<TopicInfo>{topic(QStringLiteral("orders"), source)} : QList<TopicInfo>{});
         QList<TopicInfo> t;
         if (onTarget)
             t.append(topic(targetName, target));
@@ -172,13 +175,14 @@ private Q_SLOTS:
         MirrorJobSpec spec = baseSpec(NamingPolicy::Prefix);
         spec.include = {QStringLiteral("orders.*"), QStringLiteral("gone")};
         spec.exclude = {QStringLiteral("orders-tmp")};
-        const ClusterMetadata s = cluster({topic(QStringLiteral("orders"), {{0, 1}}), topic(QStringLiteral("orders-tmp"), {{0, 1}}),
-                                           topic(QStringLiteral("payments"), {{0, 1}}),
-                                           topic(QStringLiteral("__consumer_offsets"), {{0, 1}})});
+        const ClusterMetadata s = cluster(
+            {topic(QStringLiteral("orders"), {{0, 1}}), topic(QStringLiteral("orders-tmp"), {{0, 1}}),
+             topic(QStringLiteral("payments"), {{0, 1}}), topic(QStringLiteral("__consumer_offsets"), {{0, 1}})});
         // eu.gone: its source is gone; eu.payments and eu.orders-tmp are not this job's; dr.x is the target's own.
-        const ClusterMetadata t = cluster({topic(QStringLiteral("eu.orders"), {{0, 1}}), topic(QStringLiteral("eu.gone"), {{0, 9}}),
-                                           topic(QStringLiteral("eu.payments"), {{0, 1}}),
-                                           topic(QStringLiteral("eu.orders-tmp"), {{0, 1}}), topic(QStringLiteral("orders"), {{0, 1}})});
+        const ClusterMetadata t =
+            cluster({topic(QStringLiteral("eu.orders"), {{0, 1}}), topic(QStringLiteral("eu.gone"), {{0, 9}}),
+                     topic(QStringLiteral("eu.payments"), {{0, 1}}), topic(QStringLiteral("eu.orders-tmp"), {{0, 1}}),
+                     topic(QStringLiteral("orders"), {{0, 1}})});
         const ClusterDiff d = diffClusters(spec, s, t);
         QCOMPARE(d.topics.size(), 2);
         QCOMPARE(d.topics[0].targetTopic, QStringLiteral("eu.orders"));
@@ -197,11 +201,21 @@ private Q_SLOTS:
         QTest::addColumn<QString>("tmpl");
         QTest::addColumn<QString>("target");
         QTest::addColumn<QString>("expected"); // empty: not produced by the naming
-        QTest::newRow("suffix") << "${topic}.copy" << "orders.copy" << "orders";
-        QTest::newRow("suffix no match") << "${topic}.copy" << "orders" << "";
-        QTest::newRow("aliases") << "${source}-to-${target}.${topic}" << "eu-to-dr.o" << "o";
-        QTest::newRow("empty middle") << "x-${topic}" << "x-" << "";
-        QTest::newRow("topic twice") << "${topic}.${topic}" << "a.a" << "";
+        QTest::newRow("suffix") << "${topic}.copy"
+                                << "orders.copy"
+                                << "orders";
+        QTest::newRow("suffix no match") << "${topic}.copy"
+                                         << "orders"
+                                         << "";
+        QTest::newRow("aliases") << "${source}-to-${target}.${topic}"
+                                 << "eu-to-dr.o"
+                                 << "o";
+        QTest::newRow("empty middle") << "x-${topic}"
+                                      << "x-"
+                                      << "";
+        QTest::newRow("topic twice") << "${topic}.${topic}"
+                                     << "a.a"
+                                     << "";
     }
     void templateInverse()
     {
@@ -220,20 +234,26 @@ private Q_SLOTS:
         QTest::addColumn<QList<ConfigEntry>>("target");
         QTest::addColumn<QStringList>("configExclude");
         QTest::addColumn<QStringList>("different"); // "name=source|target", "-" for not set
-        const auto dyn = [](const char *n, const char *v) { return entry(QLatin1String(n), QLatin1String(v), ConfigSource::Dynamic); };
-        const auto def = [](const char *n, const char *v) { return entry(QLatin1String(n), QLatin1String(v), ConfigSource::Default); };
-        QTest::newRow("same override") << QList<ConfigEntry>{dyn("retention.ms", "1000")} << QList<ConfigEntry>{dyn("retention.ms", "1000")}
-                                       << QStringList{} << QStringList{};
+        const auto dyn = [](const char *n, const char *v) {
+            return entry(QLatin1String(n), QLatin1String(v), ConfigSource::Dynamic);
+        };
+        const auto def = [](const char *n, const char *v) {
+            return entry(QLatin1String(n), QLatin1String(v), ConfigSource::Default);
+        };
+        QTest::newRow("same override") << QList<ConfigEntry>{dyn("retention.ms", "1000")}
+                                       << QList<ConfigEntry>{dyn("retention.ms", "1000")} << QStringList{}
+                                       << QStringList{};
         QTest::newRow("different override")
             << QList<ConfigEntry>{dyn("retention.ms", "1000"), def("cleanup.policy", "delete")}
             << QList<ConfigEntry>{dyn("retention.ms", "2000"), def("cleanup.policy", "delete")} << QStringList{}
             << QStringList{QStringLiteral("retention.ms=1000|2000")};
         QTest::newRow("override missing on target")
-            << QList<ConfigEntry>{dyn("cleanup.policy", "compact")} << QList<ConfigEntry>{def("cleanup.policy", "delete")}
-            << QStringList{} << QStringList{QStringLiteral("cleanup.policy=compact|delete")};
+            << QList<ConfigEntry>{dyn("cleanup.policy", "compact")}
+            << QList<ConfigEntry>{def("cleanup.policy", "delete")} << QStringList{}
+            << QStringList{QStringLiteral("cleanup.policy=compact|delete")};
         QTest::newRow("target default equals the source override")
-            << QList<ConfigEntry>{dyn("cleanup.policy", "delete")} << QList<ConfigEntry>{def("cleanup.policy", "delete")}
-            << QStringList{} << QStringList{};
+            << QList<ConfigEntry>{dyn("cleanup.policy", "delete")}
+            << QList<ConfigEntry>{def("cleanup.policy", "delete")} << QStringList{} << QStringList{};
         QTest::newRow("override only on target")
             << QList<ConfigEntry>{def("retention.ms", "604800000")} << QList<ConfigEntry>{dyn("retention.ms", "1")}
             << QStringList{} << QStringList{QStringLiteral("retention.ms=604800000|1")};
@@ -241,15 +261,16 @@ private Q_SLOTS:
             << QList<ConfigEntry>{def("segment.bytes", "1")} << QList<ConfigEntry>{def("segment.bytes", "2")}
             << QStringList{} << QStringList{};
         QTest::newRow("MM2 does not copy min.insync.replicas")
-            << QList<ConfigEntry>{dyn("min.insync.replicas", "2")} << QList<ConfigEntry>{def("min.insync.replicas", "1")}
-            << QStringList{} << QStringList{};
+            << QList<ConfigEntry>{dyn("min.insync.replicas", "2")}
+            << QList<ConfigEntry>{def("min.insync.replicas", "1")} << QStringList{} << QStringList{};
         QTest::newRow("job's own exclude")
             << QList<ConfigEntry>{dyn("retention.ms", "5"), dyn("min.insync.replicas", "2")}
             << QList<ConfigEntry>{def("retention.ms", "6"), def("min.insync.replicas", "1")}
             << QStringList{QStringLiteral("retention\\..*")} << QStringList{QStringLiteral("min.insync.replicas=2|1")};
         ConfigEntry secret = dyn("sasl.jaas.config", "x");
         secret.sensitive = true;
-        QTest::newRow("sensitive skipped") << QList<ConfigEntry>{secret} << QList<ConfigEntry>{} << QStringList{} << QStringList{};
+        QTest::newRow("sensitive skipped")
+            << QList<ConfigEntry>{secret} << QList<ConfigEntry>{} << QStringList{} << QStringList{};
     }
     void configs()
     {
@@ -261,13 +282,14 @@ private Q_SLOTS:
         spec.configExclude = configExclude;
         const ClusterMetadata s = cluster({topic(QStringLiteral("a"), {{0, 3}})});
         const ClusterMetadata t = cluster({topic(QStringLiteral("a"), {{0, 3}})});
-        const ClusterDiff d = diffClusters(spec, s, t, {{QStringLiteral("a"), source}}, {{QStringLiteral("a"), target}});
+        const ClusterDiff d =
+            diffClusters(spec, s, t, {{QStringLiteral("a"), source}}, {{QStringLiteral("a"), target}});
         QCOMPARE(d.topics.size(), 1);
         QVERIFY(d.topics[0].configsCompared);
         QStringList actual;
         for (const ConfigDiff &c : d.topics[0].configs)
-            actual << c.name + QLatin1Char('=') + c.source.value_or(QStringLiteral("-")) + QLatin1Char('|')
-                          + c.target.value_or(QStringLiteral("-"));
+            actual << c.name + QLatin1Char('=') + c.source.value_or(QStringLiteral("-")) + QLatin1Char('|') +
+                          c.target.value_or(QStringLiteral("-"));
         QCOMPARE(actual, different);
         QCOMPARE(d.topics[0].status, different.isEmpty() ? TopicDiff::Status::InSync : TopicDiff::Status::Configs);
 
@@ -297,9 +319,10 @@ private Q_SLOTS:
     void model()
     {
         const MirrorJobSpec spec = baseSpec(NamingPolicy::Prefix);
-        const ClusterMetadata s = cluster({topic(QStringLiteral("a"), {{0, 5}, {0, 6}}), topic(QStringLiteral("b"), {{0, 9}}),
-                                           topic(QStringLiteral("c"), {{0, 1}})});
-        const ClusterMetadata t = cluster({topic(QStringLiteral("eu.a"), {{0, 5}, {0, 6}}), topic(QStringLiteral("eu.b"), {{0, 4}})});
+        const ClusterMetadata s = cluster({topic(QStringLiteral("a"), {{0, 5}, {0, 6}}),
+                                           topic(QStringLiteral("b"), {{0, 9}}), topic(QStringLiteral("c"), {{0, 1}})});
+        const ClusterMetadata t =
+            cluster({topic(QStringLiteral("eu.a"), {{0, 5}, {0, 6}}), topic(QStringLiteral("eu.b"), {{0, 4}})});
         ClusterDiffModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         m.setDiff(diffClusters(spec, s, t));

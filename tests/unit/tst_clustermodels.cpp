@@ -79,8 +79,8 @@ private Q_SLOTS:
         // b and d appear, c grows, e goes away.
         m.setTopics({topic(QStringLiteral("a"), 1), topic(QStringLiteral("b"), 1), topic(QStringLiteral("c"), 4),
                      topic(QStringLiteral("d"), 1)});
-        QCOMPARE(names(m), (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"),
-                                        QStringLiteral("d")}));
+        QCOMPARE(names(m),
+                 (QStringList{QStringLiteral("a"), QStringLiteral("b"), QStringLiteral("c"), QStringLiteral("d")}));
         QCOMPARE(resets.size(), 0);
         QCOMPARE(removed.size(), 1);
         QCOMPARE(inserted.size(), 2);
@@ -112,7 +112,8 @@ private Q_SLOTS:
         proxy.setSourceModel(&m);
         proxy.setSortRole(TopicTableModel::SortRole);
         QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
-        m.setTopics({topic(QStringLiteral("alpha"), 9), topic(QStringLiteral("beta"), 2), topic(QStringLiteral("gamma"), 30)});
+        m.setTopics(
+            {topic(QStringLiteral("alpha"), 9), topic(QStringLiteral("beta"), 2), topic(QStringLiteral("gamma"), 30)});
         proxy.sort(TopicTableModel::Partitions, Qt::DescendingOrder);
         QCOMPARE(proxy.index(0, TopicTableModel::Name).data().toString(), QStringLiteral("gamma"));
         QCOMPARE(proxy.index(2, TopicTableModel::Name).data().toString(), QStringLiteral("beta"));

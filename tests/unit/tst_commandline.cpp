@@ -64,8 +64,8 @@ private Q_SLOTS:
             "source": {"alias": "src", "bootstrap": "%1"},
             "target": {"alias": "dst", "bootstrap": "%1"},
             "topics": {"include": ["orders"]}, "naming": {"policy": "prefix"}, "start": "earliest"})")
-                                                             .arg(silent)
-                                                             .toUtf8());
+                                                               .arg(silent)
+                                                               .toUtf8());
         QVERIFY(!m_profile.isEmpty());
     }
 
@@ -77,7 +77,8 @@ private Q_SLOTS:
         QTest::newRow("run") << QStringLiteral("run")
                              << QStringList{QStringLiteral("--until-caught-up"), QStringLiteral("--sandbox"),
                                             QStringLiteral("--metrics-port"), QStringLiteral("--instance-id")};
-        QTest::newRow("verify") << QStringLiteral("verify") << QStringList{QStringLiteral("--topic REGEX"), QStringLiteral("--timeout SECONDS")};
+        QTest::newRow("verify") << QStringLiteral("verify")
+                                << QStringList{QStringLiteral("--topic REGEX"), QStringLiteral("--timeout SECONDS")};
         QTest::newRow("check") << QStringLiteral("check") << QStringList{QStringLiteral("FILE.mirrorjob")};
         QTest::newRow("reset") << QStringLiteral("reset")
                                << QStringList{QStringLiteral("--to earliest"), QStringLiteral("--topic REGEX"),
@@ -122,7 +123,8 @@ private Q_SLOTS:
         for (const QString &command : {QStringLiteral("verify"), QStringLiteral("check"), QStringLiteral("reset"),
                                        QStringLiteral("import-mm2"), QStringLiteral("export-mm2")}) {
             // What a command needs besides FILE, so that only the tested problem is left.
-            const QStringList needed = command == QLatin1String("reset")        ? QStringList{QStringLiteral("--to"), QStringLiteral("latest")}
+            const QStringList needed = command == QLatin1String("reset")
+                                           ? QStringList{QStringLiteral("--to"), QStringLiteral("latest")}
                                        : command == QLatin1String("import-mm2") ? QStringList{out}
                                                                                 : QStringList{};
             const QString what = command == QLatin1String("import-mm2") ? QStringLiteral("mm2.properties file")
@@ -144,8 +146,9 @@ private Q_SLOTS:
         }
         QTest::newRow("run --bogus") << QStringLiteral("run") << QStringList{file, QStringLiteral("--bogus")}
                                      << QStringLiteral("unknown option --bogus\n");
-        QTest::newRow("run --bogus=1 before FILE") << QStringLiteral("run") << QStringList{QStringLiteral("--bogus=1"), file}
-                                                   << QStringLiteral("unknown option --bogus\n");
+        QTest::newRow("run --bogus=1 before FILE")
+            << QStringLiteral("run") << QStringList{QStringLiteral("--bogus=1"), file}
+            << QStringLiteral("unknown option --bogus\n");
         QTest::newRow("run no FILE") << QStringLiteral("run") << QStringList{QStringLiteral("--until-caught-up")}
                                      << QStringLiteral("no profile given\n");
         QTest::newRow("run --metrics-port=0")
@@ -160,8 +163,8 @@ private Q_SLOTS:
         QTest::newRow("reset --to=yesterday")
             << QStringLiteral("reset") << QStringList{file, QStringLiteral("--to=yesterday")}
             << QStringLiteral("--to: \"yesterday\" is not an ISO 8601 date and time");
-        QTest::newRow("reset without --to") << QStringLiteral("reset") << QStringList{file}
-                                            << QStringLiteral("--to is required");
+        QTest::newRow("reset without --to")
+            << QStringLiteral("reset") << QStringList{file} << QStringLiteral("--to is required");
         QTest::newRow("import-mm2 without --output")
             << QStringLiteral("import-mm2") << QStringList{file} << QStringLiteral("--output DIR is required\n");
         QTest::newRow("export-mm2 --replication-factor=0")
@@ -179,7 +182,8 @@ private Q_SLOTS:
         const QStringList all = QStringList{command} + args;
         const Result r = run(all);
         QVERIFY2(r.exitCode == 2, qPrintable(describe(all, r)));
-        QVERIFY2(r.err.startsWith(QStringLiteral("mirrordesk %1: %2").arg(command, problem)), qPrintable(describe(all, r)));
+        QVERIFY2(r.err.startsWith(QStringLiteral("mirrordesk %1: %2").arg(command, problem)),
+                 qPrintable(describe(all, r)));
         QVERIFY2(r.err.contains(QStringLiteral("usage: mirrordesk ") + command + QLatin1Char(' ')),
                  qPrintable(describe(all, r)));
         QVERIFY2(r.out.isEmpty(), qPrintable(describe(all, r)));
@@ -204,7 +208,8 @@ private Q_SLOTS:
         const QString properties = m_dir.filePath(QStringLiteral("exported.properties"));
         for (const QStringList &options :
              {QStringList{QStringLiteral("--output=") + properties, QStringLiteral("--replication-factor=1")},
-              QStringList{QStringLiteral("-o"), properties, QStringLiteral("--replication-factor"), QStringLiteral("1")}}) {
+              QStringList{QStringLiteral("-o"), properties, QStringLiteral("--replication-factor"),
+                          QStringLiteral("1")}}) {
             QFile::remove(properties);
             const QStringList args = QStringList{QStringLiteral("export-mm2"), m_profile} + options;
             const Result r = run(args);
@@ -213,7 +218,8 @@ private Q_SLOTS:
             QFile f(properties);
             QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(describe(args, r)));
             const QByteArray data = f.readAll();
-            QVERIFY2(data.contains("replication.factor = 1") || data.contains("replication.factor=1"), data.constData());
+            QVERIFY2(data.contains("replication.factor = 1") || data.contains("replication.factor=1"),
+                     data.constData());
         }
         // import-mm2 reads that back: --output=DIR.
         const QString dir = m_dir.filePath(QStringLiteral("imported"));
@@ -221,7 +227,8 @@ private Q_SLOTS:
         const Result r = run(args);
         QVERIFY2(r.exitCode == 0, qPrintable(describe(args, r)));
         QVERIFY2(r.out.contains(QStringLiteral("wrote ") + dir), qPrintable(describe(args, r)));
-        QVERIFY2(!QDir(dir).entryList({QStringLiteral("*.mirrorjob")}, QDir::Files).isEmpty(), qPrintable(describe(args, r)));
+        QVERIFY2(!QDir(dir).entryList({QStringLiteral("*.mirrorjob")}, QDir::Files).isEmpty(),
+                 qPrintable(describe(args, r)));
         // --force=yes is a flag given a value: refused before anything is written.
         const QStringList again{QStringLiteral("import-mm2"), properties, QStringLiteral("--output"), dir,
                                 QStringLiteral("--force=yes")};
@@ -237,17 +244,19 @@ private Q_SLOTS:
             const Result r = run({flag});
             QVERIFY2(r.exitCode == 0, qPrintable(describe({flag}, r)));
             QVERIFY2(r.out.startsWith(QStringLiteral("usage:\n")), qPrintable(describe({flag}, r)));
-            for (const QString &o : {QStringLiteral("--sandbox"), QStringLiteral("--new-instance"), QStringLiteral("--version"),
-                                     QStringLiteral("COMMAND --help")})
+            for (const QString &o : {QStringLiteral("--sandbox"), QStringLiteral("--new-instance"),
+                                     QStringLiteral("--version"), QStringLiteral("COMMAND --help")})
                 QVERIFY2(r.out.contains(o), qPrintable(o + QStringLiteral(" missing in ") + describe({flag}, r)));
-            for (const QString &c : {QStringLiteral("run"), QStringLiteral("verify"), QStringLiteral("check"),
-                                     QStringLiteral("reset"), QStringLiteral("import-mm2"), QStringLiteral("export-mm2")})
+            for (const QString &c :
+                 {QStringLiteral("run"), QStringLiteral("verify"), QStringLiteral("check"), QStringLiteral("reset"),
+                  QStringLiteral("import-mm2"), QStringLiteral("export-mm2")})
                 QVERIFY2(r.out.contains(QStringLiteral("mirrordesk ") + c + QLatin1Char(' ')),
                          qPrintable(c + QStringLiteral(" missing in ") + describe({flag}, r)));
         }
         {
             const Result r = run({QStringLiteral("--version")});
-            QVERIFY2(r.exitCode == 0 && r.out.startsWith(QStringLiteral("mirrordesk ")) && r.out.endsWith(QLatin1Char('\n')),
+            QVERIFY2(r.exitCode == 0 && r.out.startsWith(QStringLiteral("mirrordesk ")) &&
+                         r.out.endsWith(QLatin1Char('\n')),
                      qPrintable(describe({QStringLiteral("--version")}, r)));
         }
         for (const QStringList &args : {QStringList{QStringLiteral("--bogus")},
@@ -255,13 +264,15 @@ private Q_SLOTS:
                                         QStringList{QStringLiteral("job.mirrorjob"), QStringLiteral("--bogus")}}) {
             const Result r = run(args);
             QVERIFY2(r.exitCode == 2, qPrintable(describe(args, r)));
-            QVERIFY2(r.err.startsWith(QStringLiteral("mirrordesk: unknown option --bogus\nusage:\n")), qPrintable(describe(args, r)));
+            QVERIFY2(r.err.startsWith(QStringLiteral("mirrordesk: unknown option --bogus\nusage:\n")),
+                     qPrintable(describe(args, r)));
             QVERIFY2(r.out.isEmpty(), qPrintable(describe(args, r)));
         }
         {
             const QStringList args{QStringLiteral("--version=2")};
             const Result r = run(args);
-            QVERIFY2(r.exitCode == 2 && r.err.contains(QStringLiteral("mirrordesk: unexpected value after '--version'\n")),
+            QVERIFY2(r.exitCode == 2 &&
+                         r.err.contains(QStringLiteral("mirrordesk: unexpected value after '--version'\n")),
                      qPrintable(describe(args, r)));
         }
     }

@@ -142,7 +142,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("value");
         QTest::newRow("sasl.password") << QStringLiteral("sasl.password") << QStringLiteral("Sup3rS3cretPw");
         QTest::newRow("ssl.key.password") << QStringLiteral("ssl.key.password") << QStringLiteral("Sup3rS3cretPw");
-        QTest::newRow("oauth secret") << QStringLiteral("sasl.oauthbearer.client.secret") << QStringLiteral("Sup3rS3cretPw");
+        QTest::newRow("oauth secret") << QStringLiteral("sasl.oauthbearer.client.secret")
+                                      << QStringLiteral("Sup3rS3cretPw");
         QTest::newRow("oauth config") << QStringLiteral("sasl.oauthbearer.config")
                                       << QStringLiteral("principal=admin clientSecret=Sup3rS3cretPw");
         QTest::newRow("keystore") << QStringLiteral("ssl.keystore.password") << QStringLiteral("Sup3rS3cretPw");
@@ -151,8 +152,8 @@ private Q_SLOTS:
         QTest::newRow("upper case") << QStringLiteral("SASL.PASSWORD") << QStringLiteral("Sup3rS3cretPw");
         QTest::newRow("inline key") << QStringLiteral("ssl.key.pem")
                                     << QStringLiteral("-----BEGIN PRIVATE KEY-----Sup3rS3cretPw");
-        QTest::newRow("value says password") << QStringLiteral("client.id")
-                                             << QStringLiteral("x password=Sup3rS3cretPw");
+        QTest::newRow("value says password")
+            << QStringLiteral("client.id") << QStringLiteral("x password=Sup3rS3cretPw");
     }
 
     void secretsNeverInFile()
@@ -175,7 +176,7 @@ private Q_SLOTS:
         QFile f(ini);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray bytes = f.readAll();
-        QVERIFY(bytes.contains("ok")); // the file was written...
+        QVERIFY(bytes.contains("ok"));             // the file was written...
         QVERIFY(!bytes.contains("Sup3rS3cretPw")); // ...without the secret
     }
 
@@ -210,15 +211,18 @@ private Q_SLOTS:
         Connection c;
         QList<ConnectionIssue> issues = validateConnection(c);
         QVERIFY2(hasIssue(issues, QStringLiteral("name")), qPrintable(dump(issues)));
-        QVERIFY2(hasIssue(issues, QStringLiteral("bootstrap servers"), QStringLiteral("empty")), qPrintable(dump(issues)));
+        QVERIFY2(hasIssue(issues, QStringLiteral("bootstrap servers"), QStringLiteral("empty")),
+                 qPrintable(dump(issues)));
 
         c.name = QStringLiteral("x");
         c.bootstrap = QStringLiteral("kafka1,kafka2:99999,:9092,host:9092");
         issues = validateConnection(c);
         QVERIFY2(hasIssue(issues, QStringLiteral("bootstrap servers"), QStringLiteral("\"kafka1\" has no port")),
                  qPrintable(dump(issues)));
-        QVERIFY2(hasIssue(issues, QStringLiteral("bootstrap servers"), QStringLiteral("1 to 65535")), qPrintable(dump(issues)));
-        QVERIFY2(hasIssue(issues, QStringLiteral("bootstrap servers"), QStringLiteral("no host")), qPrintable(dump(issues)));
+        QVERIFY2(hasIssue(issues, QStringLiteral("bootstrap servers"), QStringLiteral("1 to 65535")),
+                 qPrintable(dump(issues)));
+        QVERIFY2(hasIssue(issues, QStringLiteral("bootstrap servers"), QStringLiteral("no host")),
+                 qPrintable(dump(issues)));
         QCOMPARE(issues.size(), 3);
 
         c.bootstrap = QStringLiteral("host:9092");
@@ -232,18 +236,21 @@ private Q_SLOTS:
         QVERIFY2(hasIssue(issues, QStringLiteral("SASL user")), qPrintable(dump(issues)));
         QVERIFY2(hasIssue(issues, QStringLiteral("CA certificate file"), QStringLiteral("does not exist")),
                  qPrintable(dump(issues)));
-        QVERIFY2(hasIssue(issues, QStringLiteral("client key file"), QStringLiteral("go together")), qPrintable(dump(issues)));
+        QVERIFY2(hasIssue(issues, QStringLiteral("client key file"), QStringLiteral("go together")),
+                 qPrintable(dump(issues)));
 
         c = saslConnection(QStringLiteral("p"));
         c.properties.insert(QStringLiteral("no.such.property"), QStringLiteral("1"));
         c.properties.insert(QStringLiteral("socket.timeout.ms"), QStringLiteral("not-a-number"));
         c.properties.insert(QStringLiteral("sasl.username"), QStringLiteral("u"));
         issues = validateConnection(c);
-        QVERIFY2(hasIssue(issues, QStringLiteral("extra property no.such.property"), QStringLiteral("No such configuration property")),
+        QVERIFY2(hasIssue(issues, QStringLiteral("extra property no.such.property"),
+                          QStringLiteral("No such configuration property")),
                  qPrintable(dump(issues)));
         QVERIFY2(hasIssue(issues, QStringLiteral("extra property socket.timeout.ms")), qPrintable(dump(issues)));
-        QVERIFY2(hasIssue(issues, QStringLiteral("extra property sasl.username"), QStringLiteral("\"SASL user\" field")),
-                 qPrintable(dump(issues)));
+        QVERIFY2(
+            hasIssue(issues, QStringLiteral("extra property sasl.username"), QStringLiteral("\"SASL user\" field")),
+            qPrintable(dump(issues)));
         QCOMPARE(issues.size(), 3);
 
         QVERIFY(validateConnection(saslConnection(QStringLiteral("fine"))).isEmpty());
@@ -252,13 +259,14 @@ private Q_SLOTS:
     void propertyLines()
     {
         QList<ConnectionIssue> issues;
-        const auto props = parsePropertyLines(
-            QStringLiteral("# comment\n client.id = a=b \n\nbroken line\nclient.id=c\n"), &issues);
+        const auto props =
+            parsePropertyLines(QStringLiteral("# comment\n client.id = a=b \n\nbroken line\nclient.id=c\n"), &issues);
         QCOMPARE(props.value(QStringLiteral("client.id")), QStringLiteral("c"));
         QCOMPARE(issues.size(), 2);
         QCOMPARE(issues.at(0).field, QStringLiteral("extra properties, line 4"));
         QCOMPARE(issues.at(1).field, QStringLiteral("extra properties, line 5"));
-        const QMap<QString, QString> m{{QStringLiteral("a"), QStringLiteral("1")}, {QStringLiteral("b"), QStringLiteral("x=y")}};
+        const QMap<QString, QString> m{{QStringLiteral("a"), QStringLiteral("1")},
+                                       {QStringLiteral("b"), QStringLiteral("x=y")}};
         QCOMPARE(parsePropertyLines(formatPropertyLines(m), nullptr), m);
     }
 };

@@ -57,7 +57,9 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 3);
         QCOMPARE(model.groupCount(), 2);
         QCOMPARE(model.columnCount(), int(FailoverPlanModel::ColumnCount));
-        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) { return model.data(model.index(row, column), role); };
+        const auto cell = [&](int row, int column, int role = Qt::DisplayRole) {
+            return model.data(model.index(row, column), role);
+        };
         QCOMPARE(cell(0, FailoverPlanModel::GroupColumn).toString(), QStringLiteral("billing"));
         QCOMPARE(cell(0, FailoverPlanModel::SourceOffsetColumn).toString(), QStringLiteral("1,200"));
         QCOMPARE(cell(0, FailoverPlanModel::TargetOffsetColumn).toString(), QStringLiteral("1,188"));
@@ -70,7 +72,8 @@ private Q_SLOTS:
         QCOMPARE(cell(0, FailoverPlanModel::ActionColumn).toString(), groupSyncActionName(GroupSyncAction::Write));
         QVERIFY(cell(2, FailoverPlanModel::ActionColumn, Qt::ForegroundRole).isValid()); // a skip stands out
         QVERIFY(!cell(0, FailoverPlanModel::ActionColumn, Qt::ForegroundRole).isValid());
-        QCOMPARE(model.headerData(FailoverPlanModel::ReadAgainColumn, Qt::Horizontal).toString(), QStringLiteral("Read again"));
+        QCOMPARE(model.headerData(FailoverPlanModel::ReadAgainColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Read again"));
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }

@@ -161,16 +161,20 @@ private Q_SLOTS:
         QTest::newRow("none listed") << QStringList() << QStringList() << QString() << "billing-a" << false;
         QTest::newRow("included") << billing << QStringList() << QString() << "billing-a" << true;
         QTest::newRow("whole name only") << billing << QStringList() << QString() << "old-billing-a" << false;
-        QTest::newRow("excluded") << billing << QStringList{QStringLiteral(".*-test")} << QString() << "billing-test" << false;
-        QTest::newRow("extra narrows") << billing << QStringList() << "billing-b" << "billing-a" << false;
-        QTest::newRow("extra and include") << billing << QStringList() << "billing-b" << "billing-b" << true;
-        QTest::newRow("extra alone selects") << QStringList() << QStringList() << "app-.*" << "app-1" << true;
-        QTest::newRow("the job's own group") << QStringList{QStringLiteral(".*")} << QStringList() << QString()
-                                             << "mirrordesk-orders-to-dr" << false;
-        QTest::newRow("other jobs' groups") << QStringList{QStringLiteral(".*")} << QStringList() << QString()
-                                            << "mirrordesk-other" << false;
-        QTest::newRow("derived job groups") << QStringList{QStringLiteral(".*")} << QStringList() << QString()
-                                            << "mirrordesk.orders" << false;
+        QTest::newRow("excluded") << billing << QStringList{QStringLiteral(".*-test")} << QString() << "billing-test"
+                                  << false;
+        QTest::newRow("extra narrows") << billing << QStringList() << "billing-b"
+                                       << "billing-a" << false;
+        QTest::newRow("extra and include") << billing << QStringList() << "billing-b"
+                                           << "billing-b" << true;
+        QTest::newRow("extra alone selects") << QStringList() << QStringList() << "app-.*"
+                                             << "app-1" << true;
+        QTest::newRow("the job's own group")
+            << QStringList{QStringLiteral(".*")} << QStringList() << QString() << "mirrordesk-orders-to-dr" << false;
+        QTest::newRow("other jobs' groups")
+            << QStringList{QStringLiteral(".*")} << QStringList() << QString() << "mirrordesk-other" << false;
+        QTest::newRow("derived job groups")
+            << QStringList{QStringLiteral(".*")} << QStringList() << QString() << "mirrordesk.orders" << false;
     }
 
     void groupSelection()
@@ -201,9 +205,9 @@ private Q_SLOTS:
         const PartitionOffsetMap map = twoSegments();
         QCOMPARE(copyLagOf(0, 21, &map), 0);
         QCOMPARE(copyLagOf(0, 30, &map), 9);
-        QCOMPARE(copyLagOf(0, 7, nullptr), 7);   // nothing copied
-        QCOMPARE(copyLagOf(7, 7, nullptr), 0);   // nothing to copy
-        QCOMPARE(copyLagOf(25, 30, &map), 5);    // retention took what was not copied: only what is there counts
+        QCOMPARE(copyLagOf(0, 7, nullptr), 7); // nothing copied
+        QCOMPARE(copyLagOf(7, 7, nullptr), 0); // nothing to copy
+        QCOMPARE(copyLagOf(25, 30, &map), 5);  // retention took what was not copied: only what is there counts
     }
 
     void actionNames()

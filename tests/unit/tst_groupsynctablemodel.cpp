@@ -37,18 +37,26 @@ private Q_SLOTS:
         QSignalSpy resets(&model, &QAbstractItemModel::modelReset);
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
 
-        model.setGroups({row(QStringLiteral("orders-app"), 3, 3, 0), row(QStringLiteral("billing"), 0, 2, -1, QStringLiteral("active members on the target: c on h"))});
+        model.setGroups(
+            {row(QStringLiteral("orders-app"), 3, 3, 0),
+             row(QStringLiteral("billing"), 0, 2, -1, QStringLiteral("active members on the target: c on h"))});
         QCOMPARE(model.rowCount(), 2);
-        QCOMPARE(model.index(0, GroupSyncTableModel::GroupColumn).data().toString(), QStringLiteral("billing")); // sorted
+        QCOMPARE(model.index(0, GroupSyncTableModel::GroupColumn).data().toString(),
+                 QStringLiteral("billing")); // sorted
         QCOMPARE(model.index(0, GroupSyncTableModel::PartitionsColumn).data().toString(), QStringLiteral("0 of 2"));
         QCOMPARE(model.index(0, GroupSyncTableModel::LagColumn).data().toString(), QStringLiteral("unknown"));
         QCOMPARE(model.index(0, GroupSyncTableModel::LastSyncColumn).data().toString(), QStringLiteral("never"));
-        QVERIFY(model.index(0, GroupSyncTableModel::NoteColumn).data().toString().contains(QStringLiteral("active members")));
+        QVERIFY(model.index(0, GroupSyncTableModel::NoteColumn)
+                    .data()
+                    .toString()
+                    .contains(QStringLiteral("active members")));
         QCOMPARE(model.index(1, GroupSyncTableModel::PartitionsColumn).data().toString(), QStringLiteral("3 of 3"));
 
         // The same again: nothing emitted. One group changes: one row.
         changed.clear();
-        model.setGroups({row(QStringLiteral("billing"), 0, 2, -1, QStringLiteral("active members on the target: c on h")), row(QStringLiteral("orders-app"), 3, 3, 0)});
+        model.setGroups(
+            {row(QStringLiteral("billing"), 0, 2, -1, QStringLiteral("active members on the target: c on h")),
+             row(QStringLiteral("orders-app"), 3, 3, 0)});
         QCOMPARE(changed.size(), 0);
         model.setGroups({row(QStringLiteral("billing"), 2, 2, 5), row(QStringLiteral("orders-app"), 3, 3, 0)});
         QCOMPARE(changed.size(), 1);
@@ -61,7 +69,8 @@ private Q_SLOTS:
         model.setGroups({});
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(resets.size(), 0);
-        QCOMPARE(model.headerData(GroupSyncTableModel::GroupColumn, Qt::Horizontal).toString(), QStringLiteral("Group"));
+        QCOMPARE(model.headerData(GroupSyncTableModel::GroupColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Group"));
     }
 };
 

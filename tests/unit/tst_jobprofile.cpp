@@ -30,7 +30,8 @@ private Q_SLOTS:
     void designExampleLoads()
     {
         // A complete example profile, verbatim.
-        const QByteArray design = "{\n"
+        const QByteArray design =
+            "{\n"
             "  \"mirrordesk\": 1,\n"
             "  \"name\": \"orders to DR\",\n"
             "  \"source\": { \"alias\": \"eu\", \"bootstrap\": \"kafka-eu:9092\",\n"
@@ -74,13 +75,15 @@ private Q_SLOTS:
         QCOMPARE(p->source.bootstrap, QStringLiteral("${sandbox:source}"));
 
         QStringList asked;
-        const ReferenceResolver sandbox = [&](const QString &kind, const QString &arg, QString *error) -> std::optional<QString> {
+        const ReferenceResolver sandbox = [&](const QString &kind, const QString &arg,
+                                              QString *error) -> std::optional<QString> {
             asked << kind + QLatin1Char(':') + arg;
             if (kind != QLatin1String("sandbox")) {
                 *error = QStringLiteral("not here");
                 return std::nullopt;
             }
-            return arg == QLatin1String("source") ? QStringLiteral("127.0.0.1:40001") : QStringLiteral("127.0.0.1:40002");
+            return arg == QLatin1String("source") ? QStringLiteral("127.0.0.1:40001")
+                                                  : QStringLiteral("127.0.0.1:40002");
         };
         const std::optional<MirrorJobSpec> spec = p->toSpec(sandbox, &issues);
         QVERIFY2(spec, qPrintable(describe(issues)));
@@ -103,9 +106,11 @@ private Q_SLOTS:
     {
         QList<ProfileIssue> issues;
         const JobProfile p = JobProfile::fromJson(
-            profileWith(QStringLiteral("source.properties"),
-                        parse("{\"fetch.max.bytes\": 52428800, \"check.crcs\": true, \"socket.keepalive.enable\": false,\n"
-            "                                  \"client.rack\": \"eu-1a\", \"queued.max.messages.kbytes\": 1.5}")),
+            profileWith(
+                QStringLiteral("source.properties"),
+                parse("{\"fetch.max.bytes\": 52428800, \"check.crcs\": true, \"socket.keepalive.enable\": false,\n"
+                      "                                  \"client.rack\": \"eu-1a\", \"queued.max.messages.kbytes\": "
+                      "1.5}")),
             QStringLiteral("p"), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QCOMPARE(p.source.properties.value(QStringLiteral("fetch.max.bytes")), QStringLiteral("52428800"));
@@ -123,7 +128,8 @@ private Q_SLOTS:
                          {QStringLiteral("topics.include"), QStringLiteral("orders")},
                          {QStringLiteral("stop"), QStringLiteral("caught-up")},
                          {QStringLiteral("source.security"), QStringLiteral("SASL_SSL")},
-                         {QStringLiteral("source.sasl"), parse("{\"mechanism\": \"PLAIN\", \"username\": \"u\", \"password\": \"${env:X}\"}")}}),
+                         {QStringLiteral("source.sasl"),
+                          parse("{\"mechanism\": \"PLAIN\", \"username\": \"u\", \"password\": \"${env:X}\"}")}}),
             QStringLiteral("s"), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QCOMPARE(p.naming, NamingPolicy::Identity);
@@ -133,18 +139,20 @@ private Q_SLOTS:
 
         // A template alone selects the template policy; prefix defaults to ".".
         issues.clear();
-        p = JobProfile::fromJson(profileWith(QStringLiteral("naming"), parse("{\"template\": \"dr-${topic}\"}")), QStringLiteral("s"),
-                                 &issues);
+        p = JobProfile::fromJson(profileWith(QStringLiteral("naming"), parse("{\"template\": \"dr-${topic}\"}")),
+                                 QStringLiteral("s"), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QCOMPARE(p.naming, NamingPolicy::Template);
-        p = JobProfile::fromJson(profileWith(QStringLiteral("naming"), parse("{\"policy\": \"prefix\"}")), QStringLiteral("s"), &issues);
+        p = JobProfile::fromJson(profileWith(QStringLiteral("naming"), parse("{\"policy\": \"prefix\"}")),
+                                 QStringLiteral("s"), &issues);
         QCOMPARE(p.separator, QStringLiteral("."));
 
         // Timestamps with offsets are the same instant in UTC; stop after N records.
         issues.clear();
-        p = JobProfile::fromJson(profileWith({{QStringLiteral("start"), parse("{\"timestamp\": \"2026-11-01T01:00:00+01:00\"}")},
-                                              {QStringLiteral("stop"), parse("{\"records\": 1000}")}}),
-                                 QStringLiteral("s"), &issues);
+        p = JobProfile::fromJson(
+            profileWith({{QStringLiteral("start"), parse("{\"timestamp\": \"2026-11-01T01:00:00+01:00\"}")},
+                         {QStringLiteral("stop"), parse("{\"records\": 1000}")}}),
+            QStringLiteral("s"), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QCOMPARE(p.start, StartPosition::Timestamp);
         QCOMPARE(p.startTimestamp, QDateTime(QDate(2026, 11, 1), QTime(0, 0), Qt::UTC));
@@ -153,7 +161,8 @@ private Q_SLOTS:
 
         // A UTF-8 byte order mark is accepted.
         issues.clear();
-        JobProfile::fromJson("\xEF\xBB\xBF" + profileWith(QStringLiteral("name"), QStringLiteral("bom")), QStringLiteral("s"), &issues);
+        JobProfile::fromJson("\xEF\xBB\xBF" + profileWith(QStringLiteral("name"), QStringLiteral("bom")),
+                             QStringLiteral("s"), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
     }
 
@@ -162,8 +171,8 @@ private Q_SLOTS:
     void unknownTopLevelKeysSurviveASave()
     {
         QList<ProfileIssue> issues;
-        const JobProfile p = JobProfile::fromJson(profileWith(QStringLiteral("futureFeature"), parse("{\"a\": [1, \"b\"]}")),
-                                                  QStringLiteral("f"), &issues);
+        const JobProfile p = JobProfile::fromJson(
+            profileWith(QStringLiteral("futureFeature"), parse("{\"a\": [1, \"b\"]}")), QStringLiteral("f"), &issues);
         QVERIFY(!hasErrors(issues));
         const QJsonObject written = QJsonDocument::fromJson(p.toJson()).object();
         QCOMPARE(written.value(QStringLiteral("futureFeature")), parse("{\"a\": [1, \"b\"]}"));
@@ -183,7 +192,8 @@ private Q_SLOTS:
         QCOMPARE(back.toJson(), json); // stable: writing twice gives the same bytes
 
         // Every stop form round-trips.
-        for (const StopCondition stop : {StopCondition::RunForever, StopCondition::CaughtUp, StopCondition::AfterRecords}) {
+        for (const StopCondition stop :
+             {StopCondition::RunForever, StopCondition::CaughtUp, StopCondition::AfterRecords}) {
             JobProfile q = p;
             q.stop = stop;
             q.stopAfterRecords = stop == StopCondition::AfterRecords ? 42 : 0;
@@ -202,7 +212,8 @@ private Q_SLOTS:
     {
         // Absent: no group selected, and a saved profile without groups keeps no group keys.
         QList<ProfileIssue> issues;
-        JobProfile p = JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
+        JobProfile p =
+            JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QVERIFY(p.groupsInclude.isEmpty());
         QVERIFY(p.syncGroupOffsets);
@@ -212,7 +223,8 @@ private Q_SLOTS:
 
         // Listed: synced by default every 10 s, carried into the spec, written back.
         issues.clear();
-        p = JobProfile::fromJson(profileWith(QStringLiteral("groups"), parse("{\"include\": [\"billing-.*\"], \"exclude\": [\"billing-test\"]}")),
+        p = JobProfile::fromJson(profileWith(QStringLiteral("groups"),
+                                             parse("{\"include\": [\"billing-.*\"], \"exclude\": [\"billing-test\"]}")),
                                  QString(), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QCOMPARE(p.groupsInclude, QStringList{QStringLiteral("billing-.*")});
@@ -224,7 +236,8 @@ private Q_SLOTS:
         QVERIFY(spec->syncGroupOffsets);
         QCOMPARE(spec->groupSyncIntervalMs, 10000);
         const QJsonObject written = QJsonDocument::fromJson(p.toJson()).object();
-        QCOMPARE(written.value(QStringLiteral("groups")).toObject().value(QStringLiteral("include")).toArray().size(), 1);
+        QCOMPARE(written.value(QStringLiteral("groups")).toObject().value(QStringLiteral("include")).toArray().size(),
+                 1);
         QCOMPARE(written.value(QStringLiteral("syncGroupOffsets")).toBool(false), true);
         QCOMPARE(written.value(QStringLiteral("groupSyncIntervalMs")).toInt(), 10000);
         issues.clear();
@@ -233,16 +246,19 @@ private Q_SLOTS:
 
         // An exclude list without an include list selects nothing: said so.
         issues.clear();
-        JobProfile::fromJson(profileWith(QStringLiteral("groups"), parse("{\"exclude\": [\"x\"]}")), QString(), &issues);
+        JobProfile::fromJson(profileWith(QStringLiteral("groups"), parse("{\"exclude\": [\"x\"]}")), QString(),
+                             &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
-        QVERIFY2(describe(issues).contains(QStringLiteral("groups.exclude: no effect without groups.include")), qPrintable(describe(issues)));
+        QVERIFY2(describe(issues).contains(QStringLiteral("groups.exclude: no effect without groups.include")),
+                 qPrintable(describe(issues)));
     }
 
     void offsetMapKey()
     {
         // Absent: the map is kept, and a saved profile does not mention the key.
         QList<ProfileIssue> issues;
-        JobProfile p = JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
+        JobProfile p =
+            JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QVERIFY(p.offsetMap);
         QVERIFY(p.toSpec({}, &issues)->offsetMap);
@@ -271,29 +287,36 @@ private Q_SLOTS:
 
         // Everything that needs the map is refused, naming offsetMap and what needs it.
         const QList<std::pair<QByteArray, QString>> refused = {
-            {profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("groups"), parse("{\"include\": [\"billing-.*\"]}")}}),
+            {profileWith({{QStringLiteral("offsetMap"), false},
+                          {QStringLiteral("groups"), parse("{\"include\": [\"billing-.*\"]}")}}),
              QStringLiteral("group offset sync")},
-            {profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("checkpoints"), parse("{\"enabled\": true}")}}),
+            {profileWith(
+                 {{QStringLiteral("offsetMap"), false}, {QStringLiteral("checkpoints"), parse("{\"enabled\": true}")}}),
              QStringLiteral("checkpoints.enabled")},
-            {profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("delivery"), QStringLiteral("exactly-once")}}),
+            {profileWith(
+                 {{QStringLiteral("offsetMap"), false}, {QStringLiteral("delivery"), QStringLiteral("exactly-once")}}),
              QStringLiteral("exactly-once")},
         };
         for (const auto &[data, what] : refused) {
             issues.clear();
             const JobProfile r = JobProfile::fromJson(data, QStringLiteral("job.mirrorjob"), &issues);
-            const auto e = std::find_if(issues.begin(), issues.end(),
-                                        [](const ProfileIssue &i) { return i.isError() && i.keyPath == QLatin1String("offsetMap"); });
+            const auto e = std::find_if(issues.begin(), issues.end(), [](const ProfileIssue &i) {
+                return i.isError() && i.keyPath == QLatin1String("offsetMap");
+            });
             QVERIFY2(e != issues.end(), qPrintable(describe(issues)));
-            QVERIFY2(e->message.contains(what) && e->message.contains(QStringLiteral("offsetMap is false")), qPrintable(e->toString()));
+            QVERIFY2(e->message.contains(what) && e->message.contains(QStringLiteral("offsetMap is false")),
+                     qPrintable(e->toString()));
             QVERIFY2(e->line > 0, qPrintable(e->toString()));
             QVERIFY(!r.toSpec({}, &issues) || hasErrors(issues));
         }
 
         // A map topic named for a job that keeps no map: said to be ignored.
         issues.clear();
-        JobProfile::fromJson(profileWith({{QStringLiteral("offsetMap"), false}, {QStringLiteral("offsetMapTopic"), QStringLiteral("m")}}),
+        JobProfile::fromJson(profileWith({{QStringLiteral("offsetMap"), false},
+                                          {QStringLiteral("offsetMapTopic"), QStringLiteral("m")}}),
                              QString(), &issues);
-        QVERIFY2(!hasErrors(issues) && describe(issues).contains(QStringLiteral("offsetMapTopic: ignored with offsetMap false")),
+        QVERIFY2(!hasErrors(issues) &&
+                     describe(issues).contains(QStringLiteral("offsetMapTopic: ignored with offsetMap false")),
                  qPrintable(describe(issues)));
     }
 
@@ -301,7 +324,8 @@ private Q_SLOTS:
     {
         // Absent: at-least-once, and no transaction keys are written.
         QList<ProfileIssue> issues;
-        JobProfile p = JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
+        JobProfile p =
+            JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QCOMPARE(p.delivery, DeliveryGuarantee::AtLeastOnce);
         QVERIFY(!p.toJson().contains("transactionIntervalMs"));
@@ -411,7 +435,8 @@ private Q_SLOTS:
         p.include = {QStringLiteral("orders.*")};
         p.throttleBytesPerSecond = 1000;
 
-        const ReferenceResolver keychain = [](const QString &kind, const QString &arg, QString *error) -> std::optional<QString> {
+        const ReferenceResolver keychain = [](const QString &kind, const QString &arg,
+                                              QString *error) -> std::optional<QString> {
             if (kind == QLatin1String("keychain") && arg == QLatin1String("mirrordesk/dr"))
                 return QStringLiteral("from-keychain");
             *error = QStringLiteral("no such entry");
@@ -439,14 +464,26 @@ private Q_SLOTS:
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("keyPath");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unset env") << "password" << "${env:MD_TST_DOES_NOT_EXIST}" << "source.sasl.password"
+        QTest::newRow("unset env") << "password"
+                                   << "${env:MD_TST_DOES_NOT_EXIST}"
+                                   << "source.sasl.password"
                                    << "environment variable MD_TST_DOES_NOT_EXIST is not set";
-        QTest::newRow("keychain miss") << "password" << "${keychain:nope}" << "source.sasl.password"
+        QTest::newRow("keychain miss") << "password"
+                                       << "${keychain:nope}"
+                                       << "source.sasl.password"
                                        << "cannot resolve ${keychain:nope}: no such entry";
-        QTest::newRow("unknown kind") << "bootstrap" << "${vault:x}" << "source.bootstrap" << "cannot resolve ${vault:x}";
-        QTest::newRow("empty after resolving") << "bootstrap" << "${env:MD_TST_EMPTY}" << "source.bootstrap"
+        QTest::newRow("unknown kind") << "bootstrap"
+                                      << "${vault:x}"
+                                      << "source.bootstrap"
+                                      << "cannot resolve ${vault:x}";
+        QTest::newRow("empty after resolving") << "bootstrap"
+                                               << "${env:MD_TST_EMPTY}"
+                                               << "source.bootstrap"
                                                << "resolves to an empty value";
-        QTest::newRow("missing ca file") << "ca" << "no-such-ca.pem" << "source.ssl.ca" << "file not found: ";
+        QTest::newRow("missing ca file") << "ca"
+                                         << "no-such-ca.pem"
+                                         << "source.ssl.ca"
+                                         << "file not found: ";
     }
 
     void toSpecErrors()
@@ -469,7 +506,8 @@ private Q_SLOTS:
         p.source.sslCa = field == QLatin1String("ca") ? value : QString();
         p.target.bootstrap = QStringLiteral("b:1");
         p.include = {QStringLiteral(".*")};
-        const ReferenceResolver resolver = [](const QString &, const QString &, QString *error) -> std::optional<QString> {
+        const ReferenceResolver resolver = [](const QString &, const QString &,
+                                              QString *error) -> std::optional<QString> {
             *error = QStringLiteral("no such entry");
             return std::nullopt;
         };
@@ -498,11 +536,16 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QString>("groupId");
-        QTest::newRow("spaces") << "orders to DR" << "mirrordesk-orders-to-dr";
-        QTest::newRow("punctuation") << "  EU → DR: orders!! " << "mirrordesk-eu-dr-orders";
-        QTest::newRow("keeps dots and underscores") << "eu.orders_v2" << "mirrordesk-eu.orders_v2";
-        QTest::newRow("empty") << "" << "mirrordesk-job";
-        QTest::newRow("only symbols") << "→→" << "mirrordesk-job";
+        QTest::newRow("spaces") << "orders to DR"
+                                << "mirrordesk-orders-to-dr";
+        QTest::newRow("punctuation") << "  EU → DR: orders!! "
+                                     << "mirrordesk-eu-dr-orders";
+        QTest::newRow("keeps dots and underscores") << "eu.orders_v2"
+                                                    << "mirrordesk-eu.orders_v2";
+        QTest::newRow("empty") << ""
+                               << "mirrordesk-job";
+        QTest::newRow("only symbols") << "→→"
+                                      << "mirrordesk-job";
     }
 
     void groupIdForName()
@@ -525,9 +568,10 @@ private Q_SLOTS:
         QTest::addColumn<bool>("malformed");
         QTest::newRow("none") << "plain" << QStringList() << false << false;
         QTest::newRow("env") << "${env:EU_PASSWORD}" << QStringList{QStringLiteral("env|EU_PASSWORD")} << true << false;
-        QTest::newRow("keychain with slash") << "${keychain:mirrordesk/eu}" << QStringList{QStringLiteral("keychain|mirrordesk/eu")}
-                                             << true << false;
-        QTest::newRow("embedded twice") << "${env:H}:${env:P}" << QStringList{QStringLiteral("env|H"), QStringLiteral("env|P")} << false
+        QTest::newRow("keychain with slash")
+            << "${keychain:mirrordesk/eu}" << QStringList{QStringLiteral("keychain|mirrordesk/eu")} << true << false;
+        QTest::newRow("embedded twice") << "${env:H}:${env:P}"
+                                        << QStringList{QStringLiteral("env|H"), QStringLiteral("env|P")} << false
                                         << false;
         QTest::newRow("escaped") << "$${env:X}" << QStringList() << false << false;
         QTest::newRow("lone dollar") << "a$b$" << QStringList() << false << false;

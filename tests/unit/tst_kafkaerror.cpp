@@ -124,8 +124,8 @@ private Q_SLOTS:
                                                "Connection refused (after 0ms in state CONNECT)")
                                  << false;
         QTest::newRow("after the handshake")
-            << RD_KAFKA_RESP_ERR__TRANSPORT
-            << QByteArray("ssl://h:9093/1: Disconnected (after 60000ms in state UP)") << false;
+            << RD_KAFKA_RESP_ERR__TRANSPORT << QByteArray("ssl://h:9093/1: Disconnected (after 60000ms in state UP)")
+            << false;
         QTest::newRow("other code, handshake state")
             << RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN << QByteArray("1/1 brokers are down (in state SSL_HANDSHAKE)")
             << false;
@@ -171,7 +171,8 @@ private Q_SLOTS:
                                  << QStringLiteral("the certificate of broker b:1 has expired");
         QTest::newRow("expired CA") << int(X509_V_ERR_CERT_HAS_EXPIRED) << 1
                                     << QStringLiteral("a CA certificate in the chain of broker b:1 has expired");
-        QTest::newRow("host") << int(X509_V_ERR_HOSTNAME_MISMATCH) << 0 << QStringLiteral("does not match the host name");
+        QTest::newRow("host") << int(X509_V_ERR_HOSTNAME_MISMATCH) << 0
+                              << QStringLiteral("does not match the host name");
         QTest::newRow("address") << int(X509_V_ERR_IP_ADDRESS_MISMATCH) << 0
                                  << QStringLiteral("does not match the host name");
         for (const int e : {X509_V_ERR_UNABLE_TO_GET_ISSUER_CERT_LOCALLY, X509_V_ERR_SELF_SIGNED_CERT_IN_CHAIN,
@@ -179,7 +180,8 @@ private Q_SLOTS:
             QTest::addRow("unknown CA %d", e) << e << 0 << QStringLiteral("is not signed by a trusted CA");
         QTest::newRow("not yet valid") << int(X509_V_ERR_CERT_NOT_YET_VALID) << 0 << QStringLiteral("is not valid yet");
         QTest::newRow("other") << int(X509_V_ERR_INVALID_PURPOSE) << 0
-                               << QStringLiteral("the certificate of broker b:1 was refused: unsuitable certificate purpose");
+                               << QStringLiteral(
+                                      "the certificate of broker b:1 was refused: unsuitable certificate purpose");
     }
 
     void certificateFailureInWords()

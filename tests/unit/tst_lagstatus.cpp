@@ -36,10 +36,9 @@ QList<LagObservation> window(std::initializer_list<Obs> list)
 // The 15 commits, one a second, of a consumer that is always caught up (Burrow issues #290/#303).
 QList<LagObservation> caughtUpEverySecond()
 {
-    const qint64 ts[] = {1512224618356, 1512224619362, 1512224620366, 1512224621367,
-                         1512224622370, 1512224623373, 1512224624378, 1512224625379,
-                         1512224626383, 1512224627383, 1512224628383, 1512224629388,
-                         1512224630391, 1512224631394, 1512224632397};
+    const qint64 ts[] = {1512224618356, 1512224619362, 1512224620366, 1512224621367, 1512224622370,
+                         1512224623373, 1512224624378, 1512224625379, 1512224626383, 1512224627383,
+                         1512224628383, 1512224629388, 1512224630391, 1512224631394, 1512224632397};
     QList<LagObservation> w;
     qint64 offset = 792748079;
     for (qint64 t : ts) {
@@ -77,8 +76,7 @@ PartitionMetrics pm(const QString &topic, int partition, qint64 next, qint64 end
 
 } // namespace
 
-class TestLagStatus final : public QObject
-{
+class TestLagStatus final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -110,52 +108,64 @@ void TestLagStatus::burrowCases_data()
 
     // The cases of Burrow's evaluator test suite (core/internal/evaluator), numbered as there.
     // Timestamps are milliseconds; Burrow's "timeNow" seconds are converted.
-    const auto rising = window({{1000, 100000, 0}, {2000, 200000, 50}, {3000, 300000, 100},
-                                {4000, 400000, 150}, {5000, 500000, 200}});
-    QTest::newRow("0 zero lag somewhere: OK") << rising << QList<qint64>{5200} << qint64(200)
-                                             << qint64(600000) << PartitionLagStatus::Ok;
+    const auto rising =
+        window({{1000, 100000, 0}, {2000, 200000, 50}, {3000, 300000, 100}, {4000, 400000, 150}, {5000, 500000, 200}});
+    QTest::newRow("0 zero lag somewhere: OK")
+        << rising << QList<qint64>{5200} << qint64(200) << qint64(600000) << PartitionLagStatus::Ok;
     QTest::newRow("1 silence equal to the window is not yet STOP")
         << rising << QList<qint64>{5200} << qint64(200) << qint64(900000) << PartitionLagStatus::Ok;
     QTest::newRow("2 silence longer than the window: STOP despite an old zero lag")
-        << rising << QList<qint64>{5200} << qint64(200) << qint64(1000000)
-        << PartitionLagStatus::Stop;
+        << rising << QList<qint64>{5200} << qint64(200) << qint64(1000000) << PartitionLagStatus::Stop;
 
-    const auto risingNonZero = window({{1000, 100000, 50}, {2000, 200000, 100}, {3000, 300000, 150},
-                                       {4000, 400000, 200}, {5000, 500000, 250}});
+    const auto risingNonZero = window(
+        {{1000, 100000, 50}, {2000, 200000, 100}, {3000, 300000, 150}, {4000, 400000, 200}, {5000, 500000, 250}});
     QTest::newRow("3 STOP with lag always non-zero")
-        << risingNonZero << QList<qint64>{5250} << qint64(250) << qint64(1000000)
-        << PartitionLagStatus::Stop;
+        << risingNonZero << QList<qint64>{5250} << qint64(250) << qint64(1000000) << PartitionLagStatus::Stop;
 
     QTest::newRow("4 same offset but a zero lag in the window: OK")
-        << window({{1000, 100000, 0}, {1000, 200000, 50}, {1000, 300000, 100}, {1000, 400000, 150},
-                   {1000, 500000, 200}})
+        << window(
+               {{1000, 100000, 0}, {1000, 200000, 50}, {1000, 300000, 100}, {1000, 400000, 150}, {1000, 500000, 200}})
         << QList<qint64>{1200} << qint64(200) << qint64(600000) << PartitionLagStatus::Ok;
     QTest::newRow("5 same offset, lag growing: STALL")
-        << window({{1000, 100000, 100}, {1000, 200000, 150}, {1000, 300000, 200},
-                   {1000, 400000, 250}, {1000, 500000, 300}})
+        << window({{1000, 100000, 100},
+                   {1000, 200000, 150},
+                   {1000, 300000, 200},
+                   {1000, 400000, 250},
+                   {1000, 500000, 300}})
         << QList<qint64>{1300} << qint64(300) << qint64(600000) << PartitionLagStatus::Stall;
     QTest::newRow("6 same offset, same lag: STALL")
-        << window({{1000, 100000, 100}, {1000, 200000, 100}, {1000, 300000, 100},
-                   {1000, 400000, 100}, {1000, 500000, 100}})
+        << window({{1000, 100000, 100},
+                   {1000, 200000, 100},
+                   {1000, 300000, 100},
+                   {1000, 400000, 100},
+                   {1000, 500000, 100}})
         << QList<qint64>{1100} << qint64(100) << qint64(600000) << PartitionLagStatus::Stall;
     QTest::newRow("7 offset went backwards: REWIND, though the lag also decreased")
-        << window({{1000, 100000, 100}, {2000, 200000, 150}, {3000, 300000, 200},
-                   {2000, 400000, 1250}, {4000, 500000, 300}})
+        << window({{1000, 100000, 100},
+                   {2000, 200000, 150},
+                   {3000, 300000, 200},
+                   {2000, 400000, 1250},
+                   {4000, 500000, 300}})
         << QList<qint64>{4300} << qint64(300) << qint64(600000) << PartitionLagStatus::Rewind;
     QTest::newRow("8 current lag zero: OK whatever the timestamps say")
-        << risingNonZero << QList<qint64>{5250} << qint64(0) << qint64(1000000)
-        << PartitionLagStatus::Ok;
+        << risingNonZero << QList<qint64>{5250} << qint64(0) << qint64(1000000) << PartitionLagStatus::Ok;
     QTest::newRow("9 caught-up history, new data, silent consumer: STOP")
-        << caughtUpEverySecond()
-        << QList<qint64>{792749024, 792749000, 792748800, 792748600, 792748500} << qint64(931)
+        << caughtUpEverySecond() << QList<qint64>{792749024, 792749000, 792748800, 792748600, 792748500} << qint64(931)
         << qint64(1512224650000) << PartitionLagStatus::Stop;
     QTest::newRow("10 would be STOP, but a recent end offset shows it caught up: OK")
-        << caughtUpEverySecond() << QList<qint64>{792748094, 792748093, 792748093, 792748093}
-        << qint64(1) << qint64(1512224650000) << PartitionLagStatus::Ok;
+        << caughtUpEverySecond() << QList<qint64>{792748094, 792748093, 792748093, 792748093} << qint64(1)
+        << qint64(1512224650000) << PartitionLagStatus::Ok;
     QTest::newRow("11 unknown lags are skipped, not read as zero")
-        << window({{1000, 100000, 0}, {1500, 150000, -1}, {2000, 200000, 50}, {2500, 250000, -1},
-                   {3000, 300000, 100}, {3500, 350000, -1}, {4000, 400000, 150},
-                   {4500, 450000, -1}, {5000, 500000, 200}, {5500, 550000, -1}})
+        << window({{1000, 100000, 0},
+                   {1500, 150000, -1},
+                   {2000, 200000, 50},
+                   {2500, 250000, -1},
+                   {3000, 300000, 100},
+                   {3500, 350000, -1},
+                   {4000, 400000, 150},
+                   {4500, 450000, -1},
+                   {5000, 500000, 200},
+                   {5500, 550000, -1}})
         << QList<qint64>{5700} << qint64(200) << qint64(600000) << PartitionLagStatus::Ok;
 
     // The wiki's narrative cases: ten commits a minute apart, evaluated a minute after the last.
@@ -174,22 +184,22 @@ void TestLagStatus::burrowCases_data()
     };
     const qint64 justAfter = 9 * 60000 + 60000;
     QTest::newRow("wiki: lag was zero in the window: OK")
-        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {0, 0, 0, 0, 0, 0, 1, 3, 5, 5})
-        << QList<qint64>{} << qint64(5) << justAfter << PartitionLagStatus::Ok;
+        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {0, 0, 0, 0, 0, 0, 1, 3, 5, 5}) << QList<qint64>{}
+        << qint64(5) << justAfter << PartitionLagStatus::Ok;
     QTest::newRow("wiki: offset never moves, lag fixed: STALL")
-        << tenCommits({10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, {5, 5, 5, 5, 5, 5, 5, 5, 5, 5})
-        << QList<qint64>{} << qint64(5) << justAfter << PartitionLagStatus::Stall;
+        << tenCommits({10, 10, 10, 10, 10, 10, 10, 10, 10, 10}, {5, 5, 5, 5, 5, 5, 5, 5, 5, 5}) << QList<qint64>{}
+        << qint64(5) << justAfter << PartitionLagStatus::Stall;
     QTest::newRow("wiki: offsets move, lag never decreases: WARN")
-        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {1, 1, 1, 1, 1, 1, 2, 2, 2, 3})
-        << QList<qint64>{} << qint64(3) << justAfter << PartitionLagStatus::Warn;
+        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {1, 1, 1, 1, 1, 1, 2, 2, 2, 3}) << QList<qint64>{}
+        << qint64(3) << justAfter << PartitionLagStatus::Warn;
     QTest::newRow("wiki: lag goes up and down: OK")
-        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {5, 3, 5, 2, 1, 1, 2, 1, 4, 6})
-        << QList<qint64>{} << qint64(6) << justAfter << PartitionLagStatus::Ok;
+        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {5, 3, 5, 2, 1, 1, 2, 1, 4, 6}) << QList<qint64>{}
+        << qint64(6) << justAfter << PartitionLagStatus::Ok;
     QTest::newRow("wiki: same window, no commit for longer than the window: STOP")
-        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {5, 3, 5, 2, 1, 1, 2, 1, 4, 6})
-        << QList<qint64>{} << qint64(6) << qint64(20 * 60000) << PartitionLagStatus::Stop;
-    QTest::newRow("empty window: OK") << QList<LagObservation>{} << QList<qint64>{} << qint64(5)
-                                      << qint64(1000) << PartitionLagStatus::Ok;
+        << tenCommits({10, 20, 30, 40, 50, 60, 70, 80, 90, 100}, {5, 3, 5, 2, 1, 1, 2, 1, 4, 6}) << QList<qint64>{}
+        << qint64(6) << qint64(20 * 60000) << PartitionLagStatus::Stop;
+    QTest::newRow("empty window: OK") << QList<LagObservation>{} << QList<qint64>{} << qint64(5) << qint64(1000)
+                                      << PartitionLagStatus::Ok;
 }
 
 void TestLagStatus::burrowCases()
@@ -229,7 +239,7 @@ void TestLagStatus::names()
 }
 
 // Feeds one partition every 250 ms from t0 for durationMs; next/end given by functions of t.
-template<typename Next, typename End>
+template <typename Next, typename End>
 static void feed(LagStatusTracker &tracker, qint64 t0, qint64 durationMs, Next next, End end,
                  const QString &topic = QStringLiteral("t"), int partition = 0)
 {
@@ -242,7 +252,8 @@ void TestLagStatus::trackerStallWhenPositionDoesNotMove()
     LagStatusTracker tracker;
     const PartitionKey key{QStringLiteral("t"), 0};
     // Records keep arriving at the source, the mirror never advances.
-    feed(tracker, 0, 60000, [](qint64) { return 100; }, [](qint64 t) { return 200 + t / 100; });
+    feed(
+        tracker, 0, 60000, [](qint64) { return 100; }, [](qint64 t) { return 200 + t / 100; });
     QCOMPARE(partitionLagStatusName(tracker.partitionStatus(key, 60000)), QStringLiteral("STALL"));
     QCOMPARE(jobLagStatusName(tracker.jobStatus(60000)), QStringLiteral("ERR"));
 }
@@ -252,7 +263,8 @@ void TestLagStatus::trackerWarnWhenFallingBehind()
     LagStatusTracker tracker;
     const PartitionKey key{QStringLiteral("t"), 0};
     // Mirror advances 1 record/ms, source grows 2 records/ms: lag rises at every observation.
-    feed(tracker, 0, 60000, [](qint64 t) { return 1000 + t; }, [](qint64 t) { return 1010 + 2 * t; });
+    feed(
+        tracker, 0, 60000, [](qint64 t) { return 1000 + t; }, [](qint64 t) { return 1010 + 2 * t; });
     QCOMPARE(partitionLagStatusName(tracker.partitionStatus(key, 60000)), QStringLiteral("WARN"));
     QCOMPARE(jobLagStatusName(tracker.jobStatus(60000)), QStringLiteral("WARN"));
 }
@@ -262,7 +274,8 @@ void TestLagStatus::trackerOkWhenCatchingUp()
     LagStatusTracker tracker;
     const PartitionKey key{QStringLiteral("t"), 0};
     // Big backlog, mirror faster than the producer: lag goes down.
-    feed(tracker, 0, 60000, [](qint64 t) { return 2 * t; }, [](qint64 t) { return 1000000 + t; });
+    feed(
+        tracker, 0, 60000, [](qint64 t) { return 2 * t; }, [](qint64 t) { return 1000000 + t; });
     QCOMPARE(partitionLagStatusName(tracker.partitionStatus(key, 60000)), QStringLiteral("OK"));
 }
 
@@ -270,13 +283,13 @@ void TestLagStatus::trackerStopWhenSilent()
 {
     LagStatusTracker tracker;
     const PartitionKey key{QStringLiteral("t"), 0};
-    feed(tracker, 0, 60000, [](qint64 t) { return 2 * t; }, [](qint64 t) { return 1000000 + t; });
+    feed(
+        tracker, 0, 60000, [](qint64 t) { return 2 * t; }, [](qint64 t) { return 1000000 + t; });
     const qint64 span = tracker.window(key).last().timestampMs - tracker.window(key).first().timestampMs;
     QVERIFY(span >= 45000);
     // No snapshot for as long as the window: not yet; longer: STOP.
     QCOMPARE(tracker.partitionStatus(key, 60000 + span), PartitionLagStatus::Ok);
-    QCOMPARE(partitionLagStatusName(tracker.partitionStatus(key, 60000 + span + 1)),
-             QStringLiteral("STOP"));
+    QCOMPARE(partitionLagStatusName(tracker.partitionStatus(key, 60000 + span + 1)), QStringLiteral("STOP"));
     QCOMPARE(tracker.jobStatus(60000 + span + 1), JobLagStatus::Err);
 }
 
@@ -284,7 +297,8 @@ void TestLagStatus::trackerRewindIsNeverSmoothedAway()
 {
     LagStatusTracker tracker;
     const PartitionKey key{QStringLiteral("t"), 0};
-    feed(tracker, 0, 30000, [](qint64 t) { return 10000 + t; }, [](qint64 t) { return 20000 + 2 * t; });
+    feed(
+        tracker, 0, 30000, [](qint64 t) { return 10000 + t; }, [](qint64 t) { return 20000 + 2 * t; });
     // One sample 250 ms later goes back by 5000, then it moves on again within the interval.
     tracker.addSnapshot(snapshotAt(30250, {pm(QStringLiteral("t"), 0, 35000, 90000)}));
     tracker.addSnapshot(snapshotAt(30500, {pm(QStringLiteral("t"), 0, 35100, 90000)}));
@@ -314,11 +328,11 @@ void TestLagStatus::trackerYoungWindowIsOk()
     LagStatusTracker tracker;
     const PartitionKey key{QStringLiteral("t"), 0};
     // Two samples of a position that did not move: far too early to call it STALL.
-    feed(tracker, 0, 500, [](qint64) { return 5; }, [](qint64) { return 50; });
+    feed(
+        tracker, 0, 500, [](qint64) { return 5; }, [](qint64) { return 50; });
     QCOMPARE(tracker.partitionStatus(key, 500), PartitionLagStatus::Ok);
     // But a job that went silent right after starting is STOP after minSpanMs.
-    QCOMPARE(tracker.partitionStatus(key, 500 + tracker.config().minSpanMs + 1),
-             PartitionLagStatus::Stop);
+    QCOMPARE(tracker.partitionStatus(key, 500 + tracker.config().minSpanMs + 1), PartitionLagStatus::Stop);
 }
 
 void TestLagStatus::trackerWindowIsBoundedAndSpaced()
@@ -328,7 +342,8 @@ void TestLagStatus::trackerWindowIsBoundedAndSpaced()
     config.minIntervalMs = 2000;
     LagStatusTracker tracker(config);
     const PartitionKey key{QStringLiteral("t"), 0};
-    feed(tracker, 0, 600000, [](qint64 t) { return t; }, [](qint64 t) { return t + 5; });
+    feed(
+        tracker, 0, 600000, [](qint64 t) { return t; }, [](qint64 t) { return t + 5; });
     const QList<LagObservation> w = tracker.window(key);
     QCOMPARE(w.size(), 6);
     QCOMPARE(w.last().timestampMs, qint64(600000)); // always ends at the newest sample

@@ -48,16 +48,15 @@ PartitionMetrics part(const QString &topic, int partition, qint64 lag, qint64 re
 MetricStore::Config smallConfig()
 {
     MetricStore::Config c;
-    c.rawCapacity = 8;                  // 2 s of 250 ms samples
-    c.tiers = {{1000, 4}, {4000, 3}};   // 1 s for 4 s, 4 s for 12 s
+    c.rawCapacity = 8;                // 2 s of 250 ms samples
+    c.tiers = {{1000, 4}, {4000, 3}}; // 1 s for 4 s, 4 s for 12 s
     c.maxPartitions = 3;
     return c;
 }
 
 } // namespace
 
-class TestMetricStore final : public QObject
-{
+class TestMetricStore final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -152,7 +151,7 @@ void TestMetricStore::downsamplingIsExactMinMaxMean()
         QCOMPARE(rate[i].timeMs, kT0 + k * 1000);
         QCOMPARE(rate[i].min, 10.0 * k + 1);
         QCOMPARE(rate[i].max, 10.0 * k + 7);
-        QCOMPARE(rate[i].avg, 10.0 * k + 4); // (1+5+3+7)/4
+        QCOMPARE(rate[i].avg, 10.0 * k + 4);  // (1+5+3+7)/4
         QCOMPARE(rate[i].value, rate[i].avg); // rates are drawn by their mean
     }
     const auto lag = store.series(Series::TotalLag, kT0 + 1000, kT0 + 6000, 0);
@@ -211,10 +210,10 @@ void TestMetricStore::tierChoiceFollowsRetention()
     QCOMPARE(store.lastTimeMs(), last);
     QCOMPARE(store.tierFor(last - 1000), -1); // raw holds the last 2 s
     QCOMPARE(store.tierFor(last - 1750), -1);
-    QCOMPARE(store.tierFor(last - 2000), 0);  // raw wrapped past it
-    QCOMPARE(store.tierFor(last - 4000), 0);  // 1 s buckets for 4 s (+ the open one)
+    QCOMPARE(store.tierFor(last - 2000), 0); // raw wrapped past it
+    QCOMPARE(store.tierFor(last - 4000), 0); // 1 s buckets for 4 s (+ the open one)
     QCOMPARE(store.tierFor(last - 8000), 1);
-    QCOMPARE(store.tierFor(kT0), 1);          // nothing covers it: coarsest
+    QCOMPARE(store.tierFor(kT0), 1); // nothing covers it: coarsest
     QVERIFY(store.firstTimeMs() > kT0);
     QCOMPARE(store.firstTimeMs(), kT0 + 4000); // 4 s tier: closed buckets at 4, 8, 12 s + open 16 s
     // The coarsest answer still ends at the live edge.
@@ -299,8 +298,8 @@ void TestMetricStore::boundsNeverExceededOnLongRuns()
     QCOMPARE(raw.size(), 8);
     for (int i = 0; i < 8; ++i)
         QCOMPARE(raw[i].value, double(3992 + i));
-    const auto p1 = store.partitionLagSeries({QStringLiteral("a"), 1}, store.lastTimeMs() - 1750,
-                                             store.lastTimeMs(), 0);
+    const auto p1 =
+        store.partitionLagSeries({QStringLiteral("a"), 1}, store.lastTimeMs() - 1750, store.lastTimeMs(), 0);
     QCOMPARE(p1.size(), 8);
     QCOMPARE(p1.last().value, 2.0 * 3999);
 }
@@ -375,8 +374,9 @@ void TestMetricStore::partitionTableHasRatesAndStatus()
     auto rows = store.partitionTable();
     QCOMPARE(rows.size(), 2);
     QCOMPARE(rows[0].metrics.topic, QStringLiteral("a")); // sorted by topic, partition
-    QCOMPARE(rows[0].recordsPerSec, -1.0);               // unknown from one sample
-    store.addSnapshot(snap(kT0 + 500, 1, 0, {part(QStringLiteral("b"), 0, 5, 300), part(QStringLiteral("a"), 2, 0, 10)}));
+    QCOMPARE(rows[0].recordsPerSec, -1.0);                // unknown from one sample
+    store.addSnapshot(
+        snap(kT0 + 500, 1, 0, {part(QStringLiteral("b"), 0, 5, 300), part(QStringLiteral("a"), 2, 0, 10)}));
     rows = store.partitionTable();
     QCOMPARE(rows[0].recordsPerSec, 20.0);
     QCOMPARE(rows[1].recordsPerSec, 400.0);
@@ -385,7 +385,8 @@ void TestMetricStore::partitionTableHasRatesAndStatus()
 
     // b-0 stays at the same position with lag for a minute: STALL, job ERR.
     for (int i = 2; i < 260; ++i)
-        store.addSnapshot(snap(kT0 + i * 250, 1, 5, {part(QStringLiteral("b"), 0, 5 + i, 300), part(QStringLiteral("a"), 2, 0, 10)}));
+        store.addSnapshot(
+            snap(kT0 + i * 250, 1, 5, {part(QStringLiteral("b"), 0, 5 + i, 300), part(QStringLiteral("a"), 2, 0, 10)}));
     rows = store.partitionTable();
     QCOMPARE(partitionLagStatusName(rows[1].status), QStringLiteral("STALL"));
     QCOMPARE(rows[1].recordsPerSec, 0.0);

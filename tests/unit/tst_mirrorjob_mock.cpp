@@ -74,10 +74,22 @@ QList<TestRecord> sampleRecords(int n, int partitions)
         r.partition = i % partitions;
         r.timestamp = 1600000000000 + i;
         switch (i % 5) {
-        case 0: r.key = std::nullopt; r.value = QByteArray("v") + QByteArray::number(i); break;
-        case 1: r.key = QByteArray(); r.value = std::nullopt; break;
-        case 2: r.key = QByteArray("k") + QByteArray::number(i); r.value = QByteArray(); break;
-        case 3: r.key = QByteArray("\x00\xff\x01", 3); r.value = QByteArray("\x00\x00\xfe", 3); break;
+        case 0:
+            r.key = std::nullopt;
+            r.value = QByteArray("v") + QByteArray::number(i);
+            break;
+        case 1:
+            r.key = QByteArray();
+            r.value = std::nullopt;
+            break;
+        case 2:
+            r.key = QByteArray("k") + QByteArray::number(i);
+            r.value = QByteArray();
+            break;
+        case 3:
+            r.key = QByteArray("\x00\xff\x01", 3);
+            r.value = QByteArray("\x00\x00\xfe", 3);
+            break;
         default:
             r.key = QByteArray("k");
             r.value = QByteArray(1000, 'x');
@@ -275,16 +287,16 @@ private Q_SLOTS:
         auto partitionError = [&] {
             for (const auto &args : events) {
                 const auto e = args.first().value<JobEvent>();
-                if (e.severity == JobEvent::Severity::Error && e.text.contains(QLatin1String("2 partitions"))
-                    && e.text.contains(QLatin1String("has 4")))
+                if (e.severity == JobEvent::Severity::Error && e.text.contains(QLatin1String("2 partitions")) &&
+                    e.text.contains(QLatin1String("has 4")))
                     return true;
             }
             return false;
         };
         QTRY_VERIFY_WITH_TIMEOUT(partitionError(), 40000);
         // Partitions 0 and 1 are mirrored; 2 and 3 never land in a wrong partition.
-        QTRY_VERIFY_WITH_TIMEOUT(md::test::consumeAll(dst.bootstrap(), topic).value_or(QList<TestRecord>()).size() == 20,
-                                 30000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            md::test::consumeAll(dst.bootstrap(), topic).value_or(QList<TestRecord>()).size() == 20, 30000);
         job.stop();
         QVERIFY(job.waitForFinished(60000));
         const auto copied = md::test::consumeAll(dst.bootstrap(), topic, &error);

@@ -122,9 +122,15 @@ private Q_SLOTS:
         const QList<Mm2Checkpoint> got = checkpointsOfPlan(plan);
         QStringList lines;
         for (const Mm2Checkpoint &c : got)
-            lines << QStringLiteral("%1 %2[%3] %4->%5").arg(c.group, c.topic).arg(c.partition).arg(c.upstreamOffset).arg(c.downstreamOffset);
-        QCOMPARE(lines, (QStringList{QStringLiteral("billing eu.orders[0] 5->105"), QStringLiteral("billing eu.orders[1] 10->110"),
-                                     QStringLiteral("billing eu.orders[2] 21->119"), QStringLiteral("busy eu.orders[0] 15->114")}));
+            lines << QStringLiteral("%1 %2[%3] %4->%5")
+                         .arg(c.group, c.topic)
+                         .arg(c.partition)
+                         .arg(c.upstreamOffset)
+                         .arg(c.downstreamOffset);
+        QCOMPARE(
+            lines,
+            (QStringList{QStringLiteral("billing eu.orders[0] 5->105"), QStringLiteral("billing eu.orders[1] 10->110"),
+                         QStringLiteral("billing eu.orders[2] 21->119"), QStringLiteral("busy eu.orders[0] 15->114")}));
     }
 
     void checkpointsAloneRunTheSyncThread()
@@ -142,9 +148,10 @@ private Q_SLOTS:
     void profileKey()
     {
         QList<ProfileIssue> issues;
-        JobProfile p = JobProfile::fromJson(profileWith({{QStringLiteral("groups"), parse("{\"include\": [\"billing\"]}")},
-                                                         {QStringLiteral("checkpoints"), parse("{\"enabled\": true}")}}),
-                                            QStringLiteral("p"), &issues);
+        JobProfile p =
+            JobProfile::fromJson(profileWith({{QStringLiteral("groups"), parse("{\"include\": [\"billing\"]}")},
+                                              {QStringLiteral("checkpoints"), parse("{\"enabled\": true}")}}),
+                                 QStringLiteral("p"), &issues);
         QVERIFY2(!hasErrors(issues) && warningsOf(issues).isEmpty(), qPrintable(describe(issues)));
         QVERIFY(p.emitCheckpoints);
         auto spec = p.toSpec({}, &issues);
@@ -160,7 +167,8 @@ private Q_SLOTS:
 
         // Off by default, and not written out then.
         issues.clear();
-        const JobProfile plain = JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), {}, &issues);
+        const JobProfile plain =
+            JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), {}, &issues);
         QVERIFY(!plain.emitCheckpoints);
         QVERIFY(!plain.toJson().contains("checkpoints"));
         QVERIFY(!plain.toSpec({}, &issues)->emitCheckpoints);
@@ -177,9 +185,11 @@ private Q_SLOTS:
                              {}, &issues);
         QVERIFY2(describe(issues).contains(QStringLiteral("checkpoints.sourceAlias")), qPrintable(describe(issues)));
         issues.clear();
-        JobProfile::fromJson(profileWith(QStringLiteral("checkpoints"), parse("{\"enabled\": true, \"sourceAlias\": \"a b\"}")),
-                             {}, &issues);
-        QVERIFY2(hasErrors(issues) && describe(issues).contains(QStringLiteral("checkpoints.sourceAlias")), qPrintable(describe(issues)));
+        JobProfile::fromJson(
+            profileWith(QStringLiteral("checkpoints"), parse("{\"enabled\": true, \"sourceAlias\": \"a b\"}")), {},
+            &issues);
+        QVERIFY2(hasErrors(issues) && describe(issues).contains(QStringLiteral("checkpoints.sourceAlias")),
+                 qPrintable(describe(issues)));
         issues.clear();
         JobProfile::fromJson(profileWith(QStringLiteral("checkpoints"), parse("{\"enabled\": true}")), {}, &issues);
         QVERIFY2(!hasErrors(issues) && describe(issues).contains(QStringLiteral("no effect without groups.include")),

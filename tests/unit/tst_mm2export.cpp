@@ -56,8 +56,7 @@ JobProfile saslProfile()
 
 } // namespace
 
-class TestMm2Export final : public QObject
-{
+class TestMm2Export final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -99,9 +98,10 @@ private Q_SLOTS:
         QCOMPARE(m.value(QStringLiteral("config.providers.env.class")), QString::fromLatin1(kKafkaEnvProvider));
         QCOMPARE(m.value(QStringLiteral("eu.consumer.fetch.max.bytes")), QStringLiteral("1048576"));
         QCOMPARE(m.value(QStringLiteral("dr.producer.linger.ms")), QStringLiteral("10"));
-        for (const char *k : {"replication.factor", "heartbeats.topic.replication.factor", "checkpoints.topic.replication.factor",
-                              "offset-syncs.topic.replication.factor", "offset.storage.replication.factor",
-                              "status.storage.replication.factor", "config.storage.replication.factor"})
+        for (const char *k :
+             {"replication.factor", "heartbeats.topic.replication.factor", "checkpoints.topic.replication.factor",
+              "offset-syncs.topic.replication.factor", "offset.storage.replication.factor",
+              "status.storage.replication.factor", "config.storage.replication.factor"})
             QCOMPARE(m.value(QString::fromLatin1(k)), QStringLiteral("1"));
         QVERIFY(!m.contains(QStringLiteral("dr.security.protocol")));
 
@@ -116,8 +116,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("password");
         QTest::addColumn<QString>("variable");
         QTest::newRow("clear") << kSecret << "MIRRORDESK_EU_PASSWORD";
-        QTest::newRow("keychain") << "${keychain:mirrordesk/eu}" << "MIRRORDESK_EU_PASSWORD";
-        QTest::newRow("env") << "${env:MY_EU_PW}" << "MY_EU_PW";
+        QTest::newRow("keychain") << "${keychain:mirrordesk/eu}"
+                                  << "MIRRORDESK_EU_PASSWORD";
+        QTest::newRow("env") << "${env:MY_EU_PW}"
+                             << "MY_EU_PW";
     }
     void exportNeverWritesClearPassword()
     {
@@ -147,12 +149,22 @@ private Q_SLOTS:
         QTest::addColumn<QString>("separator");
         QTest::addColumn<QString>("expectedClass"); // empty: refused
         QTest::addColumn<QString>("expectedSeparator");
-        QTest::newRow("prefix") << int(NamingPolicy::Prefix) << "" << "_" << kMm2DefaultPolicy << "_";
-        QTest::newRow("identity") << int(NamingPolicy::Identity) << "" << "." << kMm2IdentityPolicy << ".";
-        QTest::newRow("template identity") << int(NamingPolicy::Template) << "${topic}" << "." << kMm2IdentityPolicy << ".";
-        QTest::newRow("template alias prefix") << int(NamingPolicy::Template) << "eu--${topic}" << "." << kMm2DefaultPolicy << "--";
-        QTest::newRow("template other prefix") << int(NamingPolicy::Template) << "dr-${topic}" << "." << "" << "";
-        QTest::newRow("template suffix") << int(NamingPolicy::Template) << "${topic}.copy" << "." << "" << "";
+        QTest::newRow("prefix") << int(NamingPolicy::Prefix) << ""
+                                << "_" << kMm2DefaultPolicy << "_";
+        QTest::newRow("identity") << int(NamingPolicy::Identity) << ""
+                                  << "." << kMm2IdentityPolicy << ".";
+        QTest::newRow("template identity") << int(NamingPolicy::Template) << "${topic}"
+                                           << "." << kMm2IdentityPolicy << ".";
+        QTest::newRow("template alias prefix") << int(NamingPolicy::Template) << "eu--${topic}"
+                                               << "." << kMm2DefaultPolicy << "--";
+        QTest::newRow("template other prefix") << int(NamingPolicy::Template) << "dr-${topic}"
+                                               << "."
+                                               << ""
+                                               << "";
+        QTest::newRow("template suffix") << int(NamingPolicy::Template) << "${topic}.copy"
+                                         << "."
+                                         << ""
+                                         << "";
     }
     void exportNaming()
     {
@@ -182,12 +194,18 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("what");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("sandbox reference") << "sandbox" << "${sandbox:source}";
-        QTest::newRow("comma in regex") << "comma" << "comma";
-        QTest::newRow("same alias") << "alias" << "must differ";
-        QTest::newRow("dot in alias") << "dot" << "aliases";
-        QTest::newRow("invalid profile") << "invalid" << "errors";
-        QTest::newRow("cert and key apart") << "certkey" << "one file";
+        QTest::newRow("sandbox reference") << "sandbox"
+                                           << "${sandbox:source}";
+        QTest::newRow("comma in regex") << "comma"
+                                        << "comma";
+        QTest::newRow("same alias") << "alias"
+                                    << "must differ";
+        QTest::newRow("dot in alias") << "dot"
+                                      << "aliases";
+        QTest::newRow("invalid profile") << "invalid"
+                                         << "errors";
+        QTest::newRow("cert and key apart") << "certkey"
+                                            << "one file";
     }
     void exportRefusals()
     {
@@ -269,7 +287,8 @@ private Q_SLOTS:
 
         const Mm2ExportResult connector = exportMm2Connector(p);
         QVERIFY2(connector.error.isEmpty(), qPrintable(connector.error));
-        const QJsonObject c = QJsonDocument::fromJson(connector.data).object().value(QStringLiteral("config")).toObject();
+        const QJsonObject c =
+            QJsonDocument::fromJson(connector.data).object().value(QStringLiteral("config")).toObject();
         auto v = [&](const char *k) { return c.value(QString::fromLatin1(k)).toString(); };
         QCOMPARE(v("exactly.once.support"), QStringLiteral("required"));
         QCOMPARE(v("source.consumer.isolation.level"), QStringLiteral("read_committed"));
@@ -281,7 +300,8 @@ private Q_SLOTS:
         // At-least-once writes none of it, whatever the transaction settings say.
         p.delivery = DeliveryGuarantee::AtLeastOnce;
         const QByteArray plain = exportMm2Properties(p).data;
-        QVERIFY2(!plain.contains("exactly.once") && !plain.contains("transaction.boundary") && !plain.contains("isolation.level"),
+        QVERIFY2(!plain.contains("exactly.once") && !plain.contains("transaction.boundary") &&
+                     !plain.contains("isolation.level"),
                  plain.constData());
         QVERIFY(!exportMm2Connector(p).data.contains("exactly.once"));
     }
@@ -384,8 +404,8 @@ private Q_SLOTS:
     void examples()
     {
         QList<ProfileIssue> issues;
-        const std::optional<JobProfile> job =
-            JobProfile::load(QStringLiteral(MIRRORDESK_SOURCE_DIR "/resources/examples/orders-to-dr.mirrorjob"), &issues);
+        const std::optional<JobProfile> job = JobProfile::load(
+            QStringLiteral(MIRRORDESK_SOURCE_DIR "/resources/examples/orders-to-dr.mirrorjob"), &issues);
         QVERIFY(job);
         QVERIFY(!hasErrors(issues));
         QFile f(QStringLiteral(MIRRORDESK_SOURCE_DIR "/resources/examples/mm2.properties"));
@@ -423,14 +443,17 @@ private Q_SLOTS:
                     "eu.bootstrap.servers = eu:9092\n"
                     "eu.security.protocol = SASL_PLAINTEXT\n"
                     "eu.sasl.mechanism = SCRAM-SHA-512\n"
-                    "eu.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username=\"m\" password=\"" +
-                    kSecret.toUtf8() + "\";\n"
-                                       "dr.bootstrap.servers = dr:9092\n"
-                                       "eu->dr.enabled = true\n"
-                                       "tasks.max = 2\n");
+                    "eu.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required "
+                    "username=\"m\" password=\"" +
+                    kSecret.toUtf8() +
+                    "\";\n"
+                    "dr.bootstrap.servers = dr:9092\n"
+                    "eu->dr.enabled = true\n"
+                    "tasks.max = 2\n");
         }
         QProcess proc;
-        proc.start(exe, {QStringLiteral("import-mm2"), input, QStringLiteral("--output"), dir.filePath(QStringLiteral("out"))});
+        proc.start(exe, {QStringLiteral("import-mm2"), input, QStringLiteral("--output"),
+                         dir.filePath(QStringLiteral("out"))});
         QVERIFY(proc.waitForFinished(30000));
         const QString out = QString::fromUtf8(proc.readAllStandardOutput());
         const QString err = QString::fromUtf8(proc.readAllStandardError());
@@ -442,8 +465,8 @@ private Q_SLOTS:
         QVERIFY(!out.contains(kSecret) && !err.contains(kSecret));
 
         // Export the imported profile back; the password is nowhere in the directory.
-        proc.start(exe, {QStringLiteral("export-mm2"), job, QStringLiteral("--output"), dir.filePath(QStringLiteral("back.properties")),
-                         QStringLiteral("--single-broker")});
+        proc.start(exe, {QStringLiteral("export-mm2"), job, QStringLiteral("--output"),
+                         dir.filePath(QStringLiteral("back.properties")), QStringLiteral("--single-broker")});
         QVERIFY(proc.waitForFinished(30000));
         QVERIFY2(proc.exitCode() == 0, proc.readAllStandardError().constData());
         proc.start(exe, {QStringLiteral("export-mm2"), job, QStringLiteral("--connect")});
@@ -460,7 +483,8 @@ private Q_SLOTS:
         QCOMPARE(back.value(QStringLiteral("offset.storage.replication.factor")), QStringLiteral("1"));
 
         // Existing outputs are not replaced without --force; bad arguments exit 2.
-        proc.start(exe, {QStringLiteral("import-mm2"), input, QStringLiteral("--output"), dir.filePath(QStringLiteral("out"))});
+        proc.start(exe, {QStringLiteral("import-mm2"), input, QStringLiteral("--output"),
+                         dir.filePath(QStringLiteral("out"))});
         QVERIFY(proc.waitForFinished(30000));
         QCOMPARE(proc.exitCode(), 2);
         proc.start(exe, {QStringLiteral("export-mm2")});

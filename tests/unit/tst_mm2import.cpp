@@ -24,8 +24,7 @@ const Mm2Unmapped *findUnmapped(const Mm2ImportResult &r, const QString &key)
 
 } // namespace
 
-class TestMm2Import final : public QObject
-{
+class TestMm2Import final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -35,26 +34,44 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("text");
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
-        QTest::newRow("equals") << QByteArray("a=b") << "a" << "b";
-        QTest::newRow("spaced equals") << QByteArray("  a  =   b c  ") << "a" << "b c  ";
-        QTest::newRow("colon") << QByteArray("a:b") << "a" << "b";
-        QTest::newRow("whitespace") << QByteArray("a b") << "a" << "b";
-        QTest::newRow("whitespace then equals") << QByteArray("a \t = b") << "a" << "b";
-        QTest::newRow("second separator is value") << QByteArray("a==b") << "a" << "=b";
-        QTest::newRow("no value") << QByteArray("a") << "a" << "";
-        QTest::newRow("empty value") << QByteArray("a=") << "a" << "";
-        QTest::newRow("escaped equals in key") << QByteArray("a\\=b=c") << "a=b" << "c";
-        QTest::newRow("escaped colon and space in key") << QByteArray("a\\:\\ b = c") << "a: b" << "c";
-        QTest::newRow("escapes") << QByteArray("k = x\\ty\\nz\\\\w\\q") << "k" << "x\ty\nz\\wq";
-        QTest::newRow("unicode escape") << QByteArray("k = caf\\u00e9 \\u20AC") << "k" << QStringLiteral("caf\u00e9 \u20ac");
+        QTest::newRow("equals") << QByteArray("a=b") << "a"
+                                << "b";
+        QTest::newRow("spaced equals") << QByteArray("  a  =   b c  ") << "a"
+                                       << "b c  ";
+        QTest::newRow("colon") << QByteArray("a:b") << "a"
+                               << "b";
+        QTest::newRow("whitespace") << QByteArray("a b") << "a"
+                                    << "b";
+        QTest::newRow("whitespace then equals") << QByteArray("a \t = b") << "a"
+                                                << "b";
+        QTest::newRow("second separator is value") << QByteArray("a==b") << "a"
+                                                   << "=b";
+        QTest::newRow("no value") << QByteArray("a") << "a"
+                                  << "";
+        QTest::newRow("empty value") << QByteArray("a=") << "a"
+                                     << "";
+        QTest::newRow("escaped equals in key") << QByteArray("a\\=b=c") << "a=b"
+                                               << "c";
+        QTest::newRow("escaped colon and space in key") << QByteArray("a\\:\\ b = c") << "a: b"
+                                                        << "c";
+        QTest::newRow("escapes") << QByteArray("k = x\\ty\\nz\\\\w\\q") << "k"
+                                 << "x\ty\nz\\wq";
+        QTest::newRow("unicode escape") << QByteArray("k = caf\\u00e9 \\u20AC") << "k"
+                                        << QStringLiteral("caf\u00e9 \u20ac");
         QTest::newRow("utf-8 text") << QByteArray("k = caf\xc3\xa9") << "k" << QStringLiteral("caf\u00e9");
         QTest::newRow("latin-1 text") << QByteArray("k = caf\xe9") << "k" << QStringLiteral("caf\u00e9");
-        QTest::newRow("continuation") << QByteArray("k = a,\\\n    b,\\\n\tc") << "k" << "a,b,c";
-        QTest::newRow("crlf continuation") << QByteArray("k = a\\\r\n  b\r\n") << "k" << "ab";
-        QTest::newRow("escaped backslash is no continuation") << QByteArray("k = a\\\\\n") << "k" << "a\\";
-        QTest::newRow("continued key") << QByteArray("lo\\\n  ng = v") << "long" << "v";
-        QTest::newRow("comment mark inside value") << QByteArray("k = a # b") << "k" << "a # b";
-        QTest::newRow("leading spaces of value escaped") << QByteArray("k = \\  a") << "k" << "  a";
+        QTest::newRow("continuation") << QByteArray("k = a,\\\n    b,\\\n\tc") << "k"
+                                      << "a,b,c";
+        QTest::newRow("crlf continuation") << QByteArray("k = a\\\r\n  b\r\n") << "k"
+                                           << "ab";
+        QTest::newRow("escaped backslash is no continuation") << QByteArray("k = a\\\\\n") << "k"
+                                                              << "a\\";
+        QTest::newRow("continued key") << QByteArray("lo\\\n  ng = v") << "long"
+                                       << "v";
+        QTest::newRow("comment mark inside value") << QByteArray("k = a # b") << "k"
+                                                   << "a # b";
+        QTest::newRow("leading spaces of value escaped") << QByteArray("k = \\  a") << "k"
+                                                         << "  a";
     }
     void javaProperties()
     {
@@ -100,10 +117,14 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("key");
         QTest::addColumn<QString>("value");
-        QTest::newRow("plain") << "a.b" << "c";
-        QTest::newRow("separators") << "a=b:c d" << "x = y : z";
-        QTest::newRow("leading space and comment marks") << "#k" << "  !v # w";
-        QTest::newRow("controls") << "k" << "a\tb\nc\rd\fe\\";
+        QTest::newRow("plain") << "a.b"
+                               << "c";
+        QTest::newRow("separators") << "a=b:c d"
+                                    << "x = y : z";
+        QTest::newRow("leading space and comment marks") << "#k"
+                                                         << "  !v # w";
+        QTest::newRow("controls") << "k"
+                                  << "a\tb\nc\rd\fe\\";
         QTest::newRow("non-ascii") << QStringLiteral("cl\u00e9") << QStringLiteral("\u20ac \U0001F600");
         QTest::newRow("jaas") << "eu.sasl.jaas.config"
                               << "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" "
@@ -113,7 +134,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, key);
         QFETCH(QString, value);
-        const QByteArray line = (escapeJavaPropertyKey(key) + QStringLiteral(" = ") + escapeJavaPropertyValue(value)).toUtf8();
+        const QByteArray line =
+            (escapeJavaPropertyKey(key) + QStringLiteral(" = ") + escapeJavaPropertyValue(value)).toUtf8();
         for (const char c : line)
             QVERIFY2(uchar(c) < 0x80, "escaped text is ASCII");
         const QList<JavaProperty> props = parseJavaProperties(line);
@@ -175,11 +197,12 @@ private Q_SLOTS:
         QTest::newRow("connector required")
             << QByteArray("eu->dr.exactly.once.support = required\n") << true << QString()
             << QStringLiteral("without dr.exactly.once.source.support=enabled");
-        QTest::newRow("requested is not enough") << QByteArray("exactly.once.support = requested\n") << false << QString()
-                                                 << QString();
+        QTest::newRow("requested is not enough")
+            << QByteArray("exactly.once.support = requested\n") << false << QString() << QString();
         QTest::newRow("preparing") << QByteArray("dr.exactly.once.source.support = preparing\n") << false << QString()
                                    << QStringLiteral("imported as at-least-once");
-        QTest::newRow("disabled") << QByteArray("dr.exactly.once.source.support = disabled\n") << false << QString() << QString();
+        QTest::newRow("disabled") << QByteArray("dr.exactly.once.source.support = disabled\n") << false << QString()
+                                  << QString();
         QTest::newRow("unknown value") << QByteArray("dr.exactly.once.source.support = maybe\n") << false
                                        << QStringLiteral("dr.exactly.once.source.support") << QString();
         // MM2 reads it only per target cluster: the top-level key and the source's do nothing.
@@ -188,8 +211,8 @@ private Q_SLOTS:
         QTest::newRow("on the source") << QByteArray("eu.exactly.once.source.support = enabled\n") << false
                                        << QStringLiteral("eu.exactly.once.source.support") << QString();
         QTest::newRow("read_uncommitted stays refused")
-            << QByteArray("dr.exactly.once.source.support = enabled\neu.consumer.isolation.level = read_uncommitted\n") << true
-            << QStringLiteral("eu.consumer.isolation.level") << QString();
+            << QByteArray("dr.exactly.once.source.support = enabled\neu.consumer.isolation.level = read_uncommitted\n")
+            << true << QStringLiteral("eu.consumer.isolation.level") << QString();
     }
     void importExactlyOnce()
     {
@@ -198,8 +221,8 @@ private Q_SLOTS:
         QFETCH(QString, unmappedKey);
         QFETCH(QString, note);
         const Mm2ImportResult r = importMm2Properties("clusters = eu, dr\neu.bootstrap.servers = eu:9092\n"
-                                                      "dr.bootstrap.servers = dr:9092\neu->dr.enabled = true\n"
-                                                      + settings);
+                                                      "dr.bootstrap.servers = dr:9092\neu->dr.enabled = true\n" +
+                                                      settings);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(r.flows.size(), 1);
         const JobProfile &p = r.flows.first().profile;
@@ -227,12 +250,14 @@ private Q_SLOTS:
 
     void importDefaults()
     {
-        const Mm2ImportResult r = importMm2Properties("clusters=a,b\na.bootstrap.servers=a:1\nb.bootstrap.servers=b:1\na->b.enabled=true\n");
+        const Mm2ImportResult r =
+            importMm2Properties("clusters=a,b\na.bootstrap.servers=a:1\nb.bootstrap.servers=b:1\na->b.enabled=true\n");
         QCOMPARE(r.flows.size(), 1);
         const JobProfile &p = r.flows.first().profile;
         // MM2's own defaults: every topic, its default exclusions, DefaultReplicationPolicy with ".".
         QCOMPARE(p.include, QStringList{QStringLiteral(".*")});
-        QCOMPARE(p.exclude, (QStringList{QStringLiteral(".*[\\-\\.]internal"), QStringLiteral(".*\\.replica"), QStringLiteral("__.*")}));
+        QCOMPARE(p.exclude, (QStringList{QStringLiteral(".*[\\-\\.]internal"), QStringLiteral(".*\\.replica"),
+                                         QStringLiteral("__.*")}));
         QCOMPARE(p.naming, NamingPolicy::Prefix);
         QCOMPARE(p.separator, QStringLiteral("."));
         QVERIFY(p.syncTopicConfigs);
@@ -251,13 +276,14 @@ private Q_SLOTS:
             << QByteArray("replication.policy.class=org.apache.kafka.connect.mirror.DefaultReplicationPolicy\n"
                           "replication.policy.separator=_\n")
             << int(NamingPolicy::Prefix) << "_" << false;
-        QTest::newRow("identity") << QByteArray("replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy\n")
-                                  << int(NamingPolicy::Identity) << "." << false;
+        QTest::newRow("identity")
+            << QByteArray("replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy\n")
+            << int(NamingPolicy::Identity) << "." << false;
         QTest::newRow("flow-level identity")
             << QByteArray("a->b.replication.policy.class = org.apache.kafka.connect.mirror.IdentityReplicationPolicy\n")
             << int(NamingPolicy::Identity) << "." << false;
-        QTest::newRow("custom policy") << QByteArray("replication.policy.class = com.example.MyPolicy\n") << int(NamingPolicy::Prefix)
-                                       << "." << true;
+        QTest::newRow("custom policy") << QByteArray("replication.policy.class = com.example.MyPolicy\n")
+                                       << int(NamingPolicy::Prefix) << "." << true;
     }
     void importNaming()
     {
@@ -265,8 +291,8 @@ private Q_SLOTS:
         QFETCH(int, policy);
         QFETCH(QString, separator);
         QFETCH(bool, listed);
-        const Mm2ImportResult r =
-            importMm2Properties("clusters=a,b\na.bootstrap.servers=a:1\nb.bootstrap.servers=b:1\na->b.enabled=true\n" + lines);
+        const Mm2ImportResult r = importMm2Properties(
+            "clusters=a,b\na.bootstrap.servers=a:1\nb.bootstrap.servers=b:1\na->b.enabled=true\n" + lines);
         QCOMPARE(r.flows.size(), 1);
         QCOMPARE(int(r.flows.first().profile.naming), policy);
         QCOMPARE(r.flows.first().profile.separator, separator);
@@ -283,13 +309,18 @@ private Q_SLOTS:
             "eu.security.protocol = SASL_SSL\n"
             "eu.sasl.mechanism = SCRAM-SHA-256\n"
             "eu.sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required \\\n"
-            "    username=\"mirror\" password=\"" + kSecret.toUtf8() + "\";\n"
+            "    username=\"mirror\" password=\"" +
+            kSecret.toUtf8() +
+            "\";\n"
             "eu.ssl.truststore.location = /etc/ssl/eu-ca.pem\n"
-            "eu.ssl.truststore.password = " + kSecret.toUtf8() + "x\n"
+            "eu.ssl.truststore.password = " +
+            kSecret.toUtf8() +
+            "x\n"
             "dr.bootstrap.servers = dr:9092\n"
             "dr.security.protocol = SASL_PLAINTEXT\n"
             "dr.sasl.mechanism = PLAIN\n"
-            "dr.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule required username=writer password=\"${env:DR_PW}\";\n"
+            "dr.sasl.jaas.config = org.apache.kafka.common.security.plain.PlainLoginModule required username=writer "
+            "password=\"${env:DR_PW}\";\n"
             "config.providers = env\n"
             "config.providers.env.class = org.apache.kafka.common.config.provider.EnvVarConfigProvider\n"
             "eu->dr.enabled = true\n";
@@ -333,15 +364,17 @@ private Q_SLOTS:
     void importSecurityDefaultsAndUnsupported()
     {
         // Top-level client settings apply to every cluster (MM2's clusterProps()).
-        const QByteArray text = "clusters = a, b\n"
-                                "a.bootstrap.servers = a:1\n"
-                                "b.bootstrap.servers = b:1\n"
-                                "security.protocol = SASL_PLAINTEXT\n"
-                                "sasl.mechanism = SCRAM-SHA-512\n"
-                                "sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" password=\"p\";\n"
-                                "b.sasl.mechanism = GSSAPI\n"
-                                "b.sasl.jaas.config = com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;\n"
-                                "a->b.enabled = true\n";
+        const QByteArray text =
+            "clusters = a, b\n"
+            "a.bootstrap.servers = a:1\n"
+            "b.bootstrap.servers = b:1\n"
+            "security.protocol = SASL_PLAINTEXT\n"
+            "sasl.mechanism = SCRAM-SHA-512\n"
+            "sasl.jaas.config = org.apache.kafka.common.security.scram.ScramLoginModule required username=\"u\" "
+            "password=\"p\";\n"
+            "b.sasl.mechanism = GSSAPI\n"
+            "b.sasl.jaas.config = com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true;\n"
+            "a->b.enabled = true\n";
         const Mm2ImportResult r = importMm2Properties(text);
         QCOMPARE(r.flows.size(), 1);
         const JobProfile &p = r.flows.first().profile;
@@ -373,23 +406,35 @@ private Q_SLOTS:
                                 "b.bootstrap.servers = b:1\n"
                                 "c.bootstrap.servers = c:1\n"
                                 "a.security.protocol = SSL\n"
-                                "a.ssl.truststore.location = " + pem.fileName().toUtf8() + "\n"
+                                "a.ssl.truststore.location = " +
+                                pem.fileName().toUtf8() +
+                                "\n"
                                 "a.ssl.keystore.type = PKCS12\n"
                                 "a.ssl.keystore.location = /etc/kafka/client.p12\n"
-                                "a.ssl.keystore.password = " + kSecret.toUtf8() + "\n"
+                                "a.ssl.keystore.password = " +
+                                kSecret.toUtf8() +
+                                "\n"
                                 "a.ssl.endpoint.identification.algorithm =\n"
                                 "b.security.protocol = SSL\n"
                                 "b.ssl.truststore.location = /etc/kafka/truststore.jks\n"
-                                "b.ssl.truststore.password = " + kSecret.toUtf8() + "\n"
+                                "b.ssl.truststore.password = " +
+                                kSecret.toUtf8() +
+                                "\n"
                                 "b.ssl.keystore.location = /etc/kafka/keystore.jks\n"
-                                "b.ssl.keystore.password = " + kSecret.toUtf8() + "\n"
-                                "b.ssl.key.password = " + kSecret.toUtf8() + "\n"
+                                "b.ssl.keystore.password = " +
+                                kSecret.toUtf8() +
+                                "\n"
+                                "b.ssl.key.password = " +
+                                kSecret.toUtf8() +
+                                "\n"
                                 "c.security.protocol = SSL\n"
                                 "c.ssl.truststore.type = PEM\n"
                                 "c.ssl.truststore.location = /etc/kafka/ca\n"
                                 "c.ssl.keystore.type = PEM\n"
                                 "c.ssl.keystore.location = /etc/kafka/client.pem\n"
-                                "c.ssl.key.password = " + kSecret.toUtf8() + "\n"
+                                "c.ssl.key.password = " +
+                                kSecret.toUtf8() +
+                                "\n"
                                 "a->b.enabled = true\n"
                                 "c->a.enabled = true\n";
         const Mm2ImportResult r = importMm2Properties(text);
@@ -398,10 +443,12 @@ private Q_SLOTS:
         QCOMPARE(r.flows.at(0).fileName(), QStringLiteral("a-to-b.mirrorjob"));
         QCOMPARE(ab.source.security, SecurityProtocol::Ssl);
         QCOMPARE(ab.source.sslCa, pem.fileName()); // PEM by its content
-        QCOMPARE(ab.source.properties.value(QStringLiteral("ssl.keystore.location")), QStringLiteral("/etc/kafka/client.p12"));
+        QCOMPARE(ab.source.properties.value(QStringLiteral("ssl.keystore.location")),
+                 QStringLiteral("/etc/kafka/client.p12"));
         QCOMPARE(ab.source.properties.value(QStringLiteral("ssl.keystore.password")),
                  QStringLiteral("${env:MIRRORDESK_A_KEYSTORE_PASSWORD}"));
-        QCOMPARE(ab.source.properties.value(QStringLiteral("ssl.endpoint.identification.algorithm")), QStringLiteral("none"));
+        QCOMPARE(ab.source.properties.value(QStringLiteral("ssl.endpoint.identification.algorithm")),
+                 QStringLiteral("none"));
         // Java keystores: listed with a conversion hint, passwords listed without their value.
         QVERIFY(ab.target.sslCa.isEmpty());
         const Mm2Unmapped *jks = findUnmapped(r, QStringLiteral("b.ssl.truststore.location"));
@@ -430,35 +477,40 @@ private Q_SLOTS:
         const QByteArray text = "clusters = eu, dr\n"
                                 "eu.bootstrap.servers = eu:1\n"
                                 "dr.bootstrap.servers = dr:1\n"
-                                "eu.client.rack = eu-1a\n"                       // 4
-                                "eu.consumer.fetch.max.bytes = 1048576\n"        // 5
-                                "eu.consumer.max.poll.records = 500\n"           // 6 Java only
+                                "eu.client.rack = eu-1a\n"                         // 4
+                                "eu.consumer.fetch.max.bytes = 1048576\n"          // 5
+                                "eu.consumer.max.poll.records = 500\n"             // 6 Java only
                                 "eu.consumer.isolation.level = read_uncommitted\n" // 7 engine owned
-                                "eu->dr.consumer.fetch.min.bytes = 10\n"         // 8
-                                "dr.producer.linger.ms = 20\n"                    // 9
-                                "dr.producer.compression.type = zstd\n"          // 10
-                                "dr.producer.buffer.memory = 33554432\n"         // 11 Java only
-                                "dr.admin.request.timeout.ms = 30000\n"          // 12 hmm: a Java name
-                                "eu.producer.linger.ms = 5\n"                    // 13 MM2's own producer on the source
-                                "dr.consumer.fetch.max.bytes = 1\n"              // 14
-                                "eu.consumer.auto.offset.reset = latest\n"       // 15
-                                "dr.producer.linger.ms.bogus = 1\n"              // 16
-                                "dr.producer.batch.num.messages = notanumber\n"  // 17 bad value
+                                "eu->dr.consumer.fetch.min.bytes = 10\n"           // 8
+                                "dr.producer.linger.ms = 20\n"                     // 9
+                                "dr.producer.compression.type = zstd\n"            // 10
+                                "dr.producer.buffer.memory = 33554432\n"           // 11 Java only
+                                "dr.admin.request.timeout.ms = 30000\n"            // 12 hmm: a Java name
+                                "eu.producer.linger.ms = 5\n"                   // 13 MM2's own producer on the source
+                                "dr.consumer.fetch.max.bytes = 1\n"             // 14
+                                "eu.consumer.auto.offset.reset = latest\n"      // 15
+                                "dr.producer.linger.ms.bogus = 1\n"             // 16
+                                "dr.producer.batch.num.messages = notanumber\n" // 17 bad value
                                 "eu->dr.enabled = true\n";
         const Mm2ImportResult r = importMm2Properties(text);
         QCOMPARE(r.flows.size(), 1);
         const JobProfile &p = r.flows.first().profile;
-        QCOMPARE(p.source.properties, (QMap<QString, QString>{{QStringLiteral("client.rack"), QStringLiteral("eu-1a")}}));
-        QCOMPARE(p.source.consumerProperties, (QMap<QString, QString>{{QStringLiteral("fetch.max.bytes"), QStringLiteral("1048576")},
-                                                                    {QStringLiteral("fetch.min.bytes"), QStringLiteral("10")}}));
-        QCOMPARE(p.target.producerProperties, (QMap<QString, QString>{{QStringLiteral("linger.ms"), QStringLiteral("20")},
-                                                                    {QStringLiteral("compression.type"), QStringLiteral("zstd")}}));
+        QCOMPARE(p.source.properties,
+                 (QMap<QString, QString>{{QStringLiteral("client.rack"), QStringLiteral("eu-1a")}}));
+        QCOMPARE(p.source.consumerProperties,
+                 (QMap<QString, QString>{{QStringLiteral("fetch.max.bytes"), QStringLiteral("1048576")},
+                                         {QStringLiteral("fetch.min.bytes"), QStringLiteral("10")}}));
+        QCOMPARE(p.target.producerProperties,
+                 (QMap<QString, QString>{{QStringLiteral("linger.ms"), QStringLiteral("20")},
+                                         {QStringLiteral("compression.type"), QStringLiteral("zstd")}}));
         QCOMPARE(p.start, StartPosition::Latest);
         const QStringList listed = unmappedKeys(r);
-        QCOMPARE(listed, (QStringList{QStringLiteral("eu.consumer.max.poll.records"), QStringLiteral("eu.consumer.isolation.level"),
-                                      QStringLiteral("dr.producer.buffer.memory"), QStringLiteral("eu.producer.linger.ms"),
-                                      QStringLiteral("dr.consumer.fetch.max.bytes"), QStringLiteral("dr.producer.linger.ms.bogus"),
-                                      QStringLiteral("dr.producer.batch.num.messages")}));
+        QCOMPARE(
+            listed,
+            (QStringList{QStringLiteral("eu.consumer.max.poll.records"), QStringLiteral("eu.consumer.isolation.level"),
+                         QStringLiteral("dr.producer.buffer.memory"), QStringLiteral("eu.producer.linger.ms"),
+                         QStringLiteral("dr.consumer.fetch.max.bytes"), QStringLiteral("dr.producer.linger.ms.bogus"),
+                         QStringLiteral("dr.producer.batch.num.messages")}));
         QCOMPARE(r.unmapped.at(0).line, 6);
         QVERIFY(r.unmapped.at(0).reason.contains(QLatin1String("librdkafka")));
         QVERIFY(r.unmapped.at(1).reason.contains(QLatin1String("engine")));
@@ -481,33 +533,34 @@ private Q_SLOTS:
         const Mm2ImportResult r = importMm2Properties(text);
         QCOMPARE(r.flows.size(), 2);
         QVERIFY(r.flows.at(0).profile.target.consumerProperties.isEmpty());
-        QCOMPARE(r.flows.at(1).profile.source.consumerProperties.value(QStringLiteral("fetch.max.bytes")), QStringLiteral("1000"));
+        QCOMPARE(r.flows.at(1).profile.source.consumerProperties.value(QStringLiteral("fetch.max.bytes")),
+                 QStringLiteral("1000"));
         QCOMPARE(unmappedKeys(r), QStringList{QStringLiteral("c.consumer.fetch.max.bytes")});
     }
 
     void importSyncOptionsAndUnmapped()
     {
-        const QByteArray text = "clusters = eu, dr\n"                                  // 1
-                                "eu.bootstrap.servers = eu:1\n"                        // 2
-                                "dr.bootstrap.servers = dr:1\n"                        // 3
-                                "eu->dr.enabled = true\n"                              // 4
-                                "sync.topic.configs.enabled = false\n"                 // 5
-                                "sync.topic.acls.enabled = false\n"                    // 6 nothing to do
-                                "emit.checkpoints.enabled = true\n"                    // 7
-                                "eu->dr.sync.group.offsets.enabled = true\n"           // 8
-                                "refresh.topics.interval.seconds = 30\n"               // 9
+        const QByteArray text = "clusters = eu, dr\n"                                            // 1
+                                "eu.bootstrap.servers = eu:1\n"                                  // 2
+                                "dr.bootstrap.servers = dr:1\n"                                  // 3
+                                "eu->dr.enabled = true\n"                                        // 4
+                                "sync.topic.configs.enabled = false\n"                           // 5
+                                "sync.topic.acls.enabled = false\n"                              // 6 nothing to do
+                                "emit.checkpoints.enabled = true\n"                              // 7
+                                "eu->dr.sync.group.offsets.enabled = true\n"                     // 8
+                                "refresh.topics.interval.seconds = 30\n"                         // 9
                                 "config.properties.exclude = retention\\\\..*, cleanup.policy\n" // 10
-                                "tasks.max = 4\n"                                      // 11
-                                "replication.factor = 3\n"                             // 12
-                                "checkpoints.topic.replication.factor = 1\n"           // 13
-                                "groups = .*\n"                                        // 14
-                                "eu.some.java.thing = 1\n"                             // 15
-                                "xx.bootstrap.servers = x:1\n"                         // 16 not a cluster
-                                "dr->eu.topics = a\n"                                  // 17 flow not enabled
-                                "emit.heartbeats.enabled = false\n"                    // 18 nothing to do
-                                "consumer.fetch.max.bytes = 1\n"                       // 19 not per cluster
-                                "eu->dr.topics = a\n"                                  // 20
-                                "eu->dr.topics = b\n";                                 // 21 overrides 20
+                                "tasks.max = 4\n"                                                // 11
+                                "replication.factor = 3\n"                                       // 12
+                                "checkpoints.topic.replication.factor = 1\n"                     // 13
+                                "groups = .*\n"                                                  // 14
+                                "eu.some.java.thing = 1\n"                                       // 15
+                                "xx.bootstrap.servers = x:1\n"                                   // 16 not a cluster
+                                "dr->eu.topics = a\n"                                            // 17 flow not enabled
+                                "emit.heartbeats.enabled = false\n"                              // 18 nothing to do
+                                "consumer.fetch.max.bytes = 1\n"                                 // 19 not per cluster
+                                "eu->dr.topics = a\n"                                            // 20
+                                "eu->dr.topics = b\n";                                           // 21 overrides 20
         const Mm2ImportResult r = importMm2Properties(text);
         QCOMPARE(r.flows.size(), 1);
         const JobProfile &p = r.flows.first().profile;

@@ -7,8 +7,7 @@
 
 using namespace md;
 
-class TestNumberFormat final : public QObject
-{
+class TestNumberFormat final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:

@@ -214,7 +214,8 @@ private Q_SLOTS:
     {
         QCOMPARE(defaultOffsetMapTopic(QStringLiteral("mirrordesk-orders")),
                  QStringLiteral("mirrordesk.mirrordesk-orders.offset-map"));
-        QCOMPARE(defaultOffsetMapTopic(QStringLiteral("orders to DR/1")), QStringLiteral("mirrordesk.orders_to_DR_1.offset-map"));
+        QCOMPARE(defaultOffsetMapTopic(QStringLiteral("orders to DR/1")),
+                 QStringLiteral("mirrordesk.orders_to_DR_1.offset-map"));
         const QString longName = defaultOffsetMapTopic(QString(400, QLatin1Char('g')));
         QCOMPARE(longName.size(), 249);
         QVERIFY(longName.endsWith(QLatin1String(".offset-map")));

@@ -29,20 +29,25 @@ class TestPartitionStart final : public QObject {
 private Q_SLOTS:
     void describesEachReason()
     {
-        QCOMPARE(make(StartReason::Committed, 0, 5000, 1234, 1234).describe(), QStringLiteral("resumes at 1,234 (committed)"));
-        QCOMPARE(make(StartReason::Earliest, 0, 10, -1, 0).describe(), QStringLiteral("starts at 0 (earliest, no progress)"));
+        QCOMPARE(make(StartReason::Committed, 0, 5000, 1234, 1234).describe(),
+                 QStringLiteral("resumes at 1,234 (committed)"));
+        QCOMPARE(make(StartReason::Earliest, 0, 10, -1, 0).describe(),
+                 QStringLiteral("starts at 0 (earliest, no progress)"));
         QCOMPARE(make(StartReason::Latest, 0, 12000, -1, 12000).describe(),
                  QStringLiteral("starts at 12,000 (latest, no progress)"));
         QCOMPARE(make(StartReason::CommittedBelowLogStart, 1000, 1500, 0, 1000).describe(),
                  QStringLiteral("starts at 1,000 (the log start: committed 0 is below it, 1,000 records vanished)"));
         QCOMPARE(make(StartReason::CommittedPastEnd, 0, 100, 5000, 0).describe(),
-                 QStringLiteral("starts at 0 (the log start: committed 5,000 is past the end 100, topic recreated or truncated)"));
+                 QStringLiteral(
+                     "starts at 0 (the log start: committed 5,000 is past the end 100, topic recreated or truncated)"));
         PartitionStart t = make(StartReason::Timestamp, 0, 10, -1, 4);
         t.startTime = QDateTime(QDate(2026, 11, 1), QTime(0, 0), Qt::UTC);
-        QCOMPARE(t.describe(), QStringLiteral("starts at 4 (first record at or after 2026-11-01T00:00:00Z, no progress)"));
+        QCOMPARE(t.describe(),
+                 QStringLiteral("starts at 4 (first record at or after 2026-11-01T00:00:00Z, no progress)"));
         t.start = 10;
         t.toCopy = 0;
-        QCOMPARE(t.describe(), QStringLiteral("starts at 10 (the end: no record at or after 2026-11-01T00:00:00Z, no progress)"));
+        QCOMPARE(t.describe(),
+                 QStringLiteral("starts at 10 (the end: no record at or after 2026-11-01T00:00:00Z, no progress)"));
         QCOMPARE(make(StartReason::Reset, 0, 10, 3, 0).describe(), QStringLiteral("moves to 0 (reset)"));
     }
 
@@ -58,7 +63,8 @@ private Q_SLOTS:
     void totals()
     {
         JobProgress p;
-        p.partitions = {make(StartReason::Committed, 0, 10, 4, 4), make(StartReason::CommittedBelowLogStart, 7, 10, 2, 7)};
+        p.partitions = {make(StartReason::Committed, 0, 10, 4, 4),
+                        make(StartReason::CommittedBelowLogStart, 7, 10, 2, 7)};
         QCOMPARE(p.totalToCopy(), 9);
         QCOMPARE(p.totalSkipped(), 5);
         p.groupState = QStringLiteral("Empty");

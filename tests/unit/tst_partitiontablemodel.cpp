@@ -5,9 +5,9 @@
 #include "PartitionTableModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QRandomGenerator>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
-#include <QRandomGenerator>
 #include <QTest>
 
 #include <algorithm>
@@ -46,8 +46,8 @@ QStringList keys(const QAbstractItemModel &m)
 {
     QStringList out;
     for (int r = 0; r < m.rowCount(); ++r) {
-        out << m.index(r, PartitionTableModel::TopicColumn).data().toString() + QLatin1Char('-')
-                   + m.index(r, PartitionTableModel::PartitionColumn).data().toString();
+        out << m.index(r, PartitionTableModel::TopicColumn).data().toString() + QLatin1Char('-') +
+                   m.index(r, PartitionTableModel::PartitionColumn).data().toString();
     }
     return out;
 }
@@ -59,8 +59,7 @@ QString cell(const QAbstractItemModel &m, int row, int column)
 
 } // namespace
 
-class TestPartitionTableModel final : public QObject
-{
+class TestPartitionTableModel final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -89,8 +88,8 @@ private:
 void TestPartitionTableModel::init()
 {
     m_model = std::make_unique<PartitionTableModel>();
-    m_tester = std::make_unique<QAbstractItemModelTester>(
-        m_model.get(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    m_tester = std::make_unique<QAbstractItemModelTester>(m_model.get(),
+                                                          QAbstractItemModelTester::FailureReportingMode::Fatal);
     m_resets = std::make_unique<QSignalSpy>(m_model.get(), &QAbstractItemModel::modelReset);
 }
 
@@ -105,8 +104,8 @@ void TestPartitionTableModel::cleanup()
 void TestPartitionTableModel::firstSnapshotInsertsRowsInOrder()
 {
     QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);
-    m_model->applySnapshot(snap(0, {pm(QStringLiteral("b"), 0, 5, 10), pm(QStringLiteral("a"), 1, 5, 10),
-                                    pm(QStringLiteral("a"), 0, 5, 10)}));
+    m_model->applySnapshot(snap(
+        0, {pm(QStringLiteral("b"), 0, 5, 10), pm(QStringLiteral("a"), 1, 5, 10), pm(QStringLiteral("a"), 0, 5, 10)}));
     QCOMPARE(inserted.size(), 1);
     QCOMPARE(inserted[0][1].toInt(), 0);
     QCOMPARE(inserted[0][2].toInt(), 2);
@@ -189,9 +188,9 @@ void TestPartitionTableModel::assignmentChangesInsertAndRemove()
     QSignalSpy removed(m_model.get(), &QAbstractItemModel::rowsRemoved);
     // Rebalance: a-1, a-2 and c-1 revoked; a-3, b-1, b-2 and d-0 assigned.
     m_model->applySnapshot(snap(250, parts({{"d", 0}, {"a", 0}, {"b", 2}, {"a", 3}, {"b", 0}, {"c", 0}, {"b", 1}})));
-    QCOMPARE(keys(*m_model), (QStringList{QStringLiteral("a-0"), QStringLiteral("a-3"), QStringLiteral("b-0"),
-                                          QStringLiteral("b-1"), QStringLiteral("b-2"), QStringLiteral("c-0"),
-                                          QStringLiteral("d-0")}));
+    QCOMPARE(keys(*m_model),
+             (QStringList{QStringLiteral("a-0"), QStringLiteral("a-3"), QStringLiteral("b-0"), QStringLiteral("b-1"),
+                          QStringLiteral("b-2"), QStringLiteral("c-0"), QStringLiteral("d-0")}));
     QCOMPARE(removed.size(), 2); // [a-1, a-2] and [c-1]
     QCOMPARE(removed[0][1].toInt(), 5);
     QCOMPARE(removed[0][2].toInt(), 5);
@@ -207,9 +206,12 @@ void TestPartitionTableModel::assignmentChangesInsertAndRemove()
 
 void TestPartitionTableModel::displayOfUnknownAndNone()
 {
-    m_model->applySnapshot(snap(0, {pm(QStringLiteral("t"), 0, -1, -1, 0, -1), pm(QStringLiteral("t"), 1, 40, 50, 0, 35)}));
+    m_model->applySnapshot(
+        snap(0, {pm(QStringLiteral("t"), 0, -1, -1, 0, -1), pm(QStringLiteral("t"), 1, 40, 50, 0, 35)}));
     QCOMPARE(cell(*m_model, 0, PartitionTableModel::CommittedOffsetColumn), QStringLiteral("none"));
-    QCOMPARE(m_model->index(0, PartitionTableModel::CommittedOffsetColumn).data(PartitionTableModel::SortRole).toLongLong(), -1);
+    QCOMPARE(
+        m_model->index(0, PartitionTableModel::CommittedOffsetColumn).data(PartitionTableModel::SortRole).toLongLong(),
+        -1);
     QCOMPARE(cell(*m_model, 0, PartitionTableModel::LagColumn), QStringLiteral("\u2014"));
     QCOMPARE(cell(*m_model, 0, PartitionTableModel::EndOffsetColumn), QStringLiteral("\u2014"));
     QCOMPARE(cell(*m_model, 0, PartitionTableModel::RateColumn), QStringLiteral("\u2014"));
@@ -242,8 +244,8 @@ void TestPartitionTableModel::sortsByRawValuesThroughProxy()
     // Lags 9, 100, 25, 1000: as text "9" > "25" > "1000" > "100"; as numbers the other order.
     m_model->applySnapshot(snap(0, {pm(QStringLiteral("t"), 0, 0, 9), pm(QStringLiteral("t"), 1, 0, 100),
                                     pm(QStringLiteral("t"), 2, 0, 25), pm(QStringLiteral("t"), 3, 0, 1000)}));
-    QCOMPARE(keys(proxy), (QStringList{QStringLiteral("t-3"), QStringLiteral("t-1"), QStringLiteral("t-2"),
-                                       QStringLiteral("t-0")}));
+    QCOMPARE(keys(proxy),
+             (QStringList{QStringLiteral("t-3"), QStringLiteral("t-1"), QStringLiteral("t-2"), QStringLiteral("t-0")}));
     // Live update re-sorts: t-0 falls far behind, t-3 catches up; t-4 arrives.
     m_model->applySnapshot(snap(250, {pm(QStringLiteral("t"), 0, 0, 5000), pm(QStringLiteral("t"), 1, 0, 100),
                                       pm(QStringLiteral("t"), 2, 0, 25), pm(QStringLiteral("t"), 3, 1000, 1000),
@@ -291,7 +293,9 @@ void TestPartitionTableModel::randomAssignmentsKeepTheModelSane()
         for (const PartitionMetrics &p : std::as_const(parts)) {
             const int row = m_model->rowOf({p.topic, p.partition});
             QVERIFY(row >= 0);
-            QCOMPARE(m_model->index(row, PartitionTableModel::LagColumn).data(PartitionTableModel::SortRole).toLongLong(), p.lag);
+            QCOMPARE(
+                m_model->index(row, PartitionTableModel::LagColumn).data(PartitionTableModel::SortRole).toLongLong(),
+                p.lag);
         }
         for (int r = 1; r < m_model->rowCount(); ++r)
             QVERIFY(m_model->keyAt(r - 1) < m_model->keyAt(r));
@@ -318,10 +322,10 @@ void TestPartitionTableModel::otherMembersPartitionsShowTheirOwner()
     const QString a = QStringLiteral("a");
     m_model->applySnapshot(snap(0, {pm(a, 0, 5, 10), pm(a, 1, 5, 10)}));
     // a-1 is in both (the group's description lags behind the rebalance): this window's.
-    m_model->setOtherMembers({other(QStringLiteral("b"), 0, QStringLiteral("dr-2")), other(a, 1, QStringLiteral("dr-2")),
-                              other(a, 2, QStringLiteral("dr-3"))});
-    QCOMPARE(keys(*m_model), (QStringList{QStringLiteral("a-0"), QStringLiteral("a-1"), QStringLiteral("a-2"),
-                                          QStringLiteral("b-0")}));
+    m_model->setOtherMembers({other(QStringLiteral("b"), 0, QStringLiteral("dr-2")),
+                              other(a, 1, QStringLiteral("dr-2")), other(a, 2, QStringLiteral("dr-3"))});
+    QCOMPARE(keys(*m_model),
+             (QStringList{QStringLiteral("a-0"), QStringLiteral("a-1"), QStringLiteral("a-2"), QStringLiteral("b-0")}));
     QCOMPARE(cell(*m_model, 0, PartitionTableModel::OwnerColumn), QStringLiteral("this window"));
     QCOMPARE(cell(*m_model, 1, PartitionTableModel::OwnerColumn), QStringLiteral("this window"));
     QCOMPARE(cell(*m_model, 2, PartitionTableModel::OwnerColumn), QStringLiteral("dr-3"));
@@ -335,8 +339,10 @@ void TestPartitionTableModel::otherMembersPartitionsShowTheirOwner()
     QCOMPARE(cell(*m_model, 2, PartitionTableModel::StatusColumn), QStringLiteral("\u2014"));
     QCOMPARE(cell(*m_model, 2, PartitionTableModel::MirroredOffsetColumn), QStringLiteral("\u2014"));
     QVERIFY(!m_model->index(2, 0).data(PartitionTableModel::StatusRole).isValid());
-    QVERIFY(m_model->index(2, PartitionTableModel::OwnerColumn).data(Qt::ToolTipRole).toString().contains(
-        QStringLiteral("member dr-3")));
+    QVERIFY(m_model->index(2, PartitionTableModel::OwnerColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("member dr-3")));
 
     // Rebalance: a-1 goes to dr-2. The row stays (no remove and insert), its owner changes.
     QSignalSpy inserted(m_model.get(), &QAbstractItemModel::rowsInserted);

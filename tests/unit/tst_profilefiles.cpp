@@ -43,17 +43,19 @@ private Q_SLOTS:
         QTest::newRow("only whitespace") << QByteArray(" \n\t\n") << 0 << 0 << "file is empty";
         QTest::newRow("NUL bytes") << QByteArray("{\"a\"\0\0\0", 7) << 1 << 5 << "binary data";
         QTest::newRow("png header") << QByteArray("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", 16) << 3 << 1 << "binary data";
-        QTest::newRow("invalid UTF-8") << QByteArray("{\n  \"name\": \"a\xff\"\n}") << 2 << 13 << "invalid UTF-8 (byte 0xff)";
+        QTest::newRow("invalid UTF-8") << QByteArray("{\n  \"name\": \"a\xff\"\n}") << 2 << 13
+                                       << "invalid UTF-8 (byte 0xff)";
         QTest::newRow("overlong UTF-8") << QByteArray("{\"n\": \"\xc0\xaf\"}") << 1 << 8 << "invalid UTF-8";
-        QTest::newRow("UTF-16 surrogate in UTF-8") << QByteArray("{\"n\": \"\xed\xa0\x80\"}") << 1 << 8 << "invalid UTF-8";
-        QTest::newRow("truncated after value") << QByteArray("{\n  \"mirrordesk\": 1,\n  \"name\": \"x\"") << 3 << 14
-                                               << "truncated?";
+        QTest::newRow("UTF-16 surrogate in UTF-8")
+            << QByteArray("{\"n\": \"\xed\xa0\x80\"}") << 1 << 8 << "invalid UTF-8";
+        QTest::newRow("truncated after value")
+            << QByteArray("{\n  \"mirrordesk\": 1,\n  \"name\": \"x\"") << 3 << 14 << "truncated?";
         QTest::newRow("truncated in string") << QByteArray("{\n  \"name\": \"abc") << 2 << 15 << "truncated?";
         QTest::newRow("truncated after brace") << QByteArray("{") << 1 << 2 << "truncated?";
         // Columns count characters: "äöü" is six bytes but three columns. Qt's
         // parser reports the position just after the offending token.
-        QTest::newRow("missing comma after UTF-8") << QByteArray("{\n\"name\": \"äöü\" \"mirrordesk\": 1}") << 2 << 16
-                                                   << "JSON syntax error";
+        QTest::newRow("missing comma after UTF-8")
+            << QByteArray("{\n\"name\": \"äöü\" \"mirrordesk\": 1}") << 2 << 16 << "JSON syntax error";
         QTest::newRow("missing colon") << QByteArray("{\n  \"a\" 1}") << 2 << 8 << "missing name separator";
         QTest::newRow("garbage at end") << QByteArray("{\"mirrordesk\": 1}\n}") << 2 << 1 << "garbage at the end";
         QTest::newRow("trailing comma") << QByteArray("{\"mirrordesk\": 1,\n}") << 2 << 2 << "JSON syntax error";
@@ -63,8 +65,8 @@ private Q_SLOTS:
         QTest::newRow("top-level null") << QByteArray("null") << 1 << 1 << "found null";
         QTest::newRow("top-level true") << QByteArray("true") << 1 << 1 << "found a boolean";
         QTest::newRow("not JSON at all") << QByteArray("mirrordesk = 1\n") << 1 << 1 << "not JSON";
-        QTest::newRow("deep nesting") << (QByteArray("{\"a\":") + QByteArray(5000, '[') + QByteArray(5000, ']') + "}") << 0 << 0
-                                      << "JSON syntax error";
+        QTest::newRow("deep nesting") << (QByteArray("{\"a\":") + QByteArray(5000, '[') + QByteArray(5000, ']') + "}")
+                                      << 0 << 0 << "JSON syntax error";
     }
 
     void syntaxError()
@@ -103,7 +105,6 @@ private Q_SLOTS:
     }
 
     // ------------------------------------------------------------ meaning: key paths
-
 
     void everyTruncationIsAnError()
     {

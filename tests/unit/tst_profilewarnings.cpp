@@ -23,23 +23,29 @@ private Q_SLOTS:
         QTest::newRow("top level") << profileWith(QStringLiteral("colour"), QStringLiteral("blue")) << "colour"
                                    << "unknown key, ignored";
         QTest::newRow("typo in side") << profileWith(QStringLiteral("source.bootstrapServers"), QStringLiteral("x"))
-                                      << "source.bootstrapServers" << "unknown key";
-        QTest::newRow("did you mean") << profileWith(QStringLiteral("target.secuirty"), QStringLiteral("ssl")) << "target.secuirty"
+                                      << "source.bootstrapServers"
+                                      << "unknown key";
+        QTest::newRow("did you mean") << profileWith(QStringLiteral("target.secuirty"), QStringLiteral("ssl"))
+                                      << "target.secuirty"
                                       << "did you mean \"security\"?";
-        QTest::newRow("in naming") << profileWith(QStringLiteral("naming.prefix"), QStringLiteral("x")) << "naming.prefix"
+        QTest::newRow("in naming") << profileWith(QStringLiteral("naming.prefix"), QStringLiteral("x"))
+                                   << "naming.prefix"
                                    << "unknown key";
         QTest::newRow("in topics") << profileWith(QStringLiteral("topics.includes"), QJsonArray()) << "topics.includes"
                                    << "did you mean \"include\"?";
-        QTest::newRow("in sasl")
-            << profileWith({{QStringLiteral("source.security"), QStringLiteral("sasl_plaintext")},
-                            {QStringLiteral("source.sasl"), parse("{\"mechanism\": \"PLAIN\", \"username\": \"u\", "
-                                                                  "\"password\": \"${env:X}\", \"user\": \"u\"}")}})
-                                 << "source.sasl.user" << "unknown key";
-        QTest::newRow("sasl with plaintext") << profileWith(QStringLiteral("source.sasl"), parse("{\"mechanism\": \"PLAIN\"}"))
-                                             << "source.sasl" << "ignored with security plaintext";
+        QTest::newRow("in sasl") << profileWith({{QStringLiteral("source.security"), QStringLiteral("sasl_plaintext")},
+                                                 {QStringLiteral("source.sasl"),
+                                                  parse("{\"mechanism\": \"PLAIN\", \"username\": \"u\", "
+                                                        "\"password\": \"${env:X}\", \"user\": \"u\"}")}})
+                                 << "source.sasl.user"
+                                 << "unknown key";
+        QTest::newRow("sasl with plaintext")
+            << profileWith(QStringLiteral("source.sasl"), parse("{\"mechanism\": \"PLAIN\"}")) << "source.sasl"
+            << "ignored with security plaintext";
         QTest::newRow("engine-owned property")
             << profileWith(QStringLiteral("source.consumerProperties"), parse("{\"enable.auto.commit\": true}"))
-            << "source.consumerProperties[\"enable.auto.commit\"]" << "sets this property itself";
+            << "source.consumerProperties[\"enable.auto.commit\"]"
+            << "sets this property itself";
     }
 
     void unknownKeysWarn()
@@ -66,18 +72,20 @@ private Q_SLOTS:
         const QString secret = QStringLiteral("hunter2-Sup3rS3cret");
         QTest::newRow("sasl.password")
             << profileWith({{QStringLiteral("source.security"), QStringLiteral("sasl_plaintext")},
-                            {QStringLiteral("source.sasl"), QJsonObject{{QStringLiteral("mechanism"), QStringLiteral("SCRAM-SHA-256")},
-                                                                        {QStringLiteral("username"), QStringLiteral("u")},
-                                                                        {QStringLiteral("password"), secret}}}})
+                            {QStringLiteral("source.sasl"),
+                             QJsonObject{{QStringLiteral("mechanism"), QStringLiteral("SCRAM-SHA-256")},
+                                         {QStringLiteral("username"), QStringLiteral("u")},
+                                         {QStringLiteral("password"), secret}}}})
             << "source.sasl.password";
-        QTest::newRow("ssl.keyPassword")
-            << profileWith({{QStringLiteral("target.security"), QStringLiteral("ssl")},
-                            {QStringLiteral("target.ssl"), QJsonObject{{QStringLiteral("cert"), QStringLiteral("c.pem")},
-                                                                       {QStringLiteral("key"), QStringLiteral("k.pem")},
-                                                                       {QStringLiteral("keyPassword"), secret}}}})
-            << "target.ssl.keyPassword";
+        QTest::newRow("ssl.keyPassword") << profileWith({{QStringLiteral("target.security"), QStringLiteral("ssl")},
+                                                         {QStringLiteral("target.ssl"),
+                                                          QJsonObject{{QStringLiteral("cert"), QStringLiteral("c.pem")},
+                                                                      {QStringLiteral("key"), QStringLiteral("k.pem")},
+                                                                      {QStringLiteral("keyPassword"), secret}}}})
+                                         << "target.ssl.keyPassword";
         QTest::newRow("password property")
-            << profileWith(QStringLiteral("target.properties"), QJsonObject{{QStringLiteral("ssl.keystore.password"), secret}})
+            << profileWith(QStringLiteral("target.properties"),
+                           QJsonObject{{QStringLiteral("ssl.keystore.password"), secret}})
             << "target.properties[\"ssl.keystore.password\"]";
     }
 
@@ -100,11 +108,13 @@ private Q_SLOTS:
     void referencedPasswordDoesNotWarn()
     {
         QList<ProfileIssue> issues;
-        const JobProfile p = JobProfile::fromJson(
-            profileWith({{QStringLiteral("source.security"), QStringLiteral("sasl_ssl")},
-                         {QStringLiteral("source.sasl"), parse("{\"mechanism\": \"scram-sha-512\", \"username\": \"u\",\n"
-            "                                                                   \"password\": \"${env:EU_PASSWORD}\"}")}}),
-            QStringLiteral("r"), &issues);
+        const JobProfile p =
+            JobProfile::fromJson(profileWith({{QStringLiteral("source.security"), QStringLiteral("sasl_ssl")},
+                                              {QStringLiteral("source.sasl"),
+                                               parse("{\"mechanism\": \"scram-sha-512\", \"username\": \"u\",\n"
+                                                     "                                                                 "
+                                                     "  \"password\": \"${env:EU_PASSWORD}\"}")}}),
+                                 QStringLiteral("r"), &issues);
         QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
         QVERIFY(!p.hasClearSecret());
     }

@@ -80,7 +80,8 @@ private Q_SLOTS:
         QCOMPARE(cell(m, 2, ProgressTableModel::StartColumn), QStringLiteral("5,000"));
         QCOMPARE(cell(m, 2, ProgressTableModel::ToCopyColumn), QStringLiteral("7,000"));
         QCOMPARE(m.totalToCopy(), 1500 + 10 + 7000);
-        QCOMPARE(m.headerData(ProgressTableModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("New position"));
+        QCOMPARE(m.headerData(ProgressTableModel::StartColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("New position"));
         QCOMPARE(m.headerData(ProgressTableModel::CommittedColumn, Qt::Horizontal).toString(),
                  QStringLiteral("Committed now"));
 
@@ -103,8 +104,10 @@ private Q_SLOTS:
         QCOMPARE(cell(m, 0, ProgressTableModel::ToCopyColumn), QStringLiteral("266"));
         QCOMPARE(m.headerData(ProgressTableModel::StartColumn, Qt::Horizontal).toString(), QStringLiteral("Starts"));
         // Vanished records are named in the row's tooltip.
-        QVERIFY(m.index(2, ProgressTableModel::StartColumn).data(Qt::ToolTipRole).toString().contains(
-            QStringLiteral("4,900 records vanished")));
+        QVERIFY(m.index(2, ProgressTableModel::StartColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("4,900 records vanished")));
     }
 
     void sortsByRawNumbers()
@@ -132,11 +135,13 @@ private Q_SLOTS:
         p.groupState = QStringLiteral("Empty");
         p.partitions = sample();
         QCOMPARE(describeGroup(p), QStringLiteral("group mirrordesk-orders: Empty, no active members"));
-        QCOMPARE(describeTotal(p), QStringLiteral("7,276 records to copy from 3 partitions; 2 have committed progress"));
+        QCOMPARE(describeTotal(p),
+                 QStringLiteral("7,276 records to copy from 3 partitions; 2 have committed progress"));
         p.groupState = QStringLiteral("Stable");
         p.members = {QStringLiteral("mirrordesk on host-a"), QStringLiteral("mirrordesk on host-b")};
         QCOMPARE(describeGroup(p),
-                 QStringLiteral("group mirrordesk-orders: Stable, 2 active members: mirrordesk on host-a, mirrordesk on host-b"));
+                 QStringLiteral(
+                     "group mirrordesk-orders: Stable, 2 active members: mirrordesk on host-a, mirrordesk on host-b"));
         p.groupState = QStringLiteral("Dead");
         p.members.clear();
         QCOMPARE(describeGroup(p), QStringLiteral("group mirrordesk-orders: no such group yet (no progress)"));

@@ -77,9 +77,8 @@ Exposition parseExposition(const QByteArray &body)
     Exposition e;
     static const QRegularExpression metricName(QStringLiteral("^[a-zA-Z_:][a-zA-Z0-9_:]*$"));
     static const QRegularExpression labelName(QStringLiteral("^[a-zA-Z_][a-zA-Z0-9_]*$"));
-    static const QStringList knownTypes{QStringLiteral("counter"), QStringLiteral("gauge"),
-                                        QStringLiteral("histogram"), QStringLiteral("summary"),
-                                        QStringLiteral("untyped")};
+    static const QStringList knownTypes{QStringLiteral("counter"), QStringLiteral("gauge"), QStringLiteral("histogram"),
+                                        QStringLiteral("summary"), QStringLiteral("untyped")};
     if (!body.isEmpty() && !body.endsWith('\n')) {
         e.error = QStringLiteral("text does not end with a newline");
         return e;
@@ -309,8 +308,7 @@ using Labels = QMap<QString, QString>;
 
 } // namespace
 
-class TestPrometheus final : public QObject
-{
+class TestPrometheus final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -371,9 +369,11 @@ void TestPrometheus::servesParsableMetrics()
     QVERIFY2(e.error.isEmpty(), qPrintable(e.error + QStringLiteral("\n") + QString::fromUtf8(r.body)));
 
     const QString job = QStringLiteral("orders to DR");
-    const Labels p0{{QStringLiteral("job"), job}, {QStringLiteral("topic"), QStringLiteral("orders")},
+    const Labels p0{{QStringLiteral("job"), job},
+                    {QStringLiteral("topic"), QStringLiteral("orders")},
                     {QStringLiteral("partition"), QStringLiteral("0")}};
-    const Labels p1{{QStringLiteral("job"), job}, {QStringLiteral("topic"), QStringLiteral("orders")},
+    const Labels p1{{QStringLiteral("job"), job},
+                    {QStringLiteral("topic"), QStringLiteral("orders")},
                     {QStringLiteral("partition"), QStringLiteral("1")}};
     QCOMPARE(e.value(QStringLiteral("mirrordesk_partition_lag"), p0), 100.0);
     QCOMPARE(e.value(QStringLiteral("mirrordesk_partition_lag"), p1), 30.0);
@@ -443,11 +443,11 @@ void TestPrometheus::severalJobsShareFamilies()
     QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
     QCOMPARE(e.find(QStringLiteral("mirrordesk_job_up")).size(), 2);
     QCOMPARE(e.find(QStringLiteral("mirrordesk_partition_lag")).size(), 4);
-    QCOMPARE(e.value(QStringLiteral("mirrordesk_partition_lag"),
-                     {{QStringLiteral("job"), QStringLiteral("a-job")}, {QStringLiteral("partition"), QStringLiteral("1")}}),
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_partition_lag"), {{QStringLiteral("job"), QStringLiteral("a-job")},
+                                                                  {QStringLiteral("partition"), QStringLiteral("1")}}),
              7.0);
-    QCOMPARE(e.value(QStringLiteral("mirrordesk_job_status"),
-                     {{QStringLiteral("job"), QStringLiteral("b-job")}, {QStringLiteral("status"), QStringLiteral("ERR")}}),
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_job_status"), {{QStringLiteral("job"), QStringLiteral("b-job")},
+                                                               {QStringLiteral("status"), QStringLiteral("ERR")}}),
              1.0);
 }
 
@@ -463,8 +463,8 @@ void TestPrometheus::stoppedAndRemovedJobs()
     Exposition e = parseExposition(exporter.render());
     QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
     QCOMPARE(e.value(QStringLiteral("mirrordesk_job_up"), {{QStringLiteral("job"), QStringLiteral("j")}}), 0.0);
-    QCOMPARE(e.value(QStringLiteral("mirrordesk_job_state"),
-                     {{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("state"), QStringLiteral("failed")}}),
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_job_state"), {{QStringLiteral("job"), QStringLiteral("j")},
+                                                              {QStringLiteral("state"), QStringLiteral("failed")}}),
              1.0);
     QCOMPARE(e.value(QStringLiteral("mirrordesk_job_status"),
                      {{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("status"), QStringLiteral("ERR")}}),
@@ -696,9 +696,11 @@ void TestPrometheus::everySeriesNamesTheInstance()
 void TestPrometheus::vanishedCounterNeverGoesDown()
 {
     PrometheusExporter exporter;
-    const Labels p0{{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("topic"), QStringLiteral("orders")},
+    const Labels p0{{QStringLiteral("job"), QStringLiteral("j")},
+                    {QStringLiteral("topic"), QStringLiteral("orders")},
                     {QStringLiteral("partition"), QStringLiteral("0")}};
-    const Labels p1{{QStringLiteral("job"), QStringLiteral("j")}, {QStringLiteral("topic"), QStringLiteral("orders")},
+    const Labels p1{{QStringLiteral("job"), QStringLiteral("j")},
+                    {QStringLiteral("topic"), QStringLiteral("orders")},
                     {QStringLiteral("partition"), QStringLiteral("1")}};
     const auto vanished = [&exporter](const Labels &labels) {
         const Exposition e = parseExposition(exporter.render());

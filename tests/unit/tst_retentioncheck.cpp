@@ -30,8 +30,7 @@ RetentionFinding finding(qint64 oldest, qint64 retentionMs)
 
 } // namespace
 
-class TestRetentionCheck final : public QObject
-{
+class TestRetentionCheck final : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:

@@ -40,7 +40,8 @@ PartitionInfo partition(int id, int leader, QList<int> replicas, QList<int> isr,
     return p;
 }
 
-AclEntry acl(const QString &name, const QString &principal, const QString &op, const QString &perm = QStringLiteral("ALLOW"))
+AclEntry acl(const QString &name, const QString &principal, const QString &op,
+             const QString &perm = QStringLiteral("ALLOW"))
 {
     return AclEntry{QStringLiteral("TOPIC"), name, QStringLiteral("LITERAL"), principal, QStringLiteral("*"), op, perm};
 }
@@ -67,11 +68,12 @@ private Q_SLOTS:
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
 
         // Out of order on purpose: the model sorts by name.
-        model.setConfigs({config(QStringLiteral("retention.ms"), QStringLiteral("1000"), ConfigSource::Dynamic),
-                          config(QStringLiteral("cleanup.policy"), QStringLiteral("delete"), ConfigSource::Default),
-                          config(QStringLiteral("sasl.jaas.config"), {}, ConfigSource::Static, true),
-                          config(QStringLiteral("min.insync.replicas"), QStringLiteral("2"), ConfigSource::DynamicBroker),
-                          config(QStringLiteral("segment.bytes"), QStringLiteral("1073741824"), ConfigSource::Static, false, true)});
+        model.setConfigs(
+            {config(QStringLiteral("retention.ms"), QStringLiteral("1000"), ConfigSource::Dynamic),
+             config(QStringLiteral("cleanup.policy"), QStringLiteral("delete"), ConfigSource::Default),
+             config(QStringLiteral("sasl.jaas.config"), {}, ConfigSource::Static, true),
+             config(QStringLiteral("min.insync.replicas"), QStringLiteral("2"), ConfigSource::DynamicBroker),
+             config(QStringLiteral("segment.bytes"), QStringLiteral("1073741824"), ConfigSource::Static, false, true)});
         QCOMPARE(model.rowCount(), 5);
         QCOMPARE(column(model, TopicConfigModel::Name),
                  (QStringList{QStringLiteral("cleanup.policy"), QStringLiteral("min.insync.replicas"),
@@ -87,8 +89,9 @@ private Q_SLOTS:
         ConfigEntry leaked = config(QStringLiteral("ssl.key.password"), {}, ConfigSource::Dynamic, true);
         leaked.value = QStringLiteral("hunter2");
         QCOMPARE(TopicConfigModel::maskedValue(leaked), QStringLiteral("******"));
-        QCOMPARE(model.index(model.rowOf(QStringLiteral("segment.bytes")), TopicConfigModel::ReadOnly).data().toString(),
-                 QStringLiteral("read-only"));
+        QCOMPARE(
+            model.index(model.rowOf(QStringLiteral("segment.bytes")), TopicConfigModel::ReadOnly).data().toString(),
+            QStringLiteral("read-only"));
         QCOMPARE(model.index(model.rowOf(QStringLiteral("retention.ms")), 0).data(TopicConfigModel::SourceRole).toInt(),
                  int(ConfigSource::Dynamic));
         QCOMPARE(model.rowOf(QStringLiteral("nope")), -1);
@@ -142,7 +145,8 @@ private Q_SLOTS:
         model.setPartitions({partition(2, -1, {1, 2}, {}, -1, -1), partition(0, 1, {1, 2, 3}, {1, 2, 3}, 5, 15),
                              partition(1, 2, {2, 3, 1}, {2}, 0, 7)});
         QCOMPARE(model.rowCount(), 3);
-        QCOMPARE(column(model, PartitionDetailModel::Partition), (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")}));
+        QCOMPARE(column(model, PartitionDetailModel::Partition),
+                 (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")}));
         QCOMPARE(model.index(0, PartitionDetailModel::Replicas).data().toString(), QStringLiteral("1, 2, 3"));
         QCOMPARE(model.index(1, PartitionDetailModel::Isr).data().toString(), QStringLiteral("2"));
         QCOMPARE(model.index(0, PartitionDetailModel::Messages).data(PartitionDetailModel::SortRole).toLongLong(), 10);
@@ -151,7 +155,8 @@ private Q_SLOTS:
 
         QVERIFY(!model.index(0, 0).data(PartitionDetailModel::UnderReplicatedRole).toBool());
         QVERIFY(model.index(1, 0).data(PartitionDetailModel::UnderReplicatedRole).toBool());
-        QVERIFY(model.index(1, PartitionDetailModel::Status).data().toString().contains(QLatin1String("under-replicated")));
+        QVERIFY(
+            model.index(1, PartitionDetailModel::Status).data().toString().contains(QLatin1String("under-replicated")));
         QVERIFY(model.index(1, PartitionDetailModel::Status).data().toString().contains(QLatin1String("1 of 3")));
         QVERIFY(model.index(1, 0).data(Qt::BackgroundRole).isValid());
         QVERIFY(!model.index(0, 0).data(Qt::BackgroundRole).isValid());
@@ -188,8 +193,8 @@ private Q_SLOTS:
         QVERIFY(second.isValid());
         QCOMPARE(second.row(), 1);
         QCOMPARE(second.data(PartitionDetailModel::SortRole).toLongLong(), 9);
-        model.setPartitions({partition(0, 1, {1}, {1}, 0, 5), partition(1, 1, {1}, {1}, 0, 9),
-                             partition(2, 1, {1}, {1}, 0, 0)});
+        model.setPartitions(
+            {partition(0, 1, {1}, {1}, 0, 5), partition(1, 1, {1}, {1}, 0, 9), partition(2, 1, {1}, {1}, 0, 0)});
         QCOMPARE(changed.size(), 1); // nothing changed: nothing emitted
     }
 
@@ -202,10 +207,12 @@ private Q_SLOTS:
         proxy.setSortRole(AclTableModel::SortRole);
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
         model.setAcls({acl(QStringLiteral("orders"), QStringLiteral("User:bob"), QStringLiteral("READ")),
-                       acl(QStringLiteral("audit"), QStringLiteral("User:alice"), QStringLiteral("WRITE"), QStringLiteral("DENY")),
+                       acl(QStringLiteral("audit"), QStringLiteral("User:alice"), QStringLiteral("WRITE"),
+                           QStringLiteral("DENY")),
                        acl(QStringLiteral("orders"), QStringLiteral("User:bob"), QStringLiteral("READ"))});
         QCOMPARE(model.rowCount(), 2); // the exact duplicate collapses
-        QCOMPARE(column(model, AclTableModel::ResourceName), (QStringList{QStringLiteral("audit"), QStringLiteral("orders")}));
+        QCOMPARE(column(model, AclTableModel::ResourceName),
+                 (QStringList{QStringLiteral("audit"), QStringLiteral("orders")}));
         QCOMPARE(model.index(0, AclTableModel::Permission).data().toString(), QStringLiteral("DENY"));
         QVERIFY(model.index(0, AclTableModel::Permission).data(Qt::ForegroundRole).isValid());
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
@@ -213,7 +220,8 @@ private Q_SLOTS:
         QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
         // A binding differing only in permission is another binding.
         model.setAcls({acl(QStringLiteral("orders"), QStringLiteral("User:bob"), QStringLiteral("READ")),
-                       acl(QStringLiteral("orders"), QStringLiteral("User:bob"), QStringLiteral("READ"), QStringLiteral("DENY"))});
+                       acl(QStringLiteral("orders"), QStringLiteral("User:bob"), QStringLiteral("READ"),
+                           QStringLiteral("DENY"))});
         QCOMPARE(reset.size(), 0);
         QCOMPARE(removed.size(), 1);
         QCOMPARE(inserted.size(), 1);
@@ -270,8 +278,8 @@ private Q_SLOTS:
         QCOMPARE(ok.configs.value(QStringLiteral("cleanup.policy")), QStringLiteral("compact,delete"));
         QCOMPARE(ok.configs.value(QStringLiteral("message.format")), QStringLiteral("a=b"));
 
-        const ParsedConfigs bad = parseConfigLines(
-            QStringLiteral("retention.ms=1\nno equals here\n=value\nretention.ms=2\nbad key=1"));
+        const ParsedConfigs bad =
+            parseConfigLines(QStringLiteral("retention.ms=1\nno equals here\n=value\nretention.ms=2\nbad key=1"));
         QCOMPARE(bad.problems.size(), 4);
         QVERIFY(bad.problems.at(0).startsWith(QLatin1String("line 2")));
         QVERIFY(bad.problems.at(1).startsWith(QLatin1String("line 3")));

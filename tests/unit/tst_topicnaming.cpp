@@ -33,14 +33,38 @@ private Q_SLOTS:
         QTest::addColumn<QString>("topic");
         QTest::addColumn<QString>("expected");
         const int id = int(NamingPolicy::Identity), pre = int(NamingPolicy::Prefix), tp = int(NamingPolicy::Template);
-        QTest::newRow("identity") << id << "." << "" << "orders" << "orders";
-        QTest::newRow("prefix dot") << pre << "." << "" << "orders" << "eu.orders";
-        QTest::newRow("prefix custom sep") << pre << "_" << "" << "orders.v1" << "eu_orders.v1";
-        QTest::newRow("prefix chained") << pre << "." << "" << "us.orders" << "eu.us.orders";
-        QTest::newRow("template prefix") << tp << "." << "dr-${topic}" << "orders" << "dr-orders";
-        QTest::newRow("template suffix") << tp << "." << "${topic}.copy" << "orders" << "orders.copy";
-        QTest::newRow("template aliases") << tp << "." << "${source}-to-${target}.${topic}" << "o" << "eu-to-dr.o";
-        QTest::newRow("template plain") << tp << "." << "${topic}" << "orders" << "orders";
+        QTest::newRow("identity") << id << "."
+                                  << ""
+                                  << "orders"
+                                  << "orders";
+        QTest::newRow("prefix dot") << pre << "."
+                                    << ""
+                                    << "orders"
+                                    << "eu.orders";
+        QTest::newRow("prefix custom sep") << pre << "_"
+                                           << ""
+                                           << "orders.v1"
+                                           << "eu_orders.v1";
+        QTest::newRow("prefix chained") << pre << "."
+                                        << ""
+                                        << "us.orders"
+                                        << "eu.us.orders";
+        QTest::newRow("template prefix") << tp << "."
+                                         << "dr-${topic}"
+                                         << "orders"
+                                         << "dr-orders";
+        QTest::newRow("template suffix") << tp << "."
+                                         << "${topic}.copy"
+                                         << "orders"
+                                         << "orders.copy";
+        QTest::newRow("template aliases") << tp << "."
+                                          << "${source}-to-${target}.${topic}"
+                                          << "o"
+                                          << "eu-to-dr.o";
+        QTest::newRow("template plain") << tp << "."
+                                        << "${topic}"
+                                        << "orders"
+                                        << "orders";
     }
     void targetName()
     {
@@ -109,32 +133,40 @@ private Q_SLOTS:
         const QString other = QStringLiteral("kafka-dr:9092");
         const QString same = QStringLiteral("KAFKA-EU:9092");
         QTest::newRow("whole-name include") << orders << QStringList() << true << pre << other << "orders.eu" << true;
-        QTest::newRow("include is anchored start") << orders << QStringList() << true << pre << other << "x.orders.eu" << false;
-        QTest::newRow("include is anchored end") << QStringList{QStringLiteral("orders")} << QStringList() << true << pre
-                                                 << other << "orders2" << false;
-        QTest::newRow("second include") << QStringList{QStringLiteral("a"), QStringLiteral("b.*")} << QStringList() << true
-                                        << pre << other << "b1" << true;
+        QTest::newRow("include is anchored start")
+            << orders << QStringList() << true << pre << other << "x.orders.eu" << false;
+        QTest::newRow("include is anchored end")
+            << QStringList{QStringLiteral("orders")} << QStringList() << true << pre << other << "orders2" << false;
+        QTest::newRow("second include") << QStringList{QStringLiteral("a"), QStringLiteral("b.*")} << QStringList()
+                                        << true << pre << other << "b1" << true;
         QTest::newRow("exclude") << orders << QStringList{QStringLiteral(".*\\.tmp")} << true << pre << other
                                  << "orders.x.tmp" << false;
-        QTest::newRow("exclude is anchored") << orders << QStringList{QStringLiteral("tmp")} << true << pre << other
-                                             << "orders.tmp" << true;
-        QTest::newRow("internal excluded") << all << QStringList() << true << id << other << "__consumer_offsets" << false;
-        QTest::newRow("mm2 internal excluded") << all << QStringList() << true << id << other << "mm2-offset-syncs.dr.internal"
-                                               << false;
+        QTest::newRow("exclude is anchored")
+            << orders << QStringList{QStringLiteral("tmp")} << true << pre << other << "orders.tmp" << true;
+        QTest::newRow("internal excluded")
+            << all << QStringList() << true << id << other << "__consumer_offsets" << false;
+        QTest::newRow("mm2 internal excluded")
+            << all << QStringList() << true << id << other << "mm2-offset-syncs.dr.internal" << false;
         QTest::newRow("internal kept when asked") << all << QStringList() << false << id << other << "_schemas" << true;
         QTest::newRow("from target, prefix") << all << QStringList() << true << pre << other << "dr.orders" << false;
-        QTest::newRow("from target needs separator") << all << QStringList() << true << pre << other << "drorders" << true;
+        QTest::newRow("from target needs separator")
+            << all << QStringList() << true << pre << other << "drorders" << true;
         QTest::newRow("identity keeps dr. names") << all << QStringList() << true << id << other << "dr.orders" << true;
-        QTest::newRow("chained source prefix ok") << all << QStringList() << true << pre << other << "us.orders" << true;
+        QTest::newRow("chained source prefix ok")
+            << all << QStringList() << true << pre << other << "us.orders" << true;
         QTest::newRow("same cluster identity loops") << all << QStringList() << true << id << same << "orders" << false;
-        QTest::newRow("same cluster prefix own output") << all << QStringList() << true << pre << same << "eu.orders" << false;
-        QTest::newRow("same cluster prefix original") << all << QStringList() << true << pre << same << "orders" << true;
-        QTest::newRow("same cluster template own output") << all << QStringList() << true << tp << same << "copy-orders" << false;
-        QTest::newRow("same cluster template original") << all << QStringList() << true << tp << same << "orders" << true;
-        QTest::newRow("invalid include") << QStringList{QStringLiteral("(")} << QStringList() << true << id << other << "("
-                                         << false;
-        QTest::newRow("invalid target name") << all << QStringList() << true << tp << other << QString(250, QLatin1Char('x'))
-                                             << false;
+        QTest::newRow("same cluster prefix own output")
+            << all << QStringList() << true << pre << same << "eu.orders" << false;
+        QTest::newRow("same cluster prefix original")
+            << all << QStringList() << true << pre << same << "orders" << true;
+        QTest::newRow("same cluster template own output")
+            << all << QStringList() << true << tp << same << "copy-orders" << false;
+        QTest::newRow("same cluster template original")
+            << all << QStringList() << true << tp << same << "orders" << true;
+        QTest::newRow("invalid include") << QStringList{QStringLiteral("(")} << QStringList() << true << id << other
+                                         << "(" << false;
+        QTest::newRow("invalid target name")
+            << all << QStringList() << true << tp << other << QString(250, QLatin1Char('x')) << false;
     }
     void selected()
     {
