@@ -7,26 +7,24 @@
 #include <QObject>
 #include <QString>
 
-#include <atomic>
-#include <condition_variable>
 #include <memory>
-#include <mutex>
 
 namespace md {
-
-class GroupSyncRunner;
-class MirrorWorker;
 
 // One mirror job: owns its engine thread (see MirrorWorker). Lives on the
 // caller's thread; every call returns at once and every signal is delivered
 // on the caller's thread (queued), so nothing here blocks on Kafka.
+// Destroying a running job asks it to stop gracefully and returns at once:
+// the worker, its clients and the group sync belong to a core the engine
+// thread shares, which goes when the thread's flush and commit are done
+// (the application waits for such threads at exit, see WorkerThread).
 class MirrorJob final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MirrorJob)
 
 public:
     explicit MirrorJob(MirrorJobSpec spec, QObject *parent = nullptr);
-    ~MirrorJob() override; // graceful stop + join if still running
+    ~MirrorJob() override; // graceful stop, without waiting for it
 
     const MirrorJobSpec &spec() const { return m_spec; }
 
@@ -36,7 +34,7 @@ public:
     void stop();  // graceful: flush, commit, then finished()
     void abort(); // at once, without flushing or committing: what a crash leaves (tests, emergencies)
     void setThrottle(qint64 bytesPerSecond); // live; 0 removes the throttle
-    JobState state() const { return m_state.load(); }
+    JobState state() const;
     bool isRunning() const;                       // started and the engine thread has not ended
     bool hasStarted() const { return m_started; } // start() was called (a job runs once)
 
@@ -51,20 +49,12 @@ Q_SIGNALS:
     void finished(bool ok, const QString &error);
 
 private:
-    class Sink;
-    void join();
+    struct Core;
 
     MirrorJobSpec m_spec;
-    std::atomic<JobState> m_state{JobState::Stopped};
-    std::unique_ptr<Sink> m_sink;
-    std::unique_ptr<MirrorWorker> m_worker;
+    std::shared_ptr<Core> m_core;                        // shared with the engine thread
     WorkerThread m_thread{QStringLiteral("mirror-job")}; // runs MirrorWorker::run
-    // Group offset sync beside the worker (its own thread), when the profile asks for it.
-    std::unique_ptr<GroupSyncRunner> m_groupSync;
-    mutable std::mutex m_doneMutex;
-    std::condition_variable m_doneCv;
     bool m_started = false;
-    bool m_done = false;
 };
 
 } // namespace md

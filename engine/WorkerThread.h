@@ -29,7 +29,8 @@ namespace md {
 //
 // A blocking loop (start(loop)) runs instead of the event loop; it ends when
 // its owner's own stop flag says so. Owners that must see it end (a job's
-// finish, a sandbox tearing down the mock clusters the loop produces to) join().
+// waitForFinished, a sandbox tearing down the mock clusters the loop produces
+// to) join().
 class WorkerThread final {
     Q_DISABLE_COPY_MOVE(WorkerThread)
 public:

@@ -34,8 +34,11 @@
 #include <QStyle>
 #include <QSystemTrayIcon>
 #include <QTableView>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <memory>
 
 namespace md {
 
@@ -511,75 +514,6 @@ void MainWindow::openFilesFromOutside(const QStringList &files)
     show();
     raise();
     activateWindow();
-}
-
-void MainWindow::closeEvent(QCloseEvent *event)
-{
-    // Unsaved profiles first: the user may still cancel closing.
-    if (!m_workspace->closeAll()) {
-        event->ignore();
-        return;
-    }
-    // Graceful stops flush and commit; they run in parallel on the engine threads.
-    for (MirrorJob *job : std::as_const(m_jobs))
-        job->stop();
-    for (MirrorJob *job : std::as_const(m_jobs))
-        job->waitForFinished(15000);
-    saveSettings();
-    event->accept();
-}
-
-namespace {
-const auto kGeometryKey = QLatin1String("mainWindow/geometry");
-const auto kStateKey = QLatin1String("mainWindow/state");
-const auto kJobColumnsKey = QLatin1String("mainWindow/jobColumns");
-
-// "mainWindow/splitters/sourcePane.topicSplitter": one key per named splitter, by its
-// named ancestors, so the two panes' splitters keep their own sizes.
-QString splitterKey(const QSplitter *splitter, const QWidget *window)
-{
-    QStringList path;
-    for (const QObject *o = splitter; o && o != window; o = o->parent()) {
-        if (!o->objectName().isEmpty())
-            path.prepend(o->objectName());
-    }
-    return QLatin1String("mainWindow/splitters/") + path.join(QLatin1Char('.'));
-}
-} // namespace
-
-QList<QSplitter *> MainWindow::namedSplitters() const
-{
-    QList<QSplitter *> out;
-    for (QSplitter *s : findChildren<QSplitter *>()) {
-        if (!s->objectName().isEmpty() && s->window() == this)
-            out.append(s);
-    }
-    return out;
-}
-
-void MainWindow::saveSettings() const
-{
-    QSettings settings;
-    settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
-    settings.setValue(kJobColumnsKey, m_jobView->horizontalHeader()->saveState());
-    for (const QSplitter *s : namedSplitters())
-        settings.setValue(splitterKey(s, this), s->saveState());
-}
-
-void MainWindow::restoreSettings()
-{
-    QSettings settings;
-    const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
-    // restoreGeometry keeps a saved window on a screen that still exists and fits it there.
-    if (geometry.isEmpty() || !restoreGeometry(geometry))
-        resize(fitToScreen(this, QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)));
-    else
-        resize(size().boundedTo(fitToScreen(this, size(), 1.0)));
-    restoreState(settings.value(kStateKey).toByteArray());
-    m_jobView->horizontalHeader()->restoreState(settings.value(kJobColumnsKey).toByteArray());
-    for (QSplitter *s : namedSplitters())
-        s->restoreState(settings.value(splitterKey(s, this)).toByteArray());
 }
 
 } // namespace md

@@ -128,6 +128,10 @@ private:
     JobWorkspace *m_workspace = nullptr;
     JobEditorDialog *m_editorDialog = nullptr;
     OtherSideLookup *m_otherSide = nullptr;
+    // Closing with running jobs: stop them, close when they have finished.
+    static constexpr int kCloseWaitMs = 15000;
+    bool m_stopping = false;
+    bool m_closeWhenStopped = false;
 };
 
 } // namespace md

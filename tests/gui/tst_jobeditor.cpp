@@ -661,6 +661,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->index(0, JobListModel::State).data().toString(),
                                   QStringLiteral("running"), 15000);
         window.close();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 20000); // once the job has stopped
     }
 
     void passwordsGoToTheKeychainNotTheFile()

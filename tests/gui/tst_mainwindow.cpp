@@ -99,6 +99,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
         QCOMPARE(window.jobModel()->index(0, JobListModel::State).data().toString(), QStringLiteral("running"));
         window.close();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 20000); // once the job has stopped
     }
 
     void anOpenedJobWaitsForStart()
@@ -131,6 +132,54 @@ private Q_SLOTS:
         QVERIFY(!start->isEnabled());
         QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
         window.close();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 20000);
+    }
+
+    // Closing with a running job stops it gracefully without blocking the event
+    // loop: close() returns with the window still up and saying why, the job
+    // flushes and commits on its thread, and the window closes once it finished.
+    void closingStopsRunningJobsWithoutBlockingTheWindow()
+    {
+        QString error;
+        auto sandbox = SandboxClusters::start(&error);
+        QVERIFY2(sandbox, qPrintable(error));
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("closing");
+        spec.source.bootstrap = sandbox->sourceBootstrap();
+        spec.target.bootstrap = sandbox->targetBootstrap();
+        spec.include = {QStringLiteral("demo\\.orders")};
+        spec.naming = NamingPolicy::Identity;
+        spec.start = StartPosition::Earliest;
+        spec.stop = StopCondition::RunForever;
+        spec.syncTopicConfigs = false;
+        sandbox->prepareTarget(spec);
+
+        MainWindow window;
+        auto *job = new MirrorJob(spec);
+        window.addJob(job);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        job->start();
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
+        bool finished = false;
+        bool ok = false;
+        connect(job, &MirrorJob::finished, this, [&](bool o) {
+            finished = true;
+            ok = o;
+        });
+
+        window.close();
+        // The old close waited here, on the UI thread, until every job had stopped.
+        QVERIFY(window.isVisible());
+        QVERIFY2(window.statusBar()->currentMessage().startsWith(QStringLiteral("Stopping 1 job")),
+                 qPrintable(window.statusBar()->currentMessage()));
+        window.close(); // asking again while it waits changes nothing
+        QVERIFY(window.isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 20000);
+        QVERIFY(finished);
+        QVERIFY(ok); // a graceful stop, not the give-up deadline
+        QVERIFY(!job->isRunning());
+        QCOMPARE(window.jobModel()->index(0, JobListModel::State).data().toString(), QStringLiteral("stopped"));
     }
 
     void aJobsClustersOpenInThePanesWithOneAction()

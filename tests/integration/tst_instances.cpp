@@ -302,12 +302,6 @@ private Q_SLOTS:
     // its progress, and the other instance sees no rebalance.
     void staticMemberRestartKeepsTheOthersAssignment()
     {
-        const ExeResult probe = runMirrordesk({QStringLiteral("run"), m_dir.filePath(QStringLiteral("none.mirrorjob")),
-                                               QStringLiteral("--instance-id"), QStringLiteral("probe")},
-                                              30000);
-        if (probe.err.contains(QLatin1String("unknown option"), Qt::CaseInsensitive))
-            QSKIP("this build has no `run --instance-id` yet");
-
         const QString topic = uniqueName(QStringLiteral("inst-static"));
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 4, {}, &error), qPrintable(error));
