@@ -334,6 +334,53 @@ private Q_SLOTS:
         QVERIFY(window.sourcePane()->statusText().contains(dead.bootstrap));
         QVERIFY2(longestGap < 1000, qPrintable(QString::number(longestGap)));
     }
+
+    // A black hole: the port accepts connections and never answers (a broker
+    // that hangs, a firewall that drops replies). The window stays responsive
+    // while both panes wait, each says which cluster does not answer within its
+    // timeout, and the window closes at once while the clients still wait.
+    void silentClusterShowsAnErrorAndTheWindowStaysResponsive()
+    {
+        QTcpServer hole; // accepts (the kernel completes the handshake) and never reads or writes
+        hole.setMaxPendingConnections(1000);
+        QVERIFY(hole.listen(QHostAddress::LocalHost));
+        ClusterConfig silent;
+        silent.bootstrap = QStringLiteral("127.0.0.1:%1").arg(hole.serverPort());
+
+        auto *window = new MainWindow;
+        window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(window));
+        QElapsedTimer timer;
+        timer.start();
+        window->showClusters(silent, silent);
+        qint64 longestGap = 0;
+        qint64 last = timer.elapsed();
+        const auto bothSaySo = [&] {
+            return window->sourcePane()->statusText().startsWith(QLatin1String("Unreachable")) &&
+                   window->targetPane()->statusText().startsWith(QLatin1String("Unreachable"));
+        };
+        while (!bothSaySo() && timer.elapsed() < 60000) {
+            QTest::qWait(20);
+            longestGap = std::max(longestGap, timer.elapsed() - last);
+            last = timer.elapsed();
+        }
+        const qint64 reportedMs = timer.elapsed();
+        QVERIFY2(bothSaySo(), qPrintable(window->sourcePane()->statusText() + QStringLiteral(" | ") +
+                                         window->targetPane()->statusText()));
+        QVERIFY(hole.hasPendingConnections()); // the clients did connect: the silence is what they met
+        QVERIFY2(window->sourcePane()->statusText().contains(silent.bootstrap),
+                 qPrintable(window->sourcePane()->statusText()));
+        QVERIFY2(longestGap < 1000, qPrintable(QString::number(longestGap)));
+        qInfo("reported after %lld ms: %s", reportedMs, qPrintable(window->sourcePane()->statusText()));
+
+        // Browsing again while the clients still wait, then closing: nothing waits on the UI thread.
+        window->sourcePane()->refresh();
+        QElapsedTimer closing;
+        closing.start();
+        window->close();
+        delete window;
+        QVERIFY2(closing.elapsed() < 1000, qPrintable(QString::number(closing.elapsed())));
+    }
 };
 
 QTEST_MAIN(TestMainWindow)
