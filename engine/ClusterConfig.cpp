@@ -1,6 +1,7 @@
 #include "ClusterConfig.h"
 
 #include "CertificateCheck.h"
+#include "ClientProperties.h"
 
 namespace md {
 
@@ -86,6 +87,9 @@ ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QM
     }
     props.insert(overrides);
     for (auto it = props.cbegin(); it != props.cend(); ++it) {
+        // Checked here too, whatever validated the properties before: the engine never sets one.
+        if (const QString why = refusedClientPropertyReason(it.key()); !why.isEmpty())
+            return {nullptr, it.key().trimmed() + QStringLiteral(": refused: ") + why};
         if (QString err = setConf(conf.get(), it.key(), it.value()); !err.isEmpty())
             return {nullptr, err};
     }

@@ -1,5 +1,7 @@
 #include "ConnectionStore.h"
 
+#include "ClientProperties.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
@@ -202,6 +204,10 @@ QList<ConnectionIssue> validateConnection(const Connection &c)
         QString why;
         if (it.key().trimmed().isEmpty()) {
             issues.append({QStringLiteral("extra properties"), QStringLiteral("a property without a name")});
+            continue;
+        }
+        if (const QString refused = refusedClientPropertyReason(it.key()); !refused.isEmpty()) {
+            issues.append({field, QStringLiteral("refused: ") + refused});
             continue;
         }
         if (isSecretProperty(it.key(), it.value(), &why)) {

@@ -1,5 +1,6 @@
 #include "Mm2Support.h"
 
+#include "ClientProperties.h"
 #include "JobProfile.h"
 
 #include <librdkafka/rdkafka.h>
@@ -101,6 +102,12 @@ bool isSpecialClusterKey(const QString &rest)
 // reason, except for secret-named properties whose message could repeat the value.
 RdKafkaName checkRdKafkaProperty(const QString &name, const QString &value, QString *why)
 {
+    // Never set, not even to check it: setting it is what loads the code.
+    if (const QString refused = refusedClientPropertyReason(name); !refused.isEmpty()) {
+        if (why)
+            *why = name.trimmed() + QStringLiteral(" ") + refused;
+        return RdKafkaName::InvalidValue;
+    }
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     char errstr[512];
     // References are resolved later; any value of the right shape will do for the name check.

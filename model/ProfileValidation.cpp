@@ -6,6 +6,7 @@
 #include "ProfileSchema.h"
 #include "ProfileSupport.h"
 
+#include "ClientProperties.h"
 #include "OffsetMap.h"
 #include "TopicNaming.h"
 
@@ -112,6 +113,8 @@ public:
     {
         for (auto it = props.begin(); it != props.end(); ++it) {
             const QString p = mapKeyPath(path, it.key());
+            if (const QString why = refusedClientPropertyReason(it.key()); !why.isEmpty())
+                error(p, QStringLiteral("refused: ") + why);
             if (engineOwned.contains(it.key()))
                 warn(p, QStringLiteral(
                             "ignored: the mirror engine sets this property itself (its guarantees depend on it)"));
