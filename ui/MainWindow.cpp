@@ -373,19 +373,10 @@ void MainWindow::notifyStatus(MirrorJob *job, JobLagStatus status)
     // Only the turns for the worse are worth interrupting the operator for.
     if (status == JobLagStatus::Ok || !QSystemTrayIcon::isSystemTrayAvailable())
         return;
-    if (!m_tray) {
-        m_tray = new QSystemTrayIcon(this);
-        QIcon icon = windowIcon();
-        if (icon.isNull())
-            icon = style()->standardIcon(QStyle::SP_ComputerIcon);
-        m_tray->setIcon(icon);
-        m_tray->setToolTip(QStringLiteral("MirrorDesk"));
-        m_tray->show();
-    }
     const bool err = status == JobLagStatus::Err;
-    m_tray->showMessage(err ? tr("Mirror job in error") : tr("Mirror job falling behind"),
-                        tr("%1: lag status %2").arg(job->spec().name, jobLagStatusName(status)),
-                        err ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning, 10000);
+    ensureTray()->showMessage(err ? tr("Mirror job in error") : tr("Mirror job falling behind"),
+                              tr("%1: lag status %2").arg(job->spec().name, jobLagStatusName(status)),
+                              err ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning, 10000);
 }
 
 void MainWindow::updateJobButtons()

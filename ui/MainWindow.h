@@ -6,6 +6,8 @@
 #include <QMainWindow>
 #include <QPointer>
 
+#include <functional>
+
 class QAction;
 class QLabel;
 class QMenu;
@@ -77,6 +79,15 @@ public:
     // Opens profiles handed over by a later launch and brings the window forward.
     void openFilesFromOutside(const QStringList &files);
 
+    // Closing while jobs run: stop them (flush and commit, then the window
+    // closes), keep them copying with the window in the tray, or not close.
+    // Where a tray exists the user is asked; elsewhere the jobs stop.
+    enum class CloseChoice { StopJobs, KeepInTray, Cancel };
+    using CloseQuestion = std::function<CloseChoice(int runningJobs)>;
+    void setCloseQuestion(CloseQuestion ask) { m_askOnClose = std::move(ask); } // tests answer it
+    // The tray icon, once a job status or the tray choice needed it; null before.
+    QSystemTrayIcon *trayIcon() const { return m_tray; }
+
 public Q_SLOTS:
     // Opens the Compare view (its own window) for the selected job's spec; null without a job.
     CompareView *compareSelectedJob();
@@ -130,6 +141,10 @@ private:
     OtherSideLookup *m_otherSide = nullptr;
     // Closing with running jobs: stop them, close when they have finished.
     static constexpr int kCloseWaitMs = 15000;
+    CloseChoice askOnClose(int runningJobs);
+    QSystemTrayIcon *ensureTray();
+    CloseQuestion m_askOnClose;
+    bool m_quitAsked = false; // the tray's Quit: no question, the jobs stop
     bool m_stopping = false;
     bool m_closeWhenStopped = false;
 };

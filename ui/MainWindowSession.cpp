@@ -1,5 +1,6 @@
 // The window's session: closing (running jobs stop first, without blocking the
-// event loop) and the geometry, state, splitters and column widths it restores.
+// event loop, or keep copying with the window in the tray) and the geometry, state, splitters and column widths it
+// restores.
 #include "MainWindow.h"
 
 #include "JobEditorDialog.h"
@@ -7,10 +8,16 @@
 #include "MirrorJob.h"
 
 #include <QCloseEvent>
+#include <QGuiApplication>
 #include <QHeaderView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
+#include <QSystemTrayIcon>
 #include <QTableView>
 #include <QTimer>
 
@@ -18,11 +25,69 @@
 
 namespace md {
 
+MainWindow::CloseChoice MainWindow::askOnClose(int runningJobs)
+{
+    if (m_askOnClose)
+        return m_askOnClose(runningJobs);
+    if (!QSystemTrayIcon::isSystemTrayAvailable())
+        return CloseChoice::StopJobs; // nowhere to keep them
+    QMessageBox box(QMessageBox::Question, tr("Mirror jobs are running"),
+                    tr("%n mirror job(s) still running.", "", runningJobs), QMessageBox::NoButton, this);
+    box.setInformativeText(tr("Stopping flushes what is in flight and commits the progress first, so the next "
+                              "start copies nothing twice. In the tray they keep copying."));
+    QPushButton *stop = box.addButton(tr("Stop Jobs and Quit"), QMessageBox::AcceptRole);
+    QPushButton *keep = box.addButton(tr("Keep Running in the Tray"), QMessageBox::ActionRole);
+    box.addButton(QMessageBox::Cancel);
+    box.setDefaultButton(stop);
+    box.exec();
+    if (box.clickedButton() == stop)
+        return CloseChoice::StopJobs;
+    return box.clickedButton() == keep ? CloseChoice::KeepInTray : CloseChoice::Cancel;
+}
+
+QSystemTrayIcon *MainWindow::ensureTray()
+{
+    if (m_tray)
+        return m_tray;
+    m_tray = new QSystemTrayIcon(this);
+    QIcon icon = windowIcon();
+    if (icon.isNull())
+        icon = style()->standardIcon(QStyle::SP_ComputerIcon);
+    m_tray->setIcon(icon);
+    m_tray->setToolTip(QStringLiteral("MirrorDesk"));
+    auto *menu = new QMenu(this);
+    menu->addAction(tr("Show MirrorDesk"), this, [this] {
+        QGuiApplication::setQuitOnLastWindowClosed(true);
+        showNormal();
+        raise();
+        activateWindow();
+    });
+    menu->addAction(tr("Quit"), this, [this] {
+        m_quitAsked = true;
+        close();
+    });
+    m_tray->setContextMenu(menu);
+    connect(m_tray, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
+        if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick) {
+            QGuiApplication::setQuitOnLastWindowClosed(true);
+            showNormal();
+            raise();
+            activateWindow();
+        }
+    });
+    m_tray->show();
+    return m_tray;
+}
+
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_closeWhenStopped) { // every job has stopped, or the wait gave up
+        QGuiApplication::setQuitOnLastWindowClosed(true);
         saveSettings();
         event->accept();
+        // A window closed from the tray was hidden: its closing alone does not end the application.
+        if (m_quitAsked)
+            QCoreApplication::quit();
         return;
     }
     // Unsaved profiles first: the user may still cancel closing.
@@ -40,12 +105,26 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->accept();
         return;
     }
-    // Graceful stops flush and commit on the engine threads, in parallel. The
-    // window waits for them with its event loop running (it repaints, the
-    // jobs' last events show) and closes when the last one has finished.
     event->ignore();
     if (m_stopping)
         return; // already waiting
+    switch (m_quitAsked ? CloseChoice::StopJobs : askOnClose(int(running.size()))) {
+    case CloseChoice::Cancel: return;
+    case CloseChoice::KeepInTray:
+        // Closing another window (a compare view, a group monitor) must not quit the jobs.
+        QGuiApplication::setQuitOnLastWindowClosed(false);
+        hide();
+        ensureTray()->showMessage(tr("MirrorDesk keeps copying"),
+                                  tr("%n mirror job(s) still running. The tray icon opens the window again; its "
+                                     "menu quits.",
+                                     "", int(running.size())),
+                                  QSystemTrayIcon::Information, 10000);
+        return;
+    case CloseChoice::StopJobs: break;
+    }
+    // Graceful stops flush and commit on the engine threads, in parallel. The
+    // window waits for them with its event loop running (it repaints, the
+    // jobs' last events show) and closes when the last one has finished.
     m_stopping = true;
     auto closeNow = [this] {
         m_closeWhenStopped = true;

@@ -14,12 +14,15 @@
 #include "TopicTableModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QSystemTrayIcon>
 #include <QTableView>
 #include <QTcpServer>
 #include <QTemporaryDir>
@@ -180,6 +183,71 @@ private Q_SLOTS:
         QVERIFY(ok); // a graceful stop, not the give-up deadline
         QVERIFY(!job->isRunning());
         QCOMPARE(window.jobModel()->index(0, JobListModel::State).data().toString(), QStringLiteral("stopped"));
+    }
+
+    // Closing asks (where a tray exists) what to do with running jobs: Cancel
+    // keeps the window; the tray keeps them copying with the window hidden, and
+    // the tray menu's Quit then stops them gracefully and closes, without asking.
+    void closingCanKeepJobsRunningInTheTray()
+    {
+        QString error;
+        auto sandbox = SandboxClusters::start(&error);
+        QVERIFY2(sandbox, qPrintable(error));
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("tray");
+        spec.source.bootstrap = sandbox->sourceBootstrap();
+        spec.target.bootstrap = sandbox->targetBootstrap();
+        spec.include = {QStringLiteral("demo\\.orders")};
+        spec.naming = NamingPolicy::Identity;
+        spec.start = StartPosition::Earliest;
+        spec.stop = StopCondition::RunForever;
+        spec.syncTopicConfigs = false;
+        sandbox->prepareTarget(spec);
+
+        MainWindow window;
+        QList<int> asked;
+        MainWindow::CloseChoice answer = MainWindow::CloseChoice::Cancel;
+        window.setCloseQuestion([&](int running) {
+            asked << running;
+            return answer;
+        });
+        auto *job = new MirrorJob(spec);
+        window.addJob(job);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        job->start();
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > 0, 30000);
+
+        window.close(); // Cancel
+        QCOMPARE(asked, QList<int>{1});
+        QVERIFY(window.isVisible());
+        QVERIFY(job->isRunning());
+
+        answer = MainWindow::CloseChoice::KeepInTray;
+        window.close();
+        QCOMPARE(asked.size(), 2);
+        QVERIFY(!window.isVisible());
+        QVERIFY(job->isRunning());
+        QVERIFY(window.trayIcon());
+        QVERIFY(!QGuiApplication::quitOnLastWindowClosed()); // another window closing keeps the jobs
+        const qint64 before = window.jobModel()->metrics(0).recordsProduced;
+        QTRY_VERIFY_WITH_TIMEOUT(window.jobModel()->metrics(0).recordsProduced > before, 30000); // still copying
+
+        QAction *quit = nullptr;
+        for (QAction *a : window.trayIcon()->contextMenu()->actions()) {
+            if (a->text() == QStringLiteral("Quit"))
+                quit = a;
+        }
+        QVERIFY(quit);
+        bool ok = false;
+        connect(job, &MirrorJob::finished, this, [&](bool o) { ok = o; });
+        quit->trigger();
+        QCOMPARE(asked.size(), 2); // Quit does not ask again
+        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 20000);
+        QVERIFY(ok);
+        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->index(0, JobListModel::State).data().toString(),
+                                  QStringLiteral("stopped"), 5000);
+        QVERIFY(QGuiApplication::quitOnLastWindowClosed());
     }
 
     void aJobsClustersOpenInThePanesWithOneAction()
