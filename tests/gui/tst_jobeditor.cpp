@@ -1,30 +1,24 @@
 // The job editor and its documents, offscreen: an example profile opens in
 // the form, edits are validated as they are typed with exactly the messages
-// of `mirrordesk check`, save / save as round-trip, the unsaved-change
-// question, the live plan against the sandbox's mock clusters, Run, and the
-// rule that a password never lands in a file the app writes unless the user
-// chose clear text (then owner-only, with a warning).
+// of `mirrordesk check`, save / save as round-trip, the exactly-once fields,
+// the unsaved-change question, an unreadable file, and undo / redo. The plan
+// and Run: tst_jobeditorplan; passwords: tst_jobeditorsecrets.
+
 #include "JobDocument.h"
 #include "JobEditor.h"
-#include "JobListModel.h"
+#include "JobEditorTestUtil.h"
 #include "JobWorkspace.h"
 #include "KafkaTestEnv.h"
-#include "KafkaTestUtil.h"
 #include "MainWindow.h"
-#include "MirrorJob.h"
 #include "PlanView.h"
 #include "RecentFiles.h"
-#include "Sandbox.h"
 #include "SecretField.h"
 #include "SecretStore.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QDirIterator>
 #include <QDoubleSpinBox>
-#include <QElapsedTimer>
 #include <QFile>
-#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -32,95 +26,21 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QPushButton>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QStandardPaths>
-#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoGroup>
 #include <QUndoStack>
 
 using namespace md;
+using namespace md::test;
 
-namespace {
-
-const QString kExe = QStringLiteral(MIRRORDESK_BINARY_DIR "/app/mirrordesk");
-const QString kPassword = QStringLiteral("Pw-7f3c-never-in-a-file");
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-template <typename T> T *field(JobEditor *e, const QString &name)
-{
-    T *w = e->findChild<T *>(name);
-    if (!w)
-        qWarning("no field %s", qPrintable(name));
-    return w;
-}
-
-QStringList issueLines(const QList<ProfileIssue> &issues)
-{
-    QStringList out;
-    for (const ProfileIssue &i : issues)
-        out.append(i.toString());
-    return out;
-}
-
-// Every file under the directories the app may write: the test's own folder,
-// the (test-mode) settings, data and cache locations.
-QStringList filesContaining(const QStringList &roots, const QByteArray &needle)
-{
-    QStringList hits;
-    for (const QString &root : roots) {
-        QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString f = it.next();
-            if (readAll(f).contains(needle))
-                hits.append(f);
-        }
-    }
-    return hits;
-}
-
-} // namespace
-
-class TestJobEditor final : public QObject {
+class TestJobEditor final : public QObject, private JobEditorFixture {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    MemorySecretBackend *m_backend = nullptr;
-
-    std::unique_ptr<SecretStore> makeStore()
-    {
-        auto backend = std::make_unique<MemorySecretBackend>();
-        m_backend = backend.get();
-        return std::make_unique<SecretStore>(std::move(backend));
-    }
-
-    QString copyExample(const QString &name)
-    {
-        const QString path = m_dir.filePath(name);
-        QFile::remove(path);
-        if (!QFile::copy(QStringLiteral(MIRRORDESK_SOURCE_DIR "/resources/examples/orders-to-dr.mirrorjob"), path))
-            return {};
-        QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-        return path;
-    }
-
 private Q_SLOTS:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("MirrorDeskTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_jobeditor"));
-        QSettings().clear();
-        QVERIFY(m_dir.isValid());
-    }
+    void initTestCase() { initEditorTest(QStringLiteral("tst_jobeditor")); }
 
     void opensExampleIntoEveryField()
     {
@@ -404,151 +324,6 @@ private Q_SLOTS:
         QVERIFY(ws.editors().isEmpty());
     }
 
-    void planShowsMatchedCreatedAndExcludedTopics()
-    {
-        QString error;
-        auto sandbox = SandboxClusters::start(&error);
-        QVERIFY2(sandbox, qPrintable(error));
-        auto store = makeStore();
-        JobWorkspace ws(store.get());
-        JobEditor *e = ws.newDocument();
-        PlanView *plan = e->planView();
-        plan->setDebounceMs(100);
-        field<QLineEdit>(e, QStringLiteral("source.alias"))->setText(QStringLiteral("src"));
-        field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->setText(sandbox->sourceBootstrap());
-        field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(sandbox->targetBootstrap());
-        field<QPlainTextEdit>(e, QStringLiteral("topics.include"))->setPlainText(QStringLiteral("demo\\..*"));
-        field<QPlainTextEdit>(e, QStringLiteral("topics.exclude"))->setPlainText(QStringLiteral("demo\\.clicks"));
-        e->validateNow();
-        QVERIFY(!hasErrors(e->issues()));
-        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready, 30000);
-
-        const MirrorPlan p = plan->plan();
-        QCOMPARE(p.topics.size(), 2);
-        QCOMPARE(p.topics.at(0).sourceTopic, QStringLiteral("demo.orders"));
-        QCOMPARE(p.topics.at(0).targetTopic, QStringLiteral("src.demo.orders"));
-        QCOMPARE(p.topics.at(0).action, TopicPlanEntry::Action::Create);
-        QCOMPARE(p.topics.at(0).sourcePartitions, 6);
-        QCOMPARE(p.topics.at(1).sourceTopic, QStringLiteral("demo.payments"));
-        QCOMPARE(p.topics.at(1).sourcePartitions, 3);
-        QCOMPARE(p.excluded.size(), 1);
-        QCOMPARE(p.excluded.at(0).topic, QStringLiteral("demo.clicks"));
-        QVERIFY(!p.excluded.at(0).reason.isEmpty());
-        QTableWidget *table = plan->table();
-        QCOMPARE(table->rowCount(), 3);
-        QCOMPARE(table->item(0, 2)->text(), QStringLiteral("src.demo.orders"));
-        QCOMPARE(table->item(0, 3)->text(), QStringLiteral("create"));
-        QVERIFY2(table->item(0, 4)->text().contains(QLatin1Char('6')), qPrintable(table->item(0, 4)->text()));
-        QCOMPARE(table->item(2, 3)->text(), QStringLiteral("excluded"));
-        QVERIFY2(plan->statusText().startsWith(QStringLiteral("2 topics to mirror, 2 to create, 1 excluded")),
-                 qPrintable(plan->statusText()));
-
-        // Once the target holds the topics, the plan mirrors into them.
-        MirrorJobSpec spec;
-        spec.source.alias = QStringLiteral("src");
-        spec.source.bootstrap = sandbox->sourceBootstrap();
-        spec.target.bootstrap = sandbox->targetBootstrap();
-        spec.include = {QStringLiteral("demo\\.(orders|payments)")};
-        spec.syncTopicConfigs = false;
-        QCOMPARE(sandbox->prepareTarget(spec).size(), 2);
-        // The mock's metadata may trail the creation for a moment: probe until it shows.
-        QElapsedTimer waited;
-        waited.start();
-        bool mirrored = false;
-        while (!mirrored && waited.elapsed() < 30000) {
-            QSignalSpy updated(plan, &PlanView::planUpdated);
-            plan->refreshNow();
-            QVERIFY(updated.wait(20000));
-            mirrored = plan->state() == PlanView::State::Ready &&
-                       plan->plan().topics.value(0).action == TopicPlanEntry::Action::Mirror &&
-                       plan->plan().topics.value(1).action == TopicPlanEntry::Action::Mirror;
-        }
-        QVERIFY(mirrored);
-        QCOMPARE(plan->table()->item(0, 3)->text(), QStringLiteral("mirror"));
-
-        // An unreachable cluster is said plainly; a stale result never overwrites a newer edit.
-        field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(QStringLiteral("127.0.0.1:1"));
-        e->validateNow();
-        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Unreachable, 30000);
-        QVERIFY2(plan->statusText().contains(QStringLiteral("Target")) &&
-                     plan->statusText().contains(QStringLiteral("UNREACHABLE")),
-                 qPrintable(plan->statusText()));
-        QVERIFY(plan->statusText().contains(QStringLiteral("127.0.0.1:1")));
-        QCOMPARE(plan->table()->rowCount(), 0);
-        e->document()->clearPendingSecrets();
-        ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
-        QVERIFY(ws.closeAll());
-    }
-
-    void planShowsTheConfigsOfCreatedTopics()
-    {
-        // Real brokers: the mock clusters cannot hold topic configs.
-        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"));
-        const QString topic = test::uniqueName(QStringLiteral("editorcfg"));
-        QString error;
-        QVERIFY2(test::createTopic(test::sourceBootstrap(), topic, 2,
-                                   {{QStringLiteral("cleanup.policy"), QStringLiteral("compact")},
-                                    {QStringLiteral("retention.ms"), QStringLiteral("3600000")},
-                                    {QStringLiteral("min.insync.replicas"), QStringLiteral("1")}},
-                                   &error),
-                 qPrintable(error));
-        auto store = makeStore();
-        JobWorkspace ws(store.get());
-        JobEditor *e = ws.newDocument();
-        PlanView *plan = e->planView();
-        plan->setDebounceMs(100);
-        field<QLineEdit>(e, QStringLiteral("source.alias"))->setText(QStringLiteral("eu"));
-        field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->setText(test::sourceBootstrap());
-        field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(test::targetBootstrap());
-        field<QPlainTextEdit>(e, QStringLiteral("topics.include"))->setPlainText(topic);
-        e->validateNow();
-        QVERIFY(!hasErrors(e->issues()));
-        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready, 30000);
-
-        QCOMPARE(plan->plan().topics.size(), 1);
-        QTableWidget *table = plan->table();
-        QCOMPARE(table->columnCount(), int(PlanView::ColumnCount));
-        QCOMPARE(table->horizontalHeaderItem(PlanView::ConfigsColumn)->text(), QStringLiteral("Created with configs"));
-        QCOMPARE(table->item(0, PlanView::ActionColumn)->text(), QStringLiteral("create"));
-        QVERIFY2(
-            table->item(0, PlanView::NoteColumn)->text().contains(QStringLiteral("2 partitions, replication factor 1")),
-            qPrintable(table->item(0, PlanView::NoteColumn)->text()));
-        // Only what will be set on the new topic; min.insync.replicas is one of MM2's exclusions.
-        QTableWidgetItem *configs = table->item(0, PlanView::ConfigsColumn);
-        QCOMPARE(configs->text(), QStringLiteral("cleanup.policy=compact, retention.ms=3600000"));
-        QCOMPARE(configs->data(Qt::UserRole).toMap(),
-                 (QVariantMap{{QStringLiteral("cleanup.policy"), QStringLiteral("compact")},
-                              {QStringLiteral("retention.ms"), QStringLiteral("3600000")}}));
-        QVERIFY2(configs->toolTip().contains(QStringLiteral("retention.ms=3600000\n")) ||
-                     configs->toolTip().endsWith(QStringLiteral("retention.ms=3600000")),
-                 qPrintable(configs->toolTip()));
-
-        // The profile's own exclusions replace MM2's: the plan follows as the editor changes.
-        field<QPlainTextEdit>(e, QStringLiteral("configExclude"))->setPlainText(QStringLiteral("retention\\..*"));
-        e->validateNow();
-        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready &&
-                                     plan->table()->item(0, PlanView::ConfigsColumn) &&
-                                     plan->table()->item(0, PlanView::ConfigsColumn)->text() ==
-                                         QStringLiteral("cleanup.policy=compact, min.insync.replicas=1"),
-                                 30000);
-
-        // No config sync: the created topic gets the target's defaults, and the cell says why.
-        field<QCheckBox>(e, QStringLiteral("syncTopicConfigs"))->setChecked(false);
-        e->validateNow();
-        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready &&
-                                     plan->table()->item(0, PlanView::ConfigsColumn) &&
-                                     plan->table()
-                                         ->item(0, PlanView::ConfigsColumn)
-                                         ->text()
-                                         .contains(QStringLiteral("syncTopicConfigs is off")),
-                                 30000);
-        QVERIFY(plan->table()->item(0, PlanView::ConfigsColumn)->data(Qt::UserRole).toMap().isEmpty());
-        QVERIFY2(test::deleteTopic(test::sourceBootstrap(), topic, &error), qPrintable(error));
-        e->document()->clearPendingSecrets();
-        ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
-        QVERIFY(ws.closeAll());
-    }
-
     void undoRedoWalksTheDocumentHistory()
     {
         auto store = makeStore();
@@ -632,166 +407,6 @@ private Q_SLOTS:
             titles << a->text();
         QVERIFY2(titles.contains(QStringLiteral("&Edit")), qPrintable(titles.join(QLatin1Char(','))));
         QVERIFY(window.workspace()->findChild<QAction *>(QStringLiteral("undoEdit")));
-    }
-
-    void runStartsTheJobInTheWindow()
-    {
-        QString error;
-        auto sandbox = SandboxClusters::start(&error);
-        QVERIFY2(sandbox, qPrintable(error));
-        MainWindow window;
-        JobWorkspace *ws = window.workspace();
-        ws->setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
-        JobEditor *e = ws->newDocument();
-        field<QLineEdit>(e, QStringLiteral("name"))->setText(QStringLiteral("editor run"));
-        field<QLineEdit>(e, QStringLiteral("source.alias"))->setText(QStringLiteral("src"));
-        field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->setText(sandbox->sourceBootstrap());
-        field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(sandbox->targetBootstrap());
-        field<QPlainTextEdit>(e, QStringLiteral("topics.include"))->setPlainText(QStringLiteral("demo\\.payments"));
-        field<QCheckBox>(e, QStringLiteral("syncTopicConfigs"))->setChecked(false);
-        e->validateNow();
-        auto *run = e->findChild<QPushButton *>(QStringLiteral("runJob"));
-        QVERIFY(run->isEnabled());
-        QSignalSpy runSpy(ws, &JobWorkspace::runRequested);
-        run->click();
-        QCOMPARE(runSpy.count(), 1);
-        QCOMPARE(window.jobModel()->rowCount(), 1);
-        QCOMPARE(window.jobModel()->index(0, 0).data().toString(), QStringLiteral("editor run"));
-        // The job runs, and the job list says so.
-        QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->index(0, JobListModel::State).data().toString(),
-                                  QStringLiteral("running"), 15000);
-        window.close();
-        QTRY_VERIFY_WITH_TIMEOUT(!window.isVisible(), 20000); // once the job has stopped
-    }
-
-    void passwordsGoToTheKeychainNotTheFile()
-    {
-        auto store = makeStore();
-        JobWorkspace ws(store.get());
-        JobEditor *e = ws.newDocument();
-        QTRY_COMPARE(store->availability(), SecretStore::Availability::Available);
-        field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->setText(QStringLiteral("kafka-a:9092"));
-        field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(QStringLiteral("kafka-b:9092"));
-        field<QComboBox>(e, QStringLiteral("source.security"))->setCurrentText(QStringLiteral("sasl_plaintext"));
-        field<QComboBox>(e, QStringLiteral("source.sasl.mechanism"))->setCurrentText(QStringLiteral("PLAIN"));
-        field<QLineEdit>(e, QStringLiteral("source.sasl.username"))->setText(QStringLiteral("mirror"));
-        auto *password = field<SecretField>(e, QStringLiteral("source.sasl.password"));
-        QCOMPARE(password->mode(), SecretField::Mode::Keychain);
-        password->lineEdit()->setText(kPassword);
-        e->validateNow();
-        QVERIFY2(!hasErrors(e->issues()), qPrintable(issueLines(e->issues()).join(QLatin1Char('\n'))));
-        // Nothing about the password is in the profile before the save either.
-        QVERIFY(!e->document()->profile().toJson().contains(kPassword.toUtf8()));
-
-        const QString path = m_dir.filePath(QStringLiteral("secret.mirrorjob"));
-        QVERIFY(ws.saveAs(e, path));
-        const QByteArray saved = readAll(path);
-        QVERIFY(!saved.contains(kPassword.toUtf8()));
-        const QString ref = e->document()->profile().source.saslPassword;
-        const std::optional<SecretRef> keychain = SecretRef::whole(ref);
-        QVERIFY2(keychain && keychain->kind == QLatin1String("keychain"), qPrintable(ref));
-        QVERIFY(saved.contains(ref.toUtf8()));
-        QCOMPARE(m_backend->entries().value(keychain->arg), kPassword);
-        QVERIFY(e->document()->pendingSecrets().isEmpty());
-        QVERIFY(!e->document()->isModified());
-        QVERIFY(password->lineEdit()->text().isEmpty()); // not kept on screen either
-        // The reference resolves to the password through the same key the app's resolver reads.
-        QList<ProfileIssue> issues;
-        std::optional<JobProfile> reloaded = JobProfile::load(path, &issues);
-        QVERIFY(reloaded);
-        const auto resolver = [this](const QString &kind, const QString &arg, QString *err) -> std::optional<QString> {
-            if (kind == QLatin1String("keychain") && m_backend->entries().contains(arg))
-                return m_backend->entries().value(arg);
-            *err = QStringLiteral("not found");
-            return std::nullopt;
-        };
-        std::optional<MirrorJobSpec> spec = reloaded->toSpec(resolver, &issues);
-        QVERIFY(spec);
-        QCOMPARE(spec->source.saslPassword, kPassword);
-
-        // Every file the app wrote: the profile, the settings (recent files), data and cache.
-        QSettings().sync();
-        QVERIFY(QFileInfo::exists(QSettings().fileName()));
-        const QStringList roots = {m_dir.path(), QFileInfo(QSettings().fileName()).absolutePath(),
-                                   QStandardPaths::writableLocation(QStandardPaths::AppDataLocation),
-                                   QStandardPaths::writableLocation(QStandardPaths::CacheLocation),
-                                   QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)};
-        QCOMPARE(filesContaining(roots, kPassword.toUtf8()), QStringList());
-        QVERIFY(ws.recentFiles()->files().contains(path)); // the settings were written, without the secret
-    }
-
-    void withoutKeychainTheUserChoosesEnvOrClear()
-    {
-        auto store = makeStore();
-        m_backend->setUnavailable(QStringLiteral("no secret service is running"));
-        JobWorkspace ws(store.get());
-        int answer = JobWorkspace::UseEnvironment;
-        QString question;
-        ws.setQuestionHook([&](JobWorkspace::Question q, const QString &text) {
-            if (q == JobWorkspace::Question::NoKeychain)
-                question = text;
-            return answer;
-        });
-        auto fill = [](JobEditor *e) {
-            field<QLineEdit>(e, QStringLiteral("source.alias"))->setText(QStringLiteral("eu west"));
-            field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->setText(QStringLiteral("kafka-a:9092"));
-            field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(QStringLiteral("kafka-b:9092"));
-            field<QComboBox>(e, QStringLiteral("source.security"))->setCurrentText(QStringLiteral("sasl_plaintext"));
-            field<QComboBox>(e, QStringLiteral("source.sasl.mechanism"))->setCurrentText(QStringLiteral("PLAIN"));
-            field<QLineEdit>(e, QStringLiteral("source.sasl.username"))->setText(QStringLiteral("mirror"));
-        };
-
-        // The editor says so up front and offers the environment for new passwords.
-        JobEditor *e = ws.newDocument();
-        QTRY_VERIFY(e->findChild<QLabel *>(QStringLiteral("keychainNote"))->isVisibleTo(e));
-        QVERIFY(e->findChild<QLabel *>(QStringLiteral("keychainNote"))
-                    ->text()
-                    .contains(QStringLiteral("no secret service")));
-        auto *password = field<SecretField>(e, QStringLiteral("source.sasl.password"));
-        QCOMPARE(password->mode(), SecretField::Mode::Environment);
-
-        // A password typed for the keychain anyway: saving asks, and the answer "environment" writes a reference.
-        fill(e);
-        password->setMode(SecretField::Mode::Keychain);
-        password->lineEdit()->setText(kPassword);
-        const QString envPath = m_dir.filePath(QStringLiteral("nokeychain-env.mirrorjob"));
-        QVERIFY(ws.saveAs(e, envPath));
-        QVERIFY2(question.contains(QStringLiteral("no secret service")), qPrintable(question));
-        QByteArray saved = readAll(envPath);
-        QVERIFY(!saved.contains(kPassword.toUtf8()));
-        QVERIFY2(saved.contains("\"password\": \"${env:EU_WEST_KAFKA_PASSWORD}\""), saved.constData());
-        QCOMPARE(password->mode(), SecretField::Mode::Environment);
-        QVERIFY(m_backend->entries().isEmpty());
-
-        // Cancel: nothing is written.
-        JobEditor *cancelled = ws.newDocument();
-        fill(cancelled);
-        auto *p2 = field<SecretField>(cancelled, QStringLiteral("source.sasl.password"));
-        p2->setMode(SecretField::Mode::Keychain);
-        p2->lineEdit()->setText(kPassword);
-        answer = JobWorkspace::CancelSave;
-        const QString cancelledPath = m_dir.filePath(QStringLiteral("nokeychain-cancel.mirrorjob"));
-        QVERIFY(!ws.saveAs(cancelled, cancelledPath));
-        QVERIFY(!QFileInfo::exists(cancelledPath));
-
-        // Clear text only on request: owner-only permissions and a warning.
-        answer = JobWorkspace::SaveInClear;
-        const QString clearPath = m_dir.filePath(QStringLiteral("nokeychain-clear.mirrorjob"));
-        QVERIFY(ws.saveAs(cancelled, clearPath));
-        QVERIFY(readAll(clearPath).contains(kPassword.toUtf8()));
-        QCOMPARE(QFile::permissions(clearPath) &
-                     ~(QFileDevice::ReadUser | QFileDevice::WriteUser | QFileDevice::ExeUser),
-                 QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-        QVERIFY2(ws.lastMessage().contains(QStringLiteral("clear text")), qPrintable(ws.lastMessage()));
-        cancelled->validateNow();
-        QVERIFY(e->fieldIssueText(QStringLiteral("source.sasl.password")).isEmpty());
-        QVERIFY(
-            cancelled->fieldIssueText(QStringLiteral("source.sasl.password")).contains(QStringLiteral("clear text")));
-        // The settings never see it, whatever the user chose for the profile.
-        QSettings().sync();
-        QCOMPARE(filesContaining({QFileInfo(QSettings().fileName()).absolutePath()}, kPassword.toUtf8()),
-                 QStringList());
-        QFile::remove(clearPath);
     }
 };
 

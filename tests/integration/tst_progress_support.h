@@ -1,7 +1,7 @@
 #pragma once
 
 // Shared by the tests of where a job starts (tst_jobprogress, tst_reset_command,
-// tst_check): records removed from the source with DeleteRecords through
+// tst_checkreadiness): records removed from the source with DeleteRecords through
 // librdkafka directly, never through MirrorDesk's own code.
 
 #include "KafkaHandles.h"

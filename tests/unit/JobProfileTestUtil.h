@@ -1,8 +1,8 @@
 #pragma once
 
-// Helpers shared by the job profile tests (tst_jobprofile, tst_profileerrors):
-// a valid profile to break in one place, a fully populated one, and issue
-// lists written out for failure messages.
+// Helpers shared by the job profile tests (tst_jobprofile, tst_profile*):
+// a valid profile to break in one place, a fully populated one, issue lists
+// written out for failure messages, and their errors or warnings alone.
 
 #include "JobProfile.h"
 
@@ -81,6 +81,15 @@ inline QString describe(const QList<ProfileIssue> &issues)
     for (const ProfileIssue &i : issues)
         lines << i.toString();
     return lines.join(QLatin1Char('\n'));
+}
+
+inline QList<ProfileIssue> errorsOf(const QList<ProfileIssue> &issues)
+{
+    QList<ProfileIssue> out;
+    for (const ProfileIssue &i : issues)
+        if (i.isError())
+            out << i;
+    return out;
 }
 
 inline QList<ProfileIssue> warningsOf(const QList<ProfileIssue> &issues)

@@ -2,7 +2,7 @@
 
 // Helpers shared by the MirrorMaker 2 import and export tests: the password
 // that must never reach a written file, and the import result's unmapped
-// keys listed for comparisons and failure messages.
+// keys listed for comparisons and failure messages or looked up one by one.
 
 #include "Mm2Properties.h"
 
@@ -31,6 +31,16 @@ inline QString describeUnmapped(const Mm2ImportResult &r)
     for (const Mm2Unmapped &u : r.unmapped)
         lines << u.toString();
     return lines.join(QLatin1Char('\n'));
+}
+
+// The unmapped entry for `key`, or null.
+inline const Mm2Unmapped *findUnmapped(const Mm2ImportResult &r, const QString &key)
+{
+    for (const Mm2Unmapped &u : r.unmapped) {
+        if (u.key == key)
+            return &u;
+    }
+    return nullptr;
 }
 
 // Every file under `dir` that holds `needle`.

@@ -14,19 +14,6 @@
 using namespace md;
 using namespace md::test;
 
-namespace {
-
-QList<ProfileIssue> errorsOf(const QList<ProfileIssue> &issues)
-{
-    QList<ProfileIssue> out;
-    for (const ProfileIssue &i : issues)
-        if (i.isError())
-            out << i;
-    return out;
-}
-
-} // namespace
-
 // No raw string literals below: moc (6.4) loses the class on some of them.
 class TstProfileFiles final : public QObject {
     Q_OBJECT
