@@ -58,18 +58,6 @@ private:
     QSocketNotifier *m_notifier = nullptr;
 };
 
-// `s` with its rates taken over the time since `previous` (one progress line,
-// about a second) rather than over one sampling interval, which is jumpy.
-MetricsSnapshot overSecond(MetricsSnapshot s, const MetricsSnapshot &previous)
-{
-    const double dt = double(s.elapsedMs - previous.elapsedMs) / 1000.0;
-    if (dt > 0.1) {
-        s.produceRecordsPerSec = double(s.recordsProduced - previous.recordsProduced) / dt;
-        s.produceBytesPerSec = double(s.bytesProduced - previous.bytesProduced) / dt;
-    }
-    return s;
-}
-
 QString progressLine(const MetricsSnapshot &s)
 {
     QString line =
@@ -179,7 +167,6 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     MirrorJob job(*spec);
     LagStatusTracker lagStatus;
     MetricsSnapshot latest;
-    MetricsSnapshot lastPrinted;
     bool haveMetrics = false;
     int exitCode = 0;
     QObject::connect(&job, &MirrorJob::metricsSampled, &job, [&](const MetricsSnapshot &s) {
@@ -197,7 +184,7 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     });
     QObject::connect(&job, &MirrorJob::finished, &job, [&](bool ok, const QString &error) {
         if (haveMetrics)
-            out << progressLine(overSecond(latest, lastPrinted)) << Qt::endl;
+            out << progressLine(latest) << Qt::endl;
         if (ok) {
             out << "stopped cleanly: " << latest.recordsProduced << " records copied" << Qt::endl;
         } else {
@@ -211,8 +198,7 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     QObject::connect(&progress, &QTimer::timeout, &job, [&] {
         if (!haveMetrics)
             return;
-        out << progressLine(overSecond(latest, lastPrinted)) << Qt::endl;
-        lastPrinted = latest;
+        out << progressLine(latest) << Qt::endl;
     });
     progress.start(1000);
 

@@ -234,7 +234,6 @@ bool MirrorWorker::setup(QString *error)
 void MirrorWorker::run()
 {
     m_started = Clock::now();
-    m_lastSample = m_started;
     m_lastRefill = m_started;
     setState(JobState::Starting);
     QString error;

@@ -6,6 +6,7 @@
 #include "MetricsSnapshot.h"
 #include "MirrorJobSpec.h"
 #include "OffsetMap.h"
+#include "RateWindow.h"
 #include "TopicSync.h"
 
 #include <QByteArray>
@@ -317,13 +318,12 @@ private:
     Clock::time_point m_topicIdSent;
     int m_topicIdFailures = 0;
     QString m_memberId;
-    Clock::time_point m_lastSample;
     Clock::time_point m_lastConsumerPoll;
 
     // totals
     qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;
     qint64 m_inFlight = 0;
-    qint64 m_prevConsumed = 0, m_prevProduced = 0, m_prevBytesConsumed = 0, m_prevBytesProduced = 0;
+    RateWindow<4> m_rates; // records and bytes, consumed and produced
     LatencyHistogram m_latency;
 
     // connectivity events

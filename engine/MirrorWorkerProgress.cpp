@@ -157,8 +157,6 @@ void MirrorWorker::checkStopCondition()
 void MirrorWorker::sampleMetrics()
 {
     const auto now = Clock::now();
-    const double dt = std::max(1e-3, std::chrono::duration<double>(now - m_lastSample).count());
-    m_lastSample = now;
     MetricsSnapshot s;
     s.jobName = m_spec.name;
     s.instanceId = m_spec.instanceId;
@@ -170,14 +168,13 @@ void MirrorWorker::sampleMetrics()
     s.recordsProduced = m_recordsProduced;
     s.bytesConsumed = m_bytesConsumed;
     s.bytesProduced = m_bytesProduced;
-    s.consumeRecordsPerSec = double(m_recordsConsumed - m_prevConsumed) / dt;
-    s.produceRecordsPerSec = double(m_recordsProduced - m_prevProduced) / dt;
-    s.consumeBytesPerSec = double(m_bytesConsumed - m_prevBytesConsumed) / dt;
-    s.produceBytesPerSec = double(m_bytesProduced - m_prevBytesProduced) / dt;
-    m_prevConsumed = m_recordsConsumed;
-    m_prevProduced = m_recordsProduced;
-    m_prevBytesConsumed = m_bytesConsumed;
-    m_prevBytesProduced = m_bytesProduced;
+    // Over the last few seconds (RateWindow), so every view shows the same steady rate.
+    const auto rates =
+        m_rates.add(s.elapsedMs, {m_recordsConsumed, m_recordsProduced, m_bytesConsumed, m_bytesProduced});
+    s.consumeRecordsPerSec = rates[0];
+    s.produceRecordsPerSec = rates[1];
+    s.consumeBytesPerSec = rates[2];
+    s.produceBytesPerSec = rates[3];
     s.inFlight = m_inFlight;
     s.latency = m_latency.stats();
     m_latency.reset();

@@ -28,7 +28,7 @@ int JobListModel::addJob(const QString &name)
 {
     const int row = int(m_jobs.size());
     beginInsertRows({}, row, row);
-    m_jobs.append({name, JobState::Starting, {}, {}, {}, {}, 0});
+    m_jobs.append({name, JobState::Starting, {}, {}, {}, 0});
     endInsertRows();
     return row;
 }
@@ -60,17 +60,9 @@ void JobListModel::setMetrics(int row, const MetricsSnapshot &snapshot)
     if (row < 0 || row >= m_jobs.size())
         return;
     Job &j = m_jobs[row];
-    QList<std::pair<qint64, qint64>> &history = j.produced;
-    if (!history.isEmpty() &&
-        (snapshot.elapsedMs < history.last().first || snapshot.recordsProduced < history.last().second))
-        history.clear(); // a new run of the job
-    history.append({snapshot.elapsedMs, snapshot.recordsProduced});
-    // Keep one sample at or before the window's start, so the span covers the whole window.
-    while (history.size() > 2 && history.at(1).first <= snapshot.elapsedMs - rateWindowMs)
-        history.removeFirst();
-    const qint64 spanMs = history.last().first - history.first().first;
-    j.rate = spanMs > 0 ? double(history.last().second - history.first().second) * 1000.0 / double(spanMs)
-                        : snapshot.produceRecordsPerSec;
+    // The engine's rate is already taken over a few seconds (RateWindow): the
+    // list, the status line and the charts show the same figure.
+    j.rate = snapshot.produceRecordsPerSec;
     j.metrics = snapshot;
     j.state = snapshot.state;
     rowChanged(row);

@@ -11,17 +11,14 @@
 namespace md {
 
 // The jobs of a window, one row each, with the figures of their latest
-// metrics snapshot. One dataChanged per snapshot per job. The rate is taken from
-// the records counters over the last rateWindowMs, not from the latest snapshot's own
-// 250 ms interval: records are delivered in batches, so single intervals alternate
-// between 0/s and bursts.
+// metrics snapshot. One dataChanged per snapshot per job. The rate is the
+// snapshot's, which the engine takes over a few seconds (RateWindow).
 class JobListModel final : public QAbstractTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(JobListModel)
 public:
     enum Column { Name, State, Records, Rate, Lag, Status, LastEvent, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
-    static constexpr qint64 rateWindowMs = 2000;
 
     explicit JobListModel(QObject *parent = nullptr);
 
@@ -33,7 +30,7 @@ public:
     void setLastEvent(int row, const JobEvent &event);
     const MetricsSnapshot &metrics(int row) const { return m_jobs[row].metrics; }
     JobState state(int row) const { return m_jobs[row].state; }
-    double rate(int row) const { return m_jobs[row].rate; } // records/s produced, over rateWindowMs
+    double rate(int row) const { return m_jobs[row].rate; } // records/s produced (the snapshot's)
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -47,7 +44,6 @@ private:
         MetricsSnapshot metrics;
         std::optional<JobLagStatus> status; // none before the first verdict
         JobEvent lastEvent;
-        QList<std::pair<qint64, qint64>> produced; // (elapsedMs, recordsProduced), the last window
         double rate = 0;
     };
     void rowChanged(int row);

@@ -172,6 +172,7 @@ void MetricStore::clear()
     m_lag.clear();
     m_latest = MetricsSnapshot{};
     m_rates.clear();
+    m_rateWindows.clear();
     m_lastTimeMs = std::numeric_limits<qint64>::min();
     m_sampleCount = 0;
 }
@@ -212,20 +213,23 @@ bool MetricStore::addSnapshot(const MetricsSnapshot &snapshot)
     const qint64 t = snapshot.time.isValid() ? snapshot.time.toMSecsSinceEpoch() : snapshot.elapsedMs;
     if (t < m_lastTimeMs)
         return false;
-    const double dtSec = m_sampleCount > 0 ? double(t - m_lastTimeMs) / 1000.0 : 0.0;
 
-    // Rates per partition from the records counters (the snapshot has job-level rates only).
+    // Rates per partition from the records counters (the snapshot has job-level
+    // rates only), over the same window as those (RateWindow).
     QHash<PartitionKey, double> rates;
     rates.reserve(snapshot.partitions.size());
-    QHash<PartitionKey, qint64> previousRecords;
-    for (const PartitionMetrics &p : std::as_const(m_latest.partitions))
-        previousRecords.insert({p.topic, p.partition}, p.records);
+    QHash<PartitionKey, RateWindow<1>> windows;
+    windows.reserve(snapshot.partitions.size());
     for (const PartitionMetrics &p : snapshot.partitions) {
         const PartitionKey key{p.topic, p.partition};
-        const auto prev = previousRecords.constFind(key);
-        if (dtSec > 0 && prev != previousRecords.cend() && p.records >= *prev)
-            rates.insert(key, double(p.records - *prev) / dtSec);
+        RateWindow<1> w = m_rateWindows.take(key); // partitions no longer listed are dropped
+        const bool seen = !w.empty();
+        const double rate = w.add(t, {p.records})[0];
+        if (seen)
+            rates.insert(key, rate); // a partition's first sample has no rate yet
+        windows.insert(key, std::move(w));
     }
+    m_rateWindows = std::move(windows);
 
     // 1. New partitions get rings aligned with the job's, before any slot is added.
     for (const PartitionMetrics &p : snapshot.partitions) {
@@ -481,6 +485,8 @@ qsizetype MetricStore::memoryBytes() const
     const qsizetype partitions = m_latest.partitions.size();
     bytes += partitions * qsizetype(sizeof(PartitionMetrics) + 2 * 32); // two short topic names
     bytes += m_rates.size() * qsizetype(sizeof(PartitionKey) + sizeof(double) + nodeOverhead);
+    for (const RateWindow<1> &w : m_rateWindows)
+        bytes += qsizetype(sizeof(PartitionKey) + sizeof(RateWindow<1>) + w.memoryBytes()) + nodeOverhead;
     const auto lagWindow = m_lag.config().windowSize;
     bytes += m_lag.partitions().size() *
              qsizetype(lagWindow * (sizeof(LagObservation) + sizeof(qint64)) + 96 + nodeOverhead);

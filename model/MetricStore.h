@@ -2,6 +2,7 @@
 
 #include "LagStatus.h"
 #include "MetricsSnapshot.h"
+#include "RateWindow.h"
 #include "RingBuffer.h"
 
 #include <QHash>
@@ -167,6 +168,7 @@ private:
     LagStatusTracker m_lag;
     MetricsSnapshot m_latest;
     QHash<PartitionKey, double> m_rates;
+    QHash<PartitionKey, RateWindow<1>> m_rateWindows; // per partition, the same window as the job's rates
     qint64 m_lastTimeMs = std::numeric_limits<qint64>::min();
     qint64 m_sampleCount = 0;
 };

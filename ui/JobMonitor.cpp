@@ -433,10 +433,9 @@ QString JobMonitor::summaryText() const
             .arg(QString::number(s.partitions.size()),
                  formatCount(m_store.recentMean(MetricStore::Series::ConsumeRecordsPerSec)),
                  formatCount(double(s.totalLag)), jobLagStatusName(m_status));
-    QString text =
-        tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
-            .arg(jobStateName(s.state), formatCount(m_store.recentMean(MetricStore::Series::ProduceRecordsPerSec)),
-                 formatCount(double(s.totalLag)), jobLagStatusName(m_status));
+    QString text = tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
+                       .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec), // the job list's figure
+                            formatCount(double(s.totalLag)), jobLagStatusName(m_status));
     if (m_job && m_job->spec().delivery == DeliveryGuarantee::ExactlyOnce)
         text += tr(" \u2022 exactly-once");
     if (m_otherMembers > 0)
