@@ -29,6 +29,8 @@
 #include <QTest>
 #include <QToolButton>
 
+#include <optional>
+
 using namespace md;
 
 namespace {
@@ -53,6 +55,23 @@ bool writeProfile(const QString &path, const QString &name, const QString &boots
                    .arg(name, bootstrap, target)
                    .toUtf8());
     return true;
+}
+// A job copying demo.orders from the sandbox's source to its target, whose
+// target topic the sandbox has made.
+MirrorJobSpec ordersJob(SandboxClusters &sandbox, const QString &name, std::optional<StopCondition> stop = {})
+{
+    MirrorJobSpec spec;
+    spec.name = name;
+    spec.source.bootstrap = sandbox.sourceBootstrap();
+    spec.target.bootstrap = sandbox.targetBootstrap();
+    spec.include = {QStringLiteral("demo\\.orders")};
+    spec.naming = NamingPolicy::Identity;
+    spec.start = StartPosition::Earliest;
+    if (stop)
+        spec.stop = *stop;
+    spec.syncTopicConfigs = false;
+    sandbox.prepareTarget(spec);
+    return spec;
 }
 } // namespace
 
@@ -110,15 +129,7 @@ private Q_SLOTS:
         QString error;
         auto sandbox = SandboxClusters::start(&error);
         QVERIFY2(sandbox, qPrintable(error));
-        MirrorJobSpec spec;
-        spec.name = QStringLiteral("opened");
-        spec.source.bootstrap = sandbox->sourceBootstrap();
-        spec.target.bootstrap = sandbox->targetBootstrap();
-        spec.include = {QStringLiteral("demo\\.orders")};
-        spec.naming = NamingPolicy::Identity;
-        spec.start = StartPosition::Earliest;
-        spec.syncTopicConfigs = false;
-        sandbox->prepareTarget(spec);
+        const MirrorJobSpec spec = ordersJob(*sandbox, QStringLiteral("opened"));
 
         MainWindow window;
         auto *job = new MirrorJob(spec);
@@ -146,16 +157,7 @@ private Q_SLOTS:
         QString error;
         auto sandbox = SandboxClusters::start(&error);
         QVERIFY2(sandbox, qPrintable(error));
-        MirrorJobSpec spec;
-        spec.name = QStringLiteral("closing");
-        spec.source.bootstrap = sandbox->sourceBootstrap();
-        spec.target.bootstrap = sandbox->targetBootstrap();
-        spec.include = {QStringLiteral("demo\\.orders")};
-        spec.naming = NamingPolicy::Identity;
-        spec.start = StartPosition::Earliest;
-        spec.stop = StopCondition::RunForever;
-        spec.syncTopicConfigs = false;
-        sandbox->prepareTarget(spec);
+        const MirrorJobSpec spec = ordersJob(*sandbox, QStringLiteral("closing"), StopCondition::RunForever);
 
         MainWindow window;
         auto *job = new MirrorJob(spec);
@@ -193,16 +195,7 @@ private Q_SLOTS:
         QString error;
         auto sandbox = SandboxClusters::start(&error);
         QVERIFY2(sandbox, qPrintable(error));
-        MirrorJobSpec spec;
-        spec.name = QStringLiteral("tray");
-        spec.source.bootstrap = sandbox->sourceBootstrap();
-        spec.target.bootstrap = sandbox->targetBootstrap();
-        spec.include = {QStringLiteral("demo\\.orders")};
-        spec.naming = NamingPolicy::Identity;
-        spec.start = StartPosition::Earliest;
-        spec.stop = StopCondition::RunForever;
-        spec.syncTopicConfigs = false;
-        sandbox->prepareTarget(spec);
+        const MirrorJobSpec spec = ordersJob(*sandbox, QStringLiteral("tray"), StopCondition::RunForever);
 
         MainWindow window;
         QList<int> asked;
