@@ -1,6 +1,7 @@
 #include "MetricStore.h"
 
-#include <algorithm>
+#include <QSet>
+
 #include <cmath>
 
 namespace md {
@@ -218,18 +219,21 @@ bool MetricStore::addSnapshot(const MetricsSnapshot &snapshot)
     // rates only), over the same window as those (RateWindow).
     QHash<PartitionKey, double> rates;
     rates.reserve(snapshot.partitions.size());
-    QHash<PartitionKey, RateWindow<1>> windows;
-    windows.reserve(snapshot.partitions.size());
     for (const PartitionMetrics &p : snapshot.partitions) {
         const PartitionKey key{p.topic, p.partition};
-        RateWindow<1> w = m_rateWindows.take(key); // partitions no longer listed are dropped
+        RateWindow<1> &w = m_rateWindows[key]; // updated in place: no rebuild per tick
         const bool seen = !w.empty();
         const double rate = w.add(t, {p.records})[0];
         if (seen)
             rates.insert(key, rate); // a partition's first sample has no rate yet
-        windows.insert(key, std::move(w));
     }
-    m_rateWindows = std::move(windows);
+    // Partitions no longer listed (revoked, deleted) drop their windows.
+    if (m_rateWindows.size() > snapshot.partitions.size()) {
+        QSet<PartitionKey> listed;
+        for (const PartitionMetrics &p : snapshot.partitions)
+            listed.insert({p.topic, p.partition});
+        m_rateWindows.removeIf([&](const auto &it) { return !listed.contains(it.key()); });
+    }
 
     // 1. New partitions get rings aligned with the job's, before any slot is added.
     for (const PartitionMetrics &p : snapshot.partitions) {
