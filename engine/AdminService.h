@@ -148,6 +148,9 @@ struct KafkaMessage {
     bool operator==(const KafkaMessage &) const = default;
 };
 
+// A consumed record as a KafkaMessage (key, value, headers and timestamp copied).
+KafkaMessage kafkaMessageFrom(const rd_kafka_message_t *msg, const QString &topic);
+
 struct MessageQuery {
     enum class Mode { FromOffset, FromTimestamp, LatestN };
     QString topic;
@@ -198,6 +201,12 @@ public:
 
     AdminResult<QList<KafkaMessage>> readMessages(const MessageQuery &query);
 
+    // Partition ids per topic from metadata (topics missing from the cluster are left out).
+    bool partitionsOf(const QStringList &topics, QMap<QString, QList<int>> *out, QString *error);
+    // Offsets for the given partitions at `sentinelOrTimestamp` (-2 earliest, -1 latest, or a time).
+    bool offsetsAt(const QList<TopicPartitionRef> &parts, qint64 sentinelOrTimestamp,
+                   QMap<TopicPartitionRef, qint64> *out, QString *error);
+
 private:
     AdminService() = default;
     rd_kafka_t *rk() const { return m_probe->handle(); }
@@ -219,11 +228,6 @@ private:
     // DescribeConfigs of one resource (a topic, a broker id), sorted by name.
     AdminResult<QList<ConfigEntry>> describeConfigs(rd_kafka_ResourceType_t type, const QString &name,
                                                     const QString &what);
-    // Partition ids per topic from metadata (topics missing from the cluster are left out).
-    bool partitionsOf(const QStringList &topics, QMap<QString, QList<int>> *out, QString *error);
-    // Offsets for the given partitions at `sentinelOrTimestamp` (-2 earliest, -1 latest, or a time).
-    bool offsetsAt(const QList<TopicPartitionRef> &parts, qint64 sentinelOrTimestamp,
-                   QMap<TopicPartitionRef, qint64> *out, QString *error);
 
     ClusterConfig m_config;
     int m_timeoutMs = 10000;

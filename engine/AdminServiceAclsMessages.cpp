@@ -91,6 +91,28 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
 
 // --- messages ----------------------------------------------------------------------
 
+KafkaMessage kafkaMessageFrom(const rd_kafka_message_t *msg, const QString &topic)
+{
+    KafkaMessage m;
+    m.topic = topic;
+    m.partition = msg->partition;
+    m.offset = msg->offset;
+    rd_kafka_timestamp_type_t tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
+    m.timestampMs = rd_kafka_message_timestamp(msg, &tstype);
+    m.logAppendTime = tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME;
+    m.key = bytes(msg->key, msg->key_len);
+    m.value = bytes(msg->payload, msg->len);
+    rd_kafka_headers_t *hdrs = nullptr; // owned by the message
+    if (rd_kafka_message_headers(msg, &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR && hdrs) {
+        const char *name = nullptr;
+        const void *value = nullptr;
+        size_t size = 0;
+        for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR; ++i)
+            m.headers.append({utf8(name), bytes(value, size)});
+    }
+    return m;
+}
+
 AdminResult<QList<KafkaMessage>> AdminService::readMessages(const MessageQuery &query)
 {
     using R = AdminResult<QList<KafkaMessage>>;
@@ -197,24 +219,7 @@ AdminResult<QList<KafkaMessage>> AdminService::readMessages(const MessageQuery &
         }
         if (!endOf.contains(msg->partition))
             continue;
-        KafkaMessage m;
-        m.topic = query.topic;
-        m.partition = msg->partition;
-        m.offset = msg->offset;
-        rd_kafka_timestamp_type_t tstype = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
-        m.timestampMs = rd_kafka_message_timestamp(msg.get(), &tstype);
-        m.logAppendTime = tstype == RD_KAFKA_TIMESTAMP_LOG_APPEND_TIME;
-        m.key = bytes(msg->key, msg->key_len);
-        m.value = bytes(msg->payload, msg->len);
-        rd_kafka_headers_t *hdrs = nullptr; // owned by the message
-        if (rd_kafka_message_headers(msg.get(), &hdrs) == RD_KAFKA_RESP_ERR_NO_ERROR && hdrs) {
-            const char *name = nullptr;
-            const void *value = nullptr;
-            size_t size = 0;
-            for (size_t i = 0; rd_kafka_header_get_all(hdrs, i, &name, &value, &size) == RD_KAFKA_RESP_ERR_NO_ERROR;
-                 ++i)
-                m.headers.append({utf8(name), bytes(value, size)});
-        }
+        KafkaMessage m = kafkaMessageFrom(msg.get(), query.topic);
         out.append(std::move(m));
         const int count = ++taken[msg->partition];
         if (msg->offset + 1 >= endOf.value(msg->partition) ||

@@ -84,6 +84,16 @@ void MessageTableModel::setMessages(const QList<KafkaMessage> &messages)
     endResetModel();
 }
 
+void MessageTableModel::appendMessages(const QList<KafkaMessage> &messages)
+{
+    if (messages.isEmpty())
+        return;
+    const int first = int(m_messages.size());
+    beginInsertRows({}, first, first + int(messages.size()) - 1);
+    m_messages.append(messages);
+    endInsertRows();
+}
+
 const KafkaMessage *MessageTableModel::messageAt(int row) const
 {
     return row >= 0 && row < m_messages.size() ? &m_messages.at(row) : nullptr;

@@ -24,6 +24,8 @@ public:
     explicit MessageTableModel(QObject *parent = nullptr);
 
     void setMessages(const QList<KafkaMessage> &messages);
+    // A search's next batch of matches: one insert for the whole batch.
+    void appendMessages(const QList<KafkaMessage> &messages);
     const QList<KafkaMessage> &messages() const { return m_messages; }
     const KafkaMessage *messageAt(int row) const;
 

@@ -3,6 +3,7 @@
 #include "FlowLayout.h"
 
 #include "CopyMessagesDialog.h"
+#include "MessageSearchBar.h"
 #include "TableViews.h"
 
 #include <QAction>
@@ -11,6 +12,7 @@
 #include <QComboBox>
 #include <QDateTimeEdit>
 #include <QFileDialog>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -38,6 +40,7 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
       m_mode(new QComboBox(this)), m_startStack(new QStackedWidget(this)), m_offset(new QLineEdit(this)),
       m_time(new QDateTimeEdit(this)), m_count(new QSpinBox(this)), m_read(new QPushButton(tr("Read"), this)),
       m_display(new QComboBox(this)), m_view(new QTableView(this)), m_detail(new QPlainTextEdit(this)),
+      m_detailHex(new QPlainTextEdit(this)), m_searchBar(new MessageSearchBar(this)),
       m_copyText(new QPushButton(tr("Copy"), this)), m_copyJson(new QPushButton(tr("Copy as JSON"), this)),
       m_exportJson(new QPushButton(tr("Export JSON\u2026"), this)),
       m_exportCsv(new QPushButton(tr("Export CSV\u2026"), this)),
@@ -88,6 +91,11 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     m_detail->setReadOnly(true);
     m_detail->setObjectName(QStringLiteral("messageDetail"));
     m_detail->setPlaceholderText(tr("Select a message to see it whole"));
+    m_detailHex->setReadOnly(true);
+    m_detailHex->setObjectName(QStringLiteral("messageDetailHex"));
+    m_detailHex->setPlaceholderText(tr("Its bytes in hex"));
+    m_detailHex->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_detailHex->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_status->setTextFormat(Qt::PlainText);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -110,14 +118,23 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
         actions->addWidget(b);
     actions->addWidget(m_showOtherButton);
     auto *split = new QSplitter(Qt::Vertical, this);
+    auto *detail = new QSplitter(Qt::Horizontal, this);
+    detail->addWidget(m_detail);
+    detail->addWidget(m_detailHex);
     split->addWidget(m_view);
-    split->addWidget(m_detail);
+    split->addWidget(detail);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    // The table first: the viewer starts at a few lines (the splitter gives it more on demand).
+    const int line = fontMetrics().lineSpacing();
+    for (QPlainTextEdit *e : {m_detail, m_detailHex})
+        e->setMinimumHeight(3 * line);
+    split->setSizes({12 * line, 4 * line});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->addLayout(query);
     layout->addLayout(start);
+    layout->addWidget(m_searchBar);
     layout->addLayout(actions);
     layout->addWidget(split, 1);
     layout->addWidget(m_status);
@@ -145,6 +162,16 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     connect(m_exportCsv, &QPushButton::clicked, this, [this] { askExport(true); });
     connect(m_copyOther, &QPushButton::clicked, this, [this] { openCopyDialog(); });
 
+    connect(m_searchBar, &MessageSearchBar::searchRequested, this, &MessagesPanel::search);
+    connect(m_searchBar, &MessageSearchBar::matchesFound, m_model, &MessageTableModel::appendMessages);
+    connect(m_searchBar, &MessageSearchBar::progressChanged, this, [this](const QString &text) {
+        if (m_searchBar->isSearching())
+            showStatus(text, false);
+    });
+    connect(m_searchBar, &MessageSearchBar::finished, this, [this](const SearchResult &result) {
+        showStatus(result.summary(), !result.ok());
+        Q_EMIT searchFinished(result);
+    });
     connect(m_admin, &AdminClient::messagesReady, this, &MessagesPanel::onMessages);
     connect(m_admin, &AdminClient::requestFailed, this, &MessagesPanel::onFailed);
     updateMode();
@@ -255,6 +282,54 @@ void MessagesPanel::read(const MessageQuery &query)
                false);
 }
 
+void MessagesPanel::search()
+{
+    QString error;
+    const MessageQuery q = queryFromControls(&error);
+    const std::optional<MessageFilter> filter = error.isEmpty() ? m_searchBar->filter(&error) : std::nullopt;
+    if (!filter) {
+        showStatus(error, true);
+        SearchResult failed;
+        failed.error = error;
+        Q_EMIT searchFinished(failed);
+        return;
+    }
+    if (error.isEmpty() && m_own.bootstrap.isEmpty())
+        error = tr("This cluster is not connected: nothing to search");
+    if (!error.isEmpty()) {
+        showStatus(error, true);
+        SearchResult failed;
+        failed.error = error;
+        Q_EMIT searchFinished(failed);
+        return;
+    }
+    SearchSpec spec;
+    spec.cluster = m_own;
+    spec.topic = q.topic;
+    spec.partition = q.partition;
+    spec.maxMatches = q.maxMessages;
+    spec.filter = *filter;
+    switch (q.mode) {
+    case MessageQuery::Mode::LatestN: spec.start = SearchSpec::Start::EndBackwards; break;
+    case MessageQuery::Mode::FromOffset:
+        spec.start = SearchSpec::Start::Offset;
+        spec.offset = q.offset;
+        break;
+    case MessageQuery::Mode::FromTimestamp:
+        spec.start = SearchSpec::Start::Timestamp;
+        spec.timestampMs = q.timestampMs;
+        break;
+    }
+    m_selectWhenShown.reset();
+    m_readRequest = 0; // a read still running is answered into nothing
+    m_read->setText(tr("Read"));
+    m_model->setMessages({});
+    m_searchBar->start(spec);
+    showStatus(tr("Searching %1%2\u2026")
+                   .arg(spec.topic, spec.partition >= 0 ? QStringLiteral(" [%1]").arg(spec.partition) : QString()),
+               false);
+}
+
 void MessagesPanel::onMessages(quint64 id, const QList<KafkaMessage> &messages)
 {
     if (id != m_readRequest)
@@ -348,7 +423,10 @@ void MessagesPanel::updateDetail()
 {
     const QList<int> rows = selectedRows();
     const KafkaMessage *m = rows.isEmpty() ? nullptr : m_model->messageAt(rows.first());
-    m_detail->setPlainText(m ? MessageTableModel::describe(*m, m_model->displayMode()) : QString());
+    // The record whole: JSON pretty-printed (other bytes as text), its hex beside,
+    // whatever the table shows.
+    m_detail->setPlainText(m ? MessageTableModel::describe(*m, MessageTableModel::DisplayMode::Json) : QString());
+    m_detailHex->setPlainText(m ? MessageTableModel::describe(*m, MessageTableModel::DisplayMode::Hex) : QString());
 }
 
 void MessagesPanel::updateButtons()

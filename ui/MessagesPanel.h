@@ -1,6 +1,7 @@
 #pragma once
 
 #include "AdminClient.h"
+#include "MessageSearch.h"
 #include "MessageTableModel.h"
 
 #include <QWidget>
@@ -28,7 +29,9 @@ namespace md {
 // the UI thread), shows partition, offset, timestamp, key, value and headers as
 // text, pretty JSON or hex; copies a message (text or JSON), exports what is
 // shown to JSON or CSV, and copies the selected messages or an offset range to
-// a topic on the other cluster (CopyMessagesDialog). "Show on the Other
+// a topic on the other cluster (CopyMessagesDialog). The search bar filters
+// what is read (MessageSearchBar), and the record viewer shows the selected
+// record whole, as text or pretty JSON beside hex. "Show on the Other
 // Cluster" (context menu and button) is enabled and carried out by
 // OtherSideLookup, which knows the jobs; the panel only offers the action and
 // opens a record when asked (openAt).
@@ -49,6 +52,11 @@ public:
     void read();
     void read(const MessageQuery &query);
     bool isReading() const { return m_readRequest != 0; }
+    // Searches with the search bar's filter, from the start the controls give
+    // ("Latest N": from the end backwards), at most "max" matches (answer:
+    // searchFinished). Matches stream into the table.
+    void search();
+    class MessageSearchBar *searchBar() const { return m_searchBar; }
 
     // Reads `topic` [partition] from `offset` and selects the record at that offset
     // once shown (the status line says so when it is not there any more).
@@ -82,12 +90,14 @@ public:
     QPushButton *copyToOtherButton() const { return m_copyOther; }
     QComboBox *displayBox() const { return m_display; }
     QPlainTextEdit *detailView() const { return m_detail; }
+    QPlainTextEdit *detailHexView() const { return m_detailHex; }
     QString statusText() const;
     QList<int> selectedRows() const; // model rows, in view order
 
 Q_SIGNALS:
     void messagesShown(int count);
     void readFailed(const QString &error);
+    void searchFinished(const md::SearchResult &result);
     // The selection changed, or the messages shown did.
     void currentMessageChanged();
 
@@ -122,6 +132,8 @@ private:
     QComboBox *m_display;
     QTableView *m_view;
     QPlainTextEdit *m_detail;
+    QPlainTextEdit *m_detailHex;
+    class MessageSearchBar *m_searchBar;
     QPushButton *m_copyText;
     QPushButton *m_copyJson;
     QPushButton *m_exportJson;
