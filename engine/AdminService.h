@@ -151,6 +151,12 @@ struct KafkaMessage {
 // A consumed record as a KafkaMessage (key, value, headers and timestamp copied).
 KafkaMessage kafkaMessageFrom(const rd_kafka_message_t *msg, const QString &topic);
 
+// The consumer of the browser's reads and searches: used with assign() only
+// (its group id is never joined, nothing is committed, so browsing leaves no
+// trace in the cluster), end-of-partition events on, read_uncommitted, its log
+// quiet. Null with *error when a client setting is refused.
+KafkaPtr newBrowserConsumer(const ClusterConfig &cluster, QString *error);
+
 struct MessageQuery {
     enum class Mode { FromOffset, FromTimestamp, LatestN };
     QString topic;

@@ -113,6 +113,31 @@ KafkaMessage kafkaMessageFrom(const rd_kafka_message_t *msg, const QString &topi
     return m;
 }
 
+KafkaPtr newBrowserConsumer(const ClusterConfig &cluster, QString *error)
+{
+    ConfResult conf = makeKafkaConf(cluster, ClientRole::Consumer,
+                                    {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-browser")},
+                                     {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                                     {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
+                                     {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+                                     {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
+                                     {QStringLiteral("isolation.level"), QStringLiteral("read_uncommitted")}});
+    if (!conf.conf) {
+        *error = QStringLiteral("invalid client setting ") + conf.error;
+        return {};
+    }
+    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
+    char errstr[512];
+    KafkaPtr consumer(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
+    if (!consumer) {
+        *error = utf8(errstr);
+        return {};
+    }
+    (void)conf.conf.release();
+    rd_kafka_poll_set_consumer(consumer.get());
+    return consumer;
+}
+
 AdminResult<QList<KafkaMessage>> AdminService::readMessages(const MessageQuery &query)
 {
     using R = AdminResult<QList<KafkaMessage>>;
@@ -176,24 +201,9 @@ AdminResult<QList<KafkaMessage>> AdminService::readMessages(const MessageQuery &
     if (endOf.isEmpty())
         return {out, {}};
 
-    ConfResult conf = makeKafkaConf(m_config, ClientRole::Consumer,
-                                    {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-browser")},
-                                     {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                     {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-                                     {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-                                     {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
-                                     {QStringLiteral("isolation.level"), QStringLiteral("read_uncommitted")}});
-    if (!conf.conf)
-        return R::failure(what + QStringLiteral(": invalid client setting ") + conf.error);
-    rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
-    char errstr[512];
-    KafkaPtr consumer(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
+    KafkaPtr consumer = newBrowserConsumer(m_config, &error);
     if (!consumer)
-        return R::failure(what + QStringLiteral(": ") + utf8(errstr));
-    conf.conf.release();
-    // assign() only: the group id above is never joined and nothing is committed,
-    // so browsing leaves no trace in the cluster.
-    rd_kafka_poll_set_consumer(consumer.get());
+        return R::failure(what + QStringLiteral(": ") + error);
     if (rd_kafka_resp_err_t err = rd_kafka_assign(consumer.get(), assignment.get()))
         return R::failure(what + QStringLiteral(": ") + kafkaErrorText(err));
 

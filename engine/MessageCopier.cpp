@@ -463,29 +463,16 @@ void MessageCopyJob::start()
     if (m_running)
         return;
     m_running = true;
-    // Signals are posted to the application's thread and emitted only while the
-    // job lives; the guard is read there, never on the copying thread.
+    // Signals are posted to the application's thread and emitted only while the job lives.
     QPointer<MessageCopyJob> guard(this);
-    QObject *const app = QCoreApplication::instance();
-    auto future = runTask([spec = m_spec, cancel = m_cancel, guard, app] {
-        const CopyResult result = copyMessages(spec, cancel.get(), [guard, app](qint64 done, qint64 total) {
-            QMetaObject::invokeMethod(
-                app,
-                [guard, done, total] {
-                    if (guard)
-                        Q_EMIT guard->progress(done, total);
-                },
-                Qt::QueuedConnection);
+    auto future = runTask([spec = m_spec, cancel = m_cancel, guard] {
+        const CopyResult result = copyMessages(spec, cancel.get(), [guard](qint64 done, qint64 total) {
+            postToApplication(guard, [done, total](MessageCopyJob *job) { Q_EMIT job->progress(done, total); });
         });
-        QMetaObject::invokeMethod(
-            app,
-            [guard, result] {
-                if (!guard)
-                    return;
-                guard->m_running = false;
-                Q_EMIT guard->finished(result);
-            },
-            Qt::QueuedConnection);
+        postToApplication(guard, [result](MessageCopyJob *job) {
+            job->m_running = false;
+            Q_EMIT job->finished(result);
+        });
     });
     Q_UNUSED(future)
 }

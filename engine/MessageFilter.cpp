@@ -45,12 +45,9 @@ bool containsFolded(std::string_view hay, const QByteArray &needle)
 QString fieldName(const FilterCondition &c)
 {
     switch (c.field) {
-    case FilterCondition::Field::Key:
-        return QStringLiteral("key");
-    case FilterCondition::Field::Value:
-        return QStringLiteral("value");
-    case FilterCondition::Field::Header:
-        return QStringLiteral("header \"%1\"").arg(c.header);
+    case FilterCondition::Field::Key: return QStringLiteral("key");
+    case FilterCondition::Field::Value: return QStringLiteral("value");
+    case FilterCondition::Field::Header: return QStringLiteral("header \"%1\"").arg(c.header);
     }
     return {};
 }
@@ -134,10 +131,8 @@ bool CompiledFilter::test(const Compiled &c, std::string_view data, bool *notJso
         return c.regex.match(QString::fromUtf8(data.data(), qsizetype(data.size()))).hasMatch();
     case FilterCondition::Match::JsonPath:
         switch (c.json->evaluate(data)) {
-        case JsonPredicate::Outcome::Match:
-            return true;
-        case JsonPredicate::Outcome::NoMatch:
-            return false;
+        case JsonPredicate::Outcome::Match: return true;
+        case JsonPredicate::Outcome::NoMatch: return false;
         case JsonPredicate::Outcome::NotJson:
             if (notJson)
                 *notJson = true;
@@ -156,12 +151,8 @@ bool CompiledFilter::matches(const RecordView &record, bool *notJson) const
     for (const Compiled &c : m_conditions) {
         bool ok = false;
         switch (c.field) {
-        case FilterCondition::Field::Key:
-            ok = !record.keyNull && test(c, record.key, notJson);
-            break;
-        case FilterCondition::Field::Value:
-            ok = !record.valueNull && test(c, record.value, notJson);
-            break;
+        case FilterCondition::Field::Key: ok = !record.keyNull && test(c, record.key, notJson); break;
+        case FilterCondition::Field::Value: ok = !record.valueNull && test(c, record.value, notJson); break;
         case FilterCondition::Field::Header:
             for (int i = 0; i < record.headerCount && !ok; ++i) {
                 const RecordView::Header &h = record.headers[i];

@@ -69,7 +69,7 @@ private:
         FilterCondition::Field field;
         QByteArray header;
         FilterCondition::Match match;
-        QByteArray needle;  // Contains: UTF-8 (lower case when case-insensitive and ASCII)
+        QByteArray needle; // Contains: UTF-8 (lower case when case-insensitive and ASCII)
         bool asciiFold = false;
         QString textNeedle; // Contains, case-insensitive and not ASCII: compared as text
         QRegularExpression regex;

@@ -119,12 +119,8 @@ private:
             s.to = high.value(tp);
             switch (m_spec.start) {
             case SearchSpec::Start::Beginning:
-            case SearchSpec::Start::EndBackwards:
-                s.from = s.low;
-                break;
-            case SearchSpec::Start::Offset:
-                s.from = qBound(s.low, m_spec.offset, s.to);
-                break;
+            case SearchSpec::Start::EndBackwards: s.from = s.low; break;
+            case SearchSpec::Start::Offset: s.from = qBound(s.low, m_spec.offset, s.to); break;
             case SearchSpec::Start::Timestamp: {
                 const qint64 at = start.value(tp, -1);
                 s.from = at < 0 ? s.to : qBound(s.low, at, s.to);
@@ -144,27 +140,12 @@ private:
 
     bool openConsumer()
     {
-        ConfResult conf = makeKafkaConf(m_spec.cluster, ClientRole::Consumer,
-                                        {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-browser")},
-                                         {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                         {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-                                         {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-                                         {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
-                                         {QStringLiteral("isolation.level"), QStringLiteral("read_uncommitted")}});
-        if (!conf.conf) {
-            fail(what() + QStringLiteral(": invalid client setting ") + conf.error);
-            return false;
-        }
-        rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
-        char errstr[512];
-        m_consumer.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
+        QString error;
+        m_consumer = newBrowserConsumer(m_spec.cluster, &error);
         if (!m_consumer) {
-            fail(what() + QStringLiteral(": ") + QString::fromUtf8(errstr));
+            fail(what() + QStringLiteral(": ") + error);
             return false;
         }
-        (void)conf.conf.release();
-        // assign() only: the group is never joined and nothing is committed.
-        rd_kafka_poll_set_consumer(m_consumer.get());
         m_queue.reset(rd_kafka_queue_get_consumer(m_consumer.get()));
         return true;
     }
@@ -224,9 +205,10 @@ private:
             const ssize_t n = rd_kafka_consume_batch_queue(m_queue.get(), 100, batch.data(), batch.size());
             if (n <= 0) {
                 if (idle.elapsed() > m_spec.timeoutMs) {
-                    m_result.error = what() + QStringLiteral(": no record arrived within %1 s (%2 of %3 read)")
-                                                  .arg(m_spec.timeoutMs / 1000.0)
-                                                  .arg(count(m_result.progress.scanned), count(m_result.progress.total));
+                    m_result.error =
+                        what() + QStringLiteral(": no record arrived within %1 s (%2 of %3 read)")
+                                     .arg(m_spec.timeoutMs / 1000.0)
+                                     .arg(count(m_result.progress.scanned), count(m_result.progress.total));
                     ok = false;
                     break;
                 }
@@ -250,8 +232,8 @@ private:
                 if (msg->err) {
                     if (msg->err == RD_KAFKA_RESP_ERR__TRANSPORT || msg->err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN)
                         continue; // librdkafka retries; the idle bound above ends a long outage
-                    m_result.error = what() + QStringLiteral(": ") +
-                                     QString::fromUtf8(rd_kafka_message_errstr(msg.get()));
+                    m_result.error =
+                        what() + QStringLiteral(": ") + QString::fromUtf8(rd_kafka_message_errstr(msg.get()));
                     ok = false;
                     continue;
                 }
@@ -385,8 +367,8 @@ QString SearchResult::summary() const
 {
     if (!error.isEmpty())
         return error;
-    const QString matches = progress.matched == 1 ? QStringLiteral("1 match")
-                                                  : QStringLiteral("%1 matches").arg(count(progress.matched));
+    const QString matches =
+        progress.matched == 1 ? QStringLiteral("1 match") : QStringLiteral("%1 matches").arg(count(progress.matched));
     QString text = cancelled ? QStringLiteral("cancelled: %1 in %2 of %3 records")
                                    .arg(matches, count(progress.scanned), count(progress.total))
                              : QStringLiteral("%1 in %2 records").arg(matches, count(progress.scanned));
@@ -422,27 +404,15 @@ void MessageSearchJob::start()
     m_running = true;
     // Posted to the application's thread and emitted only while the job lives.
     QPointer<MessageSearchJob> guard(this);
-    QObject *const app = QCoreApplication::instance();
-    auto future = runTask([spec = m_spec, cancel = m_cancel, guard, app] {
+    auto future = runTask([spec = m_spec, cancel = m_cancel, guard] {
         const SearchResult result =
-            searchMessages(spec, cancel.get(), [guard, app](const QList<KafkaMessage> &matches, const SearchProgress &p) {
-                QMetaObject::invokeMethod(
-                    app,
-                    [guard, matches, p] {
-                        if (guard)
-                            Q_EMIT guard->matchesFound(matches, p);
-                    },
-                    Qt::QueuedConnection);
+            searchMessages(spec, cancel.get(), [guard](const QList<KafkaMessage> &matches, const SearchProgress &p) {
+                postToApplication(guard, [matches, p](MessageSearchJob *job) { Q_EMIT job->matchesFound(matches, p); });
             });
-        QMetaObject::invokeMethod(
-            app,
-            [guard, result] {
-                if (!guard)
-                    return;
-                guard->m_running = false;
-                Q_EMIT guard->finished(result);
-            },
-            Qt::QueuedConnection);
+        postToApplication(guard, [result](MessageSearchJob *job) {
+            job->m_running = false;
+            Q_EMIT job->finished(result);
+        });
     });
     Q_UNUSED(future)
 }

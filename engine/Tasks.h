@@ -1,5 +1,8 @@
 #pragma once
 
+#include <QCoreApplication>
+#include <QMetaObject>
+#include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <utility>
@@ -25,6 +28,21 @@ QThreadPool *taskPool();
 template <typename Work, typename... Args> auto runTask(Work &&work, Args &&...args)
 {
     return QtConcurrent::run(taskPool(), std::forward<Work>(work), std::forward<Args>(args)...);
+}
+
+// From a task: runs `deliver(object)` on the application's (UI) thread unless
+// `object` is gone by then. How a job with progress (MessageCopyJob,
+// MessageSearchJob) emits its signals; the guard is read there, never on the
+// task's thread.
+template <typename Object, typename Deliver> void postToApplication(const QPointer<Object> &object, Deliver deliver)
+{
+    QMetaObject::invokeMethod(
+        QCoreApplication::instance(),
+        [object, deliver = std::move(deliver)] {
+            if (object)
+                deliver(object.data());
+        },
+        Qt::QueuedConnection);
 }
 
 } // namespace md

@@ -36,10 +36,10 @@ void setUpTimeEdit(QDateTimeEdit *edit, const QDateTime &at)
 MessageSearchBar::MessageSearchBar(QWidget *parent)
     : QWidget(parent), m_field(new QComboBox(this)), m_header(new QLineEdit(this)), m_match(new QComboBox(this)),
       m_text(new QLineEdit(this)), m_case(new QCheckBox(tr("Match case"), this)),
-      m_fromOn(new QCheckBox(tr("From"), this)), m_from(new QDateTimeEdit(this)),
-      m_toOn(new QCheckBox(tr("to"), this)), m_to(new QDateTimeEdit(this)),
-      m_search(new QPushButton(tr("Search"), this)), m_cancel(new QPushButton(tr("Cancel"), this)),
-      m_progress(new QProgressBar(this)), m_optionsButton(new QToolButton(this)), m_options(new QWidget(this))
+      m_fromOn(new QCheckBox(tr("From"), this)), m_from(new QDateTimeEdit(this)), m_toOn(new QCheckBox(tr("to"), this)),
+      m_to(new QDateTimeEdit(this)), m_search(new QPushButton(tr("Search"), this)),
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_progress(new QProgressBar(this)),
+      m_optionsButton(new QToolButton(this)), m_options(new QWidget(this))
 {
     setObjectName(QStringLiteral("messageSearch"));
     m_field->addItem(tr("Value"), int(FilterCondition::Field::Value));
@@ -199,7 +199,8 @@ void MessageSearchBar::cancel()
 void MessageSearchBar::showProgress(const SearchProgress &p)
 {
     m_progress->setValue(p.total > 0 ? int(qMin<qint64>(1000, p.scanned * 1000 / p.total)) : 0);
-    m_progressText = tr("%1 of %2 records scanned, %3 matching").arg(count(p.scanned), count(p.total), count(p.matched));
+    m_progressText =
+        tr("%1 of %2 records scanned, %3 matching").arg(count(p.scanned), count(p.total), count(p.matched));
     Q_EMIT progressChanged(m_progressText);
 }
 

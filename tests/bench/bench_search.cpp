@@ -82,12 +82,12 @@ bool load(const QString &bootstrap, const QByteArray &topic, qint64 records, int
 {
     char err[512];
     KafkaConfPtr conf(rd_kafka_conf_new());
-    for (const auto &[k, v] : std::initializer_list<std::pair<const char *, std::string>>{
-             {"bootstrap.servers", bootstrap.toStdString()},
-             {"linger.ms", "20"},
-             {"batch.size", "1000000"},
-             {"queue.buffering.max.messages", "1000000"},
-             {"compression.type", "none"}}) {
+    for (const auto &[k, v] :
+         std::initializer_list<std::pair<const char *, std::string>>{{"bootstrap.servers", bootstrap.toStdString()},
+                                                                     {"linger.ms", "20"},
+                                                                     {"batch.size", "1000000"},
+                                                                     {"queue.buffering.max.messages", "1000000"},
+                                                                     {"compression.type", "none"}}) {
         if (rd_kafka_conf_set(conf.get(), k, v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
             std::fprintf(stderr, "load: %s\n", err);
             return false;
@@ -104,12 +104,10 @@ bool load(const QString &bootstrap, const QByteArray &topic, qint64 records, int
         const QByteArray value = valueOf(n);
         const QByteArray key = QByteArray::number(n);
         for (;;) {
-            const rd_kafka_resp_err_t e =
-                rd_kafka_producev(rk.get(), RD_KAFKA_V_TOPIC(topic.constData()), RD_KAFKA_V_PARTITION(int(n % partitions)),
-                                  RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
-                                  RD_KAFKA_V_KEY(key.constData(), size_t(key.size())),
-                                  RD_KAFKA_V_VALUE(const_cast<char *>(value.constData()), size_t(value.size())),
-                                  RD_KAFKA_V_END);
+            const rd_kafka_resp_err_t e = rd_kafka_producev(
+                rk.get(), RD_KAFKA_V_TOPIC(topic.constData()), RD_KAFKA_V_PARTITION(int(n % partitions)),
+                RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(key.constData(), size_t(key.size())),
+                RD_KAFKA_V_VALUE(const_cast<char *>(value.constData()), size_t(value.size())), RD_KAFKA_V_END);
             if (e == RD_KAFKA_RESP_ERR_NO_ERROR)
                 break;
             if (e != RD_KAFKA_RESP_ERR__QUEUE_FULL) {
@@ -123,8 +121,8 @@ bool load(const QString &bootstrap, const QByteArray &topic, qint64 records, int
     rd_kafka_flush(rk.get(), 120000);
     const qint64 now = recordsIn(rk.get(), topic, partitions);
     if (now != records) {
-        std::fprintf(stderr, "load: the topic holds %lld records, not %lld (delete it and run again)\n",
-                     (long long)now, (long long)records);
+        std::fprintf(stderr, "load: the topic holds %lld records, not %lld (delete it and run again)\n", (long long)now,
+                     (long long)records);
         return false;
     }
     return true;

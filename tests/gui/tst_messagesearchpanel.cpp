@@ -203,7 +203,8 @@ private Q_SLOTS:
         QTest::keyClick(bar->textEdit(), Qt::Key_Return);
         QCOMPARE(finished.size(), 1); // answered at once, nothing ran
         QVERIFY(!bar->isSearching());
-        QVERIFY2(p->statusText().contains(QLatin1String("JSON path")) && p->statusText().contains(QLatin1String("column")),
+        QVERIFY2(p->statusText().contains(QLatin1String("JSON path")) &&
+                     p->statusText().contains(QLatin1String("column")),
                  qPrintable(p->statusText()));
 
         bar->fieldBox()->setCurrentIndex(bar->fieldBox()->findData(int(FilterCondition::Field::Header)));

@@ -162,18 +162,20 @@ private Q_SLOTS:
         QTest::newRow("json path ==") << one(cond(F::Value, M::JsonPath, QStringLiteral("$.customer.id == 42")))
                                       << expected([](int n) { return n % 250 != 0 && n % 100 == 42; });
         QTest::newRow("json path wildcard && string")
-            << one(cond(F::Value, M::JsonPath, QStringLiteral(R"($.items[*].sku == "A3" && $.customer.tier == "gold")")))
+            << one(cond(F::Value, M::JsonPath,
+                        QStringLiteral(R"($.items[*].sku == "A3" && $.customer.tier == "gold")")))
             << expected([](int n) { return n % 250 != 0 && n % 7 == 3 && n % 3 == 0; });
         QTest::newRow("json path range ||")
             << one(cond(F::Value, M::JsonPath, QStringLiteral("$.id < 10 || $.id >= 2990")))
             << expected([](int n) { return n % 250 != 0 && (n < 10 || n >= 2990); });
-        QTest::newRow("key contains, any case") << one(cond(F::Key, M::Contains, QStringLiteral("ORDER-123")))
-                                                << expected([](int n) { return QByteArray::number(n).startsWith("123"); });
+        QTest::newRow("key contains, any case")
+            << one(cond(F::Key, M::Contains, QStringLiteral("ORDER-123")))
+            << expected([](int n) { return QByteArray::number(n).startsWith("123"); });
         QTest::newRow("value regex") << one(cond(F::Value, M::Regex, QStringLiteral(R"(^not json \d+5\d$)")))
                                      << expected([](int n) { return n % 250 == 0 && (n / 10) % 10 == 5; });
-        QTest::newRow("header by name")
-            << one(cond(F::Header, M::Contains, QStringLiteral("mobile"), QStringLiteral("source")))
-            << expected([](int n) { return n % 2 == 0; });
+        QTest::newRow("header by name") << one(cond(F::Header, M::Contains, QStringLiteral("mobile"),
+                                                    QStringLiteral("source")))
+                                        << expected([](int n) { return n % 2 == 0; });
         MessageFilter range;
         range.fromMs = baseTs + 100 * 1000;
         range.toMs = baseTs + 199 * 1000;
@@ -341,7 +343,8 @@ private Q_SLOTS:
         missing.topic = QStringLiteral("search-no-such-topic");
         SearchResult r = searchMessages(missing);
         QVERIFY(!r.ok());
-        QVERIFY2(r.error.contains(QLatin1String("search-no-such-topic")) && r.error.contains(QLatin1String("does not exist")),
+        QVERIFY2(r.error.contains(QLatin1String("search-no-such-topic")) &&
+                     r.error.contains(QLatin1String("does not exist")),
                  qPrintable(r.error));
 
         SearchSpec partition = spec({});

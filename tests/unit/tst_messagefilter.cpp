@@ -89,7 +89,10 @@ private Q_SLOTS:
 
     void containsBeyondAscii()
     {
-        const Rec r{std::nullopt, std::string("Gr\xc3\xbc\xc3\x9f" "e aus M\xc3\x9cNCHEN"), {}}; // "Grüße aus MÜNCHEN"
+        const Rec r{std::nullopt,
+                    std::string("Gr\xc3\xbc\xc3\x9f"
+                                "e aus M\xc3\x9cNCHEN"),
+                    {}}; // "Grüße aus MÜNCHEN"
         QVERIFY(matches(cond(F::Value, M::Contains, QStringLiteral("m\u00fcnchen")), r));
         QVERIFY(!matches(cond(F::Value, M::Contains, QStringLiteral("m\u00fcnchen"), true), r));
         QVERIFY(matches(cond(F::Value, M::Contains, QStringLiteral("Gr\u00fc\u00dfe"), true), r));
@@ -151,7 +154,8 @@ private Q_SLOTS:
     void everyConditionMustHold()
     {
         MessageFilter f;
-        f.conditions = {cond(F::Key, M::Contains, QStringLiteral("a")), cond(F::Value, M::Contains, QStringLiteral("b"))};
+        f.conditions = {cond(F::Key, M::Contains, QStringLiteral("a")),
+                        cond(F::Value, M::Contains, QStringLiteral("b"))};
         const CompiledFilter c = compiled(f);
         QVERIFY(c.matches(Rec{std::string("a"), std::string("b"), {}}.view()));
         QVERIFY(!c.matches(Rec{std::string("a"), std::string("c"), {}}.view()));
@@ -194,7 +198,8 @@ private Q_SLOTS:
         badPath.conditions = {cond(F::Key, M::Contains, QStringLiteral("k")),
                               cond(F::Value, M::JsonPath, QStringLiteral("$.a ==="))};
         QVERIFY(!CompiledFilter::compile(badPath, &error));
-        QVERIFY2(error.startsWith(QLatin1String("condition 2 (value): JSON path:")) && error.contains(QLatin1String("column")),
+        QVERIFY2(error.startsWith(QLatin1String("condition 2 (value): JSON path:")) &&
+                     error.contains(QLatin1String("column")),
                  qPrintable(error));
 
         MessageFilter noHeader;
