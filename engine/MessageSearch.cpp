@@ -10,7 +10,14 @@
 #include <QPointer>
 
 #include <algorithm>
+#include <cerrno>
 #include <vector>
+
+#ifdef Q_OS_LINUX
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 
 namespace md {
 
@@ -34,6 +41,42 @@ struct PartitionScan {
     qint64 from = 0; // the range being read: [from, to)
     qint64 to = 0;
     bool active = false;
+};
+
+// A search from the window is background work that can take every cycle it
+// gets; the window must not wait for a core meanwhile (headless searches and
+// benchmarks run at full priority). On Linux the scanning thread runs at a
+// lower priority (nice is per thread there) while it searches, and the
+// client's own threads, created from it, inherit that. Restored after: the
+// thread belongs to the task pool.
+class BackgroundPriority {
+public:
+    BackgroundPriority()
+    {
+#ifdef Q_OS_LINUX
+        m_tid = pid_t(syscall(SYS_gettid));
+        errno = 0;
+        m_old = getpriority(PRIO_PROCESS, id_t(m_tid));
+        m_changed = errno == 0 && setpriority(PRIO_PROCESS, id_t(m_tid), std::min(19, m_old + 10)) == 0;
+#endif
+    }
+    ~BackgroundPriority()
+    {
+#ifdef Q_OS_LINUX
+        // Lowering niceness again needs no privilege only back to the limit (RLIMIT_NICE);
+        // a pool thread left at +10 would only run other tasks more politely.
+        if (m_changed)
+            (void)setpriority(PRIO_PROCESS, id_t(m_tid), m_old);
+#endif
+    }
+    Q_DISABLE_COPY_MOVE(BackgroundPriority)
+
+private:
+#ifdef Q_OS_LINUX
+    pid_t m_tid = 0;
+    int m_old = 0;
+    bool m_changed = false;
+#endif
 };
 
 class Searcher {
@@ -405,6 +448,7 @@ void MessageSearchJob::start()
     // Posted to the application's thread and emitted only while the job lives.
     QPointer<MessageSearchJob> guard(this);
     auto future = runTask([spec = m_spec, cancel = m_cancel, guard] {
+        const BackgroundPriority background; // the window's thread first
         const SearchResult result =
             searchMessages(spec, cancel.get(), [guard](const QList<KafkaMessage> &matches, const SearchProgress &p) {
                 postToApplication(guard, [matches, p](MessageSearchJob *job) { Q_EMIT job->matchesFound(matches, p); });

@@ -3,6 +3,7 @@
 #include "FlowLayout.h"
 
 #include "CopyMessagesDialog.h"
+#include "MessageFeed.h"
 #include "MessageSearchBar.h"
 #include "TableViews.h"
 
@@ -41,7 +42,8 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
       m_time(new QDateTimeEdit(this)), m_count(new QSpinBox(this)), m_read(new QPushButton(tr("Read"), this)),
       m_display(new QComboBox(this)), m_view(new QTableView(this)), m_detail(new QPlainTextEdit(this)),
       m_detailHex(new QPlainTextEdit(this)), m_searchBar(new MessageSearchBar(this)),
-      m_copyText(new QPushButton(tr("Copy"), this)), m_copyJson(new QPushButton(tr("Copy as JSON"), this)),
+      m_feed(new MessageFeed(m_model, this)), m_copyText(new QPushButton(tr("Copy"), this)),
+      m_copyJson(new QPushButton(tr("Copy as JSON"), this)),
       m_exportJson(new QPushButton(tr("Export JSON\u2026"), this)),
       m_exportCsv(new QPushButton(tr("Export CSV\u2026"), this)),
       m_copyOther(new QPushButton(tr("Copy to other cluster\u2026"), this)),
@@ -163,14 +165,21 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     connect(m_copyOther, &QPushButton::clicked, this, [this] { openCopyDialog(); });
 
     connect(m_searchBar, &MessageSearchBar::searchRequested, this, &MessagesPanel::search);
-    connect(m_searchBar, &MessageSearchBar::matchesFound, m_model, &MessageTableModel::appendMessages);
+    connect(m_searchBar, &MessageSearchBar::matchesFound, m_feed, &MessageFeed::add);
+    // The result is told once every match is in the table.
+    connect(m_feed, &MessageFeed::drained, this, [this] {
+        if (m_searchResult)
+            finishSearch(*std::exchange(m_searchResult, std::nullopt));
+    });
     connect(m_searchBar, &MessageSearchBar::progressChanged, this, [this](const QString &text) {
         if (m_searchBar->isSearching())
             showStatus(text, false);
     });
     connect(m_searchBar, &MessageSearchBar::finished, this, [this](const SearchResult &result) {
-        showStatus(result.summary(), !result.ok());
-        Q_EMIT searchFinished(result);
+        if (m_feed->isEmpty())
+            finishSearch(result);
+        else
+            m_searchResult = result;
     });
     connect(m_admin, &AdminClient::messagesReady, this, &MessagesPanel::onMessages);
     connect(m_admin, &AdminClient::requestFailed, this, &MessagesPanel::onFailed);
@@ -323,11 +332,19 @@ void MessagesPanel::search()
     m_selectWhenShown.reset();
     m_readRequest = 0; // a read still running is answered into nothing
     m_read->setText(tr("Read"));
+    m_feed->clear();
+    m_searchResult.reset();
     m_model->setMessages({});
     m_searchBar->start(spec);
     showStatus(tr("Searching %1%2\u2026")
                    .arg(spec.topic, spec.partition >= 0 ? QStringLiteral(" [%1]").arg(spec.partition) : QString()),
                false);
+}
+
+void MessagesPanel::finishSearch(const SearchResult &result)
+{
+    showStatus(result.summary(), !result.ok());
+    Q_EMIT searchFinished(result);
 }
 
 void MessagesPanel::onMessages(quint64 id, const QList<KafkaMessage> &messages)

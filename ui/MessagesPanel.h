@@ -103,6 +103,7 @@ Q_SIGNALS:
 
 private:
     void onMessages(quint64 id, const QList<KafkaMessage> &messages);
+    void finishSearch(const SearchResult &result);
     void onFailed(quint64 id, AdminClient::Operation op, const QString &error);
     void updatePartitions();
     void updateMode();
@@ -134,6 +135,8 @@ private:
     QPlainTextEdit *m_detail;
     QPlainTextEdit *m_detailHex;
     class MessageSearchBar *m_searchBar;
+    class MessageFeed *m_feed;                  // matches into the table, a slice per turn
+    std::optional<SearchResult> m_searchResult; // told once the feed has drained
     QPushButton *m_copyText;
     QPushButton *m_copyJson;
     QPushButton *m_exportJson;

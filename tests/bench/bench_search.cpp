@@ -1,6 +1,7 @@
 // Message search scan rate and the UI thread meanwhile (issue 16).
 //
 //   bench_search BOOTSTRAP [--records 2000000] [--partitions 6] [--repeat 3] [--topic NAME]
+//                [--ui-filter PREDICATE]
 //
 // Loads TOPIC once (when it does not hold RECORDS yet) with 200-byte JSON values
 // ({"id":N,"customer":{"id":N % 10000,...},"items":[...],...} padded to 200 B) from one
@@ -10,7 +11,7 @@
 //      over the whole call (connect, plan, read every record);
 //   2. `ui`: the same search as the message browser runs it (a shown MessagesPanel, its
 //      MessageSearchJob, matches streamed into the table, QT_QPA_PLATFORM=offscreen) with
-//      the filter `$.customer.id < 1000` (10% match; the match limit 100,000 lets the table
+//      the filter `$.customer.id < 1000` (--ui-filter; 10% match; the match limit 100,000 lets the table
 //      take 100,000 rows in batches) while a 1 ms precise timer measures how late the
 //      event loop serves it.
 // Prints per repeat:
@@ -153,6 +154,7 @@ int main(int argc, char **argv)
     qint64 records = 2'000'000;
     int partitions = 6, repeat = 3;
     QString topic = QStringLiteral("bench-search");
+    QString uiFilter = QStringLiteral("$.customer.id < 1000");
     for (int i = 2; i + 1 < args.size(); i += 2) {
         if (args[i] == QLatin1String("--records"))
             records = args[i + 1].toLongLong();
@@ -162,6 +164,8 @@ int main(int argc, char **argv)
             repeat = args[i + 1].toInt();
         else if (args[i] == QLatin1String("--topic"))
             topic = args[i + 1];
+        else if (args[i] == QLatin1String("--ui-filter"))
+            uiFilter = args[i + 1];
     }
     {
         ClusterConfig c;
@@ -230,7 +234,7 @@ int main(int argc, char **argv)
         panel.countBox()->setValue(100000);
         MessageSearchBar *bar = panel.searchBar();
         bar->matchBox()->setCurrentIndex(bar->matchBox()->findData(int(FilterCondition::Match::JsonPath)));
-        bar->textEdit()->setText(QStringLiteral("$.customer.id < 1000"));
+        bar->textEdit()->setText(uiFilter);
         std::vector<double> lateness;
         QElapsedTimer clock;
         clock.start();
