@@ -292,7 +292,10 @@ void LagMapWidget::refresh(qint64 fromMs, qint64 toMs)
     m_maxLag = 0;
     for (int row = 0; row < ny; ++row) {
         float *cells = m_cells.data() + size_t(row) * size_t(nx);
-        const QList<MetricStore::Point> points = m_store->partitionLagSeries(m_rows.at(row), fromMs, toMs, nx);
+        // Twice the columns: the store merges whole groups of samples, and merged down to
+        // about nx they can be fewer than the columns (1,200 samples into 542 columns come
+        // back as 400 points), which left every third column empty.
+        const QList<MetricStore::Point> points = m_store->partitionLagSeries(m_rows.at(row), fromMs, toMs, 2 * nx);
         for (const MetricStore::Point &p : points) {
             if (!std::isfinite(p.value))
                 continue;

@@ -230,6 +230,14 @@ private Q_SLOTS:
                 if (std::isfinite(data->cell(c, r)))
                     peak = std::max(peak, data->cell(c, r));
         QCOMPARE(peak, lagOf(kHotRow, kHotTick));
+        // Samples cover the whole window: downsampling leaves no empty (transparent) column,
+        // whatever the width (here the plot's laid-out one: fewer columns than samples).
+        map.refresh(lastMs() - 5 * 60'000, lastMs());
+        data = map.colorMap()->data();
+        QVERIFY(data->keySize() < kTicks / 2);
+        for (int r = 0; r < data->valueSize(); ++r)
+            for (int c = 0; c < data->keySize(); ++c)
+                QVERIFY2(std::isfinite(data->cell(c, r)), qPrintable(QStringLiteral("cell %1,%2").arg(c).arg(r)));
 
         // Topic lines only at topic starts; those closer than a few pixels are left out.
         const QList<int> starts{1, 10, 500, 800};
@@ -540,6 +548,13 @@ private Q_SLOTS:
             scrollUs.append(timer.nsecsElapsed() / 1000);
             map.fitAllRows();
         }
+        QElapsedTimer queries;
+        queries.start();
+        qsizetype points = 0;
+        for (const PartitionKey &key : std::as_const(m_keys))
+            points += m_store.partitionLagSeries(key, lastMs() - 5 * 60'000, lastMs(), 0).size();
+        qInfo("the store's queries alone (unmerged, %lld points): %lld us", qint64(points),
+              queries.nsecsElapsed() / 1000);
         std::sort(refreshUs.begin(), refreshUs.end());
         std::sort(scrollUs.begin(), scrollUs.end());
         qInfo(
