@@ -290,22 +290,41 @@ void LagMapWidget::refresh(qint64 fromMs, qint64 toMs)
     m_columns = nx;
     m_cells.assign(size_t(ny) * size_t(nx), std::numeric_limits<float>::quiet_NaN());
     m_maxLag = 0;
+    // The column of a time: rounded to the nearest, plain arithmetic (a million a refresh).
+    const double columnsPerMs = double(nx - 1) / ((toS - fromS) * 1000.0);
+    const auto columnOf = [&](qint64 ms) {
+        const double x = double(ms - fromMs) * columnsPerMs;
+        return x >= 0 ? int(x + 0.5) : -int(0.5 - x);
+    };
     for (int row = 0; row < ny; ++row) {
         float *cells = m_cells.data() + size_t(row) * size_t(nx);
         // Twice the columns: the store merges whole groups of samples, and merged down to
         // about nx they can be fewer than the columns (1,200 samples into 542 columns come
         // back as 400 points), which left every third column empty.
         const QList<MetricStore::Point> points = m_store->partitionLagSeries(m_rows.at(row), fromMs, toMs, 2 * nx);
-        for (const MetricStore::Point &p : points) {
-            if (!std::isfinite(p.value))
-                continue;
-            const int col = int(std::lround((double(p.timeMs) / 1000.0 - fromS) / (toS - fromS) * (nx - 1)));
-            if (col < 0 || col >= nx)
-                continue;
-            float &cell = cells[col];
-            if (std::isnan(cell) || p.value > cell)
-                cell = float(p.value);
-            m_maxLag = std::max(m_maxLag, p.value);
+        const qsizetype n = points.size();
+        if (n == 0)
+            continue;
+        // A point stands for its slice until the next one (fewer samples than columns must not
+        // leave stripes), at most twice the points' mean spacing: a longer gap is a pause of the
+        // data and stays empty, as do unassigned samples (NaN).
+        const qint64 hold = n > 1 ? 2 * (points.at(n - 1).timeMs - points.at(0).timeMs) / (n - 1) : 0;
+        int col = columnOf(points.at(0).timeMs);
+        for (qsizetype i = 0; i < n; ++i) {
+            const MetricStore::Point &p = points.at(i);
+            const qint64 nextMs = i + 1 < n ? points.at(i + 1).timeMs : p.timeMs;
+            const int nextCol = i + 1 < n ? columnOf(nextMs) : col;
+            if (!std::isnan(p.value)) {
+                const int end = nextMs - p.timeMs <= hold ? nextCol : columnOf(p.timeMs + hold);
+                const int last = std::min(std::max(col, end - 1), nx - 1);
+                const float v = float(p.value);
+                for (int c = std::max(col, 0); c <= last; ++c) {
+                    if (!(cells[c] >= v)) // NaN or smaller
+                        cells[c] = v;
+                }
+                m_maxLag = std::max(m_maxLag, p.value);
+            }
+            col = nextCol;
         }
     }
     m_first = std::clamp(m_first, 0, std::max(0, ny - visibleRowCount()));
