@@ -62,7 +62,7 @@ MonitorChart::MonitorChart(const MetricStore *store, QWidget *parent)
 
     connect(m_plot, &QCustomPlot::afterReplot, this, [this] { ++m_replots; });
     connect(m_plot, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
-        if (m_plot->axisRect()->rect().contains(e->pos()))
+        if (pressNavigates(e))
             Q_EMIT userNavigated();
     });
     connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { Q_EMIT userNavigated(); });
@@ -102,6 +102,11 @@ int MonitorChart::pointBudget() const
 {
     const int w = m_plot->axisRect()->width();
     return w > 10 ? w : 800;
+}
+
+bool MonitorChart::pressNavigates(const QMouseEvent *event) const
+{
+    return m_plot->axisRect()->rect().contains(event->pos());
 }
 
 void MonitorChart::changeEvent(QEvent *event)

@@ -6,6 +6,7 @@
 #include <QWidget>
 
 class QCustomPlot;
+class QMouseEvent;
 class QCPItemTracer;
 class QTextStream;
 
@@ -46,6 +47,9 @@ Q_SIGNALS:
 protected:
     void changeEvent(QEvent *event) override;
     virtual void applyPalette();
+    // Whether a press starts a navigation (it stops follow-live at once): in the plot area, by
+    // default. A chart whose click means something else says no; its drags still report.
+    virtual bool pressNavigates(const QMouseEvent *event) const;
     // Sets the x range without reporting it as a user change.
     void setTimeRange(qint64 fromMs, qint64 toMs);
     int pointBudget() const; // about one point per pixel of the plot area

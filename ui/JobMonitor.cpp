@@ -7,6 +7,7 @@
 #include "LagMapWidget.h"
 #include "MirrorJob.h"
 #include "NumberFormat.h"
+#include "PartitionSelection.h"
 #include "PartitionTableModel.h"
 #include "TopicNaming.h"
 
@@ -113,6 +114,7 @@ void JobMonitor::build()
     filter->setPlaceholderText(tr("Filter topics"));
     filter->setClearButtonEnabled(true);
     connect(filter, &QLineEdit::textChanged, m_partitionProxy, &QSortFilterProxyModel::setFilterFixedString);
+    followLagMapClicks(m_lagMap, m_partitionView, filter);
 
     auto *tablePane = new QWidget(this);
     auto *tableLayout = new QVBoxLayout(tablePane);

@@ -219,7 +219,7 @@ private Q_SLOTS:
         map.show();
         QVERIFY(QTest::qWaitForWindowExposed(&map));
         const int line = QFontMetrics(map.font()).height();
-        for (int rows : {21, 200}) {
+        for (int rows : {21, 200, 1000}) {
             const int step = map.labelStep(rows);
             // Labelled rows are at least a text line apart.
             QVERIFY2(double(map.plot()->axisRect()->height()) / rows * step >= line,
