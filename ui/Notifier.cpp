@@ -11,6 +11,7 @@
 #include <QDBusPendingCallWatcher>
 #include <QDBusPendingReply>
 #include <QDateTime>
+#include <QGuiApplication>
 #include <QSettings>
 #include <QSystemTrayIcon>
 
@@ -239,8 +240,9 @@ void Notifier::deliver(const Notification &n)
         QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("/org/freedesktop/Notifications"),
         QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("Notify"));
     const uchar urgency = n.severity == Notification::Severity::Critical ? 2 : 1; // critical : normal
-    QVariantMap hints{{QStringLiteral("urgency"), QVariant::fromValue(urgency)},
-                      {QStringLiteral("desktop-entry"), QStringLiteral("mirrordesk")}};
+    QVariantMap hints{{QStringLiteral("urgency"), QVariant::fromValue(urgency)}};
+    if (const QString entry = QGuiApplication::desktopFileName(); !entry.isEmpty())
+        hints.insert(QStringLiteral("desktop-entry"), entry); // the service shows the app's name and icon
     call << QStringLiteral("MirrorDesk") << m_serviceIds.value(n.job, 0u) << QString() << n.summary << n.body
          << QStringList() << hints << int(-1);
     auto *watcher = new QDBusPendingCallWatcher(m_bus->asyncCall(call, dbusTimeoutMs), this);

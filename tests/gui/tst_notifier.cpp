@@ -3,7 +3,9 @@
 // The D-Bus way is checked against a fake org.freedesktop.Notifications on a bus of the test's
 // own (a dbus-daemon it starts: no session bus is needed from CTest; skipped without
 // dbus-daemon); the banner way with a bus that leads nowhere and no tray (offscreen has none).
+#include "JobMonitor.h"
 #include "MainWindow.h"
+#include "MirrorJob.h"
 #include "NotificationBanner.h"
 #include "Notifier.h"
 
@@ -104,6 +106,7 @@ private Q_SLOTS:
         QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("MirrorDesk-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("tst_notifier"));
+        QGuiApplication::setDesktopFileName(QStringLiteral("io.github.mirrordesk.MirrorDesk")); // as GuiMode does
         qRegisterMetaType<Notifier::Route>();
     }
     void init() { QSettings().remove(QStringLiteral("notifications")); }
@@ -204,6 +207,53 @@ private Q_SLOTS:
         QVERIFY(!window.trayIcon()); // no tray was made for it
     }
 
+    // The window's wiring: a job's monitor turning WARN, then the job failing.
+    void aJobOfTheWindowIsFollowed()
+    {
+        MainWindow window;
+        Notifier *notifier = window.notifier();
+        notifier->setBus(nowhere());
+        notifier->setTrayAvailable([] { return false; });
+        MirrorJobSpec spec;
+        spec.name = QStringLiteral("orders-dr");
+        spec.source.bootstrap = QStringLiteral("127.0.0.1:1");
+        spec.target.bootstrap = QStringLiteral("127.0.0.1:2");
+        spec.include = {QStringLiteral("orders")};
+        auto *job = new MirrorJob(spec);
+        window.addJob(job); // not started: the monitor is fed by hand
+        JobMonitor *monitor = window.jobMonitor(0);
+        QVERIFY(monitor);
+        QSignalSpy delivered(notifier, &Notifier::delivered);
+        // A minute of ticks, 2 s apart, whose offsets move while the lag only grows: WARN.
+        const qint64 base = QDateTime::currentMSecsSinceEpoch() - 60000;
+        for (int i = 0; i < 30; ++i) {
+            MetricsSnapshot s;
+            s.jobName = spec.name;
+            s.time = QDateTime::fromMSecsSinceEpoch(base + i * 2000, Qt::UTC);
+            s.elapsedMs = i * 2000;
+            s.state = JobState::Running;
+            PartitionMetrics m;
+            m.topic = QStringLiteral("orders");
+            m.partition = 3;
+            m.lag = 100 + 50 * i;
+            m.endOffset = 1000 + 200 * i;
+            m.nextOffset = m.endOffset - m.lag;
+            s.totalLag = m.lag;
+            s.partitions.append(m);
+            monitor->addSnapshot(s);
+        }
+        QCOMPARE(monitor->status(), JobLagStatus::Warn);
+        QCOMPARE(delivered.size(), 1); // one transition, thirty snapshots
+        NotificationBanner *banner = notifier->banner();
+        // The lag when it turned (the sixth tick: the window had to be 10 s old) and which partition.
+        QCOMPARE(banner->text(),
+                 QStringLiteral("orders-dr: lag warning \u2014 WARN: lag 350 records; 1 partition(s) WARN: orders-3"));
+        // The job's end, failed: told at once, inside the rate limit.
+        QMetaObject::invokeMethod(job, "finished", Q_ARG(bool, false), Q_ARG(QString, QStringLiteral("broker down")));
+        QCOMPARE(delivered.size(), 2);
+        QCOMPARE(banner->text(), QStringLiteral("orders-dr: failed \u2014 broker down"));
+    }
+
     void theOffSwitchSilencesAndIsKept()
     {
         MainWindow window;
@@ -282,6 +332,8 @@ private Q_SLOTS:
         QCOMPARE(fake.calls[0].body, QStringLiteral("WARN: lag 300"));
         QCOMPARE(fake.calls[0].hints.value(QStringLiteral("urgency")).toInt(), 1);
         QCOMPARE(fake.calls[0].replacesId, 0u);
+        QCOMPARE(fake.calls[0].hints.value(QStringLiteral("desktop-entry")).toString(),
+                 QStringLiteral("io.github.mirrordesk.MirrorDesk"));
         QTRY_COMPARE(delivered.size(), 1);
         QCOMPARE(delivered[0][1].value<Notifier::Route>(), Notifier::Route::DBus);
 
