@@ -114,7 +114,8 @@ std::optional<Notification> NotificationPolicy::update(const void *job, const QS
         t.worstHeld = std::max(t.worstHeld, health);
         return std::nullopt;
     }
-    // Unheld, the previous health was the one last told, so this one differs from it.
+    // Nothing held back, the previous health was the one last told, so this one differs from
+    // it; a failure drops what was held: it says more than the changes before it.
     t.held = 0;
     return send(job, t, nowMs);
 }
@@ -126,11 +127,6 @@ QList<Notification> NotificationPolicy::due(qint64 nowMs)
         Track &t = it.value();
         if (t.held == 0 || nowMs - t.lastSentMs < m_minIntervalMs)
             continue;
-        if (t.held == 1 && t.current == t.notified) { // back where it was: nothing to tell
-            t.held = 0;
-            t.worstHeld = JobHealth::Ok;
-            continue;
-        }
         out.append(send(it.key(), t, nowMs));
     }
     return out;

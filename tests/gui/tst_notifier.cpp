@@ -178,6 +178,14 @@ private Q_SLOTS:
         QCOMPARE(failed->severity, Notification::Severity::Critical);
         QVERIFY(!policy.update(&kJob, QStringLiteral("orders-dr"), JobHealth::Ok, {}, 100000));
         QVERIFY(policy.due(200000).isEmpty());
+        // Failing while changes are held back: the failure, not a summary of them.
+        QVERIFY(policy.update(&kOther, QStringLiteral("billing"), JobHealth::Warn, {}, 0));
+        QVERIFY(!policy.update(&kOther, QStringLiteral("billing"), JobHealth::Err, {}, 1000));
+        QVERIFY(!policy.update(&kOther, QStringLiteral("billing"), JobHealth::Ok, {}, 2000));
+        const auto alsoFailed = policy.update(&kOther, QStringLiteral("billing"), JobHealth::Failed, {}, 3000);
+        QVERIFY(alsoFailed);
+        QCOMPARE(alsoFailed->summary, QStringLiteral("billing: failed"));
+        QCOMPARE(policy.nextDueMs(), -1);
     }
 
     void withoutBusOrTrayTheBannerShowsAndCloses()
