@@ -12,6 +12,8 @@
 #include "JobWorkspace.h"
 #include "MessagesPanel.h"
 #include "MirrorJob.h"
+#include "NotificationBanner.h"
+#include "Notifier.h"
 #include "OtherSideLookup.h"
 #include "ResetProgressDialog.h"
 #include "TopicNaming.h"
@@ -32,7 +34,6 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QStyle>
-#include <QSystemTrayIcon>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
@@ -159,7 +160,17 @@ MainWindow::MainWindow(QWidget *parent)
     main->addWidget(jobsPanel);
     main->setStretchFactor(0, 3);
     main->setStretchFactor(1, 2);
-    setCentralWidget(main);
+    // Above the panes, the notifications' banner (shown only where no service or tray can).
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    auto *banner = new NotificationBanner(central);
+    centralLayout->addWidget(banner);
+    centralLayout->addWidget(main, 1);
+    setCentralWidget(central);
+    const auto tray = [this] { return ensureTray(); };
+    m_notifier = new Notifier(banner, tray, this);
 
     // Job profiles open as editor tabs in their own window, several at once; Run adds the
     // job to the list.
@@ -195,6 +206,8 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobMenu->addSeparator();
     m_jobMenu->addAction(m_resetAction);
     m_jobMenu->addAction(m_failoverAction);
+    m_jobMenu->addSeparator();
+    m_jobMenu->addAction(m_notifier->enableAction());
     QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
     cluster->addAction(tr("&Connections…"), this, [this] {
         // One manager per window, found again by name: no member needed here.
@@ -341,10 +354,9 @@ void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
     monitor->setJob(job);
     m_monitors.append(monitor);
     m_monitorStack->addWidget(monitor);
-    connect(monitor, &JobMonitor::statusChanged, this, [this, job](JobLagStatus status) {
-        m_jobModel->setStatus(int(m_jobs.indexOf(job)), status);
-        notifyStatus(job, status);
-    });
+    connect(monitor, &JobMonitor::statusChanged, this,
+            [this, job](JobLagStatus status) { m_jobModel->setStatus(int(m_jobs.indexOf(job)), status); });
+    m_notifier->watch(job, monitor);
     m_jobModel->setStatus(row, monitor->status());
     if (m_jobView->selectionModel()->selectedRows().isEmpty())
         m_jobView->selectRow(row);
@@ -366,17 +378,6 @@ void MainWindow::showSelectedMonitor()
     const QModelIndexList rows = m_jobView->selectionModel()->selectedRows();
     JobMonitor *monitor = rows.isEmpty() ? nullptr : m_monitors.value(rows.first().row());
     m_monitorStack->setCurrentIndex(monitor ? m_monitorStack->indexOf(monitor) : 0);
-}
-
-void MainWindow::notifyStatus(MirrorJob *job, JobLagStatus status)
-{
-    // Only the turns for the worse are worth interrupting the operator for.
-    if (status == JobLagStatus::Ok || !QSystemTrayIcon::isSystemTrayAvailable())
-        return;
-    const bool err = status == JobLagStatus::Err;
-    ensureTray()->showMessage(err ? tr("Mirror job in error") : tr("Mirror job falling behind"),
-                              tr("%1: lag status %2").arg(job->spec().name, jobLagStatusName(status)),
-                              err ? QSystemTrayIcon::Critical : QSystemTrayIcon::Warning, 10000);
 }
 
 void MainWindow::updateJobButtons()

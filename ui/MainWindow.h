@@ -27,6 +27,7 @@ class JobListModel;
 class JobMonitor;
 class JobWorkspace;
 class MirrorJob;
+class Notifier;
 class OtherSideLookup;
 class FailoverDialog;
 enum class JobLagStatus;
@@ -87,6 +88,8 @@ public:
     void setCloseQuestion(CloseQuestion ask) { m_askOnClose = std::move(ask); } // tests answer it
     // The tray icon, once a job status or the tray choice needed it; null before.
     QSystemTrayIcon *trayIcon() const { return m_tray; }
+    // WARN, ERR, failed and recovered jobs, told by desktop notification, tray or banner.
+    Notifier *notifier() const { return m_notifier; }
 
 public Q_SLOTS:
     // Opens the Compare view (its own window) for the selected job's spec; null without a job.
@@ -114,7 +117,6 @@ private:
     void showJobContextMenu(const QPoint &pos);
     void openProfile();
     void showSelectedMonitor();
-    void notifyStatus(MirrorJob *job, JobLagStatus status);
     // Selects the job's row (its monitor shows) and says why it was not started again.
     void showDuplicate(MirrorJob *running, const QString &why);
     QList<QSplitter *> namedSplitters() const;
@@ -136,6 +138,7 @@ private:
     QList<JobMonitor *> m_monitors; // row order of m_jobModel
     QStackedWidget *m_monitorStack = nullptr;
     QSystemTrayIcon *m_tray = nullptr; // only where a tray exists
+    Notifier *m_notifier = nullptr;
     JobWorkspace *m_workspace = nullptr;
     JobEditorDialog *m_editorDialog = nullptr;
     OtherSideLookup *m_otherSide = nullptr;
