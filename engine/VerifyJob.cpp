@@ -111,13 +111,12 @@ DifferenceRecords readDifferenceRecords(const MirrorJobSpec &spec, const Partiti
     DifferenceRecords out;
     QString sourceError;
     // Both clusters at once: an unreachable one costs one timeout, not two.
-    QFuture<std::optional<KafkaMessage>> source =
-        runTask([&spec, &verdict, timeoutMs, &sourceError] {
-            return readAt(spec.source, verdict.sourceTopic, verdict.partition, verdict.sourceOffset, timeoutMs,
-                          &sourceError);
-        });
-    out.target = readAt(spec.target, verdict.targetTopic, verdict.partition, verdict.targetOffset, timeoutMs,
-                        &out.targetError);
+    QFuture<std::optional<KafkaMessage>> source = runTask([&spec, &verdict, timeoutMs, &sourceError] {
+        return readAt(spec.source, verdict.sourceTopic, verdict.partition, verdict.sourceOffset, timeoutMs,
+                      &sourceError);
+    });
+    out.target =
+        readAt(spec.target, verdict.targetTopic, verdict.partition, verdict.targetOffset, timeoutMs, &out.targetError);
     out.source = source.result();
     out.sourceError = sourceError;
     return out;

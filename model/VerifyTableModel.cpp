@@ -15,7 +15,9 @@ QString number(qint64 n)
 
 } // namespace
 
-VerifyTableModel::VerifyTableModel(QObject *parent) : QAbstractTableModel(parent) {}
+VerifyTableModel::VerifyTableModel(QObject *parent) : QAbstractTableModel(parent)
+{
+}
 
 VerifyTableModel::~VerifyTableModel() = default;
 
@@ -114,8 +116,7 @@ QVariant VerifyTableModel::data(const QModelIndex &index, int role) const
             return sort ? QVariant(n) : QVariant(number(n));
         };
         switch (index.column()) {
-        case TopicColumn:
-            return v ? v->sourceTopic + QStringLiteral(" \u2192 ") + v->targetTopic : r.sourceTopic;
+        case TopicColumn: return v ? v->sourceTopic + QStringLiteral(" \u2192 ") + v->targetTopic : r.sourceTopic;
         case PartitionColumn:
             if (sort)
                 return r.partition;
@@ -141,6 +142,15 @@ QVariant VerifyTableModel::data(const QModelIndex &index, int role) const
 
 QVariant VerifyTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    if (orientation == Qt::Horizontal && role == Qt::ToolTipRole) {
+        switch (section) {
+        case ComparedColumn: return tr("Source records compared so far");
+        case SourceCountColumn: return tr("Source records in the compared range");
+        case TargetCountColumn: return tr("Target records read, duplicates included");
+        case DuplicatesColumn: return tr("Target records that repeat an earlier stretch (at-least-once replay)");
+        default: return {};
+        }
+    }
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     switch (section) {
@@ -148,8 +158,8 @@ QVariant VerifyTableModel::headerData(int section, Qt::Orientation orientation, 
     case PartitionColumn: return tr("Partition");
     case StatusColumn: return tr("Status");
     case ComparedColumn: return tr("Compared");
-    case SourceCountColumn: return tr("Source records");
-    case TargetCountColumn: return tr("Target records");
+    case SourceCountColumn: return tr("Source");
+    case TargetCountColumn: return tr("Target");
     case DuplicatesColumn: return tr("Duplicates");
     case DifferenceColumn: return tr("Difference");
     default: return {};

@@ -24,6 +24,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace md {
 
 namespace {
@@ -116,10 +118,14 @@ VerifyDialog::VerifyDialog(const MirrorJobSpec &spec, QWidget *parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->horizontalHeader()->setStretchLastSection(true);
     const int em = m_table->fontMetrics().horizontalAdvance(QLatin1Char('M'));
-    m_table->setColumnWidth(VerifyTableModel::TopicColumn, 16 * em);
+    // Fixed widths (counts grow while a run goes, columns should not jump), never narrower than the header.
+    auto setWidth = [this](int column, int width) {
+        m_table->setColumnWidth(column, std::max(width, m_table->horizontalHeader()->sectionSizeHint(column)));
+    };
+    setWidth(VerifyTableModel::TopicColumn, 18 * em);
     for (int c = VerifyTableModel::PartitionColumn; c < VerifyTableModel::DifferenceColumn; ++c)
-        m_table->setColumnWidth(c, 7 * em);
-    m_table->setColumnWidth(VerifyTableModel::StatusColumn, 11 * em);
+        setWidth(c, 6 * em);
+    setWidth(VerifyTableModel::StatusColumn, 11 * em);
 
     m_summary->setObjectName(QStringLiteral("verifySummary"));
     m_summary->setWordWrap(true);
@@ -172,8 +178,7 @@ VerifyDialog::VerifyDialog(const MirrorJobSpec &spec, QWidget *parent)
 
     connect(m_start, &QPushButton::clicked, this, &VerifyDialog::start);
     connect(m_cancel, &QPushButton::clicked, this, &VerifyDialog::cancel);
-    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &VerifyDialog::selectionChanged);
+    connect(m_table->selectionModel(), &QItemSelectionModel::selectionChanged, this, &VerifyDialog::selectionChanged);
     // A verdict arriving for the selected row shows its difference at once.
     connect(m_model, &QAbstractItemModel::dataChanged, this, [this](const QModelIndex &from, const QModelIndex &to) {
         const QModelIndexList rows = m_table->selectionModel()->selectedRows();
@@ -273,7 +278,8 @@ void VerifyDialog::finish(const VerifyReport &report)
     m_summary->setText(text);
     m_summary->setStyleSheet(report.completed || report.cancelled ? QString() : kErrorStyle);
     if (report.cancelled)
-        m_status->setText(tr("Cancelled after %1 of %2 partitions.").arg(report.partitions.size()).arg(report.plannedPartitions));
+        m_status->setText(
+            tr("Cancelled after %1 of %2 partitions.").arg(report.partitions.size()).arg(report.plannedPartitions));
     else if (!report.completed)
         m_status->setText(tr("Could not compare: %1").arg(report.error));
     else
@@ -336,12 +342,12 @@ void VerifyDialog::showDifference(int modelRow)
     m_difference->setStyleSheet(kErrorStyle);
     if (v->partition < 0)
         return; // a missing target topic: no records to show
-    m_sourceTitle->setText(tr("Source %1 at offset %2")
-                               .arg(QStringLiteral("%1[%2]").arg(v->sourceTopic).arg(v->partition),
-                                    offsetText(v->sourceOffset)));
-    m_targetTitle->setText(tr("Target %1 at offset %2")
-                               .arg(QStringLiteral("%1[%2]").arg(v->targetTopic).arg(v->partition),
-                                    offsetText(v->targetOffset)));
+    m_sourceTitle->setText(
+        tr("Source %1 at offset %2")
+            .arg(QStringLiteral("%1[%2]").arg(v->sourceTopic).arg(v->partition), offsetText(v->sourceOffset)));
+    m_targetTitle->setText(
+        tr("Target %1 at offset %2")
+            .arg(QStringLiteral("%1[%2]").arg(v->targetTopic).arg(v->partition), offsetText(v->targetOffset)));
     m_sourceRecord->setPlainText(tr("reading\u2026"));
     m_targetRecord->setPlainText(tr("reading\u2026"));
     inBackground<DifferenceRecords>(

@@ -16,6 +16,7 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QElapsedTimer>
+#include <QHeaderView>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
@@ -183,9 +184,22 @@ private Q_SLOTS:
         // A matching row shows no records.
         QVERIFY(selectPartition(dlg, 0));
         QVERIFY(dlg.sourceRecordText().isEmpty());
-        // Fits a 1366x768 laptop screen.
-        QVERIFY2(dlg.width() <= 1366 && dlg.height() <= 768,
+        // Fits a 1366x768 laptop screen: its natural size and its minimum, every button inside.
+        const QSize laptop(1366, 768);
+        QVERIFY2(dlg.width() <= laptop.width() && dlg.height() <= laptop.height(),
                  qPrintable(QStringLiteral("%1x%2").arg(dlg.width()).arg(dlg.height())));
+        const QSize minimum = dlg.minimumSizeHint();
+        QVERIFY2(minimum.width() <= laptop.width() && minimum.height() <= laptop.height() - 60,
+                 qPrintable(QStringLiteral("%1x%2").arg(minimum.width()).arg(minimum.height())));
+        dlg.resize(minimum);
+        QTest::qWait(20);
+        for (QPushButton *b : dlg.findChildren<QPushButton *>()) {
+            if (b->isVisible())
+                QVERIFY2(dlg.rect().contains(QRect(b->mapTo(&dlg, QPoint(0, 0)), b->size())), qPrintable(b->text()));
+        }
+        // Headers are not cut off.
+        for (int c = 0; c < VerifyTableModel::DifferenceColumn; ++c)
+            QVERIFY(dlg.table()->columnWidth(c) >= dlg.table()->horizontalHeader()->sectionSizeHint(c));
     }
 
     void differenceShowsBothRecords()
@@ -277,8 +291,8 @@ private Q_SLOTS:
                              qPrintable(QStringLiteral("%1 ms").arg(mine[i].atMs - mine[i - 1].atMs)));
             }
         }
-        qInfo("progress: %lld reports for %d records in %lld ms", qint64(reports.size()),
-              kBigPartitions * kBigRecords, clock.elapsed());
+        qInfo("progress: %lld reports for %d records in %lld ms", qint64(reports.size()), kBigPartitions * kBigRecords,
+              clock.elapsed());
     }
 
     void verifierHonoursTheCancelFlag()
@@ -294,8 +308,8 @@ private Q_SLOTS:
         QVERIFY(!report.completed);
         QCOMPARE(report.exitCode(), 2);
         QCOMPARE(report.partitions.size(), 0);
-        QCOMPARE(report.summary(), QStringLiteral("verify: cancelled after 0 of %1 partitions (0 differing)")
-                                       .arg(kBigPartitions));
+        QCOMPARE(report.summary(),
+                 QStringLiteral("verify: cancelled after 0 of %1 partitions (0 differing)").arg(kBigPartitions));
 
         // Set from another thread while a partition is read: the run ends at once.
         cancel = false;
@@ -347,10 +361,10 @@ private Q_SLOTS:
         QVERIFY(dlg.report().cancelled);
         const qsizetype done = dlg.report().partitions.size();
         QVERIFY(done < kBigPartitions);
-        const QString expected =
-            QStringLiteral("cancelled after %1 of %2 partitions").arg(done).arg(kBigPartitions);
+        const QString expected = QStringLiteral("cancelled after %1 of %2 partitions").arg(done).arg(kBigPartitions);
         QVERIFY2(dlg.summaryText().contains(expected), qPrintable(dlg.summaryText()));
-        QVERIFY2(dlg.statusText().contains(QStringLiteral("Cancelled after %1 of %2 partitions").arg(done).arg(kBigPartitions)),
+        QVERIFY2(dlg.statusText().contains(
+                     QStringLiteral("Cancelled after %1 of %2 partitions").arg(done).arg(kBigPartitions)),
                  qPrintable(dlg.statusText()));
         QCOMPARE(statusOf(dlg.model(), int(done)), QStringLiteral("cancelled"));
         QVERIFY(dlg.startButton()->isEnabled());
