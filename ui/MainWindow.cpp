@@ -138,6 +138,11 @@ MainWindow::MainWindow(QWidget *parent)
     m_verifyAction->setObjectName(QStringLiteral("verifyAction"));
     m_verifyAction->setToolTip(tr("Compare the job's source partitions with the target, record by record"));
     connect(m_verifyAction, &QAction::triggered, this, &MainWindow::verifySelectedJob);
+    auto *verify = new QToolButton(jobsPanel);
+    verify->setObjectName(QStringLiteral("verifyJob"));
+    m_verifyAction->setIconText(tr("Verify\u2026"));
+    verify->setDefaultAction(m_verifyAction);
+    jobsHeader->addWidget(verify);
     auto *reset = new QToolButton(jobsPanel);
     reset->setObjectName(QStringLiteral("resetProgress"));
     m_resetAction->setIconText(tr("Reset progress\u2026")); // the button's text, like its neighbours'

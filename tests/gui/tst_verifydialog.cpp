@@ -21,6 +21,7 @@
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QToolButton>
 #include <QtConcurrent>
 
 #include <atomic>
@@ -395,6 +396,11 @@ private Q_SLOTS:
         const QString topic = uniqueName(QStringLiteral("verify-gui-menu"));
         window.addJob(new MirrorJob(makeSpec(topic)));
         QVERIFY(action->isEnabled());
+        // Also a button beside the job list.
+        auto *button = window.findChild<QToolButton *>(QStringLiteral("verifyJob"));
+        QVERIFY(button);
+        QCOMPARE(button->defaultAction(), action);
+        QVERIFY(button->isVisible() && button->isEnabled());
         action->trigger();
         auto *dlg = window.findChild<VerifyDialog *>();
         QVERIFY(dlg);
