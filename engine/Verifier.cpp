@@ -96,6 +96,12 @@ QString VerifyReport::summary() const
         v.matches() ? ++matching : ++differing;
     }
     QString text;
+    if (cancelled) {
+        return QStringLiteral("verify: cancelled after %1 of %2 partitions (%3 differing)")
+            .arg(partitions.size())
+            .arg(plannedPartitions)
+            .arg(differing);
+    }
     if (!completed) {
         text = QStringLiteral("verify: cannot compare: ") + error;
         if (!partitions.isEmpty())
@@ -171,6 +177,10 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
             continue;
         topics.append({t, targetTopicName(m_spec, t.name)});
     }
+    for (const auto &[topic, targetName] : topics) {
+        const ProbedTopic *onTarget = target.topic(targetName);
+        report.plannedPartitions += onTarget && onTarget->error.isEmpty() ? topic.partitions : 1;
+    }
     if (topics.isEmpty()) {
         report.error = QStringLiteral("no source topic on %1 is mirrored by this job%2")
                            .arg(m_spec.source.bootstrap,
@@ -188,7 +198,19 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
         report.error = e;
         return report;
     }
+    // Only the source side reports progress: its records are what a partition's count is.
+    sourceReader.setCancel(m_options.cancel);
+    targetReader.setCancel(m_options.cancel);
+    if (m_options.onProgress)
+        sourceReader.setProgress(m_options.onProgress, m_options.progressIntervalMs);
     PartitionComparison comparison(m_spec, m_options, sourceReader, targetReader);
+    auto cancelled = [&] {
+        if (!sourceReader.cancelled())
+            return false;
+        report.cancelled = true;
+        report.error = PartitionReader::cancelledText();
+        return true;
+    };
 
     auto emitVerdict = [&](PartitionVerdict v) {
         if (onPartition)
@@ -218,6 +240,8 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
                                    .arg(topic.partitions);
         }
         for (int p = 0; p < topic.partitions; ++p) {
+            if (cancelled())
+                return report;
             if (p >= onTarget->partitions) {
                 PartitionVerdict v;
                 v.sourceTopic = topic.name;
@@ -233,7 +257,8 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
             QString error;
             auto verdict = comparison.run({topic.name, targetName, p}, &error);
             if (!verdict) {
-                report.error = error;
+                if (!cancelled())
+                    report.error = error;
                 return report;
             }
             if (judgeDuplicates(*verdict, m_spec.delivery))

@@ -7,6 +7,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
 #include <functional>
 
 namespace md {
@@ -21,6 +22,13 @@ struct VerifyOptions {
     // an at-least-once replay on the target: a replay that jumps back further
     // than this is reported as a difference.
     int replayWindow = 200000;
+    // Set from another thread to end the run: the reads check it at least
+    // every 200 ms, and the report says cancelled. Null: not cancellable.
+    const std::atomic_bool *cancel = nullptr;
+    // Records of the source partition compared so far, from the verifying
+    // thread, at most every progressIntervalMs while a partition is read.
+    std::function<void(const QString &sourceTopic, int partition, qint64 compared)> onProgress;
+    int progressIntervalMs = 100;
 };
 
 // The outcome for one source partition (or one whole topic when its target
@@ -73,7 +81,9 @@ struct PartitionVerdict {
 bool judgeDuplicates(PartitionVerdict &v, DeliveryGuarantee delivery);
 
 struct VerifyReport {
-    bool completed = false; // false: could not compare (error says why)
+    bool completed = false;    // false: could not compare (error says why) or cancelled
+    bool cancelled = false;    // VerifyOptions::cancel was set before the run ended
+    int plannedPartitions = 0; // verdicts the run set out to give (a missing target topic counts once)
     QString error;
     QStringList warnings;
     QList<PartitionVerdict> partitions;                          // in topic, partition order
@@ -81,7 +91,7 @@ struct VerifyReport {
     qint64 exactlyOnceDuplicates = 0;                            // of the partitions judgeDuplicates failed
 
     const PartitionVerdict *firstDifference() const;
-    // 0: every mirrored partition matches; 1: a difference; 2: could not compare.
+    // 0: every mirrored partition matches; 1: a difference; 2: could not compare (or cancelled).
     int exitCode() const;
     QString summary() const;
 };

@@ -9,6 +9,7 @@
 #include "Verifier.h"
 
 #include <QCryptographicHash>
+#include <QElapsedTimer>
 #include <QHash>
 #include <QMutex>
 
@@ -59,6 +60,17 @@ public:
     PartitionReader(const ClusterConfig &cluster, int idleTimeoutMs);
     ~PartitionReader();
 
+    // The run's cancel flag: next() fails with cancelledText() once it is set.
+    void setCancel(const std::atomic_bool *cancel) { m_cancel = cancel; }
+    bool cancelled() const { return m_cancel && m_cancel->load(); }
+    static QString cancelledText() { return QStringLiteral("cancelled"); }
+    // Records next() returned since start(), reported at most every intervalMs.
+    void setProgress(std::function<void(const QString &, int, qint64)> progress, int intervalMs)
+    {
+        m_progress = std::move(progress);
+        m_progressIntervalMs = intervalMs;
+    }
+
     QString open();
     QString failure(const QString &what) const;
     bool watermarks(const QString &topic, int partition, qint64 *low, qint64 *high, QString *error);
@@ -85,6 +97,11 @@ private:
     qint64 m_end = 0;
     bool m_ended = true;
     QHash<QString, DescribedTopicConfigs> m_configs;
+    const std::atomic_bool *m_cancel = nullptr;
+    std::function<void(const QString &, int, qint64)> m_progress;
+    int m_progressIntervalMs = 100;
+    qint64 m_read = 0; // records returned since start()
+    QElapsedTimer m_sinceProgress;
 };
 
 // Records one side holds that the other side's log start removed: what the

@@ -114,6 +114,10 @@ QString PartitionReader::start(const QString &topic, int partition, qint64 from,
     m_next = from;
     m_end = end;
     m_ended = from >= end;
+    m_read = 0;
+    m_sinceProgress.start();
+    if (m_progress)
+        m_progress(topic, partition, 0);
     PartitionListPtr list(rd_kafka_topic_partition_list_new(1));
     rd_kafka_topic_partition_list_add(list.get(), m_topicUtf8.constData(), partition)->offset = from;
     if (const auto err = rd_kafka_assign(m_rk.get(), m_ended ? nullptr : list.get()))
@@ -123,11 +127,19 @@ QString PartitionReader::start(const QString &topic, int partition, qint64 from,
 
 PartitionReader::Next PartitionReader::next(MessagePtr *out, QString *error)
 {
+    if (cancelled()) {
+        *error = cancelledText();
+        return Next::Failed;
+    }
     if (m_ended)
         return Next::End;
     QElapsedTimer idle;
     idle.start();
     while (true) {
+        if (cancelled()) {
+            *error = cancelledText();
+            return Next::Failed;
+        }
         MessagePtr m(rd_kafka_consumer_poll(m_rk.get(), kPollSliceMs));
         if (!m) {
             if (idle.elapsed() > m_idleTimeoutMs) {
@@ -173,6 +185,11 @@ PartitionReader::Next PartitionReader::next(MessagePtr *out, QString *error)
         m_next = m->offset + 1;
         if (m_next >= m_end)
             m_ended = true;
+        ++m_read;
+        if (m_progress && (m_ended || m_sinceProgress.elapsed() >= m_progressIntervalMs)) {
+            m_sinceProgress.restart();
+            m_progress(m_topic, m_partition, m_read);
+        }
         *out = std::move(m);
         return Next::Record;
     }

@@ -17,6 +17,7 @@
 #include "OtherSideLookup.h"
 #include "ResetProgressDialog.h"
 #include "TopicNaming.h"
+#include "VerifyDialog.h"
 
 #include <QAction>
 #include <QApplication>
@@ -134,6 +135,15 @@ MainWindow::MainWindow(QWidget *parent)
     m_failoverAction->setToolTip(tr("Move consumer groups to the target: their offsets translated through the job's "
                                     "offset map"));
     connect(m_failoverAction, &QAction::triggered, this, &MainWindow::failoverSelectedJob);
+    m_verifyAction = new QAction(tr("&Verify\u2026"), this);
+    m_verifyAction->setObjectName(QStringLiteral("verifyAction"));
+    m_verifyAction->setToolTip(tr("Compare the job's source partitions with the target, record by record"));
+    connect(m_verifyAction, &QAction::triggered, this, &MainWindow::verifySelectedJob);
+    auto *verify = new QToolButton(jobsPanel);
+    verify->setObjectName(QStringLiteral("verifyJob"));
+    m_verifyAction->setIconText(tr("Verify\u2026"));
+    verify->setDefaultAction(m_verifyAction);
+    jobsHeader->addWidget(verify);
     auto *reset = new QToolButton(jobsPanel);
     reset->setObjectName(QStringLiteral("resetProgress"));
     m_resetAction->setIconText(tr("Reset progress\u2026")); // the button's text, like its neighbours'
@@ -202,7 +212,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_editorDialog->addActions(edit->actions());
     m_jobMenu = menuBar()->addMenu(tr("&Job"));
     m_jobMenu->setToolTipsVisible(true); // a disabled action says why
-    m_jobMenu->addActions({m_startAction, m_compareAction});
+    m_jobMenu->addActions({m_startAction, m_compareAction, m_verifyAction});
     m_jobMenu->addSeparator();
     m_jobMenu->addAction(m_resetAction);
     m_jobMenu->addAction(m_failoverAction);
@@ -391,6 +401,7 @@ void MainWindow::updateJobButtons()
     m_startAction->setEnabled(m_start->isEnabled());
     m_compareAction->setEnabled(job != nullptr);
     m_failoverAction->setEnabled(job != nullptr);
+    m_verifyAction->setEnabled(job != nullptr);
     const QString blocked = job ? resetBlockedReason(job->spec()) : tr("Select a job in the list first");
     m_resetAction->setEnabled(blocked.isEmpty());
     const QString tip = blocked.isEmpty()
@@ -415,7 +426,7 @@ void MainWindow::showJobContextMenu(const QPoint &pos)
     m_jobView->selectRow(index.row());
     QMenu menu(this);
     menu.setToolTipsVisible(true);
-    menu.addActions({m_startAction, m_compareAction});
+    menu.addActions({m_startAction, m_compareAction, m_verifyAction});
     menu.addSeparator();
     menu.addActions({m_resetAction, m_failoverAction});
     menu.exec(m_jobView->viewport()->mapToGlobal(pos));
@@ -466,6 +477,29 @@ FailoverDialog *MainWindow::failoverSelectedJob()
     if (!job)
         return nullptr;
     auto *dlg = new FailoverDialog(job->spec(), this);
+    dlg->show();
+    return dlg;
+}
+
+VerifyDialog *MainWindow::verifySelectedJob()
+{
+    MirrorJob *job = selectedJob();
+    if (!job)
+        return nullptr;
+    const MirrorJobSpec &spec = job->spec();
+    m_verifyDialogs.removeAll(nullptr);
+    for (const QPointer<VerifyDialog> &open : std::as_const(m_verifyDialogs)) {
+        if (open->spec().name == spec.name && open->spec().source.bootstrap == spec.source.bootstrap &&
+            open->spec().target.bootstrap == spec.target.bootstrap) {
+            open->show();
+            open->raise();
+            open->activateWindow();
+            return open;
+        }
+    }
+    auto *dlg = new VerifyDialog(spec, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    m_verifyDialogs.append(dlg);
     dlg->show();
     return dlg;
 }

@@ -32,6 +32,7 @@ class OtherSideLookup;
 class FailoverDialog;
 enum class JobLagStatus;
 class ResetProgressDialog;
+class VerifyDialog;
 
 // Assembles the panes: source and target side by side, the job list below.
 // Each pane and job keeps its own logic; the window only wires them.
@@ -71,8 +72,9 @@ public:
     // The window saves them when it closes; the application restores them before showing it.
     void saveSettings() const;
     void restoreSettings();
-    // Job menu and job list context menu: Start, Compare Clusters, Reset Progress.
+    // Job menu and job list context menu: Start, Compare Clusters, Verify, Reset Progress, Fail Over.
     QAction *startAction() const { return m_startAction; }
+    QAction *verifyAction() const { return m_verifyAction; }
     QAction *resetProgressAction() const { return m_resetAction; }
     QAction *failoverAction() const { return m_failoverAction; }
     // Why the progress of the job group of `spec` cannot be reset from here now; empty: it can.
@@ -98,6 +100,8 @@ public Q_SLOTS:
     ResetProgressDialog *resetSelectedJobProgress();
     // Opens the Fail Over Consumer Groups dialog for the selected job; null without a job.
     FailoverDialog *failoverSelectedJob();
+    // Opens the Verify dialog for the selected job (one per job: an open one is raised); null without a job.
+    VerifyDialog *verifySelectedJob();
     // The Reset Progress dialog of a job (one per job group: an open one is raised). Reset is
     // unavailable in it while this window runs a job of that group.
     ResetProgressDialog *openResetProgress(const md::MirrorJobSpec &spec);
@@ -131,7 +135,9 @@ private:
     QAction *m_compareAction = nullptr;
     QAction *m_resetAction = nullptr;
     QAction *m_failoverAction = nullptr;
+    QAction *m_verifyAction = nullptr;
     QMenu *m_jobMenu = nullptr;
+    QList<QPointer<VerifyDialog>> m_verifyDialogs;
     QList<QPointer<ResetProgressDialog>> m_resetDialogs;
     QList<MirrorJob *> m_jobs;      // row order of m_jobModel
     QStringList m_profilePaths;     // row order of m_jobModel; canonical, empty when not from a file
