@@ -8,7 +8,6 @@
 #include "SingleInstance.h"
 
 #include <QApplication>
-#include <QFile>
 #include <QFileInfo>
 #include <QMessageBox>
 
@@ -79,15 +78,10 @@ int runGui(int argc, char **argv, const QStringList &files, bool sandboxMode, bo
             QTextStream(stderr) << "mirrordesk: " << error << Qt::endl;
             return 1;
         }
-        QFile demo(QStringLiteral(":/mirrordesk/examples/sandbox-demo.mirrorjob"));
-        if (!demo.open(QIODevice::ReadOnly))
-            return 1;
         QTextStream err(stderr);
-        std::optional<MirrorJobSpec> spec =
-            loadJobSpecFromData(demo.readAll(), QStringLiteral("sandbox-demo.mirrorjob"), sandbox.get(), err);
+        std::optional<MirrorJobSpec> spec = loadSandboxDemoJob(*sandbox, err);
         if (!spec)
             return 1;
-        sandbox->prepareTarget(*spec);
         window.setWindowTitle(QStringLiteral("MirrorDesk \u2014 sandbox"));
         window.showClusters(spec->source, spec->target);
         auto *job = new MirrorJob(*spec);

@@ -3,6 +3,7 @@
 #include "Sandbox.h"
 
 #include <QEventLoop>
+#include <QFile>
 #include <QTimer>
 
 #include <qt6keychain/keychain.h>
@@ -73,6 +74,20 @@ std::optional<MirrorJobSpec> loadJobSpecFromData(const QByteArray &data, const Q
     }
     std::optional<MirrorJobSpec> spec = profile.toSpec(makeResolver(sandbox), &issues);
     printIssues(issues, err);
+    return spec;
+}
+
+std::optional<MirrorJobSpec> loadSandboxDemoJob(SandboxClusters &sandbox, QTextStream &err)
+{
+    QFile demo(QStringLiteral(":/mirrordesk/examples/sandbox-demo.mirrorjob"));
+    if (!demo.open(QIODevice::ReadOnly)) {
+        err << "mirrordesk: the sandbox's demo job is missing from the build" << Qt::endl;
+        return std::nullopt;
+    }
+    std::optional<MirrorJobSpec> spec =
+        loadJobSpecFromData(demo.readAll(), QStringLiteral("sandbox-demo.mirrorjob"), &sandbox, err);
+    if (spec)
+        sandbox.prepareTarget(*spec);
     return spec;
 }
 

@@ -18,6 +18,10 @@ std::optional<MirrorJobSpec> loadJobSpec(const QString &path, const SandboxClust
 std::optional<MirrorJobSpec> loadJobSpecFromData(const QByteArray &data, const QString &name,
                                                  const SandboxClusters *sandbox, QTextStream &err);
 
+// The sandbox's demo job (a profile in the resources), resolved against the
+// running sandbox, whose target is then prepared for it. nullopt after printing why.
+std::optional<MirrorJobSpec> loadSandboxDemoJob(SandboxClusters &sandbox, QTextStream &err);
+
 // The resolver the commands share; the sandbox may be null.
 ReferenceResolver makeResolver(const SandboxClusters *sandbox);
 

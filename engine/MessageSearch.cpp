@@ -57,14 +57,18 @@ public:
         m_tid = pid_t(syscall(SYS_gettid));
         errno = 0;
         m_old = getpriority(PRIO_PROCESS, id_t(m_tid));
-        m_changed = errno == 0 && setpriority(PRIO_PROCESS, id_t(m_tid), std::min(19, m_old + 10)) == 0;
+        // Relative to the main thread (whose id is the process id), not to this one: an
+        // unprivileged process cannot lower a thread's nice value again, so a pool thread
+        // may still be at +10 from an earlier search and must not sink further.
+        const int target = std::min(19, getpriority(PRIO_PROCESS, id_t(getpid())) + 10);
+        m_changed = errno == 0 && m_old < target && setpriority(PRIO_PROCESS, id_t(m_tid), target) == 0;
 #endif
     }
     ~BackgroundPriority()
     {
 #ifdef Q_OS_LINUX
-        // Lowering niceness again needs no privilege only back to the limit (RLIMIT_NICE);
-        // a pool thread left at +10 would only run other tasks more politely.
+        // Without CAP_SYS_NICE (or an RLIMIT_NICE allowing it) this fails and the pool
+        // thread stays at +10: its later tasks are background work too.
         if (m_changed)
             (void)setpriority(PRIO_PROCESS, id_t(m_tid), m_old);
 #endif

@@ -196,6 +196,15 @@ void MessageSearchBar::cancel()
         m_job->cancel();
 }
 
+void MessageSearchBar::abandon()
+{
+    if (!m_job)
+        return;
+    m_job.reset(); // cancels; its queued signals go nowhere (the job's guard)
+    m_progressText.clear();
+    updateControls();
+}
+
 void MessageSearchBar::showProgress(const SearchProgress &p)
 {
     m_progress->setValue(p.total > 0 ? int(qMin<qint64>(1000, p.scanned * 1000 / p.total)) : 0);

@@ -38,6 +38,9 @@ public:
     // Runs a search (a running one is cancelled first). Matches arrive through matchesFound.
     void start(const SearchSpec &spec);
     void cancel();
+    // Drops the running search: nothing more arrives from it, not even its result
+    // (a read of the browser replaces what the table shows).
+    void abandon();
     bool isSearching() const;
 
     QComboBox *fieldBox() const { return m_field; }

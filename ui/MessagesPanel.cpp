@@ -283,6 +283,10 @@ void MessagesPanel::read()
 void MessagesPanel::read(const MessageQuery &query)
 {
     m_selectWhenShown.reset(); // a read of its own replaces openAt's
+    // ... and a search's matches still on their way.
+    m_searchBar->abandon();
+    m_feed->clear();
+    m_searchResult.reset();
     // A newer read replaces the pending one: its answer will be ignored.
     m_readRequest = m_admin->readMessages(query);
     m_read->setText(tr("Reading\u2026"));

@@ -159,6 +159,22 @@ private Q_SLOTS:
         QCOMPARE(keys, (QList<int>{19, 18, 17, 16, 15}));
     }
 
+    void containsIgnoresCaseUnlessAsked()
+    {
+        auto p = panel();
+        p->modeBox()->setCurrentIndex(p->modeBox()->findData(int(MessageQuery::Mode::LatestN)));
+        p->countBox()->setValue(1000);
+        MessageSearchBar *bar = p->searchBar();
+        bar->textEdit()->setText(QStringLiteral("REFUND"));
+        SearchResult r = searchAndWait(*p);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(p->model()->rowCount(), recordCount / 4);
+        bar->caseBox()->setChecked(true);
+        r = searchAndWait(*p);
+        QVERIFY2(r.ok(), qPrintable(r.error));
+        QCOMPARE(p->model()->rowCount(), 0);
+    }
+
     void aTimeRangeNarrowsTheSearch()
     {
         auto p = panel();
@@ -191,6 +207,29 @@ private Q_SLOTS:
         QVERIFY2(r.cancelled, qPrintable(r.summary()));
         QVERIFY2(p->statusText().startsWith(QLatin1String("cancelled")), qPrintable(p->statusText()));
         QVERIFY(bar->searchButton()->isVisible());
+    }
+
+    void aReadReplacesARunningSearch()
+    {
+        auto p = panel();
+        p->modeBox()->setCurrentIndex(p->modeBox()->findData(int(MessageQuery::Mode::FromOffset)));
+        p->offsetEdit()->setText(QStringLiteral("0"));
+        p->countBox()->setValue(3);
+        MessageSearchBar *bar = p->searchBar();
+        bar->textEdit()->clear(); // every record matches
+        QSignalSpy finished(p.get(), &MessagesPanel::searchFinished);
+        QSignalSpy shown(p.get(), &MessagesPanel::messagesShown);
+        p->countBox()->setValue(1000);
+        QTest::mouseClick(bar->searchButton(), Qt::LeftButton);
+        QVERIFY(bar->isSearching());
+        p->countBox()->setValue(3);
+        p->read(); // the browser's read of three records replaces the search
+        QVERIFY(!bar->isSearching());
+        QVERIFY(bar->searchButton()->isVisible());
+        QVERIFY(shown.wait(20000));
+        QTest::qWait(1500); // a search left running would stream its 400 matches in meanwhile
+        QCOMPARE(p->model()->rowCount(), 3);
+        QCOMPARE(finished.size(), 0);
     }
 
     void mistakesAreNamedBeforeAnythingRuns()

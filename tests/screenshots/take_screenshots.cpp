@@ -24,7 +24,6 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QFile>
 #include <QLineEdit>
 #include <QScreen>
 #include <QSpinBox>
@@ -86,15 +85,10 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "take_screenshots: %s\n", qPrintable(error));
         return 1;
     }
-    QFile demo(QStringLiteral(":/mirrordesk/examples/sandbox-demo.mirrorjob"));
-    if (!demo.open(QIODevice::ReadOnly))
-        return 1;
     QTextStream err(stderr);
-    std::optional<MirrorJobSpec> spec =
-        loadJobSpecFromData(demo.readAll(), QStringLiteral("sandbox-demo.mirrorjob"), sandbox.get(), err);
+    std::optional<MirrorJobSpec> spec = loadSandboxDemoJob(*sandbox, err);
     if (!spec)
         return 1;
-    sandbox->prepareTarget(*spec);
 
     MainWindow window;
     window.setWindowTitle(QStringLiteral("MirrorDesk \u2014 sandbox"));
