@@ -1,6 +1,7 @@
 #pragma once
 
 #include "KafkaHandles.h"
+#include "SchemaRegistryConfig.h"
 
 #include <QMap>
 #include <QString>
@@ -32,6 +33,7 @@ struct ClusterConfig {
     QMap<QString, QString> consumerProperties; // the source consumer only
     QMap<QString, QString> producerProperties; // the target producer only
     QMap<QString, QString> adminProperties;    // admin/browse clients only
+    SchemaRegistryConfig schemaRegistry;       // optional; decodes the browser's records
 
     bool operator==(const ClusterConfig &) const = default;
 };

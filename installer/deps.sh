@@ -21,6 +21,7 @@ BUILD_PACKAGES=(
     qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev
     libqcustomplot-dev qtkeychain-qt6-dev
     libssl-dev libsasl2-dev zlib1g-dev libzstd-dev liblz4-dev libcurl4-openssl-dev
+    libavro-dev libprotobuf-dev libprotoc-dev
 )
 # Tests: Maven + Java 17 for the real Kafka brokers (tests/kafka/harness.sh),
 # python3 for its port picking, Xvfb for screenshots, a D-Bus session with
