@@ -28,9 +28,9 @@ using Table = QHash<QString, QJsonObject>;
 
 bool isPrimitive(const QString &n)
 {
-    static const QStringList p = {QStringLiteral("null"),   QStringLiteral("boolean"), QStringLiteral("int"),
-                                  QStringLiteral("long"),   QStringLiteral("float"),   QStringLiteral("double"),
-                                  QStringLiteral("bytes"),  QStringLiteral("string")};
+    static const QStringList p = {QStringLiteral("null"),  QStringLiteral("boolean"), QStringLiteral("int"),
+                                  QStringLiteral("long"),  QStringLiteral("float"),   QStringLiteral("double"),
+                                  QStringLiteral("bytes"), QStringLiteral("string")};
     return p.contains(n);
 }
 
@@ -267,11 +267,9 @@ struct Compiler {
             const size_t n = avro_schema_union_size(s);
             for (size_t b = 0; b < n; ++b) {
                 avro_schema_t bs = avro_schema_union_branch(s, int(b));
-                const std::string label = "{" + jsonString(typeName(avro_typeof(bs) == AVRO_LINK
-                                                                        ? avro_schema_link_target(bs)
-                                                                        : bs)
-                                                               .c_str()) +
-                                          ':';
+                const std::string label =
+                    "{" +
+                    jsonString(typeName(avro_typeof(bs) == AVRO_LINK ? avro_schema_link_target(bs) : bs).c_str()) + ':';
                 const int c = add(bs);
                 nodes[size_t(i)].children.push_back(c);
                 nodes[size_t(i)].labels.push_back(label);
@@ -329,7 +327,9 @@ bool avroParse(const QByteArray &text, avro_schema_t *schema, QString *error)
 
 } // namespace
 
-AvroDecoder::AvroDecoder() : d(std::make_unique<Impl>()) {}
+AvroDecoder::AvroDecoder() : d(std::make_unique<Impl>())
+{
+}
 AvroDecoder::~AvroDecoder() = default;
 
 std::unique_ptr<AvroDecoder> AvroDecoder::create(const QByteArray &schema, const QList<QByteArray> &references,

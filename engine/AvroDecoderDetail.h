@@ -9,7 +9,22 @@
 // threads may decode at once without relying on Avro C's refcounts.
 namespace md::avro {
 
-enum class Kind : std::uint8_t { Null, Boolean, Int, Long, Float, Double, Bytes, String, Record, Enum, Fixed, Array, Map, Union };
+enum class Kind : std::uint8_t {
+    Null,
+    Boolean,
+    Int,
+    Long,
+    Float,
+    Double,
+    Bytes,
+    String,
+    Record,
+    Enum,
+    Fixed,
+    Array,
+    Map,
+    Union
+};
 
 struct Node {
     Kind kind = Kind::Null;
@@ -17,10 +32,10 @@ struct Node {
     // costs no input, so its count is bounded by an output budget instead.
     bool zeroSize = false;
     std::int64_t fixedSize = 0;
-    std::size_t zeroJson = 0; // JSON length of a zero-size value
-    std::vector<int> children;        // record fields, union branches, array items / map values (one)
-    std::vector<std::string> labels;  // record: {"a": / ,"b":   union: {"T":   enum: "SYM"
-    std::vector<std::string> names;   // record field names, for error paths
+    std::size_t zeroJson = 0;        // JSON length of a zero-size value
+    std::vector<int> children;       // record fields, union branches, array items / map values (one)
+    std::vector<std::string> labels; // record: {"a": / ,"b":   union: {"T":   enum: "SYM"
+    std::vector<std::string> names;  // record field names, for error paths
 };
 
 // Appends `s` as the body of a JSON string (no quotes): valid UTF-8 as is,

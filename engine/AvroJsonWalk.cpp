@@ -151,7 +151,8 @@ struct Walk {
         if (*n < 0)
             return fail(QStringLiteral("negative length %1 at byte %2").arg(*n).arg(at));
         if (std::uint64_t(*n) > left())
-            return fail(QStringLiteral("length %1 at byte %2 is more than the %3 bytes left").arg(*n).arg(at).arg(left()));
+            return fail(
+                QStringLiteral("length %1 at byte %2 is more than the %3 bytes left").arg(*n).arg(at).arg(left()));
         return true;
     }
 
@@ -191,8 +192,10 @@ struct Walk {
                 return fail(QStringLiteral("%1 items of size 0 at byte %2 are too many").arg(*count).arg(at));
             zeroBudget -= size_t(cost);
         } else if (std::uint64_t(*count) > left()) {
-            return fail(
-                QStringLiteral("block count %1 at byte %2 is more than the %3 bytes left").arg(*count).arg(at).arg(left()));
+            return fail(QStringLiteral("block count %1 at byte %2 is more than the %3 bytes left")
+                            .arg(*count)
+                            .arg(at)
+                            .arg(left()));
         }
         return true;
     }
@@ -223,8 +226,8 @@ struct Walk {
         case Kind::Float: {
             if (left() < 4)
                 return truncated();
-            std::uint32_t u = std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 |
-                              std::uint32_t(p[3]) << 24;
+            std::uint32_t u =
+                std::uint32_t(p[0]) | std::uint32_t(p[1]) << 8 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[3]) << 24;
             p += 4;
             float f;
             std::memcpy(&f, &u, 4);
@@ -270,7 +273,8 @@ struct Walk {
             if (!readLong(&v))
                 return false;
             if (v < 0 || std::uint64_t(v) >= n.labels.size())
-                return fail(QStringLiteral("bad enum index %1 at byte %2 (%3 symbols)").arg(v).arg(at).arg(n.labels.size()));
+                return fail(
+                    QStringLiteral("bad enum index %1 at byte %2 (%3 symbols)").arg(v).arg(at).arg(n.labels.size()));
             out += n.labels[size_t(v)];
             return true;
         }
@@ -306,8 +310,10 @@ struct Walk {
             if (!readLong(&b))
                 return false;
             if (b < 0 || std::uint64_t(b) >= n.children.size())
-                return fail(
-                    QStringLiteral("bad union index %1 at byte %2 (%3 branches)").arg(b).arg(at).arg(n.children.size()));
+                return fail(QStringLiteral("bad union index %1 at byte %2 (%3 branches)")
+                                .arg(b)
+                                .arg(at)
+                                .arg(n.children.size()));
             const int c = n.children[size_t(b)];
             if (nodes[size_t(c)].kind == Kind::Null) {
                 out += "null";

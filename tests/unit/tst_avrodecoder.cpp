@@ -65,9 +65,11 @@ QByteArray dec(const AvroDecoder &d, const QByteArray &bytes, QString *error = n
 
 const char kOrder[] =
     "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"com.acme\",\"fields\":["
-    "{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"ts\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-millis\"}},"
+    "{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"ts\",\"type\":{\"type\":\"long\",\"logicalType\":\"timestamp-"
+    "millis\"}},"
     "{\"name\":\"customer\",\"type\":{\"type\":\"record\",\"name\":\"Customer\",\"fields\":["
-    "{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"tier\",\"type\":{\"type\":\"enum\",\"name\":\"Tier\",\"symbols\":[\"SILVER\",\"GOLD\"]}}]}},"
+    "{\"name\":\"id\",\"type\":\"int\"},{\"name\":\"tier\",\"type\":{\"type\":\"enum\",\"name\":\"Tier\",\"symbols\":["
+    "\"SILVER\",\"GOLD\"]}}]}},"
     "{\"name\":\"total\",\"type\":\"double\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]},"
     "{\"name\":\"tags\",\"type\":{\"type\":\"array\",\"items\":\"string\"}},"
     "{\"name\":\"attrs\",\"type\":{\"type\":\"map\",\"values\":\"long\"}},"
@@ -80,7 +82,11 @@ QByteArray orderBytes()
     e.s("o-1").l(1733212800123LL).l(42).l(1).d(39.0).l(1).s("caf\xc3\xa9 \"q\"\n");
     e.l(2).s("x").s("y").l(0);
     e.l(1).s("k").l(-9007199254740993LL).l(0);
-    e.s(QByteArray("\x00\xff" "A", 3)).raw(QByteArray("\x01\x7f", 2)).raw(QByteArray("\x01", 1));
+    e.s(QByteArray("\x00\xff"
+                   "A",
+                   3))
+        .raw(QByteArray("\x01\x7f", 2))
+        .raw(QByteArray("\x01", 1));
     return e.b;
 }
 
@@ -113,18 +119,22 @@ private Q_SLOTS:
     }
     void references()
     {
-        const QByteArray cur = "{\"type\":\"enum\",\"name\":\"Currency\",\"namespace\":\"com.acme\",\"symbols\":[\"EUR\",\"USD\"]}";
+        const QByteArray cur =
+            "{\"type\":\"enum\",\"name\":\"Currency\",\"namespace\":\"com.acme\",\"symbols\":[\"EUR\",\"USD\"]}";
         const QByteArray money = "{\"type\":\"record\",\"name\":\"Money\",\"namespace\":\"com.acme\",\"fields\":["
                                  "{\"name\":\"cents\",\"type\":\"long\"},{\"name\":\"cur\",\"type\":\"Currency\"}]}";
-        const auto d = make("{\"type\":\"record\",\"name\":\"Pay\",\"namespace\":\"x\",\"fields\":["
-                            "{\"name\":\"a\",\"type\":\"com.acme.Money\"},{\"name\":\"b\",\"type\":[\"null\",\"com.acme.Money\"]}]}",
-                            {cur, money});
+        const auto d = make(
+            "{\"type\":\"record\",\"name\":\"Pay\",\"namespace\":\"x\",\"fields\":["
+            "{\"name\":\"a\",\"type\":\"com.acme.Money\"},{\"name\":\"b\",\"type\":[\"null\",\"com.acme.Money\"]}]}",
+            {cur, money});
         QVERIFY(d);
         QCOMPARE(dec(*d, Enc().l(5).l(1).l(1).l(7).l(0).b),
-                 QByteArray("{\"a\":{\"cents\":5,\"cur\":\"USD\"},\"b\":{\"com.acme.Money\":{\"cents\":7,\"cur\":\"EUR\"}}}"));
+                 QByteArray(
+                     "{\"a\":{\"cents\":5,\"cur\":\"USD\"},\"b\":{\"com.acme.Money\":{\"cents\":7,\"cur\":\"EUR\"}}}"));
         QString error;
-        QVERIFY(!AvroDecoder::create("{\"type\":\"record\",\"name\":\"P\",\"fields\":[{\"name\":\"a\",\"type\":\"com.acme.Money\"}]}",
-                                     {}, &error));
+        QVERIFY(!AvroDecoder::create(
+            "{\"type\":\"record\",\"name\":\"P\",\"fields\":[{\"name\":\"a\",\"type\":\"com.acme.Money\"}]}", {},
+            &error));
         QVERIFY2(error.startsWith(QStringLiteral("schema: ")), qPrintable(error));
         QVERIFY(!AvroDecoder::create("\"string\"", {money}, &error));
         QVERIFY2(error.startsWith(QStringLiteral("reference 1 (com.acme.Money): ")), qPrintable(error));
