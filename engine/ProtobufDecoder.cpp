@@ -41,8 +41,8 @@ private:
 
 class BuildErrors : public gp::DescriptorPool::ErrorCollector {
 public:
-    void AddError(const std::string &filename, const std::string &element, const gp::Message *,
-                  ErrorLocation, const std::string &message) override
+    void AddError(const std::string &filename, const std::string &element, const gp::Message *, ErrorLocation,
+                  const std::string &message) override
     {
         if (m_text.isEmpty())
             m_text = QStringLiteral("%1: %2: %3")
@@ -149,7 +149,9 @@ const gp::Descriptor *ProtobufDecoder::Impl::find(const std::vector<int> &indexe
     return d;
 }
 
-ProtobufDecoder::ProtobufDecoder() : d(std::make_unique<Impl>()) {}
+ProtobufDecoder::ProtobufDecoder() : d(std::make_unique<Impl>())
+{
+}
 ProtobufDecoder::~ProtobufDecoder() = default;
 
 std::unique_ptr<ProtobufDecoder> ProtobufDecoder::create(const QByteArray &schema,
@@ -183,8 +185,8 @@ static QString pathText(const std::vector<int> &indexes)
     return QLatin1Char('[') + parts.join(QLatin1Char(',')) + QLatin1Char(']');
 }
 
-bool ProtobufDecoder::decode(const std::vector<int> &messageIndexes, const char *data, size_t size,
-                             QByteArray *json, QString *error) const
+bool ProtobufDecoder::decode(const std::vector<int> &messageIndexes, const char *data, size_t size, QByteArray *json,
+                             QString *error) const
 {
     const gp::Descriptor *type = d->find(messageIndexes);
     if (!type) {

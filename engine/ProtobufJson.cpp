@@ -66,8 +66,7 @@ void appendBase64(std::string_view s, std::string *out)
     out->push_back('"');
 }
 
-template<typename T>
-void appendInteger(T v, std::string *out)
+template <typename T> void appendInteger(T v, std::string *out)
 {
     char buf[24];
     const auto r = std::to_chars(buf, buf + sizeof buf, v);
@@ -76,8 +75,7 @@ void appendInteger(T v, std::string *out)
 
 // Shortest text that reads back as the same value; JSON has no NaN or
 // infinity, so those become strings.
-template<typename T>
-void appendFloating(T v, std::string *out)
+template <typename T> void appendFloating(T v, std::string *out)
 {
     if (std::isnan(v)) {
         out->append("\"NaN\"");
@@ -195,8 +193,8 @@ bool appendWellKnown(const Message &m, std::string *out)
         appendTimestamp(m, out);
     } else if (name == "Duration") {
         appendDuration(m, out);
-    } else if (name.size() > 5 && name.compare(name.size() - 5, 5, "Value") == 0 && name != "Value"
-               && d->field_count() == 1) {
+    } else if (name.size() > 5 && name.compare(name.size() - 5, 5, "Value") == 0 && name != "Value" &&
+               d->field_count() == 1) {
         appendValue(m, d->field(0), -1, out); // the wrappers: Int64Value, StringValue, ...
     } else if (name == "Value") {
         appendStructValue(m, out);

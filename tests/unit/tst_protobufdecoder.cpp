@@ -196,7 +196,8 @@ private Q_SLOTS:
 
     void importsTwoLevels()
     {
-        const char money[] = "syntax = \"proto3\"; package shop.money; message Money { string currency = 1; int64 units = 2; }";
+        const char money[] =
+            "syntax = \"proto3\"; package shop.money; message Money { string currency = 1; int64 units = 2; }";
         const char common[] = "syntax = \"proto3\"; package shop.common; import \"shop/money.proto\";"
                               "message Price { shop.money.Money amount = 1; }";
         const char order[] = "syntax = \"proto3\"; package shop; import \"common.proto\";"
@@ -213,7 +214,8 @@ private Q_SLOTS:
         amount->GetReflection()->SetString(amount, amount->GetDescriptor()->field(0), "EUR");
         amount->GetReflection()->SetInt64(amount, amount->GetDescriptor()->field(1), 12);
         QString error;
-        auto decoder = ProtobufDecoder::create(order, {{QStringLiteral("common.proto"), common}, {QStringLiteral("shop/money.proto"), money}}, &error);
+        auto decoder = ProtobufDecoder::create(
+            order, {{QStringLiteral("common.proto"), common}, {QStringLiteral("shop/money.proto"), money}}, &error);
         QVERIFY2(decoder, qPrintable(error));
         QCOMPARE(decoder->messageName({0}), QStringLiteral("shop.Order"));
         QCOMPARE(decodeOk(*decoder, {0}, m->SerializeAsString()),
@@ -225,7 +227,8 @@ private Q_SLOTS:
 
     void proto2()
     {
-        const char text[] = "syntax = \"proto2\"; message P { required int32 a = 1; optional string b = 2 [default = \"x\"]; }";
+        const char text[] =
+            "syntax = \"proto2\"; message P { required int32 a = 1; optional string b = 2 [default = \"x\"]; }";
         QString error;
         auto decoder = ProtobufDecoder::create(text, {}, &error);
         QVERIFY2(decoder, qPrintable(error));
@@ -240,13 +243,15 @@ private Q_SLOTS:
         QString error;
         QVERIFY(!ProtobufDecoder::create("syntax = \"proto3\";\nmessage A {\n  int32 a = 1\n}\n", {}, &error));
         QCOMPARE(error, QStringLiteral("schema.proto:4:1: Expected \";\"."));
-        QVERIFY(!ProtobufDecoder::create("syntax = \"proto3\"; import \"c.proto\"; message A { int32 a = 1; }",
-                                         {{QStringLiteral("c.proto"), "syntax = \"proto3\";\nmessage C { int32 a = 1 }"}}, &error));
+        QVERIFY(!ProtobufDecoder::create(
+            "syntax = \"proto3\"; import \"c.proto\"; message A { int32 a = 1; }",
+            {{QStringLiteral("c.proto"), "syntax = \"proto3\";\nmessage C { int32 a = 1 }"}}, &error));
         QCOMPARE(error, QStringLiteral("c.proto:2:25: Expected \";\"."));
         QVERIFY(!ProtobufDecoder::create("syntax = \"proto3\"; message A { Missing a = 1; }", {}, &error));
         QVERIFY2(error.contains(QLatin1String("Missing")), qPrintable(error));
         QVERIFY(!ProtobufDecoder::create("syntax = \"proto3\"; import \"a.proto\"; message A {}",
-                                         {{QStringLiteral("a.proto"), "syntax = \"proto3\"; import \"a.proto\";"}}, &error));
+                                         {{QStringLiteral("a.proto"), "syntax = \"proto3\"; import \"a.proto\";"}},
+                                         &error));
         QVERIFY2(error.contains(QLatin1String("cycle")), qPrintable(error));
     }
 
