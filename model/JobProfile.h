@@ -75,6 +75,13 @@ struct ProfileSide {
     QString sslCert;                                         // "ssl.cert" (file)
     QString sslKey;                                          // "ssl.key"  (file)
     QString sslKeyPassword;                                  // "ssl.keyPassword" (as written)
+    // The schema registry beside this cluster ("schemaRegistry" object).
+    bool hasSchemaRegistry = false; // "schemaRegistry" object present
+    QString registryUrl;            // "schemaRegistry.url": http(s), may carry a path
+    QString registryUsername;       // "schemaRegistry.username" (basic authentication)
+    QString registryPassword;       // "schemaRegistry.password" (as written: a reference or clear text)
+    QString registryToken;          // "schemaRegistry.token" (bearer; as written)
+    QString registryCa;             // "schemaRegistry.ca" (file)
     // Free librdkafka properties; numbers and booleans in the file become strings.
     QMap<QString, QString> properties;         // "properties": every client of this side
     QMap<QString, QString> consumerProperties; // "consumerProperties"

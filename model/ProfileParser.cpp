@@ -156,6 +156,16 @@ private:
             m_r.string(ssl, at("ssl.key"), &s->sslKey);
             m_r.string(ssl, at("ssl.keyPassword"), &s->sslKeyPassword);
         }
+        QJsonObject registry;
+        if (m_r.object(o, at("schemaRegistry"), &registry)) {
+            s->hasSchemaRegistry = true;
+            m_r.unknownKeys(registry, at("schemaRegistry"));
+            m_r.string(registry, at("schemaRegistry.url"), &s->registryUrl);
+            m_r.string(registry, at("schemaRegistry.username"), &s->registryUsername);
+            m_r.string(registry, at("schemaRegistry.password"), &s->registryPassword);
+            m_r.string(registry, at("schemaRegistry.token"), &s->registryToken);
+            m_r.string(registry, at("schemaRegistry.ca"), &s->registryCa);
+        }
         m_r.propertyMap(o, at("properties"), &s->properties);
         m_r.propertyMap(o, at("consumerProperties"), &s->consumerProperties);
         m_r.propertyMap(o, at("producerProperties"), &s->producerProperties);

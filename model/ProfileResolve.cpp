@@ -106,6 +106,14 @@ public:
             c.sslKeyFile = file(s.sslKey, path + QStringLiteral(".ssl.key"));
             c.sslKeyPassword = text(s.sslKeyPassword, path + QStringLiteral(".ssl.keyPassword"));
         }
+        if (s.hasSchemaRegistry && !s.registryUrl.isEmpty()) {
+            const QString r = path + QStringLiteral(".schemaRegistry");
+            c.schemaRegistry.url = text(s.registryUrl, r + QStringLiteral(".url")).trimmed();
+            c.schemaRegistry.username = text(s.registryUsername, r + QStringLiteral(".username"));
+            c.schemaRegistry.password = text(s.registryPassword, r + QStringLiteral(".password"));
+            c.schemaRegistry.token = text(s.registryToken, r + QStringLiteral(".token"));
+            c.schemaRegistry.caFile = file(s.registryCa, r + QStringLiteral(".ca"));
+        }
         c.properties = map(s.properties, path + QStringLiteral(".properties"));
         c.consumerProperties = map(s.consumerProperties, path + QStringLiteral(".consumerProperties"));
         c.producerProperties = map(s.producerProperties, path + QStringLiteral(".producerProperties"));

@@ -11,6 +11,7 @@
 #include "TopicNaming.h"
 
 #include <QRegularExpression>
+#include <QUrl>
 
 #include <utility>
 
@@ -125,6 +126,36 @@ public:
         }
     }
 
+    // The registry's own rules; the CA file is checked when resolving, like ssl.ca.
+    void schemaRegistry(const ProfileSide &s, const QString &path)
+    {
+        const QString url = s.registryUrl.trimmed();
+        if (url.isEmpty()) {
+            error(path + QStringLiteral(".url"),
+                  QStringLiteral("required with schemaRegistry (e.g. \"https://registry:8081\")"));
+        } else if (SecretRef::findAll(url).isEmpty()) {
+            // With references in it the URL is only known once resolved; the registry client then refuses it.
+            const QUrl u(url, QUrl::StrictMode);
+            const QString scheme = u.scheme().toLower();
+            if (!u.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) ||
+                u.host().isEmpty())
+                error(path + QStringLiteral(".url"), QStringLiteral("not an http(s) URL: \"%1\"").arg(url));
+        }
+        if (!s.registryPassword.isEmpty() && s.registryUsername.isEmpty())
+            error(path + QStringLiteral(".password"), QStringLiteral("needs schemaRegistry.username"));
+        if (!s.registryUsername.isEmpty() && s.registryPassword.isEmpty())
+            error(path + QStringLiteral(".username"),
+                  QStringLiteral("needs schemaRegistry.password (e.g. \"${env:NAME}\")"));
+        if (!s.registryToken.isEmpty() && !s.registryUsername.isEmpty())
+            error(path + QStringLiteral(".token"),
+                  QStringLiteral("not together with schemaRegistry.username (basic or bearer, not both)"));
+        references(url, path + QStringLiteral(".url"));
+        references(s.registryUsername, path + QStringLiteral(".username"));
+        secret(s.registryPassword, path + QStringLiteral(".password"));
+        secret(s.registryToken, path + QStringLiteral(".token"));
+        references(s.registryCa, path + QStringLiteral(".ca"));
+    }
+
     void side(const ProfileSide &s, const QString &path)
     {
         bootstrap(s.bootstrap, path + QStringLiteral(".bootstrap"));
@@ -183,6 +214,9 @@ public:
         references(s.sslCert, path + QStringLiteral(".ssl.cert"));
         references(s.sslKey, path + QStringLiteral(".ssl.key"));
         secret(s.sslKeyPassword, path + QStringLiteral(".ssl.keyPassword"));
+
+        if (s.hasSchemaRegistry)
+            schemaRegistry(s, path + QStringLiteral(".schemaRegistry"));
 
         const QStringList common = {QStringLiteral("group.id"),
                                     QStringLiteral("enable.auto.commit"),
@@ -357,7 +391,8 @@ QList<ProfileIssue> JobProfile::validate() const
 bool JobProfile::hasClearSecret() const
 {
     for (const ProfileSide *s : {&source, &target}) {
-        if (isClearText(s->saslPassword) || isClearText(s->sslKeyPassword))
+        if (isClearText(s->saslPassword) || isClearText(s->sslKeyPassword) || isClearText(s->registryPassword) ||
+            isClearText(s->registryToken))
             return true;
         for (const auto *m : {&s->properties, &s->consumerProperties, &s->producerProperties, &s->adminProperties}) {
             for (auto it = m->begin(); it != m->end(); ++it) {

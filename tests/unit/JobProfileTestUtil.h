@@ -116,6 +116,14 @@ inline JobProfile fullProfile()
     p.source.sslCert = QStringLiteral("certs/client.pem");
     p.source.sslKey = QStringLiteral("certs/client.key");
     p.source.sslKeyPassword = QStringLiteral("${keychain:mirrordesk/eu-key}");
+    p.source.hasSchemaRegistry = true;
+    p.source.registryUrl = QStringLiteral("https://registry-eu:8443/apis/ccompat/v7");
+    p.source.registryUsername = QStringLiteral("mirror");
+    p.source.registryPassword = QStringLiteral("${keychain:mirrordesk/eu-registry}");
+    p.source.registryCa = QStringLiteral("registry-ca.pem");
+    p.target.hasSchemaRegistry = true;
+    p.target.registryUrl = QStringLiteral("http://registry-dr:8081");
+    p.target.registryToken = QStringLiteral("${env:DR_REGISTRY_TOKEN}");
     p.source.properties = {{QStringLiteral("client.rack"), QStringLiteral("eu-1a")}};
     p.source.consumerProperties = {{QStringLiteral("fetch.max.bytes"), QStringLiteral("52428800")}};
     p.source.adminProperties = {{QStringLiteral("socket.timeout.ms"), QStringLiteral("5000")}};

@@ -102,6 +102,35 @@ private Q_SLOTS:
                              parse("{\"mechanism\": \"PLAIN\", \"username\": \"u\", \"password\": 1234}")}})
             << "source.sasl.password"
             << "expected a string, found a number";
+        // The schema registry beside a cluster
+        QTest::newRow("registry url not http")
+            << profileWith(QStringLiteral("source.schemaRegistry"), parse("{\"url\": \"ftp://registry:8081\"}"))
+            << "source.schemaRegistry.url"
+            << "not an http(s) URL";
+        QTest::newRow("registry url no host")
+            << profileWith(QStringLiteral("target.schemaRegistry"), parse("{\"url\": \"registry:8081\"}"))
+            << "target.schemaRegistry.url"
+            << "not an http(s) URL";
+        QTest::newRow("registry without url")
+            << profileWith(QStringLiteral("source.schemaRegistry"), parse("{\"ca\": \"ca.pem\"}"))
+            << "source.schemaRegistry.url"
+            << "required with schemaRegistry";
+        QTest::newRow("registry password without username")
+            << profileWith(QStringLiteral("source.schemaRegistry"),
+                           parse("{\"url\": \"https://r/apis/ccompat/v7\", \"password\": \"${env:P}\"}"))
+            << "source.schemaRegistry.password"
+            << "needs schemaRegistry.username";
+        QTest::newRow("registry username without password")
+            << profileWith(QStringLiteral("source.schemaRegistry"),
+                           parse("{\"url\": \"https://r\", \"username\": \"u\"}"))
+            << "source.schemaRegistry.username"
+            << "needs schemaRegistry.password";
+        QTest::newRow("registry token with username")
+            << profileWith(QStringLiteral("source.schemaRegistry"),
+                           parse("{\"url\": \"https://r\", \"username\": \"u\", \"password\": \"${env:P}\", "
+                                 "\"token\": \"${env:T}\"}"))
+            << "source.schemaRegistry.token"
+            << "not together with schemaRegistry.username";
         QTest::newRow("ssl cert without key")
             << profileWith({{QStringLiteral("source.security"), QStringLiteral("ssl")},
                             {QStringLiteral("source.ssl"), parse("{\"cert\": \"c.pem\"}")}})
@@ -332,6 +361,11 @@ private Q_SLOTS:
                                      QStringLiteral("source.ssl.cert"),
                                      QStringLiteral("source.ssl.key"),
                                      QStringLiteral("source.ssl.keyPassword"),
+                                     QStringLiteral("source.schemaRegistry.url"),
+                                     QStringLiteral("source.schemaRegistry.username"),
+                                     QStringLiteral("target.schemaRegistry.password"),
+                                     QStringLiteral("target.schemaRegistry.token"),
+                                     QStringLiteral("source.schemaRegistry.ca"),
                                      QStringLiteral("naming.policy"),
                                      QStringLiteral("naming.separator"),
                                      QStringLiteral("naming.template")};
@@ -352,6 +386,7 @@ private Q_SLOTS:
                                      QStringLiteral("topics"),
                                      QStringLiteral("source.sasl"),
                                      QStringLiteral("source.ssl"),
+                                     QStringLiteral("source.schemaRegistry"),
                                      QStringLiteral("source.properties"),
                                      QStringLiteral("source.consumerProperties"),
                                      QStringLiteral("target.producerProperties"),

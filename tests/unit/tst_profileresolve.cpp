@@ -74,6 +74,71 @@ private Q_SLOTS:
         QCOMPARE(spec->nameTemplate, QStringLiteral("${topic}"));
     }
 
+    // The registry beside each cluster: secrets from env and the keychain, the CA made absolute.
+    void toSpecResolvesSchemaRegistry()
+    {
+        qputenv("MD_TST_REG_PASSWORD", "reg-s3cret");
+        qputenv("MD_TST_REG_HOST", "apicurio.example");
+        QTemporaryDir dir;
+        QFile ca(dir.filePath(QStringLiteral("registry-ca.pem")));
+        QVERIFY(ca.open(QIODevice::WriteOnly));
+        ca.write("not really a certificate");
+        ca.close();
+
+        JobProfile p;
+        p.fileName = dir.filePath(QStringLiteral("job.mirrorjob"));
+        p.name = QStringLiteral("reg");
+        p.source.alias = QStringLiteral("eu");
+        p.source.bootstrap = QStringLiteral("eu:9092");
+        p.source.hasSchemaRegistry = true;
+        p.source.registryUrl = QStringLiteral("https://${env:MD_TST_REG_HOST}/apis/ccompat/v7");
+        p.source.registryUsername = QStringLiteral("mirror");
+        p.source.registryPassword = QStringLiteral("${env:MD_TST_REG_PASSWORD}");
+        p.source.registryCa = QStringLiteral("registry-ca.pem");
+        p.target.bootstrap = QStringLiteral("dr:9092");
+        p.target.hasSchemaRegistry = true;
+        p.target.registryUrl = QStringLiteral("http://registry-dr:8081");
+        p.target.registryToken = QStringLiteral("${keychain:mirrordesk/dr-registry}");
+        p.include = {QStringLiteral("orders.*")};
+
+        const ReferenceResolver keychain = [](const QString &kind, const QString &arg,
+                                              QString *error) -> std::optional<QString> {
+            if (kind == QLatin1String("keychain") && arg == QLatin1String("mirrordesk/dr-registry"))
+                return QStringLiteral("bearer-from-keychain");
+            *error = QStringLiteral("no such entry");
+            return std::nullopt;
+        };
+        QList<ProfileIssue> issues;
+        const std::optional<MirrorJobSpec> spec = p.toSpec(keychain, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QCOMPARE(spec->source.schemaRegistry.url, QStringLiteral("https://apicurio.example/apis/ccompat/v7"));
+        QCOMPARE(spec->source.schemaRegistry.username, QStringLiteral("mirror"));
+        QCOMPARE(spec->source.schemaRegistry.password, QStringLiteral("reg-s3cret"));
+        QCOMPARE(spec->source.schemaRegistry.caFile, QFileInfo(ca).absoluteFilePath());
+        QVERIFY(spec->source.schemaRegistry.token.isEmpty());
+        QCOMPARE(spec->target.schemaRegistry.url, QStringLiteral("http://registry-dr:8081"));
+        QCOMPARE(spec->target.schemaRegistry.token, QStringLiteral("bearer-from-keychain"));
+        QVERIFY(spec->target.schemaRegistry.caFile.isEmpty());
+
+        // An unreadable CA is an error at its path; without a registry, nothing is set.
+        p.source.registryCa = QStringLiteral("missing.pem");
+        issues.clear();
+        QVERIFY(!p.toSpec(keychain, &issues));
+        QVERIFY2(std::any_of(issues.begin(), issues.end(),
+                             [](const ProfileIssue &i) {
+                                 return i.keyPath == QLatin1String("source.schemaRegistry.ca") &&
+                                        i.message.contains(QLatin1String("file not found"));
+                             }),
+                 qPrintable(describe(issues)));
+        p.source.hasSchemaRegistry = false;
+        p.target.hasSchemaRegistry = false;
+        issues.clear();
+        const std::optional<MirrorJobSpec> none = p.toSpec(keychain, &issues);
+        QVERIFY2(none, qPrintable(describe(issues)));
+        QVERIFY(!none->source.schemaRegistry.isSet());
+        QVERIFY(!none->target.schemaRegistry.isSet());
+    }
+
     void toSpecErrors_data()
     {
         QTest::addColumn<QString>("field");

@@ -305,6 +305,9 @@ private Q_SLOTS:
         other.source.producerProperties = {{QStringLiteral("linger.ms"), QStringLiteral("5")}};
         other.target = other.source;
         other.target.alias = QStringLiteral("dr");
+        other.source.registryUsername.clear(); // bearer here, basic on the target: every registry key written
+        other.source.registryPassword.clear();
+        other.source.registryToken = QStringLiteral("${env:EU_REGISTRY_TOKEN}");
         other.stop = StopCondition::AfterRecords;
         other.stopAfterRecords = 1000;
         other.delivery = DeliveryGuarantee::ExactlyOnce;
