@@ -1,6 +1,7 @@
 #include "AppCommands.h"
 #include "CommandLine.h"
 #include "Commands.h"
+#include "CrashReport.h"
 #include "Mm2Commands.h"
 
 #include <QCoreApplication>
@@ -31,6 +32,7 @@ const char kUsage[] =
 
 int main(int argc, char **argv)
 {
+    md::installCrashReport();
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));
