@@ -23,8 +23,7 @@ struct WirePrefix {
 std::optional<WirePrefix> parseWirePrefix(const char *data, size_t size);
 // Reads the message-index list at data[*offset], moving *offset past it.
 // False with *error (naming the byte) when it is truncated or implausible.
-bool parseMessageIndexes(const char *data, size_t size, qsizetype *offset, std::vector<int> *indexes,
-                         QString *error);
+bool parseMessageIndexes(const char *data, size_t size, qsizetype *offset, std::vector<int> *indexes, QString *error);
 
 // A record's key or value as decoding saw it.
 struct DecodedPart {

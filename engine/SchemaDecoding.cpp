@@ -1,0 +1,204 @@
+#include "SchemaDecoding.h"
+
+#include "JsonCompact.h"
+#include "SchemaDecodingDetail.h"
+#include "SchemaRegistryClient.h"
+
+#include <QHash>
+#include <QStringList>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+namespace md {
+
+using namespace schemadecoding;
+
+namespace {
+
+constexpr int kMaxMessageIndexes = 100;   // nesting a .proto would never reach
+constexpr int kMaxMessageIndex = 1 << 20; // messages declared at one level
+
+// A zig-zag varint (what Confluent's serializer writes for the index list).
+bool readZigZag(const char *data, size_t size, qsizetype *offset, qint64 *value)
+{
+    quint64 raw = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (size_t(*offset) >= size)
+            return false;
+        const auto byte = static_cast<unsigned char>(data[(*offset)++]);
+        raw |= quint64(byte & 0x7f) << shift;
+        if (!(byte & 0x80)) {
+            *value = qint64(raw >> 1) ^ -qint64(raw & 1);
+            return true;
+        }
+    }
+    return false;
+}
+
+QString indexPath(const std::vector<int> &indexes)
+{
+    QStringList parts;
+    for (int i : indexes)
+        parts.append(QString::number(i));
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+} // namespace
+
+std::optional<WirePrefix> parseWirePrefix(const char *data, size_t size)
+{
+    if (!data || size < 5 || data[0] != 0)
+        return std::nullopt;
+    const auto *u = reinterpret_cast<const unsigned char *>(data);
+    const qint64 id = (qint64(u[1]) << 24) | (qint64(u[2]) << 16) | (qint64(u[3]) << 8) | qint64(u[4]);
+    // Registries number schemas from 1; an id of 0 or with the top bit set is
+    // far likelier a binary key (a big-endian long below 2^32) than a record.
+    if (id <= 0 || id > 0x7fffffff)
+        return std::nullopt;
+    return WirePrefix{int(id), 5};
+}
+
+bool parseMessageIndexes(const char *data, size_t size, qsizetype *offset, std::vector<int> *indexes, QString *error)
+{
+    indexes->clear();
+    const qsizetype start = *offset;
+    qint64 count = 0;
+    if (!readZigZag(data, size, offset, &count)) {
+        *error = QStringLiteral("the message index list at byte %1 is truncated").arg(start);
+        return false;
+    }
+    if (count == 0) {
+        indexes->push_back(0);
+        return true;
+    }
+    if (count < 0 || count > kMaxMessageIndexes) {
+        *error = QStringLiteral("the message index count %1 at byte %2 is implausible").arg(count).arg(start);
+        return false;
+    }
+    for (qint64 i = 0; i < count; ++i) {
+        const qsizetype at = *offset;
+        qint64 index = 0;
+        if (!readZigZag(data, size, offset, &index)) {
+            *error = QStringLiteral("the message index list at byte %1 is truncated").arg(at);
+            return false;
+        }
+        if (index < 0 || index > kMaxMessageIndex) {
+            *error = QStringLiteral("the message index %1 at byte %2 is implausible").arg(index).arg(at);
+            return false;
+        }
+        indexes->push_back(int(index));
+    }
+    return true;
+}
+
+struct SchemaDecoderCache::Impl {
+    using Clock = std::chrono::steady_clock;
+    // One schema id: being built (ready false), built, or failed until `expires`.
+    struct Slot {
+        bool ready = false;
+        std::shared_ptr<const BuiltSchema> schema; // null when the build failed
+        QString error;
+        Clock::time_point expires;
+    };
+
+    std::shared_ptr<SchemaLookup> lookup;
+    Clock::duration negativeFor;
+    std::mutex mutex;
+    std::condition_variable built; // a slot became ready
+    QHash<int, Slot> slots;
+
+    // The decoder of `id`, built on first use. One thread builds an id while
+    // others wanting it wait, so a burst of one new id makes one request; the
+    // mutex is not held during the registry calls.
+    Slot get(int id)
+    {
+        std::unique_lock lock(mutex);
+        for (;;) {
+            const auto it = slots.constFind(id);
+            if (it == slots.cend())
+                break;
+            if (!it->ready) {
+                built.wait(lock);
+                continue;
+            }
+            if (it->schema || Clock::now() < it->expires)
+                return *it;
+            break; // a failure whose time is up: ask again
+        }
+        slots.insert(id, Slot{});
+        lock.unlock();
+        Slot result;
+        result.ready = true;
+        result.schema = lookup ? buildSchema(*lookup, id, &result.error) : nullptr;
+        if (!lookup)
+            result.error = QStringLiteral("no schema registry is configured");
+        result.expires = Clock::now() + negativeFor;
+        lock.lock();
+        slots.insert(id, result);
+        built.notify_all();
+        return result;
+    }
+};
+
+SchemaDecoderCache::SchemaDecoderCache(std::shared_ptr<SchemaLookup> lookup, int negativeCacheMs) : d(new Impl)
+{
+    d->lookup = std::move(lookup);
+    d->negativeFor = std::chrono::milliseconds(qMax(0, negativeCacheMs));
+}
+
+SchemaDecoderCache::~SchemaDecoderCache() = default;
+
+DecodedPart SchemaDecoderCache::decode(const char *data, size_t size)
+{
+    DecodedPart part;
+    const std::optional<WirePrefix> prefix = parseWirePrefix(data, size);
+    if (!prefix)
+        return part;
+    part.schemaId = prefix->schemaId;
+    const Impl::Slot slot = d->get(prefix->schemaId);
+    if (!slot.schema) {
+        part.status = DecodedPart::Status::Failed;
+        part.error = slot.error;
+        return part;
+    }
+    const BuiltSchema &schema = *slot.schema;
+    part.type = schema.type;
+    part.subject = schema.subject;
+    part.version = schema.version;
+    const QString label = QStringLiteral("schema %1 (%2)").arg(prefix->schemaId).arg(schema.type);
+    qsizetype offset = prefix->payloadOffset;
+    QString why;
+    bool ok = false;
+    if (schema.avro) {
+        ok = schema.avro->decode(data + offset, size - size_t(offset), &part.json, &why);
+    } else if (schema.protobuf) {
+        std::vector<int> indexes;
+        if (!parseMessageIndexes(data, size, &offset, &indexes, &why)) {
+            part.status = DecodedPart::Status::Failed;
+            part.error = label + QStringLiteral(": ") + why;
+            return part;
+        }
+        part.message = schema.protobuf->messageName(indexes);
+        if (part.message.isEmpty()) {
+            part.status = DecodedPart::Status::Failed;
+            part.error = label + QStringLiteral(" has no message type at index path ") + indexPath(indexes);
+            return part;
+        }
+        ok = schema.protobuf->decode(indexes, data + offset, size - size_t(offset), &part.json, &why);
+    } else {
+        ok = compactJson(data + offset, size - size_t(offset), &part.json, &why);
+    }
+    if (!ok) {
+        part.status = DecodedPart::Status::Failed;
+        part.json.clear();
+        // Offsets in `why` count from the payload's first byte, after the prefix.
+        part.error = label + QStringLiteral(" does not match the payload: ") + why;
+        return part;
+    }
+    part.status = DecodedPart::Status::Decoded;
+    return part;
+}
+
+} // namespace md
