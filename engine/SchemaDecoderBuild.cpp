@@ -23,6 +23,8 @@ class ReferenceResolver {
 public:
     explicit ReferenceResolver(SchemaLookup &lookup) : m_lookup(lookup) {}
 
+    RegistryError::Kind cause = RegistryError::Kind::None; // of the registry call that failed
+
     QList<QByteArray> ordered;        // dependencies first
     QMap<QString, QByteArray> byName; // import name -> text, transitively
 
@@ -62,6 +64,7 @@ private:
         RegistryError failure;
         const std::optional<RegistrySchema> schema = m_lookup.schemaByVersion(ref.subject, ref.version, &failure);
         if (!schema) {
+            cause = failure.kind;
             *error = refLabel(ref) + QStringLiteral(": ") + registryFailure(failure, QStringLiteral("it"));
             return false;
         }
@@ -99,12 +102,14 @@ QString registryFailure(const RegistryError &error, const QString &what)
     return QStringLiteral("the schema registry failed to give ") + what + detail;
 }
 
-std::shared_ptr<const BuiltSchema> buildSchema(SchemaLookup &lookup, int id, QString *error)
+std::shared_ptr<const BuiltSchema> buildSchema(SchemaLookup &lookup, int id, QString *error, RegistryError::Kind *cause)
 {
+    *cause = RegistryError::Kind::None;
     const QString name = QStringLiteral("schema %1").arg(id);
     RegistryError failure;
     const std::optional<RegistrySchema> schema = lookup.schemaById(id, &failure);
     if (!schema) {
+        *cause = failure.kind;
         *error = registryFailure(failure, name);
         return {};
     }
@@ -133,6 +138,7 @@ std::shared_ptr<const BuiltSchema> buildSchema(SchemaLookup &lookup, int id, QSt
         ReferenceResolver refs(lookup);
         QString why;
         if (!refs.resolve(schema->references, 0, &why)) {
+            *cause = refs.cause;
             *error = label + QStringLiteral(": ") + why;
             return {};
         }

@@ -19,6 +19,7 @@ namespace {
 
 constexpr int kMaxMessageIndexes = 100;   // nesting a .proto would never reach
 constexpr int kMaxMessageIndex = 1 << 20; // messages declared at one level
+constexpr int kMaxUnknownIds = 32;        // distinct unknown ids asked for per negative window
 
 // A zig-zag varint (what Confluent's serializer writes for the index list).
 bool readZigZag(const char *data, size_t size, qsizetype *offset, qint64 *value)
@@ -108,6 +109,23 @@ struct SchemaDecoderCache::Impl {
     std::mutex mutex;
     std::condition_variable built; // a slot became ready
     QHash<int, Slot> slots;
+    // The registry did not answer: until then no new id is asked for (each
+    // would wait out the client's timeout), every one fails with this reason.
+    Clock::time_point downUntil;
+    QString downReason;
+    // Ids the registry did not know, in the window that began at unknownSince.
+    // Bytes that only look like the wire format (binary data beginning with 0)
+    // carry random ids: past a few, they are not asked for any more.
+    Clock::time_point unknownSince;
+    int unknownCount = 0;
+
+    static Slot failure(const QString &error)
+    {
+        Slot s;
+        s.ready = true;
+        s.error = error;
+        return s;
+    }
 
     // The decoder of `id`, built on first use. One thread builds an id while
     // others wanting it wait, so a burst of one new id makes one request; the
@@ -115,27 +133,51 @@ struct SchemaDecoderCache::Impl {
     Slot get(int id)
     {
         std::unique_lock lock(mutex);
+        Clock::time_point now;
         for (;;) {
             const auto it = slots.constFind(id);
+            now = Clock::now();
             if (it == slots.cend())
                 break;
             if (!it->ready) {
                 built.wait(lock);
                 continue;
             }
-            if (it->schema || Clock::now() < it->expires)
+            if (it->schema || now < it->expires)
                 return *it;
             break; // a failure whose time is up: ask again
         }
+        if (now < downUntil)
+            return failure(downReason);
+        if (unknownCount >= kMaxUnknownIds && now < unknownSince + negativeFor)
+            return failure(QStringLiteral("schema %1 was not looked up: the registry knew none of the last %2 ids "
+                                          "asked for, so these bytes are likely not in its wire format")
+                               .arg(id)
+                               .arg(unknownCount));
         slots.insert(id, Slot{});
         lock.unlock();
         Slot result;
         result.ready = true;
-        result.schema = lookup ? buildSchema(*lookup, id, &result.error) : nullptr;
-        if (!lookup)
+        RegistryError::Kind cause = RegistryError::Kind::None;
+        if (lookup)
+            result.schema = buildSchema(*lookup, id, &result.error, &cause);
+        else
             result.error = QStringLiteral("no schema registry is configured");
-        result.expires = Clock::now() + negativeFor;
         lock.lock();
+        now = Clock::now();
+        result.expires = now + negativeFor;
+        if (cause == RegistryError::Kind::Unreachable) {
+            downUntil = result.expires;
+            downReason = result.error;
+        } else if (cause == RegistryError::Kind::NotFound) {
+            if (now >= unknownSince + negativeFor) {
+                unknownSince = now;
+                unknownCount = 0;
+            }
+            ++unknownCount;
+        } else if (result.schema) {
+            unknownCount = 0; // the ids seen are real after all
+        }
         slots.insert(id, result);
         built.notify_all();
         return result;

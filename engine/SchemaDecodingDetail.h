@@ -25,8 +25,11 @@ struct BuiltSchema {
 };
 
 // Fetches schema `id` and what it references and builds its decoder (blocking,
-// on the registry). Null with *error: a sentence naming the id and the cause.
-std::shared_ptr<const BuiltSchema> buildSchema(SchemaLookup &lookup, int id, QString *error);
+// on the registry). Null with *error: a sentence naming the id and the cause,
+// and *cause: the kind of the registry call that failed (None when the
+// registry answered and the schema did not build).
+std::shared_ptr<const BuiltSchema> buildSchema(SchemaLookup &lookup, int id, QString *error,
+                                               RegistryError::Kind *cause);
 
 // A failed registry call in words: `what` is "schema 17" or a reference's name.
 QString registryFailure(const RegistryError &error, const QString &what);

@@ -329,6 +329,45 @@ private Q_SLOTS:
         QCOMPARE(r->idCalls.load(), 2);
     }
 
+    void unreachableRegistryFailsFast()
+    {
+        auto r = registry();
+        r->unreachable = true;
+        SchemaDecoderCache cache(r, 1000);
+        const QString reason = QStringLiteral("the schema registry did not answer: connection refused");
+        QCOMPARE(cache.decode(prefix(1) + payRecord()).error, reason);
+        QCOMPARE(r->idCalls.load(), 1);
+        // Another id meanwhile: not asked (each would wait out the client's timeout).
+        QElapsedTimer clock;
+        clock.start();
+        QCOMPARE(cache.decode(prefix(2) + lineRecord()).error, reason);
+        QCOMPARE(cache.decode(prefix(3) + "1").error, reason);
+        QVERIFY(clock.elapsed() < 1000);
+        QCOMPARE(r->idCalls.load(), 1);
+        r->unreachable = false;
+        QThread::msleep(1100);
+        QCOMPARE(cache.decode(prefix(2) + lineRecord()).json, kLineJson);
+        QCOMPARE(cache.decode(prefix(1) + payRecord()).json, kPayJson);
+        QCOMPARE(r->idCalls.load(), 3);
+    }
+
+    void manyUnknownIdsStopBeingAsked()
+    {
+        auto r = registry();
+        SchemaDecoderCache cache(r, 60000);
+        QCOMPARE(cache.decode(prefix(1) + payRecord()).json, kPayJson);
+        // Binary values that begin with 0 read as random ids.
+        for (int id = 1000; id < 1100; ++id)
+            QCOMPARE(cache.decode(prefix(id) + "x").status, DecodedPart::Status::Failed);
+        QCOMPARE(r->idCalls.load(), 1 + 32);
+        QCOMPARE(cache.decode(prefix(1000) + "x").error, QStringLiteral("schema 1000 is not in the registry"));
+        QVERIFY2(cache.decode(prefix(1099) + "x").error.startsWith(QStringLiteral("schema 1099 was not looked up: ")),
+                 qPrintable(cache.decode(prefix(1099) + "x").error));
+        // Ids already built still decode.
+        QCOMPARE(cache.decode(prefix(1) + payRecord()).json, kPayJson);
+        QCOMPARE(r->idCalls.load(), 1 + 32);
+    }
+
     void corruptPayload()
     {
         auto r = registry();
