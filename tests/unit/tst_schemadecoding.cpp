@@ -255,7 +255,7 @@ private Q_SLOTS:
         QCOMPARE(none.error, QStringLiteral("schema 2 (PROTOBUF) has no message type at index path [0, 2]"));
         const DecodedPart bad = cache.decode(prefix(2) + QByteArray("\x04\x02", 2));
         QCOMPARE(bad.status, DecodedPart::Status::Failed);
-        QCOMPARE(bad.error, QStringLiteral("schema 2 (PROTOBUF): the message index list at byte 6 is truncated"));
+        QCOMPARE(bad.error, QStringLiteral("schema 2 (PROTOBUF): the message index list at byte 7 is truncated"));
         QCOMPARE(r->idCalls.load(), 1);
     }
 
