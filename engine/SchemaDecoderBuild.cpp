@@ -114,7 +114,16 @@ std::shared_ptr<const BuiltSchema> buildSchema(SchemaLookup &lookup, int id, QSt
         return {};
     }
     auto built = std::make_shared<BuiltSchema>();
-    built->type = schema->type.isEmpty() ? QStringLiteral("AVRO") : schema->type.toUpper();
+    // Literals for the known types: a DecodedPart copies them without touching a shared reference count.
+    const QString type = schema->type.isEmpty() ? QStringLiteral("AVRO") : schema->type.toUpper();
+    if (type == QLatin1String("AVRO"))
+        built->type = QStringLiteral("AVRO");
+    else if (type == QLatin1String("PROTOBUF"))
+        built->type = QStringLiteral("PROTOBUF");
+    else if (type == QLatin1String("JSON"))
+        built->type = QStringLiteral("JSON");
+    else
+        built->type = type;
     built->subject = schema->subject;
     built->version = schema->version;
     const QString label = QStringLiteral("%1 (%2)").arg(name, built->type);

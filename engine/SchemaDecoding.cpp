@@ -7,6 +7,8 @@
 #include <QHash>
 #include <QStringList>
 
+#include <array>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -104,6 +106,7 @@ struct SchemaDecoderCache::Impl {
         Clock::time_point expires;
     };
 
+    quint64 serial = 0; // this cache among all (t_recent)
     std::shared_ptr<SchemaLookup> lookup;
     Clock::duration negativeFor;
     std::mutex mutex;
@@ -184,8 +187,28 @@ struct SchemaDecoderCache::Impl {
     }
 };
 
+namespace {
+
+// The schemas a thread used last, so that decoding a record of a known id
+// takes neither the cache's mutex nor a shared reference count (each thread
+// has its own copy of the subject): several threads then decode at the
+// decoder's own rate. A built schema lives as long as its cache (only failures
+// are ever replaced), and `owner` is the cache's serial, never reused.
+struct RecentSchema {
+    quint64 owner = 0;
+    int id = 0;
+    const BuiltSchema *schema = nullptr;
+    QString subject;
+};
+thread_local std::array<RecentSchema, 4> t_recent;
+thread_local unsigned t_nextRecent = 0;
+std::atomic<quint64> g_nextSerial{1};
+
+} // namespace
+
 SchemaDecoderCache::SchemaDecoderCache(std::shared_ptr<SchemaLookup> lookup, int negativeCacheMs) : d(new Impl)
 {
+    d->serial = g_nextSerial++;
     d->lookup = std::move(lookup);
     d->negativeFor = std::chrono::milliseconds(qMax(0, negativeCacheMs));
 }
@@ -198,18 +221,36 @@ DecodedPart SchemaDecoderCache::decode(const char *data, size_t size)
     const std::optional<WirePrefix> prefix = parseWirePrefix(data, size);
     if (!prefix)
         return part;
-    part.schemaId = prefix->schemaId;
-    const Impl::Slot slot = d->get(prefix->schemaId);
-    if (!slot.schema) {
-        part.status = DecodedPart::Status::Failed;
-        part.error = slot.error;
-        return part;
+    const int id = prefix->schemaId;
+    part.schemaId = id;
+    const RecentSchema *recent = nullptr;
+    for (const RecentSchema &r : t_recent) {
+        if (r.owner == d->serial && r.id == id) {
+            recent = &r;
+            break;
+        }
     }
-    const BuiltSchema &schema = *slot.schema;
+    if (!recent) {
+        const Impl::Slot slot = d->get(id);
+        if (!slot.schema) {
+            part.status = DecodedPart::Status::Failed;
+            part.error = slot.error;
+            return part;
+        }
+        RecentSchema &r = t_recent[t_nextRecent++ % t_recent.size()];
+        r = {d->serial, id, slot.schema.get(), QString(slot.schema->subject.constData(), slot.schema->subject.size())};
+        recent = &r;
+    }
+    const BuiltSchema &schema = *recent->schema;
     part.type = schema.type;
-    part.subject = schema.subject;
+    part.subject = recent->subject;
     part.version = schema.version;
-    const QString label = QStringLiteral("schema %1 (%2)").arg(prefix->schemaId).arg(schema.type);
+    auto fail = [&](const QString &why) {
+        part.status = DecodedPart::Status::Failed;
+        part.json.clear();
+        part.error = QStringLiteral("schema %1 (%2)").arg(id).arg(schema.type) + why;
+        return part;
+    };
     qsizetype offset = prefix->payloadOffset;
     QString why;
     bool ok = false;
@@ -217,28 +258,18 @@ DecodedPart SchemaDecoderCache::decode(const char *data, size_t size)
         ok = schema.avro->decode(data + offset, size - size_t(offset), &part.json, &why);
     } else if (schema.protobuf) {
         std::vector<int> indexes;
-        if (!parseMessageIndexes(data, size, &offset, &indexes, &why)) {
-            part.status = DecodedPart::Status::Failed;
-            part.error = label + QStringLiteral(": ") + why;
-            return part;
-        }
+        if (!parseMessageIndexes(data, size, &offset, &indexes, &why))
+            return fail(QStringLiteral(": ") + why);
         part.message = schema.protobuf->messageName(indexes);
-        if (part.message.isEmpty()) {
-            part.status = DecodedPart::Status::Failed;
-            part.error = label + QStringLiteral(" has no message type at index path ") + indexPath(indexes);
-            return part;
-        }
+        if (part.message.isEmpty())
+            return fail(QStringLiteral(" has no message type at index path ") + indexPath(indexes));
         ok = schema.protobuf->decode(indexes, data + offset, size - size_t(offset), &part.json, &why);
     } else {
         ok = compactJson(data + offset, size - size_t(offset), &part.json, &why);
     }
-    if (!ok) {
-        part.status = DecodedPart::Status::Failed;
-        part.json.clear();
-        // Offsets in `why` count from the payload's first byte, after the prefix.
-        part.error = label + QStringLiteral(" does not match the payload: ") + why;
-        return part;
-    }
+    // Offsets in `why` count from the payload's first byte, after the prefix.
+    if (!ok)
+        return fail(QStringLiteral(" does not match the payload: ") + why);
     part.status = DecodedPart::Status::Decoded;
     return part;
 }
