@@ -98,8 +98,9 @@ private Q_SLOTS:
             "{\"name\":\"cents\",\"type\":\"long\"},{\"name\":\"cur\",\"type\":\"com.acme.Currency\"}]}}]}",
             {{QStringLiteral("com.acme.Currency"), currencySubject, 1}}, &error);
         QVERIFY2(payId, qPrintable(error.message));
-        const std::optional<int> jsonId = client.registerSchema(tag + QStringLiteral("-json"), QStringLiteral("JSON"),
-                                                                "{\"type\":\"object\"}", {}, &error);
+        const std::optional<int> jsonId = client.registerSchema(
+            tag + QStringLiteral("-json"), QStringLiteral("JSON"),
+            "{\"$schema\":\"http://json-schema.org/draft-07/schema#\",\"type\":\"object\"}", {}, &error);
         QVERIFY2(jsonId, qPrintable(error.message));
         const int unknownId = 0x7ffffff0;
 
