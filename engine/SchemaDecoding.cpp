@@ -267,9 +267,9 @@ DecodedPart SchemaDecoderCache::decode(const char *data, size_t size)
     } else {
         ok = compactJson(data + offset, size - size_t(offset), &part.json, &why);
     }
-    // Offsets in `why` count from the payload's first byte, after the prefix.
+    // The decoders count bytes from the payload's first; the text says where that is in the record.
     if (!ok)
-        return fail(QStringLiteral(" does not match the payload: ") + why);
+        return fail(QStringLiteral(" does not match the payload after the %1-byte prefix: ").arg(offset) + why);
     part.status = DecodedPart::Status::Decoded;
     return part;
 }

@@ -156,9 +156,10 @@ private Q_SLOTS:
         QCOMPARE(m[4].valueDecoded.json, QByteArray("{\"a\":[1,9007199254740993]}"));
         QCOMPARE(m[4].valueDecoded.type, QStringLiteral("JSON"));
         QCOMPARE(m[5].valueDecoded.status, S::Failed);
-        QVERIFY2(m[5].valueDecoded.error.startsWith(
-                     QStringLiteral("schema %1 (AVRO) does not match the payload: ").arg(*payId)),
-                 qPrintable(m[5].valueDecoded.error));
+        QVERIFY2(
+            m[5].valueDecoded.error.startsWith(
+                QStringLiteral("schema %1 (AVRO) does not match the payload after the 5-byte prefix: ").arg(*payId)),
+            qPrintable(m[5].valueDecoded.error));
         QCOMPARE(*m[5].value, records[5].value.value()); // the bytes are still there
 
         // A JSON path on the value sees the decoded JSON; the search shares the service's decoders.

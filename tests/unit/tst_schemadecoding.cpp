@@ -273,7 +273,9 @@ private Q_SLOTS:
 
         const DecodedPart bad = cache.decode(prefix(3) + "{\"a\": tru}");
         QCOMPARE(bad.status, DecodedPart::Status::Failed);
-        QCOMPARE(bad.error, QStringLiteral("schema 3 (JSON) does not match the payload: not JSON at byte 9"));
+        QCOMPARE(
+            bad.error,
+            QStringLiteral("schema 3 (JSON) does not match the payload after the 5-byte prefix: not JSON at byte 9"));
         for (const char *text : {"", "{", "[1,]", "{\"a\"}", "01", "1.", "\"\x01\"", "{} x", "-"}) {
             const DecodedPart p = cache.decode(prefix(3) + text);
             QVERIFY2(p.status == DecodedPart::Status::Failed, text);
@@ -378,8 +380,9 @@ private Q_SLOTS:
         wrong[wrong.size() - 1] = char(4); // zig-zag 2: no third symbol
         const DecodedPart part = cache.decode(prefix(1) + wrong);
         QCOMPARE(part.status, DecodedPart::Status::Failed);
-        QVERIFY2(part.error.startsWith(QStringLiteral("schema 1 (AVRO) does not match the payload: bad enum index 2 "
-                                                      "at byte 7")),
+        QVERIFY2(part.error.startsWith(QStringLiteral(
+                     "schema 1 (AVRO) does not match the payload after the 5-byte prefix: bad enum index 2 "
+                     "at byte 7")),
                  qPrintable(part.error));
         QVERIFY(part.json.isEmpty());
         QCOMPARE(part.subject, QStringLiteral("pay-value")); // what the record claims to be is still shown
@@ -390,7 +393,8 @@ private Q_SLOTS:
         }
         const DecodedPart proto = cache.decode(prefix(2) + QByteArray("\x00\xff\xff\xff", 4));
         QCOMPARE(proto.status, DecodedPart::Status::Failed);
-        QVERIFY2(proto.error.startsWith(QStringLiteral("schema 2 (PROTOBUF) does not match the payload: ")),
+        QVERIFY2(proto.error.startsWith(
+                     QStringLiteral("schema 2 (PROTOBUF) does not match the payload after the 6-byte prefix: ")),
                  qPrintable(proto.error));
         QCOMPARE(r->idCalls.load(), 2);
     }
