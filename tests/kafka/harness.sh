@@ -549,7 +549,7 @@ cmd_start_all() {
         cmd_stop_all || true
         exit 1
     fi
-    log "all brokers ready in $((SECONDS - start))s (state in $STATE)"
+    log "all brokers and the registry ready in $((SECONDS - start))s (state in $STATE)"
 }
 
 main() {
