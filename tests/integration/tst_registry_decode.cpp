@@ -11,26 +11,15 @@
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "MessageSearch.h"
+#include "RegistryTestEnv.h"
 #include "SchemaRegistryClient.h"
 
-#include <QDir>
-#include <QFile>
 #include <QTest>
 
 using namespace md;
 using namespace md::test;
 
 namespace {
-
-// Where the registry is: env first, then what the harness wrote.
-QString registryUrl()
-{
-    const QString env = qEnvironmentVariable("MIRRORDESK_REGISTRY_URL");
-    if (!env.isEmpty())
-        return env;
-    QFile file(QDir(qEnvironmentVariable("MIRRORDESK_KAFKA_STATE")).filePath(QStringLiteral("registry/url")));
-    return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).trimmed() : QString();
-}
 
 QByteArray wire(int id, const QByteArray &payload)
 {
@@ -67,14 +56,8 @@ private Q_SLOTS:
     void initTestCase()
     {
         MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"));
+        MD_REQUIRE_REGISTRY();
         m_url = registryUrl();
-        if (m_url.isEmpty()) {
-            const QString why = QStringLiteral("no schema registry: set MIRRORDESK_REGISTRY_URL or run harness.sh "
-                                               "start-all (it writes $MIRRORDESK_KAFKA_STATE/registry/url)");
-            if (isCi())
-                QFAIL(qPrintable(why));
-            QSKIP(qPrintable(why));
-        }
     }
 
     void readAndSearchDecoded()
