@@ -1,5 +1,7 @@
 #include "AdminClient.h"
 
+#include "RegistryDecoders.h"
+
 #include <functional>
 #include <memory>
 
@@ -80,11 +82,12 @@ template <typename Call, typename Emit> quint64 AdminClient::request(Operation o
 quint64 AdminClient::connectTo(const ClusterConfig &config, int timeoutMs)
 {
     // Replaces the service first (on the admin thread, in request order).
+    m_decoders = std::make_shared<RegistryDecoders>(config.schemaRegistry);
     QMetaObject::invokeMethod(
         m_worker,
-        [w = m_worker, config, timeoutMs] {
+        [w = m_worker, config, timeoutMs, decoders = m_decoders] {
             QString error;
-            w->service = AdminService::create(config, &error, timeoutMs);
+            w->service = AdminService::create(config, &error, timeoutMs, decoders);
             w->createError = error;
         },
         Qt::QueuedConnection);

@@ -40,6 +40,10 @@ public:
     // (Re)creates the service for these settings and checks the connection
     // (answer: connected with the metadata, or requestFailed).
     quint64 connectTo(const ClusterConfig &config, int timeoutMs = 10000);
+    // The connected cluster's registry decoders, shared with its service so
+    // that a search started beside it (SearchSpec::decoders) fetches no schema
+    // twice; null before connectTo.
+    std::shared_ptr<RegistryDecoders> registryDecoders() const { return m_decoders; }
 
     quint64 describeTopicConfigs(const QString &topic);
     quint64 createTopic(const NewTopicSpec &spec);
@@ -72,6 +76,7 @@ private:
     WorkerThread m_thread{QStringLiteral("cluster-admin-ops")};
     AdminWorker *m_worker = nullptr; // lives on m_thread, deleted there when it ends
     quint64 m_nextId = 0;
+    std::shared_ptr<RegistryDecoders> m_decoders;
 };
 
 } // namespace md

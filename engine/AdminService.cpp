@@ -1,6 +1,7 @@
 #include "AdminService.h"
 
 #include "AdminServiceDetail.h"
+#include "RegistryDecoders.h"
 
 #include <QMap>
 
@@ -56,10 +57,12 @@ QString groupStateName(GroupState state)
 
 // --- lifecycle ------------------------------------------------------------------
 
-std::unique_ptr<AdminService> AdminService::create(const ClusterConfig &config, QString *error, int timeoutMs)
+std::unique_ptr<AdminService> AdminService::create(const ClusterConfig &config, QString *error, int timeoutMs,
+                                                   std::shared_ptr<RegistryDecoders> decoders)
 {
     std::unique_ptr<AdminService> self(new AdminService);
     self->m_config = config;
+    self->m_decoders = decoders ? std::move(decoders) : std::make_shared<RegistryDecoders>(config.schemaRegistry);
     self->m_timeoutMs = qMax(1000, timeoutMs);
     self->m_probe = ProbeClient::create(config, error, qMin(self->m_timeoutMs, 10000));
     if (!self->m_probe)
@@ -68,6 +71,11 @@ std::unique_ptr<AdminService> AdminService::create(const ClusterConfig &config, 
 }
 
 AdminService::~AdminService() = default;
+
+std::shared_ptr<SchemaDecoderCache> AdminService::decoderCache()
+{
+    return m_decoders->cache();
+}
 
 EventPtr AdminService::runAdmin(rd_kafka_admin_op_t op, const QString &what,
                                 const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,

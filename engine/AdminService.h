@@ -10,6 +10,7 @@
 #include "ConfigEntry.h"
 #include "KafkaError.h"
 #include "ProbeClient.h"
+#include "SchemaDecoding.h"
 
 #include <QByteArray>
 #include <QDateTime>
@@ -24,6 +25,8 @@
 #include <optional>
 
 namespace md {
+
+class RegistryDecoders;
 
 // A value or the reason there is none.
 // `error` is for display; what a caller decides on is `kafkaError`'s code and
@@ -144,6 +147,10 @@ struct KafkaMessage {
     std::optional<QByteArray> key;
     std::optional<QByteArray> value;
     QList<RecordHeader> headers; // order and duplicates kept
+    // By the cluster's schema registry; Plain when it has none or the bytes
+    // are not in its wire format.
+    DecodedPart keyDecoded;
+    DecodedPart valueDecoded;
 
     bool operator==(const KafkaMessage &) const = default;
 };
@@ -172,11 +179,17 @@ class AdminService final {
     Q_DISABLE_COPY_MOVE(AdminService)
 public:
     // Creates the client (does not connect yet). Null with *error on a bad setting.
-    static std::unique_ptr<AdminService> create(const ClusterConfig &config, QString *error, int timeoutMs = 10000);
+    // `decoders`: the registry's decoders to share (with searches, say); null:
+    // its own, from config.schemaRegistry.
+    static std::unique_ptr<AdminService> create(const ClusterConfig &config, QString *error, int timeoutMs = 10000,
+                                                std::shared_ptr<RegistryDecoders> decoders = {});
     ~AdminService();
 
     int timeoutMs() const { return m_timeoutMs; }
     const ClusterConfig &config() const { return m_config; }
+    // The cluster's registry decoders (built on first use), null when it has no registry.
+    std::shared_ptr<SchemaDecoderCache> decoderCache();
+    const std::shared_ptr<RegistryDecoders> &registryDecoders() const { return m_decoders; }
 
     // Brokers and topics (no watermarks): also the "test connection" answer.
     AdminResult<ClusterMetadata> metadata();
@@ -205,6 +218,7 @@ public:
 
     AdminResult<QList<AclEntry>> listAcls();
 
+    // Key and value decoded by the cluster's schema registry when it has one.
     AdminResult<QList<KafkaMessage>> readMessages(const MessageQuery &query);
 
     // Partition ids per topic from metadata (topics missing from the cluster are left out).
@@ -238,6 +252,7 @@ private:
     ClusterConfig m_config;
     int m_timeoutMs = 10000;
     std::unique_ptr<ProbeClient> m_probe; // the connection and its last error
+    std::shared_ptr<RegistryDecoders> m_decoders;
 };
 
 } // namespace md

@@ -1,6 +1,7 @@
 #include "AdminService.h"
 
 #include "AdminServiceDetail.h"
+#include "RegistryDecoders.h"
 
 #include <QElapsedTimer>
 
@@ -254,6 +255,12 @@ AdminResult<QList<KafkaMessage>> AdminService::readMessages(const MessageQuery &
     }
     if (!complete && out.isEmpty())
         return R::failure(what + QStringLiteral(": no message arrived within %1 s").arg(budgetMs / 1000.0));
+    // Only what is returned is decoded; a registry that does not answer costs
+    // one bounded wait per schema id, then its failure is cached.
+    if (const std::shared_ptr<SchemaDecoderCache> decoders = decoderCache()) {
+        for (KafkaMessage &m : out)
+            decodeMessage(*decoders, &m);
+    }
     return {out, {}};
 }
 

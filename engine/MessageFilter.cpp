@@ -80,6 +80,8 @@ std::optional<CompiledFilter> CompiledFilter::compile(const MessageFilter &filte
             k.header = c.header.toUtf8();
             out.m_needsHeaders = true;
         }
+        out.m_usesKey = out.m_usesKey || c.field == FilterCondition::Field::Key;
+        out.m_usesValue = out.m_usesValue || c.field == FilterCondition::Field::Value;
         switch (c.match) {
         case FilterCondition::Match::Contains:
             k.needle = c.text.toUtf8();

@@ -60,6 +60,9 @@ public:
     static std::optional<CompiledFilter> compile(const MessageFilter &filter, QString *error);
 
     bool needsHeaders() const { return m_needsHeaders; }
+    // Whether a condition reads the key / the value (which a search then decodes first).
+    bool usesKey() const { return m_usesKey; }
+    bool usesValue() const { return m_usesValue; }
     // Thread-safe (const). *notJson, when given, is set when a JSON path
     // condition met a field that is not JSON (the record then does not match).
     bool matches(const RecordView &record, bool *notJson = nullptr) const;
@@ -81,6 +84,8 @@ private:
     qint64 m_fromMs = -1;
     qint64 m_toMs = -1;
     bool m_needsHeaders = false;
+    bool m_usesKey = false;
+    bool m_usesValue = false;
 };
 
 } // namespace md

@@ -101,6 +101,11 @@ public:
         if (!filter)
             return fail(QStringLiteral("search: ") + error);
         m_filter = std::move(*filter);
+        std::shared_ptr<RegistryDecoders> decoders = m_spec.decoders;
+        if (!decoders && m_spec.cluster.schemaRegistry.isSet())
+            decoders = std::make_shared<RegistryDecoders>(m_spec.cluster.schemaRegistry);
+        if (decoders)
+            m_decoders = decoders->cache();
         if (!plan() || !openConsumer())
             return m_result;
         if (m_spec.start == SearchSpec::Start::EndBackwards)
@@ -292,9 +297,9 @@ private:
                 ++m_result.progress.scanned;
                 if (consider(msg.get(), headers)) {
                     if (newestFirst)
-                        roundMatches.append(kafkaMessageFrom(msg.get(), m_spec.topic));
+                        roundMatches.append(matchFrom(msg.get()));
                     else if (!limitReached())
-                        addMatch(kafkaMessageFrom(msg.get(), m_spec.topic));
+                        addMatch(matchFrom(msg.get()));
                 }
                 if (msg->offset + 1 >= s->to) {
                     s->active = false;
@@ -347,6 +352,15 @@ private:
         r.valueNull = msg->payload == nullptr;
         if (msg->payload)
             r.value = std::string_view(static_cast<const char *>(msg->payload), msg->len);
+        m_keyPart.reset();
+        m_valuePart.reset();
+        if (m_decoders) {
+            // Only what a condition reads is decoded before the filter; matches get the rest.
+            if (m_filter.usesKey() && !r.keyNull)
+                r.key = decodedView(r.key, &m_keyPart);
+            if (m_filter.usesValue() && !r.valueNull)
+                r.value = decodedView(r.value, &m_valuePart);
+        }
         rd_kafka_timestamp_type_t type = RD_KAFKA_TIMESTAMP_NOT_AVAILABLE;
         r.timestampMs = rd_kafka_message_timestamp(msg, &type);
         if (m_filter.needsHeaders()) {
@@ -369,6 +383,32 @@ private:
         if (notJson)
             ++m_result.progress.notJson;
         return match;
+    }
+
+    // The decoded JSON when the bytes decode, else the bytes.
+    std::string_view decodedView(std::string_view bytes, std::optional<DecodedPart> *part)
+    {
+        *part = m_decoders->decode(bytes.data(), bytes.size());
+        if ((*part)->status != DecodedPart::Status::Decoded)
+            return bytes;
+        return std::string_view((*part)->json.constData(), size_t((*part)->json.size()));
+    }
+
+    // A matching record (consider() just saw it), its key and value decoded.
+    KafkaMessage matchFrom(const rd_kafka_message_t *msg)
+    {
+        KafkaMessage m = kafkaMessageFrom(msg, m_spec.topic);
+        if (m_decoders) {
+            if (m_keyPart)
+                m.keyDecoded = std::move(*m_keyPart);
+            else if (m.key)
+                m.keyDecoded = m_decoders->decode(*m.key);
+            if (m_valuePart)
+                m.valueDecoded = std::move(*m_valuePart);
+            else if (m.value)
+                m.valueDecoded = m_decoders->decode(*m.value);
+        }
+        return m;
     }
 
     void addMatch(KafkaMessage &&m)
@@ -399,6 +439,9 @@ private:
     const SearchBatch &m_batch;
     const QByteArray m_topic;
     CompiledFilter m_filter;
+    std::shared_ptr<SchemaDecoderCache> m_decoders; // null: no registry
+    std::optional<DecodedPart> m_keyPart;           // what consider() decoded of the current record
+    std::optional<DecodedPart> m_valuePart;
     std::vector<PartitionScan> m_scans; // by partition id
     KafkaPtr m_consumer;
     QueuePtr m_queue; // released before the consumer (declared after it)

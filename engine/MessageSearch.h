@@ -6,11 +6,14 @@
 // when the search started, or when cancelled. Records are filtered on the
 // consumed bytes; only matches become KafkaMessages. Like MessageCopyJob it is
 // one-shot work on the task pool (MessageSearchJob): matches and progress
-// arrive in batches about every 100 ms, never a signal per record.
+// arrive in batches about every 100 ms, never a signal per record. With a
+// schema registry, a key or value a condition reads is decoded first, so
+// conditions (a JSON path most of all) see the decoded JSON.
 
 #include "AdminService.h"
 #include "ClusterConfig.h"
 #include "MessageFilter.h"
+#include "RegistryDecoders.h"
 
 #include <QObject>
 
@@ -35,6 +38,9 @@ struct SearchSpec {
     // EndBackwards reads chunks of about this many records (over all
     // partitions) from the end down; 0: the default (200,000).
     qint64 backwardsChunk = 0;
+    // The registry's decoders to share (AdminClient::registryDecoders());
+    // null: made from cluster.schemaRegistry for this search.
+    std::shared_ptr<RegistryDecoders> decoders;
 };
 
 struct SearchProgress {

@@ -19,12 +19,13 @@ struct WirePrefix {
     int schemaId = 0;
     qsizetype payloadOffset = 5; // where the schema's payload starts (after the prefix)
 };
-// Null when the bytes are not in the wire format (too short, magic not 0).
+// Null when the bytes are not in the wire format (too short, magic not 0, or
+// an id below 1: registries number from 1, and a big-endian long key below
+// 2^32 would otherwise read as schema 0).
 std::optional<WirePrefix> parseWirePrefix(const char *data, size_t size);
 // Reads the message-index list at data[*offset], moving *offset past it.
 // False with *error (naming the byte) when it is truncated or implausible.
-bool parseMessageIndexes(const char *data, size_t size, qsizetype *offset, std::vector<int> *indexes,
-                         QString *error);
+bool parseMessageIndexes(const char *data, size_t size, qsizetype *offset, std::vector<int> *indexes, QString *error);
 
 // A record's key or value as decoding saw it.
 struct DecodedPart {
@@ -45,10 +46,14 @@ struct DecodedPart {
 };
 
 // Decoders built from a registry's schemas, cached by schema id (and a failed
-// lookup for a short while, so a topic full of unknown ids costs one request,
-// not one per record). References are resolved through the lookup,
-// recursively, with a depth limit. decode() is thread-safe; it blocks on the
-// registry the first time an id is seen, so call it off the UI thread.
+// lookup for negativeCacheMs, so a topic full of an unknown id costs one
+// request, not one per record). While the registry does not answer, and once
+// it has known none of 32 new ids in a window (bytes that only look like the
+// wire format), new ids fail without a request until the window ends.
+// References are resolved through the lookup, recursively, with a depth limit.
+// decode() is thread-safe; it blocks on the registry the first time an id is
+// seen (other threads wanting that id wait for the same build), so call it
+// off the UI thread.
 class SchemaDecoderCache {
 public:
     explicit SchemaDecoderCache(std::shared_ptr<SchemaLookup> lookup, int negativeCacheMs = 10000);

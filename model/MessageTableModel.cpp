@@ -55,6 +55,32 @@ QString timestampText(qint64 ms)
     return QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC).toString(Qt::ISODateWithMs);
 }
 
+// The decoded JSON as a value: wrapped in an array because QJsonDocument
+// reads no bare scalars.
+QJsonValue jsonValue(const QByteArray &json)
+{
+    const QJsonDocument doc = QJsonDocument::fromJson('[' + json + ']');
+    return doc.isArray() && doc.array().size() == 1 ? doc.array().at(0) : QJsonValue(QString::fromUtf8(json));
+}
+
+QJsonObject decodedJson(const DecodedPart &part)
+{
+    QJsonObject o{{QStringLiteral("schemaId"), part.schemaId}};
+    if (!part.subject.isEmpty()) {
+        o.insert(QStringLiteral("subject"), part.subject);
+        o.insert(QStringLiteral("version"), part.version);
+    }
+    if (!part.type.isEmpty())
+        o.insert(QStringLiteral("type"), part.type);
+    if (!part.message.isEmpty())
+        o.insert(QStringLiteral("message"), part.message);
+    if (part.status == DecodedPart::Status::Decoded)
+        o.insert(QStringLiteral("value"), jsonValue(part.json));
+    else
+        o.insert(QStringLiteral("error"), part.error);
+    return o;
+}
+
 bool writeAtomically(const QString &path, const QByteArray &data, QString *error)
 {
     QSaveFile file(path);
@@ -114,6 +140,7 @@ QString MessageTableModel::render(const std::optional<QByteArray> &bytes, Displa
         return QStringLiteral("(null)");
     switch (mode) {
     case DisplayMode::Hex: return QString::fromLatin1(bytes->toHex(' '));
+    case DisplayMode::Decoded: // bytes without their decoding: as Json
     case DisplayMode::Json: {
         QJsonParseError parseError;
         const QJsonDocument doc = QJsonDocument::fromJson(*bytes, &parseError);
@@ -126,6 +153,33 @@ QString MessageTableModel::render(const std::optional<QByteArray> &bytes, Displa
     return QString::fromUtf8(*bytes);
 }
 
+QString MessageTableModel::render(const std::optional<QByteArray> &bytes, const DecodedPart &part, DisplayMode mode)
+{
+    if (mode != DisplayMode::Decoded)
+        return render(bytes, mode);
+    switch (part.status) {
+    case DecodedPart::Status::Decoded: return QString::fromUtf8(part.json);
+    case DecodedPart::Status::Failed: return render(bytes, DisplayMode::Text);
+    case DecodedPart::Status::Plain: break;
+    }
+    return render(bytes, DisplayMode::Json);
+}
+
+QString MessageTableModel::schemaLabel(const DecodedPart &part)
+{
+    if (part.status == DecodedPart::Status::Plain)
+        return {};
+    QStringList about;
+    if (!part.type.isEmpty())
+        about.append(part.type);
+    if (!part.subject.isEmpty())
+        about.append(QStringLiteral("%1 v%2").arg(part.subject).arg(part.version));
+    if (!part.message.isEmpty())
+        about.append(part.message);
+    const QString id = QStringLiteral("schema %1").arg(part.schemaId);
+    return about.isEmpty() ? id : id + QStringLiteral(" (") + about.join(QStringLiteral(", ")) + QLatin1Char(')');
+}
+
 QString MessageTableModel::describe(const KafkaMessage &m, DisplayMode mode)
 {
     QString text = QStringLiteral("topic: %1\npartition: %2\noffset: %3\ntimestamp: %4 (%5)\n")
@@ -134,10 +188,23 @@ QString MessageTableModel::describe(const KafkaMessage &m, DisplayMode mode)
                        .arg(m.offset)
                        .arg(timestampText(m.timestampMs))
                        .arg(m.timestampMs);
-    text += QStringLiteral("key: ") + render(m.key, mode) + QLatin1Char('\n');
+    const DisplayMode headerMode = mode == DisplayMode::Decoded ? DisplayMode::Text : mode;
+    // What the registry said about a part, on its own line, in every mode.
+    auto about = [](const char *name, const DecodedPart &part) -> QString {
+        if (part.status == DecodedPart::Status::Plain)
+            return QString();
+        QString line = QLatin1String(name) + QStringLiteral(" schema: ") + schemaLabel(part);
+        if (part.status == DecodedPart::Status::Failed)
+            line += QStringLiteral("; not decoded: ") + part.error;
+        return line + QLatin1Char('\n');
+    };
+    text += QStringLiteral("key: ") + render(m.key, m.keyDecoded, mode) + QLatin1Char('\n');
+    text += about("key", m.keyDecoded);
     for (const RecordHeader &h : m.headers)
-        text += QStringLiteral("header ") + h.first + QStringLiteral(": ") + render(h.second, mode) + QLatin1Char('\n');
-    text += QStringLiteral("value: ") + render(m.value, mode) + QLatin1Char('\n');
+        text += QStringLiteral("header ") + h.first + QStringLiteral(": ") + render(h.second, headerMode) +
+                QLatin1Char('\n');
+    text += QStringLiteral("value: ") + render(m.value, m.valueDecoded, mode) + QLatin1Char('\n');
+    text += about("value", m.valueDecoded);
     return text;
 }
 
@@ -146,14 +213,19 @@ QJsonObject MessageTableModel::toJson(const KafkaMessage &m)
     QJsonArray headers;
     for (const RecordHeader &h : m.headers)
         headers.append(QJsonObject{{QStringLiteral("key"), h.first}, {QStringLiteral("value"), jsonBytes(h.second)}});
-    return QJsonObject{{QStringLiteral("topic"), m.topic},
-                       {QStringLiteral("partition"), m.partition},
-                       {QStringLiteral("offset"), m.offset},
-                       {QStringLiteral("timestamp"), m.timestampMs},
-                       {QStringLiteral("timestampIso"), timestampText(m.timestampMs)},
-                       {QStringLiteral("key"), jsonBytes(m.key)},
-                       {QStringLiteral("value"), jsonBytes(m.value)},
-                       {QStringLiteral("headers"), headers}};
+    QJsonObject o{{QStringLiteral("topic"), m.topic},
+                  {QStringLiteral("partition"), m.partition},
+                  {QStringLiteral("offset"), m.offset},
+                  {QStringLiteral("timestamp"), m.timestampMs},
+                  {QStringLiteral("timestampIso"), timestampText(m.timestampMs)},
+                  {QStringLiteral("key"), jsonBytes(m.key)},
+                  {QStringLiteral("value"), jsonBytes(m.value)},
+                  {QStringLiteral("headers"), headers}};
+    if (m.keyDecoded.status != DecodedPart::Status::Plain)
+        o.insert(QStringLiteral("keyDecoded"), decodedJson(m.keyDecoded));
+    if (m.valueDecoded.status != DecodedPart::Status::Plain)
+        o.insert(QStringLiteral("valueDecoded"), decodedJson(m.valueDecoded));
+    return o;
 }
 
 QList<const KafkaMessage *> MessageTableModel::selected(const QList<int> &rows, QString *error) const
@@ -241,6 +313,20 @@ QVariant MessageTableModel::data(const QModelIndex &index, int role) const
             return m->value ? QVariant(*m->value) : QVariant();
         return {};
     }
+    if ((role == DecodeErrorRole || role == SchemaRole) && (col == Key || col == Value)) {
+        const DecodedPart &part = col == Key ? m->keyDecoded : m->valueDecoded;
+        return role == SchemaRole ? schemaLabel(part) : part.error;
+    }
+    if (role == Qt::ToolTipRole && m_mode == DisplayMode::Decoded && (col == Key || col == Value)) {
+        // The reason a part did not decode, or which schema it decoded by, above what the cell shows.
+        const DecodedPart &part = col == Key ? m->keyDecoded : m->valueDecoded;
+        const QString shown = col == Key ? render(m->key, part, m_mode) : render(m->value, part, m_mode);
+        if (part.status == DecodedPart::Status::Failed)
+            return QString(tr("Not decoded: %1").arg(part.error) + QLatin1Char('\n') + shown);
+        if (part.status == DecodedPart::Status::Decoded)
+            return QString(schemaLabel(part) + QLatin1Char('\n') + shown);
+        return shown;
+    }
     if (role == SortRole) {
         switch (col) {
         case Partition: return m->partition;
@@ -254,12 +340,13 @@ QVariant MessageTableModel::data(const QModelIndex &index, int role) const
         case Partition: return m->partition;
         case Offset: return m->offset;
         case Timestamp: return timestampText(m->timestampMs);
-        case Key: return render(m->key, m_mode);
-        case Value: return render(m->value, m_mode);
+        case Key: return render(m->key, m->keyDecoded, m_mode);
+        case Value: return render(m->value, m->valueDecoded, m_mode);
         case Headers: {
+            const DisplayMode mode = m_mode == DisplayMode::Decoded ? DisplayMode::Text : m_mode;
             QStringList parts;
             for (const RecordHeader &h : m->headers)
-                parts.append(h.first + QLatin1Char('=') + render(h.second, m_mode));
+                parts.append(h.first + QLatin1Char('=') + render(h.second, mode));
             return parts.join(QStringLiteral(", "));
         }
         default: return {};

@@ -8,18 +8,26 @@
 namespace md {
 
 // Messages read from a topic (one query's result). Keys, values and headers
-// show as UTF-8 text, pretty JSON or hex, chosen by the display mode; the raw
-// bytes are under RawRole (an invalid QVariant for null). Exports write JSON or
+// show as UTF-8 text, pretty JSON, hex or decoded by the cluster's schema
+// registry, chosen by the display mode; the raw bytes are under RawRole (an
+// invalid QVariant for null). Exports write JSON or
 // CSV atomically (a failed export leaves any existing file untouched).
 class MessageTableModel final : public QAbstractTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MessageTableModel)
 public:
     enum Column { Partition, Offset, Timestamp, Key, Value, Headers, ColumnCount };
-    enum class DisplayMode { Text, Json, Hex };
+    // Decoded: a key or value the registry decoded as its JSON; one in the
+    // wire format that did not decode as its bytes, the reason in its tooltip;
+    // any other as Json shows it. Headers as Text.
+    enum class DisplayMode { Text, Json, Hex, Decoded };
     Q_ENUM(DisplayMode)
     static constexpr int SortRole = Qt::UserRole + 1;
     static constexpr int RawRole = Qt::UserRole + 2;
+    // Key and Value, in every mode: why a part in the wire format did not decode (empty otherwise).
+    static constexpr int DecodeErrorRole = Qt::UserRole + 3;
+    // Key and Value, in every mode: schemaLabel() of the part (empty when Plain).
+    static constexpr int SchemaRole = Qt::UserRole + 4;
 
     explicit MessageTableModel(QObject *parent = nullptr);
 
@@ -35,9 +43,17 @@ public:
     // Bytes as shown: "(null)" for null; Text: UTF-8 (invalid bytes replaced);
     // Json: indented when the bytes are a JSON document, else as Text; Hex: "0a ff".
     static QString render(const std::optional<QByteArray> &bytes, DisplayMode mode);
+    // A key or value as shown: in Decoded mode the part's JSON when it
+    // decoded, else the bytes (Text when it failed, Json when Plain); other
+    // modes render the bytes.
+    static QString render(const std::optional<QByteArray> &bytes, const DecodedPart &part, DisplayMode mode);
+    // "schema 17 (AVRO, orders-value v3)", "schema 4 (PROTOBUF, shop.Order)"; empty when Plain.
+    static QString schemaLabel(const DecodedPart &part);
     // One message as text for the clipboard (every field, in the given mode).
     static QString describe(const KafkaMessage &message, DisplayMode mode);
-    // One message as the JSON export writes it (one element of its array).
+    // One message as the JSON export writes it (one element of its array); a
+    // part in the wire format adds "keyDecoded"/"valueDecoded": schema id,
+    // subject, version, type, and the decoded value or the error.
     static QJsonObject toJson(const KafkaMessage &message);
 
     // Exports `rows` (every message when empty). JSON: an array of objects;

@@ -77,6 +77,11 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
     m_display->addItem(tr("Text"), int(MessageTableModel::DisplayMode::Text));
     m_display->addItem(tr("JSON"), int(MessageTableModel::DisplayMode::Json));
     m_display->addItem(tr("Hex"), int(MessageTableModel::DisplayMode::Hex));
+    m_display->addItem(tr("Decoded"), int(MessageTableModel::DisplayMode::Decoded));
+    m_display->setItemData(m_display->count() - 1,
+                           tr("Records in the schema registry's wire format as their decoded JSON; "
+                              "a record that does not decode as its bytes, the reason in its tooltip"),
+                           Qt::ToolTipRole);
 
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(MessageTableModel::SortRole);
@@ -191,8 +196,15 @@ MessagesPanel::~MessagesPanel() = default;
 
 void MessagesPanel::setClusters(const ClusterConfig &own, const ClusterConfig &other)
 {
+    // A cluster with a registry shows its records decoded unless the user picks otherwise.
+    const bool registryChanged = own.schemaRegistry.isSet() != m_own.schemaRegistry.isSet();
     m_own = own;
     m_other = other;
+    const auto shown = MessageTableModel::DisplayMode(m_display->currentData().toInt());
+    if (registryChanged && own.schemaRegistry.isSet())
+        setDisplayMode(MessageTableModel::DisplayMode::Decoded);
+    else if (registryChanged && shown == MessageTableModel::DisplayMode::Decoded)
+        setDisplayMode(MessageTableModel::DisplayMode::Text);
     updateButtons();
 }
 
@@ -322,6 +334,10 @@ void MessagesPanel::search()
     spec.partition = q.partition;
     spec.maxMatches = q.maxMessages;
     spec.filter = *filter;
+    // The pane's decoders when they are this registry's: a schema fetched for a read is not fetched again.
+    if (const std::shared_ptr<RegistryDecoders> decoders = m_admin->registryDecoders();
+        decoders && decoders->config() == m_own.schemaRegistry)
+        spec.decoders = decoders;
     switch (q.mode) {
     case MessageQuery::Mode::LatestN: spec.start = SearchSpec::Start::EndBackwards; break;
     case MessageQuery::Mode::FromOffset:
@@ -444,9 +460,13 @@ void MessagesPanel::updateDetail()
 {
     const QList<int> rows = selectedRows();
     const KafkaMessage *m = rows.isEmpty() ? nullptr : m_model->messageAt(rows.first());
-    // The record whole: JSON pretty-printed (other bytes as text), its hex beside,
-    // whatever the table shows.
-    m_detail->setPlainText(m ? MessageTableModel::describe(*m, MessageTableModel::DisplayMode::Json) : QString());
+    // The record whole: JSON pretty-printed (other bytes as text) or, when the
+    // table shows them decoded, the decoded key and value with their schema's
+    // id, type, subject and version; its hex beside.
+    const auto mode = m_model->displayMode() == MessageTableModel::DisplayMode::Decoded
+                          ? MessageTableModel::DisplayMode::Decoded
+                          : MessageTableModel::DisplayMode::Json;
+    m_detail->setPlainText(m ? MessageTableModel::describe(*m, mode) : QString());
     m_detailHex->setPlainText(m ? MessageTableModel::describe(*m, MessageTableModel::DisplayMode::Hex) : QString());
 }
 

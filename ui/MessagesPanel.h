@@ -27,7 +27,8 @@ namespace md {
 // The "Messages" tab of a cluster pane: reads a topic (or one partition) from
 // an offset, a time or the latest N through the pane's AdminClient (never on
 // the UI thread), shows partition, offset, timestamp, key, value and headers as
-// text, pretty JSON or hex; copies a message (text or JSON), exports what is
+// text, pretty JSON, hex or decoded by the cluster's schema registry (the
+// default when it has one); copies a message (text or JSON), exports what is
 // shown to JSON or CSV, and copies the selected messages or an offset range to
 // a topic on the other cluster (CopyMessagesDialog). The search bar filters
 // what is read (MessageSearchBar), and the record viewer shows the selected

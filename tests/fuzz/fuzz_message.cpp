@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     using Mode = MessageTableModel::DisplayMode;
     const QByteArray whole(reinterpret_cast<const char *>(data), qsizetype(size));
-    for (Mode mode : {Mode::Text, Mode::Json, Mode::Hex})
+    for (Mode mode : {Mode::Text, Mode::Json, Mode::Hex, Mode::Decoded})
         (void)MessageTableModel::render(whole, mode);
 
     KafkaMessage m;
@@ -49,7 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m.headers.append({QStringLiteral("h"), take(data, size)});
     if (size > 0)
         m.value = QByteArray(reinterpret_cast<const char *>(data), qsizetype(size));
-    for (Mode mode : {Mode::Text, Mode::Json, Mode::Hex})
+    for (Mode mode : {Mode::Text, Mode::Json, Mode::Hex, Mode::Decoded})
         (void)MessageTableModel::describe(m, mode);
     (void)QJsonDocument(MessageTableModel::toJson(m)).toJson();
     return 0;

@@ -158,6 +158,79 @@ private Q_SLOTS:
         QVERIFY(copy.contains(QLatin1String("offset: 5")) && copy.contains(QLatin1String("key: (null)")));
     }
 
+    void messageDecodedMode()
+    {
+        MessageTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        const QByteArray avro("\x00\x00\x00\x00\x11\x06p-1", 9);
+        KafkaMessage decoded = message(0, 1, QByteArray("k1"), avro);
+        decoded.valueDecoded.status = DecodedPart::Status::Decoded;
+        decoded.valueDecoded.json = "{\"id\":\"p-1\",\"n\":9007199254740993}";
+        decoded.valueDecoded.schemaId = 17;
+        decoded.valueDecoded.subject = QStringLiteral("orders-value");
+        decoded.valueDecoded.version = 3;
+        decoded.valueDecoded.type = QStringLiteral("AVRO");
+        KafkaMessage failed = message(0, 2, std::nullopt, QByteArray("\x00\x00\x00\x00\x63raw", 8));
+        failed.valueDecoded.status = DecodedPart::Status::Failed;
+        failed.valueDecoded.schemaId = 99;
+        failed.valueDecoded.error = QStringLiteral("schema 99 is not in the registry");
+        const KafkaMessage plain = message(1, 3, QByteArray("k3"), QByteArray("{\"a\": 1}"));
+        model.setMessages({decoded, failed, plain});
+
+        auto cell = [&](int row, int col, int role = Qt::DisplayRole) { return model.index(row, col).data(role); };
+        // Other modes show the bytes whatever the decoding.
+        QCOMPARE(cell(0, MessageTableModel::Value).toString(), QString::fromUtf8(avro));
+        QCOMPARE(cell(1, MessageTableModel::Value, MessageTableModel::DecodeErrorRole).toString(),
+                 QStringLiteral("schema 99 is not in the registry"));
+        QCOMPARE(cell(0, MessageTableModel::Value, MessageTableModel::SchemaRole).toString(),
+                 QStringLiteral("schema 17 (AVRO, orders-value v3)"));
+        QCOMPARE(cell(2, MessageTableModel::Value, MessageTableModel::SchemaRole).toString(), QString());
+
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setDisplayMode(MessageTableModel::DisplayMode::Decoded);
+        QCOMPARE(changed.size(), 1);
+        // Decoded: the JSON as decoded, exact 64-bit numbers and all.
+        QCOMPARE(cell(0, MessageTableModel::Value).toString(),
+                 QStringLiteral("{\"id\":\"p-1\",\"n\":9007199254740993}"));
+        QVERIFY(cell(0, MessageTableModel::Value, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("schema 17 (AVRO, orders-value v3)\n")));
+        QCOMPARE(cell(0, MessageTableModel::Key).toString(), QStringLiteral("k1"));
+        // Failed: the raw text, the reason in the tooltip.
+        QCOMPARE(cell(1, MessageTableModel::Value).toString(), QString::fromUtf8(failed.value->constData(), 8));
+        QCOMPARE(cell(1, MessageTableModel::Value, Qt::ToolTipRole).toString(),
+                 QStringLiteral("Not decoded: schema 99 is not in the registry\n") +
+                     QString::fromUtf8(failed.value->constData(), 8));
+        QCOMPARE(cell(1, MessageTableModel::Key).toString(), QStringLiteral("(null)"));
+        // Plain: as the JSON mode shows it.
+        QVERIFY(cell(2, MessageTableModel::Value).toString().contains(QLatin1String("\n    \"a\": 1")));
+        QCOMPARE(cell(2, MessageTableModel::Value).toString(),
+                 MessageTableModel::render(plain.value, MessageTableModel::DisplayMode::Json));
+
+        const QString copy = MessageTableModel::describe(failed, MessageTableModel::DisplayMode::Decoded);
+        QVERIFY2(copy.contains(QLatin1String("value schema: schema 99; not decoded: schema 99 is not in the registry")),
+                 qPrintable(copy));
+        const QJsonObject json = MessageTableModel::toJson(decoded);
+        const QJsonObject v = json.value(QStringLiteral("valueDecoded")).toObject();
+        QCOMPARE(v.value(QStringLiteral("schemaId")).toInt(), 17);
+        QCOMPARE(v.value(QStringLiteral("subject")).toString(), QStringLiteral("orders-value"));
+        QCOMPARE(v.value(QStringLiteral("value")).toObject().value(QStringLiteral("n")).toInteger(),
+                 Q_INT64_C(9007199254740993));
+        QVERIFY(!json.contains(QStringLiteral("keyDecoded")));
+        QCOMPARE(MessageTableModel::toJson(failed)
+                     .value(QStringLiteral("valueDecoded"))
+                     .toObject()
+                     .value(QStringLiteral("error"))
+                     .toString(),
+                 QStringLiteral("schema 99 is not in the registry"));
+
+        // A search's batch appends under the tester too.
+        model.appendMessages({decoded});
+        QCOMPARE(model.rowCount(), 4);
+        model.setDisplayMode(MessageTableModel::DisplayMode::Text);
+        QCOMPARE(cell(3, MessageTableModel::Value).toString(), QString::fromUtf8(avro));
+    }
+
     void exportJsonAndCsv()
     {
         MessageTableModel model;

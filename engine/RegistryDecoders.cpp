@@ -1,0 +1,26 @@
+#include "RegistryDecoders.h"
+
+#include "AdminService.h"
+#include "SchemaRegistryClient.h"
+
+namespace md {
+
+std::shared_ptr<SchemaDecoderCache> RegistryDecoders::cache()
+{
+    if (!m_config.isSet())
+        return {};
+    std::lock_guard lock(m_mutex);
+    if (!m_cache)
+        m_cache = std::make_shared<SchemaDecoderCache>(std::make_shared<SchemaRegistryClient>(m_config));
+    return m_cache;
+}
+
+void decodeMessage(SchemaDecoderCache &cache, KafkaMessage *message)
+{
+    if (message->key)
+        message->keyDecoded = cache.decode(*message->key);
+    if (message->value)
+        message->valueDecoded = cache.decode(*message->value);
+}
+
+} // namespace md
