@@ -1,6 +1,7 @@
 // ConnectionDialog: the list of saved connections and the form of the selected
 // one. The secrets live in ConnectionDialogSecrets.cpp, the connection test in
-// ConnectionDialogTest.cpp.
+// ConnectionDialogTest.cpp, the schema registry's fields and probe in
+// ConnectionDialogRegistry.cpp.
 #include "ConnectionDialog.h"
 
 #include <QCheckBox>
@@ -176,6 +177,7 @@ void ConnectionDialog::buildUi()
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     rightLayout->addLayout(form);
+    rightLayout->addWidget(buildRegistryGroup(right));
     rightLayout->addWidget(m_status);
     rightLayout->addLayout(actions);
 
@@ -264,8 +266,17 @@ void ConnectionDialog::showConnection(const Connection &c)
     m_certFile->setText(c.sslCertFile);
     m_keyFile->setText(c.sslKeyFile);
     m_properties->setPlainText(formatPropertyLines(c.properties));
+    m_registryUrl->setText(c.registryUrl);
+    m_registryAuth->setCurrentIndex(m_registryAuth->findData(int(c.registryAuth)));
+    m_registryUser->setText(c.registryUsername);
+    m_registrySecret->clear();
+    m_registryCa->setText(c.registryCaFile);
+    m_registryStatus->clear();
+    m_registryStatus->hide();
+    showRegistryIssues({});
     m_loading = false;
     updateProtocolFields();
+    updateRegistryFields();
     updateKeychainNote();
     setDirty(false);
 }
@@ -281,7 +292,9 @@ void ConnectionDialog::updateProtocolFields()
     for (QWidget *w : std::as_const(m_sslWidgets))
         if (w)
             w->setEnabled(ssl);
-    m_remember->setEnabled((sasl || ssl) && m_secrets->availability() != SecretStore::Availability::Unavailable);
+    const bool registrySecret = RegistryAuth(m_registryAuth->currentData().toInt()) != RegistryAuth::None;
+    m_remember->setEnabled((sasl || ssl || registrySecret) &&
+                           m_secrets->availability() != SecretStore::Availability::Unavailable);
 }
 
 void ConnectionDialog::updateKeychainNote()
@@ -293,16 +306,20 @@ void ConnectionDialog::updateKeychainNote()
                                     .arg(m_secrets->unavailableReason()));
         m_password->setPlaceholderText(tr("asked when connecting"));
         m_keyPassword->setPlaceholderText(tr("asked when connecting, if the key is encrypted"));
+        m_registrySecret->setPlaceholderText(tr("asked when connecting"));
     } else if (m_current.isEmpty()) {
         m_password->setPlaceholderText(QString());
         m_keyPassword->setPlaceholderText(tr("only for an encrypted key"));
+        m_registrySecret->setPlaceholderText(QString());
     } else {
         m_password->setPlaceholderText(tr("leave empty to use the password in the keychain"));
         m_keyPassword->setPlaceholderText(tr("leave empty to use the keychain (encrypted keys only)"));
+        m_registrySecret->setPlaceholderText(tr("leave empty to use the keychain"));
     }
     m_keychainNote->setVisible(unavailable);
     const QSignalBlocker block(m_remember);
-    m_remember->setEnabled(!unavailable && (m_password->isEnabled() || m_keyPassword->isEnabled()));
+    m_remember->setEnabled(!unavailable &&
+                           (m_password->isEnabled() || m_keyPassword->isEnabled() || m_registrySecret->isEnabled()));
     if (unavailable)
         m_remember->setChecked(false);
 }
@@ -339,6 +356,13 @@ Connection ConnectionDialog::formConnection(QList<ConnectionIssue> *issues) cons
         c.sslKeyFile = m_keyFile->text().trimmed();
     }
     c.properties = parsePropertyLines(m_properties->toPlainText(), &found);
+    // Kept even without a URL, so that validation names the missing URL
+    // instead of dropping the authentication silently.
+    c.registryUrl = m_registryUrl->text().trimmed();
+    c.registryAuth = RegistryAuth(m_registryAuth->currentData().toInt());
+    if (c.registryAuth == RegistryAuth::Basic)
+        c.registryUsername = m_registryUser->text().trimmed();
+    c.registryCaFile = m_registryCa->text().trimmed();
     found.append(validateConnection(c));
     if (issues)
         *issues = found;
@@ -381,24 +405,28 @@ bool ConnectionDialog::saveConnection()
         m_store->sync(&error);
         issues.append({tr("settings"), error});
     }
+    showRegistryIssues(issues);
     if (!issues.isEmpty()) {
         setStatus(tr("Not saved:\n") + joinIssues(issues), true);
         return false;
     }
     const QString password = m_password->text();
     const QString keyPassword = m_keyPassword->text();
+    const QString registrySecret = m_registrySecret->text();
     const bool remember = m_remember->isChecked() && m_remember->isEnabled();
     const bool renamed = !old.isEmpty() && old != c.name;
     reloadList(c.name); // shows the saved connection; the typed passwords stay for this session
     m_password->setText(password);
     m_keyPassword->setText(keyPassword);
+    m_registrySecret->setText(registrySecret);
     setDirty(false);
 
-    // Both secrets answer into one status line, once both have answered.
+    // The secrets answer into one status line, once all have answered.
     auto report = std::make_shared<SecretReport>();
     report->save = ++m_saves;
     keepSecret(c, Secret::SaslPassword, remember, old, renamed, report);
     keepSecret(c, Secret::KeyPassword, remember, old, renamed, report);
+    keepSecret(c, Secret::RegistrySecret, remember, old, renamed, report);
     if (report->pending == 0)
         setStatus(tr("Saved."), false);
     else
@@ -492,6 +520,7 @@ void ConnectionDialog::removeConnection()
     m_store->sync();
     m_secrets->removePassword(SecretStore::connectionPasswordKey(name), [](bool, QString) {});
     m_secrets->removePassword(SecretStore::connectionKeyPasswordKey(name), [](bool, QString) {});
+    m_secrets->removePassword(SecretStore::connectionRegistrySecretKey(name), [](bool, QString) {});
     const QStringList names = m_store->names();
     m_dirty = false;
     reloadList(names.isEmpty() ? QString() : names.first());
@@ -502,6 +531,7 @@ void ConnectionDialog::requestConnect(Side side)
 {
     QList<ConnectionIssue> issues;
     const Connection c = formConnection(&issues);
+    showRegistryIssues(issues);
     if (!issues.isEmpty()) {
         setStatus(tr("Cannot connect:\n") + joinIssues(issues), true);
         return;
@@ -513,7 +543,8 @@ void ConnectionDialog::requestConnect(Side side)
         self->setStatus(side == Side::Source ? tr("Connecting the source pane to %1.").arg(c.bootstrap)
                                              : tr("Connecting the target pane to %1.").arg(c.bootstrap),
                         false);
-        Q_EMIT self->connectRequested(side, c.toClusterConfig(secrets.saslPassword, secrets.keyPassword));
+        Q_EMIT self->connectRequested(
+            side, c.toClusterConfig(secrets.saslPassword, secrets.keyPassword, secrets.registrySecret));
     });
 }
 
