@@ -58,7 +58,7 @@ if [[ "$mode" != build ]]; then
     fi
     # Any Go will do for building Toxiproxy (the network-fault tests); Debian's only when there is none.
     command -v go >/dev/null 2>&1 || wanted+=(golang-go)
-    # curl drives Toxiproxy's HTTP API (tests/kafka/proxy.sh).
+    # curl drives Toxiproxy's HTTP API (tests/kafka/proxy.sh) and sees the schema registry come up (registry.sh).
     wanted+=(curl)
 fi
 

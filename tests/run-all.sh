@@ -2,7 +2,7 @@
 # The whole test run, from a fresh Debian 12 checkout to a verdict:
 #   1. system packages (installer/deps.sh, only what is missing)
 #   2. formatting: every .cpp/.h as .clang-format says (tests/check-format.sh)
-#   3. Apache Kafka jars (tests/kafka/harness.sh fetch, once per cache)
+#   3. Apache Kafka jars and Apicurio Registry (tests/kafka/harness.sh fetch, once per cache)
 #   4. configure + build the `ci` preset (build-ci/, warnings are errors)
 #   5. fuzz: the libFuzzer targets built with clang in build-fuzz/ and run
 #      briefly from their seed corpora (tests/fuzz/run.sh)
@@ -68,7 +68,7 @@ fi
 echo "formatting ok ($(elapsed $t))"
 
 t=$SECONDS
-phase "Apache Kafka jars (tests/kafka/harness.sh fetch)"
+phase "Apache Kafka jars and Apicurio Registry (tests/kafka/harness.sh fetch)"
 bash "$ROOT/tests/kafka/harness.sh" fetch
 echo "jars ok ($(elapsed $t))"
 

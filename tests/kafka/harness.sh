@@ -2,7 +2,8 @@
 # Real Apache Kafka brokers (single-node KRaft, broker + controller in one JVM)
 # for MirrorDesk's integration tests.
 #
-#   harness.sh fetch                 Kafka jars into the user cache (Maven), once
+#   harness.sh fetch                 Kafka jars and Apicurio Registry into the user
+#                                    cache (Maven), once
 #   harness.sh start NAME [--sasl]   fresh broker NAME on free loopback ports
 #   harness.sh stop NAME             clean shutdown (TERM, then KILL after a timeout)
 #   harness.sh kill NAME             kill -9, as a crash; data and ports are kept
@@ -11,8 +12,8 @@
 #                                    (SASL_PLAINTEXT: SCRAM-SHA-512/256 and PLAIN;
 #                                    an SSL listener with client certificates; and
 #                                    SASL_SSL listeners, SCRAM-SHA-512, see tls.sh),
-#                                    in parallel
-#   harness.sh stop-all              stop every broker of the state dir
+#                                    in parallel, and the schema registry
+#   harness.sh stop-all              stop every broker and the registry of the state dir
 #   harness.sh bootstrap NAME        print host:port of NAME's client listener
 #   harness.sh ssl-bootstrap NAME    print host:port of a --sasl broker's SSL listener
 #   harness.sh sasl-ssl-bootstrap NAME [good|wrong-host|expired]
@@ -31,6 +32,10 @@
 #   harness.sh toxic NAME add TYPE upstream|downstream JSON | clear | disable | enable
 #                                    network faults on a --proxied broker's proxy
 #   harness.sh proxy-start|proxy-stop  Toxiproxy itself (start NAME --proxied starts it)
+#   harness.sh registry-start|registry-stop
+#                                    Apicurio Registry 3 (in memory, empty at each start;
+#                                    see registry.sh); start-all starts it
+#   harness.sh registry-url          print its Confluent-compatible API's base URL
 #
 # State: $MIRRORDESK_KAFKA_STATE/NAME/ holds server.properties, data/, logs/,
 # pid, ports, mode and bootstrap (written only once the broker is ready, removed
@@ -63,6 +68,8 @@ die() { log "error: $*"; exit 1; }
 source "$HARNESS_DIR/proxy.sh"
 # shellcheck source=tls.sh
 source "$HARNESS_DIR/tls.sh"
+# shellcheck source=registry.sh
+source "$HARNESS_DIR/registry.sh"
 
 usage() {
     # The comment block at the top, however long it grows.
@@ -493,6 +500,7 @@ cmd_status() {
         printf '%-10s %-6s %-20s %s\n' "$name" "$(cat "$(broker_dir "$name")/mode")" "$state" "$bootstrap"
     done
     (( any )) || echo "no brokers in $STATE"
+    registry_status
 }
 
 cmd_direct_bootstrap() {
@@ -507,6 +515,8 @@ cmd_stop_all() {
         pids+=($!)
     done
     local rc=0 p
+    cmd_registry_stop &
+    pids+=($!)
     for p in "${pids[@]}"; do wait "$p" || rc=1; done
     cmd_proxy_stop || rc=1
     return $rc
@@ -515,10 +525,11 @@ cmd_stop_all() {
 cmd_start_all() {
     require_java
     cmd_fetch
+    cmd_fetch_registry
     # Leftovers of an interrupted run would hold their ports and old topics.
     cmd_stop_all || true
     local all
-    all=($(pick_ports 11))
+    all=($(pick_ports 12))
     local start=$SECONDS
     cmd_start source --ports "${all[0]} ${all[1]}" &
     local p1=$!
@@ -526,10 +537,13 @@ cmd_start_all() {
     local p2=$!
     cmd_start sasl --sasl --ports "${all[*]:4:7}" &
     local p3=$!
+    cmd_registry_start "${all[11]}" &
+    local p4=$!
     local rc=0
     wait $p1 || rc=1
     wait $p2 || rc=1
     wait $p3 || rc=1
+    wait $p4 || rc=1
     if (( rc != 0 )); then
         log "start-all failed; stopping whatever started"
         cmd_stop_all || true
@@ -543,7 +557,7 @@ main() {
     [[ -n "$cmd" ]] || usage
     shift
     case "$cmd" in
-        fetch) cmd_fetch; cmd_fetch_toxiproxy ;;
+        fetch) cmd_fetch; cmd_fetch_registry; cmd_fetch_toxiproxy ;;
         start) cmd_start "$@" ;;
         stop) cmd_stop "$@" ;;
         kill) cmd_kill "$@" ;;
@@ -557,6 +571,9 @@ main() {
         toxic) cmd_toxic "$@" ;;
         proxy-start) cmd_proxy_start ;;
         proxy-stop) cmd_proxy_stop ;;
+        registry-start) cmd_registry_start "$@" ;;
+        registry-stop) cmd_registry_stop ;;
+        registry-url) cmd_registry_url ;;
         status) cmd_status ;;
         -h|--help|help) usage ;;
         *) log "unknown command '$cmd'"; usage ;;

@@ -1,0 +1,145 @@
+# Apicurio Registry (its Confluent-compatible API) for the schema registry
+# tests; sourced by harness.sh (uses its STATE, READY_TIMEOUT, STOP_TIMEOUT,
+# HARNESS_DIR, log, die, pick_ports, require_java and wait_gone).
+#
+# One instance per state dir, in-memory storage (Apicurio's default): every
+# start is an empty registry. $STATE/registry/ holds pid, port, logs/ and url
+# (the ccompat base URL, written only once the registry answers, removed by
+# stop). It is stopped by its own pid only.
+
+APICURIO_VERSION=3.0.9
+APICURIO_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/apicurio-$APICURIO_VERSION"
+APICURIO_JAR="$APICURIO_DIR/app/apicurio-registry-app-$APICURIO_VERSION-runner.jar"
+# One small JVM beside three brokers on two cores.
+REGISTRY_JAVA_OPTS="${MIRRORDESK_REGISTRY_JAVA_OPTS:--Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError}"
+
+registry_dir() { printf '%s/registry' "$STATE"; }
+
+cmd_fetch_registry() {
+    [[ -f "$APICURIO_DIR/.complete" && -f "$APICURIO_JAR" ]] && return 0
+    command -v mvn >/dev/null || die "mvn not found: install Maven (installer/deps.sh does)"
+    mkdir -p "$APICURIO_DIR"
+    exec 6>"$APICURIO_DIR/.fetch.lock"
+    flock 6
+    if [[ ! -f "$APICURIO_DIR/.complete" || ! -f "$APICURIO_JAR" ]]; then
+        log "fetching Apicurio Registry $APICURIO_VERSION with Maven into $APICURIO_DIR"
+        local tmp="$APICURIO_DIR/tmp.$$"
+        rm -rf "$tmp"
+        mkdir -p "$tmp/app"
+        # dependency:copy of the one artifact: its parent POM is not on Maven
+        # Central, so resolving it as a dependency (copy-dependencies) fails.
+        # The Kafka POM only gives Maven a project to run in.
+        if ! mvn -q -B -Dstyle.color=never -f "$HARNESS_DIR/pom.xml" dependency:copy \
+                -Dartifact="io.apicurio:apicurio-registry-app:$APICURIO_VERSION:tar.gz:all" \
+                -DoutputDirectory="$tmp"; then
+            rm -rf "$tmp"
+            die "Maven could not fetch Apicurio Registry $APICURIO_VERSION (see its output above)"
+        fi
+        tar -xzf "$tmp/apicurio-registry-app-$APICURIO_VERSION-all.tar.gz" -C "$tmp/app" ||
+            { rm -rf "$tmp"; die "unpacking Apicurio Registry $APICURIO_VERSION failed"; }
+        rm -f "$tmp/apicurio-registry-app-$APICURIO_VERSION-all.tar.gz"
+        [[ -f "$tmp/app/$(basename "$APICURIO_JAR")" ]] || { rm -rf "$tmp"; die "the Apicurio tarball has no runner jar"; }
+        rm -rf "$APICURIO_DIR/app"
+        mv "$tmp/app" "$APICURIO_DIR/app"
+        rm -rf "$tmp"
+        touch "$APICURIO_DIR/.complete"
+    fi
+    exec 6>&-
+}
+
+registry_pid() {
+    local f pid
+    f="$(registry_dir)/pid"
+    [[ -f "$f" ]] || return 1
+    pid="$(cat "$f")"
+    [[ "$pid" =~ ^[0-9]+$ ]] || return 1
+    # A recycled pid is not ours: it must still be this state dir's registry.
+    tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q -- "-Dmirrordesk.registry=$(registry_dir)" || return 1
+    printf '%s' "$pid"
+}
+
+registry_answers() {
+    curl -sf -o /dev/null --max-time 5 "$1/subjects"
+}
+
+# registry-start [PORT]: start-all passes a port picked with the brokers' so
+# that two parallel picks cannot choose the same one.
+cmd_registry_start() {
+    local port="${1:-}"
+    require_java
+    cmd_fetch_registry
+    command -v curl >/dev/null || die "curl not found (needed to see the registry come up)"
+    local dir
+    dir="$(registry_dir)"
+    if registry_pid >/dev/null; then
+        die "the registry is already running (pid $(registry_pid)); stop it first"
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir/logs"
+    [[ -n "$port" ]] || port="$(pick_ports 1)"
+    echo "$port" >"$dir/port"
+    local url="http://127.0.0.1:$port/apis/ccompat/v7"
+    # Detached like the brokers (see launch in harness.sh); run in its own
+    # directory so nothing it writes lands in the caller's.
+    # shellcheck disable=SC2086  # the options are a list of words on purpose
+    (cd "$dir" && exec setsid java $REGISTRY_JAVA_OPTS -Dmirrordesk.registry="$dir" \
+        -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
+        -jar "$APICURIO_JAR" </dev/null >>"$dir/logs/stdout.log" 2>&1) &
+    local pid=$!
+    echo "$pid" >"$dir/pid"
+    local start=$SECONDS
+    until registry_answers "$url"; do
+        if ! kill -0 "$pid" 2>/dev/null; then
+            log "the registry exited during startup; last 50 log lines:"
+            tail -n 50 "$dir/logs/stdout.log" >&2
+            rm -f "$dir/pid"
+            exit 1
+        fi
+        if (( SECONDS - start >= READY_TIMEOUT )); then
+            kill -9 "$pid" 2>/dev/null || true
+            rm -f "$dir/pid"
+            log "the registry did not answer after ${READY_TIMEOUT}s; last 50 log lines:"
+            tail -n 50 "$dir/logs/stdout.log" >&2
+            exit 1
+        fi
+        sleep 0.5
+    done
+    echo "$url" >"$dir/url"
+    log "registry ready at $url (pid $pid, $((SECONDS - start))s)"
+}
+
+cmd_registry_stop() {
+    local dir pid
+    dir="$(registry_dir)"
+    [[ -d "$dir" ]] || return 0
+    if pid="$(registry_pid)"; then
+        kill -TERM "$pid" 2>/dev/null || true
+        local start=$SECONDS
+        while kill -0 "$pid" 2>/dev/null; do
+            if (( SECONDS - start >= STOP_TIMEOUT )); then
+                log "the registry did not stop in ${STOP_TIMEOUT}s; killing it"
+                kill -KILL "$pid" 2>/dev/null || true
+                break
+            fi
+            sleep 0.2
+        done
+        wait_gone "$pid"
+        log "registry stopped"
+    fi
+    rm -f "$dir/pid" "$dir/url"
+}
+
+cmd_registry_url() {
+    local f
+    f="$(registry_dir)/url"
+    [[ -f "$f" ]] || die "no registry URL (not started in $STATE)"
+    cat "$f"
+}
+
+registry_status() {
+    [[ -d "$(registry_dir)" ]] || return 0
+    local pid state="stopped" url="-"
+    if pid="$(registry_pid)"; then state="running pid $pid"; fi
+    [[ -f "$(registry_dir)/url" ]] && url="$(cat "$(registry_dir)/url")"
+    printf '%-10s %-6s %-20s %s\n' registry apicurio "$state" "$url"
+}
