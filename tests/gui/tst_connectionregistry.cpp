@@ -290,7 +290,7 @@ private Q_SLOTS:
         QCOMPARE(registry.requests.size(), 1);
         QVERIFY2(registry.requests.first().startsWith("GET /apis/ccompat/v7/subjects"),
                  registry.requests.first().constData());
-        QVERIFY(registry.requests.first().contains("Authorization: Bearer " + kSecret.toUtf8()));
+        QVERIFY(registry.requests.first().contains(QByteArray("Authorization: Bearer " + kSecret.toUtf8())));
     }
 
     // Saved with its password: a later test reads it from the keychain.
