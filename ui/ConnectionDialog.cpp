@@ -4,6 +4,8 @@
 // ConnectionDialogRegistry.cpp.
 #include "ConnectionDialog.h"
 
+#include "FormLabels.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
@@ -17,8 +19,12 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace md {
 
@@ -135,6 +141,8 @@ void ConnectionDialog::buildUi()
     m_properties->setPlaceholderText(tr("extra librdkafka properties, one key=value a line\n"
                                         "(no passwords: those belong in the password field)"));
     m_properties->setTabChangesFocus(true);
+    // A few lines are enough; its default height would push the registry out of view.
+    m_properties->setMaximumHeight(m_properties->fontMetrics().lineSpacing() * 4 + 2 * m_properties->frameWidth() + 8);
     connect(m_properties, &QPlainTextEdit::textChanged, this, [this] { setDirty(true); });
 
     form->addRow(tr("Name:"), m_name);
@@ -175,11 +183,27 @@ void ConnectionDialog::buildUi()
     actions->addWidget(m_targetButton);
     actions->addWidget(close);
 
+    // The fields scroll rather than squeeze on a short screen (1366x768 with
+    // the keychain note and the registry group); status and buttons stay in view.
+    auto *fields = new QWidget;
+    auto *fieldsLayout = new QVBoxLayout(fields);
+    fieldsLayout->setContentsMargins(0, 0, 0, 0);
+    fieldsLayout->addLayout(form);
+    QGroupBox *registry = buildRegistryGroup(fields);
+    fieldsLayout->addWidget(registry);
+    // One label column for both forms: the registry's fields line up with the cluster's.
+    alignFormLabels({form, qobject_cast<QFormLayout *>(registry->layout())});
+    fieldsLayout->addStretch();
+    auto *fieldsArea = new QScrollArea(right);
+    fieldsArea->setObjectName(QStringLiteral("fieldsArea"));
+    fieldsArea->setFrameShape(QFrame::NoFrame);
+    fieldsArea->setWidgetResizable(true);
+    fieldsArea->setWidget(fields);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addLayout(form);
-    rightLayout->addWidget(buildRegistryGroup(right));
+    rightLayout->addWidget(fieldsArea, 1);
     rightLayout->addWidget(m_status);
+    rightLayout->addWidget(m_registryStatus);
     rightLayout->addLayout(actions);
 
     splitter->addWidget(left);
@@ -187,7 +211,8 @@ void ConnectionDialog::buildUi()
     splitter->setStretchFactor(1, 3);
     auto *top = new QVBoxLayout(this);
     top->addWidget(splitter);
-    resize(860, 560);
+    const QRect screenArea = screen()->availableGeometry();
+    resize(std::min(900, screenArea.width() - 40), std::min(720, screenArea.height() - 60));
 
     connect(m_list, &QListWidget::currentRowChanged, this, &ConnectionDialog::onSelectionChanged);
     connect(m_security, &QComboBox::currentIndexChanged, this, [this] {

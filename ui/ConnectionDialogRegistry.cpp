@@ -40,7 +40,12 @@ QGroupBox *ConnectionDialog::buildRegistryGroup(QWidget *parent)
 {
     m_registryGroup = new QGroupBox(tr("Schema registry"), parent);
     m_registryGroup->setObjectName(QStringLiteral("registryGroup"));
+    // A titled section of the same form, not a box within it: flat, and no
+    // side margins, so its fields line up with the cluster's.
+    m_registryGroup->setFlat(true);
     auto *form = new QFormLayout(m_registryGroup);
+    const QMargins margins = form->contentsMargins();
+    form->setContentsMargins(0, margins.top(), 0, margins.bottom());
     auto lineEdit = [this](const QString &name, const QString &placeholder) {
         auto *e = new QLineEdit(m_registryGroup);
         e->setObjectName(name);
@@ -48,8 +53,9 @@ QGroupBox *ConnectionDialog::buildRegistryGroup(QWidget *parent)
         connect(e, &QLineEdit::textChanged, this, [this] { setDirty(true); });
         return e;
     };
-    m_registryUrl = lineEdit(QStringLiteral("registryUrlEdit"),
-                             tr("none; e.g. https://registry:8081 or https://apicurio/apis/ccompat/v7"));
+    m_registryUrl = lineEdit(QStringLiteral("registryUrlEdit"), tr("none; e.g. https://registry:8081"));
+    m_registryUrl->setToolTip(tr("The registry's base URL; it may carry a path: Apicurio serves the Confluent API "
+                                 "under /apis/ccompat/v7. No user or password in it: use Authentication."));
     m_registryIssue = new QLabel(m_registryGroup);
     m_registryIssue->setObjectName(QStringLiteral("registryIssueLabel"));
     m_registryIssue->setWordWrap(true);
@@ -81,6 +87,7 @@ QGroupBox *ConnectionDialog::buildRegistryGroup(QWidget *parent)
     connect(browse, &QPushButton::clicked, this, [this] { pickFile(m_registryCa, tr("Registry CA certificate")); });
     caLayout->addWidget(browse);
 
+    // Placed under the cluster's status by buildUi, where a test's answers are always in view.
     m_registryStatus = new QLabel(m_registryGroup);
     m_registryStatus->setObjectName(QStringLiteral("registryStatusLabel"));
     m_registryStatus->setWordWrap(true);
@@ -93,7 +100,6 @@ QGroupBox *ConnectionDialog::buildRegistryGroup(QWidget *parent)
     form->addRow(tr("Password:"), m_registrySecret);
     m_registrySecretLabel = qobject_cast<QLabel *>(form->labelForField(m_registrySecret));
     form->addRow(tr("CA certificate file:"), caRow);
-    form->addRow(m_registryStatus);
 
     connect(m_registryAuth, &QComboBox::currentIndexChanged, this, [this] {
         updateRegistryFields();

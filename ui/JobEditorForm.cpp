@@ -4,6 +4,7 @@
 #include "JobEditor.h"
 
 #include "EditorText.h"
+#include "FormLabels.h"
 #include "PlanView.h"
 #include "ProfileSchema.h"
 #include "SecretField.h"
@@ -121,7 +122,10 @@ QWidget *JobEditor::buildSide(SideWidgets &w, const QString &side)
     // The registry's keys in a group of their own: a cluster without one leaves it empty.
     auto *registry = new QGroupBox(tr("Schema registry"), group);
     registry->setObjectName(path("schemaRegistry") + QStringLiteral(".group"));
+    registry->setFlat(true); // a titled section: its fields line up with the cluster's (alignFormLabels)
     auto *registryForm = new QFormLayout(registry);
+    const QMargins margins = registryForm->contentsMargins();
+    registryForm->setContentsMargins(0, margins.top(), 0, margins.bottom());
     w.registryUrl = new QLineEdit;
     w.registryUrl->setPlaceholderText(tr("none; e.g. https://registry:8081"));
     addRow(registryForm, tr("URL"), w.registryUrl, {path("schemaRegistry.url"), path("schemaRegistry")});
@@ -162,6 +166,7 @@ QWidget *JobEditor::buildSide(SideWidgets &w, const QString &side)
         connect(f, &SecretField::changed, this, &JobEditor::edited);
     for (QPlainTextEdit *e : {w.properties, w.consumerProperties, w.producerProperties, w.adminProperties})
         connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
+    alignFormLabels({form, registryForm});
     return group;
 }
 
