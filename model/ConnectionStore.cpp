@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QSettings>
+#include <QUrl>
 
 #include <librdkafka/rdkafka.h>
 
@@ -82,7 +83,62 @@ QString trimmedOrEmpty(const QString &s)
     return s.trimmed();
 }
 
+// A hand-edited file's registry URL may carry "user:secret@": never handed on, never written.
+QString withoutUserInfo(const QString &url)
+{
+    QUrl u(url);
+    if (url.isEmpty() || !u.isValid() || u.userInfo().isEmpty())
+        return url;
+    u.setUserInfo(QString());
+    return u.toString();
+}
+
+void checkRegistry(const Connection &c, QList<ConnectionIssue> *issues)
+{
+    const QString urlField = QStringLiteral("schema registry URL");
+    if (!c.usesRegistry()) {
+        if (c.registryAuth != RegistryAuth::None || !c.registryUsername.isEmpty() || !c.registryCaFile.isEmpty())
+            issues->append({urlField, QStringLiteral("empty; authentication and CA need the registry's URL")});
+        return;
+    }
+    const QUrl u(c.registryUrl.trimmed(), QUrl::StrictMode);
+    const QString scheme = u.scheme().toLower();
+    if (!u.isValid() || (scheme != QLatin1String("http") && scheme != QLatin1String("https")) || u.host().isEmpty()) {
+        // The text may be a URL with a password in it: it is not repeated.
+        issues->append({urlField, QStringLiteral("not an http(s) URL with a host (e.g. https://registry:8081 or "
+                                                 "https://apicurio/apis/ccompat/v7)")});
+        return;
+    }
+    if (!u.userInfo().isEmpty())
+        issues->append({urlField, QStringLiteral("has a user name or password in it; use the registry's "
+                                                 "authentication fields (the password then goes to the keychain)")});
+    if (c.registryAuth == RegistryAuth::Basic && c.registryUsername.trimmed().isEmpty())
+        issues->append({QStringLiteral("registry user"), QStringLiteral("basic authentication needs a user name")});
+    checkFile(c.registryCaFile, QStringLiteral("registry CA file"), issues);
+}
+
 } // namespace
+
+QString registryAuthName(RegistryAuth auth)
+{
+    switch (auth) {
+    case RegistryAuth::Basic: return QStringLiteral("basic");
+    case RegistryAuth::Bearer: return QStringLiteral("bearer");
+    case RegistryAuth::None: break;
+    }
+    return QStringLiteral("none");
+}
+
+bool parseRegistryAuth(const QString &name, RegistryAuth *out)
+{
+    for (const RegistryAuth a : {RegistryAuth::None, RegistryAuth::Basic, RegistryAuth::Bearer}) {
+        if (name.compare(registryAuthName(a), Qt::CaseInsensitive) == 0) {
+            *out = a;
+            return true;
+        }
+    }
+    return false;
+}
 
 bool Connection::usesSasl() const
 {
@@ -94,7 +150,8 @@ bool Connection::usesSsl() const
     return security == SecurityProtocol::Ssl || security == SecurityProtocol::SaslSsl;
 }
 
-ClusterConfig Connection::toClusterConfig(const QString &saslPassword, const QString &sslKeyPassword) const
+ClusterConfig Connection::toClusterConfig(const QString &saslPassword, const QString &sslKeyPassword,
+                                          const QString &registrySecret) const
 {
     ClusterConfig c;
     c.alias = name;
@@ -112,6 +169,16 @@ ClusterConfig Connection::toClusterConfig(const QString &saslPassword, const QSt
         c.sslCertFile = sslCertFile;
         c.sslKeyFile = sslKeyFile;
         c.sslKeyPassword = sslKeyPassword;
+    }
+    if (usesRegistry()) {
+        c.schemaRegistry.url = registryUrl;
+        c.schemaRegistry.caFile = registryCaFile;
+        if (registryAuth == RegistryAuth::Basic) {
+            c.schemaRegistry.username = registryUsername;
+            c.schemaRegistry.password = registrySecret;
+        } else if (registryAuth == RegistryAuth::Bearer) {
+            c.schemaRegistry.token = registrySecret;
+        }
     }
     c.properties = properties;
     return c;
@@ -196,6 +263,8 @@ QList<ConnectionIssue> validateConnection(const Connection &c)
                                                    : QStringLiteral("client key file"),
                            QStringLiteral("a client certificate and its key go together; set both or neither")});
     }
+
+    checkRegistry(c, &issues);
 
     // librdkafka itself says whether it knows a property and accepts the value.
     KafkaConfPtr probe(rd_kafka_conf_new());
@@ -293,6 +362,11 @@ void ConnectionStore::load()
         c.sslCaFile = m_settings->value(QStringLiteral("sslCaFile")).toString();
         c.sslCertFile = m_settings->value(QStringLiteral("sslCertFile")).toString();
         c.sslKeyFile = m_settings->value(QStringLiteral("sslKeyFile")).toString();
+        c.registryUrl = withoutUserInfo(m_settings->value(QStringLiteral("registryUrl")).toString());
+        if (!parseRegistryAuth(m_settings->value(QStringLiteral("registryAuth")).toString(), &c.registryAuth))
+            c.registryAuth = RegistryAuth::None;
+        c.registryUsername = m_settings->value(QStringLiteral("registryUsername")).toString();
+        c.registryCaFile = m_settings->value(QStringLiteral("registryCaFile")).toString();
         const QStringList props = m_settings->value(QStringLiteral("properties")).toStringList();
         for (const QString &line : props) {
             const qsizetype eq = line.indexOf(QLatin1Char('='));
@@ -328,6 +402,10 @@ void ConnectionStore::write()
         m_settings->setValue(QStringLiteral("sslCaFile"), c.sslCaFile);
         m_settings->setValue(QStringLiteral("sslCertFile"), c.sslCertFile);
         m_settings->setValue(QStringLiteral("sslKeyFile"), c.sslKeyFile);
+        m_settings->setValue(QStringLiteral("registryUrl"), withoutUserInfo(c.registryUrl));
+        m_settings->setValue(QStringLiteral("registryAuth"), registryAuthName(c.registryAuth));
+        m_settings->setValue(QStringLiteral("registryUsername"), c.registryUsername);
+        m_settings->setValue(QStringLiteral("registryCaFile"), c.registryCaFile);
         QStringList props;
         for (auto it = c.properties.cbegin(); it != c.properties.cend(); ++it) {
             if (!isSecretProperty(it.key(), it.value())) // belt and braces: validate() already refused them
@@ -385,6 +463,8 @@ bool ConnectionStore::replace(const QString &oldName, const Connection &c, QList
     Connection clean = c;
     clean.bootstrap = trimmedOrEmpty(c.bootstrap);
     clean.saslUsername = trimmedOrEmpty(c.saslUsername);
+    clean.registryUrl = trimmedOrEmpty(c.registryUrl);
+    clean.registryUsername = trimmedOrEmpty(c.registryUsername);
     bool replaced = false;
     for (Connection &existing : m_connections) {
         if (existing.name == oldName) {

@@ -14,6 +14,12 @@ class QSettings;
 
 namespace md {
 
+// How a connection authenticates to its schema registry. The password or
+// token is a secret like the SASL password: never in the settings file.
+enum class RegistryAuth { None, Basic, Bearer };
+QString registryAuthName(RegistryAuth auth); // "none", "basic", "bearer"
+bool parseRegistryAuth(const QString &name, RegistryAuth *out);
+
 // A saved cluster connection, as the connection manager shows it. It never
 // holds a password: those live in the system keychain (ui/SecretStore) or are
 // asked for at connect time.
@@ -27,13 +33,23 @@ struct Connection {
     QString sslCertFile; // client certificate (mutual TLS)
     QString sslKeyFile;
     QMap<QString, QString> properties; // extra librdkafka properties, never secrets
+    // The schema registry beside the cluster (optional: empty URL, none).
+    QString registryUrl; // http(s), may carry a path; never userinfo
+    RegistryAuth registryAuth = RegistryAuth::None;
+    QString registryUsername; // basic authentication only
+    QString registryCaFile;   // https with a private CA
 
     bool operator==(const Connection &) const = default;
 
     bool usesSasl() const;
     bool usesSsl() const;
-    // The engine's configuration; the password only ever passes through memory.
-    ClusterConfig toClusterConfig(const QString &saslPassword = {}, const QString &sslKeyPassword = {}) const;
+    bool usesRegistry() const { return !registryUrl.isEmpty(); }
+    // True when the registry needs a password (basic) or a token (bearer).
+    bool usesRegistrySecret() const { return usesRegistry() && registryAuth != RegistryAuth::None; }
+    // The engine's configuration; the passwords only ever pass through memory.
+    // `registrySecret` is the registry's password (basic) or token (bearer).
+    ClusterConfig toClusterConfig(const QString &saslPassword = {}, const QString &sslKeyPassword = {},
+                                  const QString &registrySecret = {}) const;
 };
 
 // One problem with a connection, naming the form field ("bootstrap servers",
@@ -57,7 +73,9 @@ bool isSecretProperty(const QString &key, const QString &value = {}, QString *wh
 // Every problem of `c`: empty name/bootstrap, malformed host:port, SASL
 // without mechanism or user, unreadable certificate files, a certificate
 // without its key, extra properties that are secrets, that librdkafka does not
-// know, or that a form field already sets. Empty when `c` can be saved.
+// know, or that a form field already sets; a registry URL that is not http(s)
+// with a host (or carries a password), basic authentication without a user,
+// an unreadable registry CA. Empty when `c` can be saved.
 QList<ConnectionIssue> validateConnection(const Connection &c);
 
 // True when the PEM file at `path` holds an encrypted private key (PKCS#8

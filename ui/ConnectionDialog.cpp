@@ -1,12 +1,16 @@
 // ConnectionDialog: the list of saved connections and the form of the selected
 // one. The secrets live in ConnectionDialogSecrets.cpp, the connection test in
-// ConnectionDialogTest.cpp.
+// ConnectionDialogTest.cpp, the schema registry's fields and probe in
+// ConnectionDialogRegistry.cpp.
 #include "ConnectionDialog.h"
+
+#include "FormLabels.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
@@ -15,8 +19,12 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace md {
 
@@ -133,6 +141,8 @@ void ConnectionDialog::buildUi()
     m_properties->setPlaceholderText(tr("extra librdkafka properties, one key=value a line\n"
                                         "(no passwords: those belong in the password field)"));
     m_properties->setTabChangesFocus(true);
+    // A few lines are enough; its default height would push the registry out of view.
+    m_properties->setMaximumHeight(m_properties->fontMetrics().lineSpacing() * 4 + 2 * m_properties->frameWidth() + 8);
     connect(m_properties, &QPlainTextEdit::textChanged, this, [this] { setDirty(true); });
 
     form->addRow(tr("Name:"), m_name);
@@ -173,10 +183,27 @@ void ConnectionDialog::buildUi()
     actions->addWidget(m_targetButton);
     actions->addWidget(close);
 
+    // The fields scroll rather than squeeze on a short screen (1366x768 with
+    // the keychain note and the registry group); status and buttons stay in view.
+    auto *fields = new QWidget;
+    auto *fieldsLayout = new QVBoxLayout(fields);
+    fieldsLayout->setContentsMargins(0, 0, 0, 0);
+    fieldsLayout->addLayout(form);
+    QGroupBox *registry = buildRegistryGroup(fields);
+    fieldsLayout->addWidget(registry);
+    // One label column for both forms: the registry's fields line up with the cluster's.
+    alignFormLabels({form, qobject_cast<QFormLayout *>(registry->layout())});
+    fieldsLayout->addStretch();
+    auto *fieldsArea = new QScrollArea(right);
+    fieldsArea->setObjectName(QStringLiteral("fieldsArea"));
+    fieldsArea->setFrameShape(QFrame::NoFrame);
+    fieldsArea->setWidgetResizable(true);
+    fieldsArea->setWidget(fields);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
-    rightLayout->addLayout(form);
+    rightLayout->addWidget(fieldsArea, 1);
     rightLayout->addWidget(m_status);
+    rightLayout->addWidget(m_registryStatus);
     rightLayout->addLayout(actions);
 
     splitter->addWidget(left);
@@ -184,7 +211,8 @@ void ConnectionDialog::buildUi()
     splitter->setStretchFactor(1, 3);
     auto *top = new QVBoxLayout(this);
     top->addWidget(splitter);
-    resize(860, 560);
+    const QRect screenArea = screen()->availableGeometry();
+    resize(std::min(900, screenArea.width() - 40), std::min(720, screenArea.height() - 60));
 
     connect(m_list, &QListWidget::currentRowChanged, this, &ConnectionDialog::onSelectionChanged);
     connect(m_security, &QComboBox::currentIndexChanged, this, [this] {
@@ -264,8 +292,17 @@ void ConnectionDialog::showConnection(const Connection &c)
     m_certFile->setText(c.sslCertFile);
     m_keyFile->setText(c.sslKeyFile);
     m_properties->setPlainText(formatPropertyLines(c.properties));
+    m_registryUrl->setText(c.registryUrl);
+    m_registryAuth->setCurrentIndex(m_registryAuth->findData(int(c.registryAuth)));
+    m_registryUser->setText(c.registryUsername);
+    m_registrySecret->clear();
+    m_registryCa->setText(c.registryCaFile);
+    m_registryStatus->clear();
+    m_registryStatus->hide();
+    showRegistryIssues({});
     m_loading = false;
     updateProtocolFields();
+    updateRegistryFields();
     updateKeychainNote();
     setDirty(false);
 }
@@ -281,7 +318,9 @@ void ConnectionDialog::updateProtocolFields()
     for (QWidget *w : std::as_const(m_sslWidgets))
         if (w)
             w->setEnabled(ssl);
-    m_remember->setEnabled((sasl || ssl) && m_secrets->availability() != SecretStore::Availability::Unavailable);
+    const bool registrySecret = RegistryAuth(m_registryAuth->currentData().toInt()) != RegistryAuth::None;
+    m_remember->setEnabled((sasl || ssl || registrySecret) &&
+                           m_secrets->availability() != SecretStore::Availability::Unavailable);
 }
 
 void ConnectionDialog::updateKeychainNote()
@@ -293,16 +332,20 @@ void ConnectionDialog::updateKeychainNote()
                                     .arg(m_secrets->unavailableReason()));
         m_password->setPlaceholderText(tr("asked when connecting"));
         m_keyPassword->setPlaceholderText(tr("asked when connecting, if the key is encrypted"));
+        m_registrySecret->setPlaceholderText(tr("asked when connecting"));
     } else if (m_current.isEmpty()) {
         m_password->setPlaceholderText(QString());
         m_keyPassword->setPlaceholderText(tr("only for an encrypted key"));
+        m_registrySecret->setPlaceholderText(QString());
     } else {
         m_password->setPlaceholderText(tr("leave empty to use the password in the keychain"));
         m_keyPassword->setPlaceholderText(tr("leave empty to use the keychain (encrypted keys only)"));
+        m_registrySecret->setPlaceholderText(tr("leave empty to use the keychain"));
     }
     m_keychainNote->setVisible(unavailable);
     const QSignalBlocker block(m_remember);
-    m_remember->setEnabled(!unavailable && (m_password->isEnabled() || m_keyPassword->isEnabled()));
+    m_remember->setEnabled(!unavailable &&
+                           (m_password->isEnabled() || m_keyPassword->isEnabled() || m_registrySecret->isEnabled()));
     if (unavailable)
         m_remember->setChecked(false);
 }
@@ -339,6 +382,13 @@ Connection ConnectionDialog::formConnection(QList<ConnectionIssue> *issues) cons
         c.sslKeyFile = m_keyFile->text().trimmed();
     }
     c.properties = parsePropertyLines(m_properties->toPlainText(), &found);
+    // Kept even without a URL, so that validation names the missing URL
+    // instead of dropping the authentication silently.
+    c.registryUrl = m_registryUrl->text().trimmed();
+    c.registryAuth = RegistryAuth(m_registryAuth->currentData().toInt());
+    if (c.registryAuth == RegistryAuth::Basic)
+        c.registryUsername = m_registryUser->text().trimmed();
+    c.registryCaFile = m_registryCa->text().trimmed();
     found.append(validateConnection(c));
     if (issues)
         *issues = found;
@@ -381,24 +431,28 @@ bool ConnectionDialog::saveConnection()
         m_store->sync(&error);
         issues.append({tr("settings"), error});
     }
+    showRegistryIssues(issues);
     if (!issues.isEmpty()) {
         setStatus(tr("Not saved:\n") + joinIssues(issues), true);
         return false;
     }
     const QString password = m_password->text();
     const QString keyPassword = m_keyPassword->text();
+    const QString registrySecret = m_registrySecret->text();
     const bool remember = m_remember->isChecked() && m_remember->isEnabled();
     const bool renamed = !old.isEmpty() && old != c.name;
     reloadList(c.name); // shows the saved connection; the typed passwords stay for this session
     m_password->setText(password);
     m_keyPassword->setText(keyPassword);
+    m_registrySecret->setText(registrySecret);
     setDirty(false);
 
-    // Both secrets answer into one status line, once both have answered.
+    // The secrets answer into one status line, once all have answered.
     auto report = std::make_shared<SecretReport>();
     report->save = ++m_saves;
     keepSecret(c, Secret::SaslPassword, remember, old, renamed, report);
     keepSecret(c, Secret::KeyPassword, remember, old, renamed, report);
+    keepSecret(c, Secret::RegistrySecret, remember, old, renamed, report);
     if (report->pending == 0)
         setStatus(tr("Saved."), false);
     else
@@ -492,6 +546,7 @@ void ConnectionDialog::removeConnection()
     m_store->sync();
     m_secrets->removePassword(SecretStore::connectionPasswordKey(name), [](bool, QString) {});
     m_secrets->removePassword(SecretStore::connectionKeyPasswordKey(name), [](bool, QString) {});
+    m_secrets->removePassword(SecretStore::connectionRegistrySecretKey(name), [](bool, QString) {});
     const QStringList names = m_store->names();
     m_dirty = false;
     reloadList(names.isEmpty() ? QString() : names.first());
@@ -502,6 +557,7 @@ void ConnectionDialog::requestConnect(Side side)
 {
     QList<ConnectionIssue> issues;
     const Connection c = formConnection(&issues);
+    showRegistryIssues(issues);
     if (!issues.isEmpty()) {
         setStatus(tr("Cannot connect:\n") + joinIssues(issues), true);
         return;
@@ -513,7 +569,8 @@ void ConnectionDialog::requestConnect(Side side)
         self->setStatus(side == Side::Source ? tr("Connecting the source pane to %1.").arg(c.bootstrap)
                                              : tr("Connecting the target pane to %1.").arg(c.bootstrap),
                         false);
-        Q_EMIT self->connectRequested(side, c.toClusterConfig(secrets.saslPassword, secrets.keyPassword));
+        Q_EMIT self->connectRequested(
+            side, c.toClusterConfig(secrets.saslPassword, secrets.keyPassword, secrets.registrySecret));
     });
 }
 

@@ -4,6 +4,7 @@
 #include "ClusterMetadata.h"
 #include "ClusterProbe.h"
 #include "ConnectionStore.h"
+#include "SchemaRegistryClient.h"
 #include "SecretStore.h"
 
 #include <QDialog>
@@ -15,6 +16,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
 class QInputDialog;
 class QLabel;
 class QLineEdit;
@@ -30,7 +32,8 @@ namespace md {
 // where no keychain answers, the dialog says so and asks for the password at
 // each connect. "Test connection" runs the engine's testConnection in the
 // background and answers within 10 s with the brokers found or the reason in
-// plain words, chosen by the error's kind.
+// plain words, chosen by the error's kind; a connection with a schema registry
+// has it probed beside the cluster, its answer on a line of its own.
 class ConnectionDialog final : public QDialog {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConnectionDialog)
@@ -58,6 +61,8 @@ public:
     // "authentication failed: ...", "TLS failed: ..."), chosen by the error's
     // kind and step; librdkafka's text follows in parentheses for the expert.
     static QString explainFailure(ConnectionTestResult::Step step, const KafkaError &error);
+    // A failed registry probe in plain words ("refused: ...", "unreachable: ...").
+    static QString explainRegistryFailure(const RegistryError &error);
 
 public Q_SLOTS:
     void addConnection();
@@ -76,6 +81,8 @@ Q_SIGNALS:
     // typed error (kind Timeout when the dialog stopped waiting; Invalid for a
     // form that does not validate).
     void testFinished(bool ok, const QString &message, const md::KafkaError &error);
+    // The registry's part of a test: ok with its subjects, or the reason in words.
+    void registryTestFinished(bool ok, const QString &message);
 
 private:
     void init();
@@ -84,17 +91,25 @@ private:
     void showConnection(const Connection &c);
     void clearForm();
     void updateProtocolFields();
+    QGroupBox *buildRegistryGroup(QWidget *parent);
+    void updateRegistryFields();
+    // Shows the registry's issues under its fields; true when there are some.
+    bool showRegistryIssues(const QList<ConnectionIssue> &issues);
+    void startRegistryTest(const SchemaRegistryConfig &config);
+    void finishRegistryTest(quint64 generation, bool ok, const QString &message);
     void updateKeychainNote();
     void setStatus(const QString &text, bool error);
     void setDirty(bool dirty);
     void onSelectionChanged();
-    // The two secrets a connection can need: the SASL password and the
-    // password of an encrypted TLS client key. Each is typed in the form,
-    // kept in the keychain, or asked for when connecting.
-    enum class Secret { SaslPassword, KeyPassword };
+    // The secrets a connection can need: the SASL password, the password of
+    // an encrypted TLS client key, and the schema registry's password or
+    // token. Each is typed in the form, kept in the keychain, or asked for
+    // when connecting.
+    enum class Secret { SaslPassword, KeyPassword, RegistrySecret };
     struct Secrets {
         QString saslPassword;
         QString keyPassword;
+        QString registrySecret;
     };
     // Finds every secret `c` needs and calls `use` with them; nothing when the
     // user cancels a prompt.
@@ -120,7 +135,7 @@ private:
     void requestConnect(Side side);
     void pickFile(QLineEdit *edit, const QString &title);
 
-    void moveSecret(const QString &from, const QString &to, bool keepOld); // both secrets
+    void moveSecret(const QString &from, const QString &to, bool keepOld); // every secret
     void moveOneSecret(const QString &from, const QString &to, bool keepOld, Secret which);
 
     std::unique_ptr<ConnectionStore> m_ownedStore;
@@ -136,6 +151,8 @@ private:
     // slow probe still runs, so a second test can start before the first ends).
     quint64 m_testGeneration = 0;
     bool m_testRunning = false;
+    quint64 m_registryGeneration = 0; // the same for the registry's probe
+    bool m_registryRunning = false;
 
     QListWidget *m_list = nullptr;
     QPushButton *m_addButton = nullptr;
@@ -156,6 +173,15 @@ private:
     QLineEdit *m_keyPassword = nullptr;
     QList<QWidget *> m_saslWidgets;
     QList<QWidget *> m_sslWidgets;
+    QGroupBox *m_registryGroup = nullptr;
+    QLineEdit *m_registryUrl = nullptr;
+    QLabel *m_registryIssue = nullptr; // the registry's validation problems, under its fields
+    QComboBox *m_registryAuth = nullptr;
+    QLineEdit *m_registryUser = nullptr;
+    QLineEdit *m_registrySecret = nullptr;
+    QLabel *m_registrySecretLabel = nullptr;
+    QLineEdit *m_registryCa = nullptr;
+    QLabel *m_registryStatus = nullptr; // the registry's line of a test
     QPlainTextEdit *m_properties = nullptr;
     QLabel *m_status = nullptr;
     QPushButton *m_saveButton = nullptr;

@@ -1,4 +1,5 @@
-// ConnectionDialog's secrets: the SASL password and the client key's password,
+// ConnectionDialog's secrets: the SASL password, the client key's password and
+// the schema registry's password or token,
 // typed in the form, kept in the system keychain, moved with a renamed or
 // duplicated connection, or asked for when connecting.
 #include "ConnectionDialog.h"
@@ -13,7 +14,7 @@ void ConnectionDialog::moveSecret(const QString &from, const QString &to, bool k
 {
     if (m_secrets->availability() == SecretStore::Availability::Unavailable)
         return;
-    for (const Secret which : {Secret::SaslPassword, Secret::KeyPassword})
+    for (const Secret which : {Secret::SaslPassword, Secret::KeyPassword, Secret::RegistrySecret})
         moveOneSecret(from, to, keepOld, which);
 }
 
@@ -52,14 +53,19 @@ void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool rememb
                                   const std::shared_ptr<SecretReport> &report)
 {
     const QString typed = secretEdit(which)->text();
-    const bool used = which == Secret::SaslPassword ? c.usesSasl() : c.usesSsl() && !c.sslKeyFile.isEmpty();
+    const bool used = which == Secret::SaslPassword  ? c.usesSasl()
+                      : which == Secret::KeyPassword ? c.usesSsl() && !c.sslKeyFile.isEmpty()
+                                                     : c.usesRegistrySecret();
     if (renamed && typed.isEmpty() && used)
         moveOneSecret(old, c.name, false, which);
     else if (renamed)
         m_secrets->removePassword(secretKey(old, which), [](bool, QString) {});
 
     const QString key = secretKey(c.name, which);
-    const QString what = which == Secret::SaslPassword ? tr("the password") : tr("the key password");
+    const QString what = which == Secret::SaslPassword            ? tr("the password")
+                         : which == Secret::KeyPassword           ? tr("the key password")
+                         : c.registryAuth == RegistryAuth::Bearer ? tr("the registry token")
+                                                                  : tr("the registry password");
     QPointer<ConnectionDialog> self(this);
     if (used && remember && !typed.isEmpty()) {
         ++report->pending;
@@ -81,19 +87,30 @@ void ConnectionDialog::keepSecret(const Connection &c, Secret which, bool rememb
 
 QString ConnectionDialog::secretKey(const QString &connectionName, Secret which)
 {
-    return which == Secret::SaslPassword ? SecretStore::connectionPasswordKey(connectionName)
-                                         : SecretStore::connectionKeyPasswordKey(connectionName);
+    switch (which) {
+    case Secret::SaslPassword: return SecretStore::connectionPasswordKey(connectionName);
+    case Secret::KeyPassword: return SecretStore::connectionKeyPasswordKey(connectionName);
+    case Secret::RegistrySecret: break;
+    }
+    return SecretStore::connectionRegistrySecretKey(connectionName);
 }
 
 QLineEdit *ConnectionDialog::secretEdit(Secret which) const
 {
-    return which == Secret::SaslPassword ? m_password : m_keyPassword;
+    switch (which) {
+    case Secret::SaslPassword: return m_password;
+    case Secret::KeyPassword: return m_keyPassword;
+    case Secret::RegistrySecret: break;
+    }
+    return m_registrySecret;
 }
 
 bool ConnectionDialog::needsSecret(const Connection &c, Secret which) const
 {
     if (which == Secret::SaslPassword)
         return c.usesSasl();
+    if (which == Secret::RegistrySecret)
+        return c.usesRegistrySecret();
     // A key password only for a key that is encrypted (or when one was typed):
     // most client keys are not, and asking for nothing would only confuse.
     if (!c.usesSsl() || c.sslKeyFile.isEmpty())
@@ -109,14 +126,22 @@ void ConnectionDialog::promptSecret(const Connection &c, Secret which, const QSt
         m_prompt->close();
     }
     auto *dlg = new QInputDialog(this);
-    dlg->setObjectName(which == Secret::SaslPassword ? QStringLiteral("passwordPrompt")
-                                                     : QStringLiteral("keyPasswordPrompt"));
+    dlg->setObjectName(which == Secret::SaslPassword  ? QStringLiteral("passwordPrompt")
+                       : which == Secret::KeyPassword ? QStringLiteral("keyPasswordPrompt")
+                                                      : QStringLiteral("registrySecretPrompt"));
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     dlg->setWindowTitle(tr("Password for %1").arg(c.name.isEmpty() ? c.bootstrap : c.name));
-    dlg->setLabelText(why + QStringLiteral("\n\n") +
-                      (which == Secret::SaslPassword
-                           ? tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap)
-                           : tr("Password of the client key %1:").arg(c.sslKeyFile)));
+    QString what;
+    if (which == Secret::SaslPassword)
+        what = tr("Password of SASL user \"%1\" on %2:").arg(c.saslUsername, c.bootstrap);
+    else if (which == Secret::KeyPassword)
+        what = tr("Password of the client key %1:").arg(c.sslKeyFile);
+    else if (c.registryAuth == RegistryAuth::Bearer)
+        what = tr("Bearer token for the schema registry %1:").arg(redactedRegistryUrl(c.registryUrl));
+    else
+        what =
+            tr("Password of registry user \"%1\" at %2:").arg(c.registryUsername, redactedRegistryUrl(c.registryUrl));
+    dlg->setLabelText(why + QStringLiteral("\n\n") + what);
     dlg->setTextEchoMode(QLineEdit::Password);
     connect(dlg, &QInputDialog::textValueSelected, this, [use = std::move(use)](const QString &pw) { use(pw); });
     connect(dlg, &QDialog::rejected, this, [this] { setStatus(tr("Cancelled: no password given."), true); });
@@ -155,8 +180,12 @@ void ConnectionDialog::withSecrets(const Connection &c, std::function<void(Secre
     withSecret(c, Secret::SaslPassword, [self, c, use = std::move(use)](const QString &saslPassword) {
         if (!self)
             return;
-        self->withSecret(c, Secret::KeyPassword, [saslPassword, use](const QString &keyPassword) {
-            use({saslPassword, keyPassword});
+        self->withSecret(c, Secret::KeyPassword, [self, c, saslPassword, use](const QString &keyPassword) {
+            if (!self)
+                return;
+            self->withSecret(c, Secret::RegistrySecret, [saslPassword, keyPassword, use](const QString &registry) {
+                use({saslPassword, keyPassword, registry});
+            });
         });
     });
 }

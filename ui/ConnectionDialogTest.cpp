@@ -36,6 +36,7 @@ void ConnectionDialog::testConnection()
 {
     QList<ConnectionIssue> issues;
     const Connection c = formConnection(&issues);
+    showRegistryIssues(issues);
     if (!issues.isEmpty()) {
         setStatus(tr("Cannot test:\n") + joinIssues(issues), true);
         Q_EMIT testFinished(false, joinIssues(issues),
@@ -45,7 +46,7 @@ void ConnectionDialog::testConnection()
     QPointer<ConnectionDialog> self(this);
     withSecrets(c, [self, c](const Secrets &secrets) {
         if (self)
-            self->startTest(c.toClusterConfig(secrets.saslPassword, secrets.keyPassword));
+            self->startTest(c.toClusterConfig(secrets.saslPassword, secrets.keyPassword, secrets.registrySecret));
     });
 }
 
@@ -55,6 +56,7 @@ void ConnectionDialog::startTest(const ClusterConfig &config)
     m_testRunning = true;
     m_testButton->setEnabled(false);
     setStatus(tr("Testing %1…").arg(config.bootstrap), false);
+    startRegistryTest(config.schemaRegistry);
 
     // Closing the dialog drops the answer; nothing waits for the probe.
     inBackground<ConnectionTestResult>(

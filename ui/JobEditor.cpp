@@ -101,8 +101,7 @@ JobEditor::JobEditor(JobDocument *document, SecretStore *secrets, QWidget *paren
                    "(${env:NAME}) or, with a warning, written into the file readable by you only.")
                     .arg(reason));
             self->m_keychainNote->show();
-            for (SecretField *f : {self->m_source.password, self->m_source.keyPassword, self->m_target.password,
-                                   self->m_target.keyPassword})
+            for (SecretField *f : self->secretFields())
                 f->setDefaultMode(SecretField::Mode::Environment);
         });
     }
@@ -132,6 +131,17 @@ void JobEditor::load(const JobProfile &p)
         w->sslCert->setText(s->sslCert);
         w->sslKey->setText(s->sslKey);
         w->keyPassword->setProfileValue(s->sslKeyPassword);
+        w->registryUrl->setText(s->registryUrl);
+        // The form's kind of authentication, from what the file sets.
+        const QString auth = !s->registryToken.isEmpty() ? QStringLiteral("bearer")
+                             : !s->registryUsername.isEmpty() || !s->registryPassword.isEmpty()
+                                 ? QStringLiteral("basic")
+                                 : QStringLiteral("none");
+        w->registryAuth->setCurrentIndex(w->registryAuth->findData(auth));
+        w->registryUser->setText(s->registryUsername);
+        w->registryPassword->setProfileValue(s->registryPassword);
+        w->registryToken->setProfileValue(s->registryToken);
+        w->registryCa->setText(s->registryCa);
         w->properties->setPlainText(mapText(s->properties));
         w->consumerProperties->setPlainText(mapText(s->consumerProperties));
         w->producerProperties->setPlainText(mapText(s->producerProperties));
@@ -189,6 +199,17 @@ JobProfile JobEditor::collect() const
         s->sslCert = w->sslCert->text().trimmed();
         s->sslKey = w->sslKey->text().trimmed();
         s->sslKeyPassword = w->keyPassword->profileValue();
+        // Only the chosen authentication's keys reach the file (the others stay in the form).
+        const QString auth = w->registryAuth->currentData().toString();
+        s->registryUrl = w->registryUrl->text().trimmed();
+        s->registryUsername = auth == QLatin1String("basic") ? w->registryUser->text().trimmed() : QString();
+        s->registryPassword = auth == QLatin1String("basic") ? w->registryPassword->profileValue() : QString();
+        s->registryToken = auth == QLatin1String("bearer") ? w->registryToken->profileValue() : QString();
+        s->registryCa = w->registryCa->text().trimmed();
+        // The object is written when any of its keys is (as the parser sets it when the file has it).
+        s->hasSchemaRegistry = !s->registryUrl.isEmpty() || !s->registryUsername.isEmpty() ||
+                               !s->registryPassword.isEmpty() || !s->registryToken.isEmpty() ||
+                               !s->registryCa.isEmpty();
         const std::pair<const QPlainTextEdit *, QMap<QString, QString> *> maps[] = {
             {w->properties, &s->properties},
             {w->consumerProperties, &s->consumerProperties},
@@ -254,8 +275,13 @@ void JobEditor::edited()
 
 void JobEditor::syncPendingSecrets()
 {
-    for (SecretField *f : {m_source.password, m_source.keyPassword, m_target.password, m_target.keyPassword}) {
-        if (const std::optional<PendingSecret> s = f->pending())
+    // A typed secret the profile does not refer to (a registry password while
+    // the token is chosen) is not stored either.
+    QStringList referenced;
+    for (const ProfileSide *s : {&m_doc->profile().source, &m_doc->profile().target})
+        referenced << s->saslPassword << s->sslKeyPassword << s->registryPassword << s->registryToken;
+    for (SecretField *f : secretFields()) {
+        if (const std::optional<PendingSecret> s = f->pending(); s && referenced.contains(f->profileValue()))
             m_doc->setPendingSecret(*s);
         else
             m_doc->clearPendingSecret(f->objectName());
@@ -286,6 +312,10 @@ void JobEditor::updateEnabled()
         for (QWidget *x : {static_cast<QWidget *>(w->sslCa), static_cast<QWidget *>(w->sslCert),
                            static_cast<QWidget *>(w->sslKey), static_cast<QWidget *>(w->keyPassword)})
             x->setEnabled(ssl);
+        const QString auth = w->registryAuth->currentData().toString();
+        w->registryUser->setEnabled(auth == QLatin1String("basic"));
+        w->registryPassword->setEnabled(auth == QLatin1String("basic"));
+        w->registryToken->setEnabled(auth == QLatin1String("bearer"));
     }
     const QString naming = m_naming->currentText();
     m_separator->setEnabled(naming == QLatin1String("prefix"));
@@ -386,6 +416,8 @@ void JobEditor::pendingSecretsToEnvironment()
             alias = side.toUpper();
         w->password->pendingToEnvironment(alias + QStringLiteral("_KAFKA_PASSWORD"));
         w->keyPassword->pendingToEnvironment(alias + QStringLiteral("_SSL_KEY_PASSWORD"));
+        w->registryPassword->pendingToEnvironment(alias + QStringLiteral("_REGISTRY_PASSWORD"));
+        w->registryToken->pendingToEnvironment(alias + QStringLiteral("_REGISTRY_TOKEN"));
     }
     edited();
     validateNow();
@@ -393,7 +425,7 @@ void JobEditor::pendingSecretsToEnvironment()
 
 void JobEditor::pendingSecretsToClearText()
 {
-    for (SecretField *f : {m_source.password, m_source.keyPassword, m_target.password, m_target.keyPassword})
+    for (SecretField *f : secretFields())
         f->pendingToClearText();
     edited();
     validateNow();
@@ -401,9 +433,17 @@ void JobEditor::pendingSecretsToClearText()
 
 void JobEditor::secretsStored()
 {
-    for (SecretField *f : {m_source.password, m_source.keyPassword, m_target.password, m_target.keyPassword})
+    for (SecretField *f : secretFields())
         f->stored();
     edited();
+}
+
+QList<SecretField *> JobEditor::secretFields() const
+{
+    QList<SecretField *> out;
+    for (const SideWidgets *w : {&m_source, &m_target})
+        out << w->password << w->keyPassword << w->registryPassword << w->registryToken;
+    return out;
 }
 
 } // namespace md

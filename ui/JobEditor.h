@@ -79,6 +79,7 @@ private:
     void edited();
     void showIssues();
     void updateEnabled();
+    QList<SecretField *> secretFields() const; // both sides' passwords and tokens
 
     JobDocument *m_doc;
     QPointer<SecretStore> m_secrets;
@@ -101,6 +102,14 @@ private:
         QLineEdit *sslCert = nullptr;
         QLineEdit *sslKey = nullptr;
         SecretField *keyPassword = nullptr;
+        // The schema registry: "auth" (none, basic, bearer) is the form's, the
+        // profile only says it by which of username/password or token is set.
+        QLineEdit *registryUrl = nullptr;
+        QComboBox *registryAuth = nullptr;
+        QLineEdit *registryUser = nullptr;
+        SecretField *registryPassword = nullptr;
+        SecretField *registryToken = nullptr;
+        QLineEdit *registryCa = nullptr;
         QPlainTextEdit *properties = nullptr;
         QPlainTextEdit *consumerProperties = nullptr;
         QPlainTextEdit *producerProperties = nullptr;

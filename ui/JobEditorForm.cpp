@@ -4,6 +4,7 @@
 #include "JobEditor.h"
 
 #include "EditorText.h"
+#include "FormLabels.h"
 #include "PlanView.h"
 #include "ProfileSchema.h"
 #include "SecretField.h"
@@ -117,6 +118,34 @@ QWidget *JobEditor::buildSide(SideWidgets &w, const QString &side)
     addRow(form, tr("SSL client key"), w.sslKey, {path("ssl.key")});
     w.keyPassword = new SecretField(path("ssl.keyPassword"));
     addRow(form, tr("SSL key password"), w.keyPassword, {path("ssl.keyPassword")});
+
+    // The registry's keys in a group of their own: a cluster without one leaves it empty.
+    auto *registry = new QGroupBox(tr("Schema registry"), group);
+    registry->setObjectName(path("schemaRegistry") + QStringLiteral(".group"));
+    registry->setFlat(true); // a titled section: its fields line up with the cluster's (alignFormLabels)
+    auto *registryForm = new QFormLayout(registry);
+    const QMargins margins = registryForm->contentsMargins();
+    registryForm->setContentsMargins(0, margins.top(), 0, margins.bottom());
+    w.registryUrl = new QLineEdit;
+    w.registryUrl->setPlaceholderText(tr("none; e.g. https://registry:8081"));
+    addRow(registryForm, tr("URL"), w.registryUrl, {path("schemaRegistry.url"), path("schemaRegistry")});
+    w.registryAuth = new QComboBox;
+    w.registryAuth->setObjectName(path("schemaRegistry") + QStringLiteral(".auth"));
+    w.registryAuth->addItem(tr("None"), QStringLiteral("none"));
+    w.registryAuth->addItem(tr("Basic (user and password)"), QStringLiteral("basic"));
+    w.registryAuth->addItem(tr("Bearer token"), QStringLiteral("bearer"));
+    w.registryAuth->setToolTip(tr("basic writes schemaRegistry.username and .password, bearer .token"));
+    addRow(registryForm, tr("Authentication"), w.registryAuth, {w.registryAuth->objectName()});
+    w.registryUser = new QLineEdit;
+    addRow(registryForm, tr("User"), w.registryUser, {path("schemaRegistry.username")});
+    w.registryPassword = new SecretField(path("schemaRegistry.password"));
+    addRow(registryForm, tr("Password"), w.registryPassword, {path("schemaRegistry.password")});
+    w.registryToken = new SecretField(path("schemaRegistry.token"));
+    addRow(registryForm, tr("Token"), w.registryToken, {path("schemaRegistry.token")});
+    w.registryCa = new QLineEdit;
+    w.registryCa->setPlaceholderText(tr("CA certificate file (PEM); empty: the system's"));
+    addRow(registryForm, tr("CA"), w.registryCa, {path("schemaRegistry.ca")});
+    form->addRow(registry);
     const QString propHint = tr("property=value, one per line");
     w.properties = linesEdit(nullptr, propHint);
     addRow(form, tr("Properties (every client)"), w.properties, {path("properties")});
@@ -127,14 +156,17 @@ QWidget *JobEditor::buildSide(SideWidgets &w, const QString &side)
     w.adminProperties = linesEdit(nullptr, propHint);
     addRow(form, tr("Admin properties"), w.adminProperties, {path("adminProperties")});
 
-    for (QLineEdit *e : {w.alias, w.bootstrap, w.username, w.sslCa, w.sslCert, w.sslKey})
+    for (QLineEdit *e :
+         {w.alias, w.bootstrap, w.username, w.sslCa, w.sslCert, w.sslKey, w.registryUrl, w.registryUser, w.registryCa})
         connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
     connect(w.security, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
+    connect(w.registryAuth, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
     connect(w.mechanism, &QComboBox::currentTextChanged, this, &JobEditor::edited);
-    for (SecretField *f : {w.password, w.keyPassword})
+    for (SecretField *f : {w.password, w.keyPassword, w.registryPassword, w.registryToken})
         connect(f, &SecretField::changed, this, &JobEditor::edited);
     for (QPlainTextEdit *e : {w.properties, w.consumerProperties, w.producerProperties, w.adminProperties})
         connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
+    alignFormLabels({form, registryForm});
     return group;
 }
 

@@ -157,6 +157,11 @@ QString SecretStore::connectionKeyPasswordKey(const QString &connectionName)
     return QStringLiteral("connection-key/") + connectionName;
 }
 
+QString SecretStore::connectionRegistrySecretKey(const QString &connectionName)
+{
+    return QStringLiteral("connection-registry/") + connectionName;
+}
+
 void SecretStore::noteReply(const SecretReply &reply)
 {
     Availability now = m_availability;

@@ -111,6 +111,9 @@ public:
     // The keychain key of the password of a saved connection's encrypted TLS
     // client key: "connection-key/<name>".
     static QString connectionKeyPasswordKey(const QString &connectionName);
+    // The keychain key of a saved connection's schema registry password or
+    // bearer token: "connection-registry/<name>".
+    static QString connectionRegistrySecretKey(const QString &connectionName);
 
 Q_SIGNALS:
     void availabilityChanged(md::SecretStore::Availability availability, const QString &reason);
