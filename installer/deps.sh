@@ -26,13 +26,15 @@ BUILD_PACKAGES=(
 # Tests: Maven + Java 17 for the real Kafka brokers (tests/kafka/harness.sh),
 # python3 for its port picking, Xvfb for screenshots, a D-Bus session with
 # gnome-keyring for the keychain tests, clang for the libFuzzer targets
-# (tests/fuzz), clang-format (14 on Debian 12) for tests/check-format.sh, and
-# the desktop/packaging validators.
+# (tests/fuzz) with its fuzzer and sanitizer runtimes (libclang-rt-14-dev: only
+# a recommendation of clang, so --no-install-recommends leaves it out),
+# clang-format (14 on Debian 12) for tests/check-format.sh, and the
+# desktop/packaging validators.
 TEST_PACKAGES=(
     maven python3 fonts-dejavu-core
     xvfb xauth
     dbus gnome-keyring libsecret-tools
-    clang clang-format
+    clang libclang-rt-14-dev clang-format
     desktop-file-utils xdg-utils appstream dpkg-dev file
     shared-mime-info libfile-mimeinfo-perl
 )
