@@ -5,6 +5,7 @@
 #include "JobProgress.h"
 #include "MirrorPlan.h"
 #include "ProfileLoader.h"
+#include "RegistryCompare.h"
 #include "RetentionCheck.h"
 #include "TargetTopicRule.h"
 #include "TransactionCheck.h"
@@ -90,6 +91,27 @@ int printDelivery(const MirrorJobSpec &spec, const ClusterProbeResult &target, Q
     return int(t.problems.size());
 }
 
+// The mirrored topics' subjects on both registries: records are copied byte for
+// byte, so a schema id the target registry lacks or holds as another schema
+// breaks its readers. Warnings only: the job itself runs either way.
+void printSchemas(const MirrorJobSpec &spec, const MirrorPlan &plan, QTextStream &out)
+{
+    QList<MirroredTopic> topics;
+    for (const TopicPlanEntry &e : plan.topics)
+        topics.append({e.sourceTopic, e.targetTopic});
+    const RegistryComparison c =
+        readRegistryComparison(spec.source.schemaRegistry, spec.target.schemaRegistry, topics, kCheckProbeTimeoutMs);
+    if (c.state == RegistryComparison::State::NoRegistry)
+        return;
+    out << "schemas (TopicNameStrategy subjects of the mirrored topics):\n";
+    for (const QString &note : c.notes)
+        out << "  warning: " << note << '\n';
+    for (const SchemaFinding &f : c.findings)
+        out << "  warning: " << f.text << '\n';
+    out << "  " << c.summary() << '\n';
+    out.flush();
+}
+
 } // namespace
 
 int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -97,7 +119,9 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     CommandLine cli(QStringLiteral("check"), QStringLiteral("FILE.mirrorjob"));
     cli.setDescription(
         QStringLiteral("Validates a profile, contacts both clusters and shows what a run would do: the topics it\n"
-                       "mirrors (and creates), and where each partition starts. Nothing is written."));
+                       "mirrors (and creates), where each partition starts, and, with schema registries, the mirrored\n"
+                       "topics' subjects and schema ids the target's registry lacks or holds otherwise (warnings).\n"
+                       "Nothing is written."));
     cli.setArguments(QStringLiteral("profile"), 1, 1);
     cli.setFooter(
         QStringLiteral("exit codes: 0 valid and both clusters answered, 1 the profile has errors or the job would\n"
@@ -168,6 +192,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out << "warning: " << w << '\n';
     for (const QString &p : retention.problems)
         out << "note: retention not checked: " << p << '\n';
+    printSchemas(*spec, plan, out);
 
     out << "check: " << plan.topics.size() << " topics to mirror, " << created << " to create, " << errors
         << (errors == 1 ? " error" : " errors") << '\n';
