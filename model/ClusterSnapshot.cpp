@@ -89,6 +89,10 @@ ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs, in
             return names;
         },
         &in.targetConfigs, &in);
+    QList<MirroredTopic> topics;
+    for (const auto &p : std::as_const(pairs))
+        topics.append({p.first, p.second});
+    in.registry = readRegistryComparison(spec.source.schemaRegistry, spec.target.schemaRegistry, topics, timeoutMs);
     return in;
 }
 

@@ -2,6 +2,7 @@
 
 #include "ClusterDiff.h"
 #include "MirrorJobSpec.h"
+#include "RegistryCompare.h"
 
 #include <QString>
 #include <QStringList>
@@ -18,12 +19,15 @@ struct ClusterSnapshot {
     TopicConfigMap targetConfigs; // by target topic name
     QString error;                // why there is nothing to compare (a cluster unreachable, ...)
     QStringList warnings;         // partial trouble: configs of some topics unreadable
+    // The mirrored topics' subjects on both clusters' registries (read once the
+    // source's topics are known; a registry that does not answer is a note in it).
+    RegistryComparison registry;
 };
 
 // Config reads are one request per topic per side; beyond this many topics they are skipped.
 inline constexpr int SnapshotMaxConfigTopics = 500;
 
-// Blocking (seconds when a cluster is unreachable): for a worker thread, never the UI thread.
+// Blocking (seconds when a cluster or a registry is unreachable): for a worker thread, never the UI thread.
 ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs = 10000,
                                     int maxConfigTopics = SnapshotMaxConfigTopics);
 

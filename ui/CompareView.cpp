@@ -8,7 +8,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStyle>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -78,6 +81,26 @@ CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(p
     m_view->setAlternatingRowColors(true);
     m_view->header()->setStretchLastSection(true);
 
+    m_schemasTitle = new QLabel(tr("Schemas"), this);
+    m_schemasTitle->setFont(bold);
+    m_schemas = new QListWidget(this);
+    m_schemas->setObjectName(QStringLiteral("schemas"));
+    m_schemas->setWordWrap(true);
+    m_schemas->setToolTip(tr("Records are copied byte for byte: a schema id the target's registry lacks, or holds as "
+                             "another schema, breaks the readers of the target topic."));
+    auto *schemas = new QWidget(this);
+    auto *schemasLayout = new QVBoxLayout(schemas);
+    schemasLayout->setContentsMargins(0, 0, 0, 0);
+    schemasLayout->addWidget(m_schemasTitle);
+    schemasLayout->addWidget(m_schemas, 1);
+    schemas->hide();
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(schemas);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setChildrenCollapsible(false);
+
     auto *bar = new QHBoxLayout;
     bar->addWidget(title, 1);
     bar->addWidget(m_filter);
@@ -87,7 +110,7 @@ CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(p
     layout->addLayout(bar);
     layout->addWidget(m_summary);
     layout->addWidget(m_error);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(split, 1);
     resize(1000, 600);
     refresh();
 }
@@ -140,12 +163,29 @@ void CompareView::apply(const ClusterSnapshot &inputs)
         m_summary->setText(diff.summary());
         m_error->setText(inputs.warnings.join(QLatin1Char('\n')));
         m_error->setVisible(!inputs.warnings.isEmpty());
+        applySchemas(inputs.registry);
     }
     Q_EMIT refreshed();
     if (m_refreshAgain) {
         m_refreshAgain = false;
         refresh();
     }
+}
+
+void CompareView::applySchemas(const RegistryComparison &c)
+{
+    m_registry = c;
+    m_schemas->clear();
+    m_schemas->parentWidget()->setVisible(c.state != RegistryComparison::State::NoRegistry);
+    if (c.state == RegistryComparison::State::NoRegistry)
+        return;
+    m_schemasTitle->setText(c.summary());
+    const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    for (const QString &line : c.lines())
+        m_schemas->addItem(new QListWidgetItem(warning, line));
+    if (m_schemas->count() == 0)
+        m_schemas->addItem(
+            tr("Every schema id of the mirrored topics means the same schema on the target's registry."));
 }
 
 } // namespace md

@@ -9,6 +9,7 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QListWidget;
 class QSortFilterProxyModel;
 class QToolButton;
 class QTreeView;
@@ -34,6 +35,10 @@ public:
     const ClusterDiff &diff() const;
     QString summaryText() const;
     QString errorText() const;
+    // The "Schemas" section under the tree: what the mirrored topics' subjects
+    // and schema ids are on the target's registry (hidden when neither cluster has one).
+    const RegistryComparison &registryComparison() const { return m_registry; }
+    QListWidget *schemasList() const { return m_schemas; }
     bool isBusy() const { return m_fetching; }
     void setDifferencesOnly(bool on);
 
@@ -51,6 +56,7 @@ Q_SIGNALS:
 
 private:
     void apply(const ClusterSnapshot &snapshot);
+    void applySchemas(const RegistryComparison &comparison);
 
     MirrorJobSpec m_spec;
     ClusterDiffModel *m_model = nullptr;
@@ -61,6 +67,9 @@ private:
     QCheckBox *m_differencesOnly = nullptr;
     QLineEdit *m_filter = nullptr;
     QToolButton *m_refresh = nullptr;
+    QLabel *m_schemasTitle = nullptr;
+    QListWidget *m_schemas = nullptr;
+    RegistryComparison m_registry;
     bool m_fetching = false;
     bool m_refreshAgain = false;
 };

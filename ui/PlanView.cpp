@@ -9,8 +9,10 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -56,7 +58,8 @@ PlanView::PlanView(QWidget *parent)
     : QWidget(parent), m_status(new QLabel(this)), m_table(new QTableWidget(0, ColumnCount, this)),
       m_views(new QTabWidget(this)), m_startsStatus(new QLabel(this)),
       m_startsModel(new ProgressTableModel(ProgressTableModel::Mode::Plan, this)),
-      m_startsProxy(new QSortFilterProxyModel(this)), m_starts(new QTableView(this)), m_debounce(new QTimer(this))
+      m_startsProxy(new QSortFilterProxyModel(this)), m_starts(new QTableView(this)),
+      m_schemasList(new QListWidget(this)), m_debounce(new QTimer(this))
 {
     m_status->setObjectName(QStringLiteral("planStatus"));
     m_status->setWordWrap(true);
@@ -106,6 +109,11 @@ PlanView::PlanView(QWidget *parent)
     m_views->setDocumentMode(true);
     m_views->addTab(m_table, tr("Topics"));
     m_views->addTab(starts, tr("Start positions"));
+    m_schemasList->setObjectName(QStringLiteral("planSchemas"));
+    m_schemasList->setWordWrap(true);
+    m_schemasList->setToolTip(tr("Records are copied byte for byte: a schema id the target's registry lacks, or holds "
+                                 "as another schema, breaks the readers of the target topic."));
+    m_views->addTab(m_schemasList, tr("Schemas"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
@@ -197,6 +205,39 @@ void PlanView::applyProgress(quint64 generation, const JobProgress &progress)
                                 tr("; as of %1").arg(QTime::currentTime().toString()));
     }
     Q_EMIT progressUpdated();
+}
+
+void PlanView::readSchemas(const MirrorJobSpec &spec)
+{
+    const quint64 generation = m_generation;
+    QList<MirroredTopic> topics;
+    for (const TopicPlanEntry &e : std::as_const(m_plan.topics))
+        topics.append({e.sourceTopic, e.targetTopic});
+    inBackground<RegistryComparison>(
+        this,
+        [source = spec.source.schemaRegistry, target = spec.target.schemaRegistry, topics] {
+            return readRegistryComparison(source, target, topics, ProbeTimeoutMs);
+        },
+        [this, generation](const RegistryComparison &c) { applySchemas(generation, c); });
+}
+
+void PlanView::applySchemas(quint64 generation, const RegistryComparison &c)
+{
+    if (generation != m_generation)
+        return;
+    m_schemas = c;
+    m_schemasList->clear();
+    if (c.state == RegistryComparison::State::NoRegistry) {
+        m_schemasList->addItem(tr("Neither cluster has a schema registry configured: nothing to compare."));
+    } else {
+        m_schemasList->addItem(c.summary());
+        const QIcon warning = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        for (const QString &line : c.lines())
+            m_schemasList->addItem(new QListWidgetItem(warning, line));
+    }
+    const qsizetype n = c.lines().size();
+    m_views->setTabText(m_views->indexOf(m_schemasList), n ? tr("Schemas (%1)").arg(n) : tr("Schemas"));
+    Q_EMIT schemasUpdated();
 }
 
 void PlanView::setState(State state, const QString &text)
@@ -314,6 +355,7 @@ void PlanView::apply(quint64 generation, const Result &r)
     // The previous start positions stay until the new ones are in.
     m_startsStatus->setText(tr("Reading the job group's committed offsets\u2026"));
     readProgress(*r.spec);
+    readSchemas(*r.spec);
     int created = 0, errors = 0;
     m_table->setRowCount(int(m_plan.topics.size() + m_plan.excluded.size()));
     int row = 0;

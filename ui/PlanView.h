@@ -3,12 +3,14 @@
 #include "JobProfile.h"
 #include "JobProgress.h"
 #include "MirrorPlan.h"
+#include "RegistryCompare.h"
 
 #include <QWidget>
 
 #include <optional>
 
 class QLabel;
+class QListWidget;
 class QSortFilterProxyModel;
 class QTableView;
 class QTableWidget;
@@ -65,10 +67,15 @@ public:
     const JobProgress &progress() const { return m_progress; }
     ProgressTableModel *startsModel() const { return m_startsModel; }
     QString startsText() const;
+    // The mirrored topics' subjects on both registries (the "Schemas" tab),
+    // read in a third background task once the plan is shown.
+    const RegistryComparison &schemas() const { return m_schemas; }
+    QListWidget *schemasList() const { return m_schemasList; }
 
 Q_SIGNALS:
     void planUpdated();            // a fresh result (plan, unreachable or invalid) is shown
     void progressUpdated();        // fresh start positions (or why there are none) are shown
+    void schemasUpdated();         // a fresh registry comparison is shown
     void resetProgressRequested(); // the Start positions tab's Reset Progress button
 
 private:
@@ -77,6 +84,8 @@ private:
     void readProgress(const MirrorJobSpec &spec);
     void apply(quint64 generation, const Result &result);
     void applyProgress(quint64 generation, const JobProgress &progress);
+    void readSchemas(const MirrorJobSpec &spec);
+    void applySchemas(quint64 generation, const RegistryComparison &schemas);
     void clearProgress(const QString &why);
     void setConfigsCell(int row, const TopicPlanEntry &entry);
     void setState(State state, const QString &text);
@@ -89,6 +98,8 @@ private:
     QSortFilterProxyModel *m_startsProxy;
     QTableView *m_starts;
     JobProgress m_progress;
+    QListWidget *m_schemasList;
+    RegistryComparison m_schemas;
     QTimer *m_debounce;
     JobProfile m_profile;
     ReferenceResolver m_resolver;
