@@ -261,7 +261,7 @@ bool MessageTableModel::exportJson(const QString &path, QString *error, const QL
     return writeAtomically(path, QJsonDocument(array).toJson(QJsonDocument::Indented), error);
 }
 
-bool MessageTableModel::exportCsv(const QString &path, QString *error, const QList<int> &rows) const
+bool MessageTableModel::exportCsv(const QString &path, QString *error, const QList<int> &rows, bool decoded) const
 {
     QString selectError;
     const QList<const KafkaMessage *> list = selected(rows, &selectError);
@@ -269,7 +269,21 @@ bool MessageTableModel::exportCsv(const QString &path, QString *error, const QLi
         *error = selectError;
         return false;
     }
-    QString out = QStringLiteral("topic,partition,offset,timestamp,key,value,headers\r\n");
+    QString out =
+        QStringLiteral("topic,partition,offset,timestamp,key,value,headers") +
+        (decoded ? QStringLiteral(",keySchema,keyDecoded,valueSchema,valueDecoded\r\n") : QStringLiteral("\r\n"));
+    // A part's schema (and why it did not decode) and its decoded JSON; nothing when Plain.
+    auto decodedFields = [](const DecodedPart &part) -> QString {
+        if (part.status == DecodedPart::Status::Plain)
+            return QStringLiteral(",,");
+        QString schema = schemaLabel(part);
+        if (part.status == DecodedPart::Status::Failed)
+            schema += QStringLiteral("; not decoded: ") + part.error;
+        const std::optional<QString> json = part.status == DecodedPart::Status::Decoded
+                                                ? std::optional<QString>(QString::fromUtf8(part.json))
+                                                : std::nullopt;
+        return QLatin1Char(',') + csvField(schema) + QLatin1Char(',') + csvField(json);
+    };
     for (const KafkaMessage *m : list) {
         // Headers as one JSON array field: CSV has no nesting.
         QJsonArray headers;
@@ -284,8 +298,10 @@ bool MessageTableModel::exportCsv(const QString &path, QString *error, const QLi
         out += csvField(m->topic) + QLatin1Char(',') + QString::number(m->partition) + QLatin1Char(',') +
                QString::number(m->offset) + QLatin1Char(',') + csvField(timestampText(m->timestampMs)) +
                QLatin1Char(',') + csvField(opt(m->key)) + QLatin1Char(',') + csvField(opt(m->value)) +
-               QLatin1Char(',') + csvField(QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact))) +
-               QStringLiteral("\r\n");
+               QLatin1Char(',') + csvField(QString::fromUtf8(QJsonDocument(headers).toJson(QJsonDocument::Compact)));
+        if (decoded)
+            out += decodedFields(m->keyDecoded) + decodedFields(m->valueDecoded);
+        out += QStringLiteral("\r\n");
     }
     return writeAtomically(path, out.toUtf8(), error);
 }

@@ -60,8 +60,12 @@ public:
     // bytes as a UTF-8 string when valid, else {"base64": ...}; null as null.
     // CSV (RFC 4180): topic,partition,offset,timestamp,key,value,headers; null
     // is an empty field, empty is "" ; non-UTF-8 bytes as base64:<data>.
+    // With `decoded` (the panel asks for it while the table shows Decoded)
+    // four columns follow: keySchema,keyDecoded,valueSchema,valueDecoded:
+    // schemaLabel() (and "; not decoded: <why>" when it failed) and the
+    // decoded JSON; empty for a part not in the wire format.
     bool exportJson(const QString &path, QString *error, const QList<int> &rows = {}) const;
-    bool exportCsv(const QString &path, QString *error, const QList<int> &rows = {}) const;
+    bool exportCsv(const QString &path, QString *error, const QList<int> &rows = {}, bool decoded = false) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -1,5 +1,7 @@
 #include "CopyMessagesDialog.h"
 
+#include "Background.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -20,7 +22,7 @@ QString clusterLabel(const ClusterConfig &c)
 
 CopyMessagesDialog::CopyMessagesDialog(const CopySpec &base, const QStringList &targetTopics, QWidget *parent)
     : QDialog(parent), m_base(base), m_target(new QComboBox(this)), m_progress(new QProgressBar(this)),
-      m_result(new QLabel(this)), m_start(new QPushButton(tr("Copy"), this)),
+      m_result(new QLabel(this)), m_schemaWarning(new QLabel(this)), m_start(new QPushButton(tr("Copy"), this)),
       m_close(new QPushButton(tr("Close"), this))
 {
     setWindowTitle(tr("Copy to the other cluster"));
@@ -61,6 +63,13 @@ CopyMessagesDialog::CopyMessagesDialog(const CopySpec &base, const QStringList &
     m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_result->setObjectName(QStringLiteral("copyResult"));
 
+    m_schemaWarning->setObjectName(QStringLiteral("schemaWarning"));
+    m_schemaWarning->setWordWrap(true);
+    m_schemaWarning->setTextFormat(Qt::PlainText);
+    m_schemaWarning->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_schemaWarning->setStyleSheet(QStringLiteral("color: #9c5d00;"));
+    m_schemaWarning->hide();
+
     auto *buttons = new QDialogButtonBox(this);
     buttons->addButton(m_start, QDialogButtonBox::AcceptRole);
     buttons->addButton(m_close, QDialogButtonBox::RejectRole);
@@ -72,6 +81,7 @@ CopyMessagesDialog::CopyMessagesDialog(const CopySpec &base, const QStringList &
     layout->addWidget(what);
     layout->addLayout(form);
     layout->addWidget(m_progress);
+    layout->addWidget(m_schemaWarning);
     layout->addWidget(m_result);
     layout->addWidget(buttons);
     resize(480, sizeHint().height());
@@ -102,9 +112,19 @@ QString CopyMessagesDialog::resultText() const
     return m_result->text();
 }
 
+QString CopyMessagesDialog::schemaWarningText() const
+{
+    return m_schemaWarning->isHidden() ? QString() : m_schemaWarning->text();
+}
+
+QString CopyMessagesDialog::startButtonText() const
+{
+    return m_start->text();
+}
+
 bool CopyMessagesDialog::start()
 {
-    if (isRunning())
+    if (isRunning() || m_checkingSchemas)
         return false;
     auto refuse = [this](const QString &why) {
         m_result->setStyleSheet(QStringLiteral("color: #c01c28;"));
@@ -133,6 +153,58 @@ bool CopyMessagesDialog::start()
                     tr("The last offset (%1) is before the first (%2)").arg(spec.lastOffset).arg(spec.firstOffset));
         }
     }
+    if (!m_schemasChecked) {
+        const QList<int> ids = wireSchemaIds(spec.messages);
+        if (!ids.isEmpty() && spec.source.schemaRegistry.isSet()) {
+            m_checkingSchemas = true;
+            m_start->setEnabled(false);
+            m_target->setEnabled(false);
+            m_result->setStyleSheet({});
+            QStringList names;
+            for (int id : ids)
+                names << QString::number(id);
+            m_result->setText(
+                tr("Checking schema ids %1 on both clusters' registries\u2026").arg(names.join(QStringLiteral(", "))));
+            inBackground<CopySchemaCheck>(
+                this,
+                [ids, source = spec.source.schemaRegistry, target = spec.target.schemaRegistry] {
+                    return checkCopySchemaIds(ids, source, target);
+                },
+                [this, spec](const CopySchemaCheck &check) { onSchemaCheck(spec, check); });
+            return true;
+        }
+        m_schemasChecked = true;
+    }
+    startCopy(spec);
+    return true;
+}
+
+void CopyMessagesDialog::onSchemaCheck(const CopySpec &spec, const CopySchemaCheck &check)
+{
+    m_checkingSchemas = false;
+    m_schemasChecked = true;
+    m_schemaCheck = check;
+    m_start->setEnabled(true);
+    m_target->setEnabled(true);
+    const QString text = check.text();
+    m_schemaWarning->setText(check.warn() ? tr("The records keep their schema ids, and the other cluster's registry "
+                                               "does not have all of them as they are:\n%1")
+                                                .arg(text)
+                                          : text);
+    m_schemaWarning->setVisible(!text.isEmpty());
+    if (check.warn()) {
+        m_result->setStyleSheet({});
+        m_result->setText(tr("Copy anyway, or Close to leave the records where they are."));
+        m_start->setText(tr("Copy anyway"));
+        Q_EMIT schemaCheckFinished();
+        return;
+    }
+    Q_EMIT schemaCheckFinished();
+    startCopy(spec);
+}
+
+void CopyMessagesDialog::startCopy(const CopySpec &spec)
+{
     delete m_job;
     m_job = new MessageCopyJob(spec, this);
     connect(m_job, &MessageCopyJob::progress, this, &CopyMessagesDialog::onProgress);
@@ -144,7 +216,6 @@ bool CopyMessagesDialog::start()
     m_target->setEnabled(false);
     m_close->setText(tr("Cancel"));
     m_job->start();
-    return true;
 }
 
 void CopyMessagesDialog::cancel()

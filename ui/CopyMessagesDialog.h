@@ -1,6 +1,7 @@
 #pragma once
 
 #include "MessageCopier.h"
+#include "RegistryCompare.h"
 
 #include <QDialog>
 
@@ -16,7 +17,11 @@ namespace md {
 // (MessageCopyJob, a background task): picks the target topic (and, for a
 // range, the partition's first and last offset), then shows progress with a
 // Cancel button and ends with a plain result ("copied 500 records to X on dr")
-// or the broker's error.
+// or the broker's error. Records are copied byte for byte, so before copying
+// selected records in the registry's wire format it looks their schema ids up
+// on both clusters' registries (in the background) and, when the other
+// cluster's registry lacks one or holds it as another schema, lists them and
+// waits: "Copy anyway" copies, Close cancels.
 class CopyMessagesDialog final : public QDialog {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(CopyMessagesDialog)
@@ -27,7 +32,10 @@ public:
 
     void setTargetTopic(const QString &topic);
     void setRange(qint64 first, qint64 last); // range mode only
-    // Starts the copy with the dialog's settings; false (and the reason shown) when they are wrong.
+    // Starts the copy with the dialog's settings; false (and the reason shown)
+    // when they are wrong. Selected records in the wire format are first
+    // checked against the registries (schemaCheckFinished); when that warns,
+    // the copy waits for start() again ("Copy anyway").
     bool start();
     void cancel();
     bool isRunning() const;
@@ -35,14 +43,21 @@ public:
     QString resultText() const;
     QProgressBar *progressBar() const { return m_progress; }
     QComboBox *targetTopicBox() const { return m_target; }
+    bool isCheckingSchemas() const { return m_checkingSchemas; }
+    const CopySchemaCheck &schemaCheck() const { return m_schemaCheck; }
+    QString schemaWarningText() const;
+    QString startButtonText() const;
 
 Q_SIGNALS:
     void copyFinished(const md::CopyResult &result);
+    void schemaCheckFinished(); // schemaCheck() holds the answer; the copy started unless it warns
 
 protected:
     void reject() override; // Cancel/Escape while copying cancels the copy first
 
 private:
+    void startCopy(const CopySpec &spec);
+    void onSchemaCheck(const CopySpec &spec, const CopySchemaCheck &check);
     void onProgress(qint64 done, qint64 total);
     void onFinished(const CopyResult &result);
 
@@ -53,8 +68,12 @@ private:
     QLineEdit *m_last = nullptr;
     QProgressBar *m_progress;
     QLabel *m_result;
+    QLabel *m_schemaWarning;
     QPushButton *m_start;
     QPushButton *m_close;
+    bool m_checkingSchemas = false;
+    bool m_schemasChecked = false; // once per dialog: the registries do not depend on the target topic
+    CopySchemaCheck m_schemaCheck;
 };
 
 } // namespace md

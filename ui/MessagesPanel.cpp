@@ -525,7 +525,9 @@ void MessagesPanel::copySelected(bool asJson)
 bool MessagesPanel::exportMessages(const QString &path, bool csv, QString *error)
 {
     const QList<int> rows = selectedRows();
-    const bool ok = csv ? m_model->exportCsv(path, error, rows) : m_model->exportJson(path, error, rows);
+    // Decoded values go into the CSV when the table shows them (JSON has them whenever they decoded).
+    const bool decoded = m_model->displayMode() == MessageTableModel::DisplayMode::Decoded;
+    const bool ok = csv ? m_model->exportCsv(path, error, rows, decoded) : m_model->exportJson(path, error, rows);
     if (ok)
         showStatus(tr("%n message(s) written to %1", nullptr, int(rows.isEmpty() ? m_model->rowCount() : rows.size()))
                        .arg(path),

@@ -265,6 +265,14 @@ private Q_SLOTS:
         const QString text = QString::fromUtf8(cf.readAll());
         QCOMPARE(text, QStringLiteral("topic,partition,offset,timestamp,key,value,headers\r\n"
                                       "\"orders\",1,7,\"2023-11-14T22:13:20.007Z\",\"\",\"base64:AP8=\",\"[]\"\r\n"));
+        // Decoded values asked for: four more columns, empty for parts not in the wire format.
+        QVERIFY2(model.exportCsv(csv, &error, {1}, true), qPrintable(error));
+        cf.close();
+        QVERIFY(cf.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(cf.readAll()),
+                 QStringLiteral("topic,partition,offset,timestamp,key,value,headers,keySchema,keyDecoded,valueSchema,"
+                                "valueDecoded\r\n"
+                                "\"orders\",1,7,\"2023-11-14T22:13:20.007Z\",\"\",\"base64:AP8=\",\"[]\",,,,\r\n"));
         QVERIFY2(model.exportCsv(csv, &error), qPrintable(error));
         cf.close();
         QVERIFY(cf.open(QIODevice::ReadOnly));
