@@ -109,6 +109,11 @@ private:
             }
             if (c < 0x20)
                 return fail("control character in a string");
+            if (c >= 0x80) {
+                if (!utf8Sequence())
+                    return fail("invalid UTF-8 in a string");
+                continue;
+            }
             if (c == '\\') {
                 if (++m_p == m_end)
                     return fail("");
@@ -128,6 +133,38 @@ private:
             ++m_p;
         }
         return fail("");
+    }
+    // One UTF-8 sequence at m_p, moving past it. JSON text is UTF-8 (RFC 8259),
+    // and what decoded must read back as JSON everywhere (the fuzzer found
+    // bytes like 0xff passed through): no overlong forms, no surrogates,
+    // nothing past U+10FFFF (RFC 3629).
+    bool utf8Sequence()
+    {
+        const auto *p = reinterpret_cast<const unsigned char *>(m_p);
+        const unsigned char c = *p;
+        int n = 0;
+        unsigned char lo = 0x80, hi = 0xbf; // the second byte's range
+        if (c >= 0xc2 && c <= 0xdf) {
+            n = 1;
+        } else if (c >= 0xe0 && c <= 0xef) {
+            n = 2;
+            lo = c == 0xe0 ? 0xa0 : 0x80;
+            hi = c == 0xed ? 0x9f : 0xbf;
+        } else if (c >= 0xf0 && c <= 0xf4) {
+            n = 3;
+            lo = c == 0xf0 ? 0x90 : 0x80;
+            hi = c == 0xf4 ? 0x8f : 0xbf;
+        } else {
+            return false;
+        }
+        if (m_end - m_p <= n || p[1] < lo || p[1] > hi)
+            return false;
+        for (int k = 2; k <= n; ++k) {
+            if ((p[k] & 0xc0) != 0x80)
+                return false;
+        }
+        m_p += n + 1;
+        return true;
     }
     bool literal(const char *word)
     {

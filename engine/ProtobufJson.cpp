@@ -1,5 +1,7 @@
 #include "ProtobufJson.h"
 
+#include "AvroDecoderDetail.h"
+
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/message.h>
 
@@ -17,28 +19,14 @@ using google::protobuf::Reflection;
 
 namespace {
 
+// A string field as JSON. Proto2 never checks a string's UTF-8 (nor does a
+// proto2 default in the schema text), so bytes that are not UTF-8 become
+// \ufffd, as Avro's strings do: the fuzzer found them making the decoded
+// value something no JSON reader takes.
 void appendString(std::string_view s, std::string *out)
 {
-    static const char hex[] = "0123456789abcdef";
     out->push_back('"');
-    for (const char c : s) {
-        const auto u = static_cast<unsigned char>(c);
-        switch (c) {
-        case '"': out->append("\\\""); break;
-        case '\\': out->append("\\\\"); break;
-        case '\n': out->append("\\n"); break;
-        case '\r': out->append("\\r"); break;
-        case '\t': out->append("\\t"); break;
-        default:
-            if (u < 0x20) {
-                out->append("\\u00");
-                out->push_back(hex[u >> 4]);
-                out->push_back(hex[u & 15]);
-            } else {
-                out->push_back(c);
-            }
-        }
-    }
+    avro::appendJsonStringBody(out, s.data(), s.size());
     out->push_back('"');
 }
 

@@ -238,6 +238,19 @@ private Q_SLOTS:
         QCOMPARE(decodeOk(*decoder, {0}, std::string()), QByteArray("ERROR not a valid P message"));
     }
 
+    void proto2StringsThatAreNotUtf8()
+    {
+        // Proto2 checks no string's UTF-8, not even a default's in the schema
+        // text: such bytes become U+FFFD, so the value stays JSON (found by fuzz_protobuf).
+        const char text[] = "syntax = \"proto2\"; message P { required int32 a = 1; optional string b = 2 "
+                            "[default = \"\351\"]; optional string c = 3; }";
+        QString error;
+        auto decoder = ProtobufDecoder::create(text, {}, &error);
+        QVERIFY2(decoder, qPrintable(error));
+        QCOMPARE(decodeOk(*decoder, {0}, std::string("\x08\x05\x1a\x04\xff\xc3\xa9z", 8)),
+                 QByteArray("{\"a\":5,\"b\":\"\\ufffd\",\"c\":\"\\ufffd\xc3\xa9z\"}"));
+    }
+
     void syntaxError()
     {
         QString error;

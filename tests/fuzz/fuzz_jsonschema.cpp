@@ -1,0 +1,8 @@
+// libFuzzer target: the JSON schema decoder (engine/SchemaDecoding*.cpp), from
+// the schema text to the decoded record; the input layout is in SchemaFuzz.h.
+#include "SchemaFuzz.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    return md::fuzz::decodeSchemaInput("JSON", data, size);
+}
