@@ -89,6 +89,8 @@ ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs, in
             return names;
         },
         &in.targetConfigs, &in);
+    if (!in.error.isEmpty())
+        return in; // nothing is compared, the registries neither
     QList<MirroredTopic> topics;
     for (const auto &p : std::as_const(pairs))
         topics.append({p.first, p.second});
