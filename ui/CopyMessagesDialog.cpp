@@ -6,6 +6,7 @@
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QLayout>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
@@ -85,6 +86,16 @@ CopyMessagesDialog::CopyMessagesDialog(const CopySpec &base, const QStringList &
     layout->addWidget(m_result);
     layout->addWidget(buttons);
     resize(480, sizeHint().height());
+    fitHeight();
+}
+
+void CopyMessagesDialog::fitHeight()
+{
+    // Wrapped labels need the height for this width, which sizeHint() does not give.
+    QLayout *l = layout();
+    const int needed = l->hasHeightForWidth() ? l->totalHeightForWidth(width()) : l->totalSizeHint().height();
+    if (needed > height())
+        resize(width(), needed);
 }
 
 CopyMessagesDialog::~CopyMessagesDialog() = default; // the job (a child) cancels and joins its thread
@@ -192,6 +203,7 @@ void CopyMessagesDialog::onSchemaCheck(const CopySpec &spec, const CopySchemaChe
                                                 .arg(text)
                                           : text);
     m_schemaWarning->setVisible(!text.isEmpty());
+    fitHeight();
     if (check.warn()) {
         m_result->setStyleSheet({});
         m_result->setText(tr("Copy anyway, or Close to leave the records where they are."));

@@ -56,6 +56,7 @@ protected:
     void reject() override; // Cancel/Escape while copying cancels the copy first
 
 private:
+    void fitHeight(); // tall enough for every wrapped line at the current width
     void startCopy(const CopySpec &spec);
     void onSchemaCheck(const CopySpec &spec, const CopySchemaCheck &check);
     void onProgress(qint64 done, qint64 total);
