@@ -41,16 +41,34 @@ fi
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 mkdir -p "$BUILD/artifacts"
+# Two targets at a time (MIRRORDESK_FUZZ_JOBS): each is one process on one core.
+jobs="${MIRRORDESK_FUZZ_JOBS:-2}"
+fuzz_one() {
+    local t="$1" seeds="$ROOT/tests/fuzz/corpus/${1#fuzz_}" work="$BUILD/corpus/${1#fuzz_}"
+    local rc=0
+    mkdir -p "$work"
+    "$BUILD/tests/fuzz/$t" "${limit[@]}" -print_final_stats=1 \
+        -artifact_prefix="$BUILD/artifacts/$t-" "$work" "$seeds" >"$BUILD/$t.log" 2>&1 || rc=$?
+    echo "$rc" >"$BUILD/$t.rc"
+}
+running=0
+for t in "${targets[@]}"; do
+    echo "fuzz: $t (${limit[*]})"
+    rm -f "$BUILD/$t.rc"
+    fuzz_one "$t" &
+    running=$((running + 1))
+    if (( running >= jobs )); then
+        wait -n || true
+        running=$((running - 1))
+    fi
+done
+wait
 failed=()
 for t in "${targets[@]}"; do
-    seeds="$ROOT/tests/fuzz/corpus/${t#fuzz_}"
-    work="$BUILD/corpus/${t#fuzz_}"
-    mkdir -p "$work"
     log="$BUILD/$t.log"
-    echo "fuzz: $t (${limit[*]})"
-    if "$BUILD/tests/fuzz/$t" "${limit[@]}" -print_final_stats=1 \
-        -artifact_prefix="$BUILD/artifacts/$t-" "$work" "$seeds" >"$log" 2>&1; then
+    if [[ "$(cat "$BUILD/$t.rc" 2>/dev/null)" == 0 ]]; then
         # "stat::number_of_executed_units: N" and the speed, for the record.
+        printf '%s: ' "$t"
         grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb)' "$log" | tr '\n' ' '
         echo
     else
