@@ -118,17 +118,26 @@ SummaryBatch readSubjectSummaries(SchemaRegistryClient &client, const QStringLis
     return batch;
 }
 
-SubjectVersionDetail readSubjectVersion(SchemaRegistryClient &client, const QString &subject, int version)
+SubjectVersionDetail readSubjectVersion(SchemaRegistryClient &client, const QString &subject, int version,
+                                        const std::atomic<bool> *cancel)
 {
     SubjectVersionDetail d;
     d.subject = subject;
     d.askedVersion = version;
+    const auto cancelled = [&] {
+        if (!cancel || !cancel->load())
+            return false;
+        d.error = {RegistryError::Kind::Other, 0, QStringLiteral("Cancelled.")};
+        return true;
+    };
+    if (cancelled())
+        return d;
     std::optional<QList<int>> versions = client.versions(subject, &d.error);
-    if (!versions)
+    if (!versions || cancelled())
         return d;
     d.versions = std::move(*versions);
     std::optional<RegistrySchema> schema = client.schemaByVersion(subject, version, &d.error);
-    if (!schema)
+    if (!schema || cancelled())
         return d;
     d.schema = std::move(*schema);
     std::optional<QString> own = client.subjectCompatibility(subject, &d.error);

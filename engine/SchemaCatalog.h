@@ -57,7 +57,9 @@ struct SubjectVersionDetail {
     bool ownCompatibility = false;
     RegistryError error; // set: nothing else is
 };
-SubjectVersionDetail readSubjectVersion(SchemaRegistryClient &client, const QString &subject, int version);
+// Once *cancel is true it returns before its next request (the answer is then incomplete, for nobody).
+SubjectVersionDetail readSubjectVersion(SchemaRegistryClient &client, const QString &subject, int version,
+                                        const std::atomic<bool> *cancel = nullptr);
 
 // Schema text for reading: Avro and JSON schemas as indented JSON, keys in
 // their order and numbers as written (an Avro reader expects "name" before

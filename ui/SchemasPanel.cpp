@@ -34,6 +34,7 @@ constexpr int kLanes = 3;
 // on screen come next soon after a scroll.
 constexpr int kChunk = 12;
 constexpr int kLaneTimeoutMs = 10000;
+constexpr int kApicurioListCap = 1000;
 } // namespace
 
 SchemasPanel::SchemasPanel(QWidget *parent)
@@ -124,8 +125,11 @@ SchemasPanel::SchemasPanel(QWidget *parent)
 
 SchemasPanel::~SchemasPanel()
 {
-    if (m_stop)
-        m_stop->store(true); // running chunks end after their current request
+    // Running tasks end after their current request.
+    for (const auto &stop : {m_stop, m_detailStop}) {
+        if (stop)
+            stop->store(true);
+    }
 }
 
 bool SchemasPanel::hasRegistry() const
@@ -140,8 +144,10 @@ QString SchemasPanel::where() const
 
 void SchemasPanel::setRegistry(std::shared_ptr<RegistryDecoders> registry)
 {
-    if (m_stop)
-        m_stop->store(true);
+    for (const auto &stop : {m_stop, m_detailStop}) {
+        if (stop)
+            stop->store(true);
+    }
     m_stop = std::make_shared<std::atomic<bool>>(false);
     ++m_generation;
     ++m_detailGeneration;
@@ -362,12 +368,20 @@ void SchemasPanel::showSubject(const QString &subject, int version)
     if (!hasRegistry())
         return;
     const quint64 generation = ++m_detailGeneration;
+    // Arrowing down a list starts one task per row: those passed by skip their
+    // requests (they share one client, one request at a time).
+    if (m_detailStop)
+        m_detailStop->store(true);
+    m_detailStop = std::make_shared<std::atomic<bool>>(false);
     m_shownSubject = subject;
     m_shownVersion = version;
     m_details->showLoading(subject, version);
     std::shared_ptr<SchemaRegistryClient> client = m_registry->client();
     inBackground<SubjectVersionDetail>(
-        this, [client, subject, version] { return readSubjectVersion(*client, subject, version); },
+        this,
+        [client, subject, version, stop = m_detailStop] {
+            return readSubjectVersion(*client, subject, version, stop.get());
+        },
         [this, generation](const SubjectVersionDetail &d) {
             if (generation != m_detailGeneration)
                 return; // another subject or version was asked for meanwhile
@@ -415,6 +429,10 @@ void SchemasPanel::updateStatus()
         return;
     }
     QString text = tr("%n subject(s) in the schema registry %1", nullptr, total).arg(where());
+    // Apicurio's Confluent API lists at most apicurio.ccompat.max-subjects (1000 by default).
+    if (total == kApicurioListCap)
+        text += tr(" (the registry may list no more: Apicurio's apicurio.ccompat.max-subjects is %1 by default)")
+                    .arg(kApicurioListCap);
     if (!m_global.isEmpty())
         text += QStringLiteral(" \u00b7 ") + tr("global compatibility %1").arg(m_global);
     if (pendingDetails() > 0)

@@ -120,9 +120,10 @@ private:
     QString m_listError;    // what the last listing said
     QDateTime m_listedAt;   // when the last list arrived
     quint64 m_detailGeneration = 0;
-    QString m_shownSubject;     // the details side's subject ...
-    int m_shownVersion = -1;    // ... and version (-1: follow the latest)
-    QString m_selectWhenListed; // openSubject before the list had it
+    std::shared_ptr<std::atomic<bool>> m_detailStop; // tells the previous selection's task to end
+    QString m_shownSubject;                          // the details side's subject ...
+    int m_shownVersion = -1;                         // ... and version (-1: follow the latest)
+    QString m_selectWhenListed;                      // openSubject before the list had it
     int m_versionWhenListed = -1;
 };
 
