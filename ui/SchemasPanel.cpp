@@ -247,8 +247,8 @@ void SchemasPanel::onList(quint64 generation, const SubjectList &list)
     Q_EMIT subjectsListed(int(list.subjects.size()));
     scheduleDetails();
     updateStatus();
-    if (pendingDetails() == 0)
-        Q_EMIT detailsLoaded();
+    if (list.subjects.isEmpty())
+        Q_EMIT detailsLoaded(); // otherwise the last chunk says so
 }
 
 int SchemasPanel::pendingDetails() const
@@ -277,6 +277,9 @@ QStringList SchemasPanel::nextChunk()
     return chunk;
 }
 
+// Qt 6.4 runs a continuation at once, inside inBackground, when the task is
+// done before then() is attached: onChunk may run inside this loop, and call
+// it again; each lane is taken before its task starts, so that stays right.
 void SchemasPanel::scheduleDetails()
 {
     if (!m_batchError.isEmpty())
