@@ -51,6 +51,7 @@ SchemaDetails::SchemaDetails(QWidget *parent)
     m_versionBox->setObjectName(QStringLiteral("schemaVersion"));
     m_versionBox->setToolTip(tr("Show another version of this subject"));
     m_versionBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_versionBox->setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Fixed); // a number, not a field
     m_topic->setWordWrap(true);
 
     m_references->setObjectName(QStringLiteral("schemaReferences"));

@@ -77,6 +77,8 @@ SchemasPanel::SchemasPanel(QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setFilterKeyColumn(SchemaSubjectModel::Subject);
     m_view->setModel(m_proxy);
+    // "orders.eu-…-value": the end of a subject says key or value, keep it in sight.
+    m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->sortByColumn(SchemaSubjectModel::Subject, Qt::AscendingOrder);
     QHeaderView *header = m_view->horizontalHeader();
     const QFontMetrics fm = m_view->fontMetrics();

@@ -5,10 +5,14 @@
 //                                       platform is set) on the registry: time to the list,
 //                                       to every subject's details, and how late a 5 ms timer
 //                                       on the UI thread was served meanwhile (p50/p99/max).
+//   bench_schemas URL pane BOOTSTRAP [SUBJECT]   a cluster pane as large as on a 1366x768
+//                                       screen, its Schemas tab open (SUBJECT selected), for a
+//                                       look or a screenshot; it closes after 60 s
 //
 // Use a registry of its own (harness.sh registry-start with a private state dir): the
 // shared one serves the tests.
 
+#include "ClusterPane.h"
 #include "RegistryDecoders.h"
 #include "SchemaRegistryClient.h"
 #include "SchemaSubjectModel.h"
@@ -16,6 +20,7 @@
 
 #include <QApplication>
 #include <QElapsedTimer>
+#include <QTabWidget>
 #include <QTimer>
 
 #include <algorithm>
@@ -111,6 +116,24 @@ int browse(const QString &url)
     return QApplication::exec();
 }
 
+int pane(const QString &url, const QString &bootstrap, const QString &subject)
+{
+    ClusterPane pane(QStringLiteral("Source"));
+    pane.resize(680, 460); // one of the main window's two panes at 1366x768
+    pane.show();
+    ClusterConfig config;
+    config.alias = QStringLiteral("src");
+    config.bootstrap = bootstrap;
+    config.schemaRegistry.url = url;
+    pane.connectTo(config);
+    pane.tabs()->setCurrentWidget(pane.schemasPanel());
+    if (!subject.isEmpty())
+        QObject::connect(pane.schemasPanel(), &SchemasPanel::subjectsListed, &pane,
+                         [&] { pane.schemasPanel()->openSubject(subject); });
+    QTimer::singleShot(60000, &pane, [] { QCoreApplication::quit(); });
+    return QApplication::exec();
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -123,6 +146,8 @@ int main(int argc, char **argv)
         return fill(args[1], args[3].toInt(), args[4]);
     if (args.size() >= 3 && args[2] == QLatin1String("browse"))
         return browse(args[1]);
-    std::fprintf(stderr, "usage: bench_schemas URL fill N PREFIX | bench_schemas URL browse\n");
+    if (args.size() >= 4 && args[2] == QLatin1String("pane"))
+        return pane(args[1], args[3], args.value(4));
+    std::fprintf(stderr, "usage: bench_schemas URL fill N PREFIX | URL browse | URL pane BOOTSTRAP [SUBJECT]\n");
     return 2;
 }
