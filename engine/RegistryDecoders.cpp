@@ -5,13 +5,24 @@
 
 namespace md {
 
-std::shared_ptr<SchemaDecoderCache> RegistryDecoders::cache()
+std::shared_ptr<SchemaRegistryClient> RegistryDecoders::client()
 {
     if (!m_config.isSet())
         return {};
     std::lock_guard lock(m_mutex);
+    if (!m_client)
+        m_client = std::make_shared<SchemaRegistryClient>(m_config);
+    return m_client;
+}
+
+std::shared_ptr<SchemaDecoderCache> RegistryDecoders::cache()
+{
+    std::shared_ptr<SchemaRegistryClient> lookup = client();
+    if (!lookup)
+        return {};
+    std::lock_guard lock(m_mutex);
     if (!m_cache)
-        m_cache = std::make_shared<SchemaDecoderCache>(std::make_shared<SchemaRegistryClient>(m_config));
+        m_cache = std::make_shared<SchemaDecoderCache>(std::move(lookup));
     return m_cache;
 }
 

@@ -10,10 +10,13 @@ namespace md {
 
 struct KafkaMessage;
 
-// One registry's SchemaDecoderCache, made on first use: the one place where
-// decoding gets its SchemaRegistryClient. A cluster's AdminService and the
-// searches started beside it share one, so each schema id is fetched once per
-// registry. Thread-safe; cache() does not touch the network.
+class SchemaRegistryClient;
+
+// One registry's SchemaDecoderCache and client, made on first use: the one
+// place where a cluster's registry gets its SchemaRegistryClient. A cluster's
+// AdminService, the searches started beside it and its Schemas tab share one,
+// so each schema id is fetched once per registry. Thread-safe; neither
+// cache() nor client() touches the network.
 class RegistryDecoders final {
 public:
     explicit RegistryDecoders(SchemaRegistryConfig config) : m_config(std::move(config)) {}
@@ -23,10 +26,14 @@ public:
     const SchemaRegistryConfig &config() const { return m_config; }
     // Null when the cluster has no registry.
     std::shared_ptr<SchemaDecoderCache> cache();
+    // The client the cache asks (calls serialised: one at a time). Null when
+    // the cluster has no registry.
+    std::shared_ptr<SchemaRegistryClient> client();
 
 private:
     const SchemaRegistryConfig m_config;
     std::mutex m_mutex;
+    std::shared_ptr<SchemaRegistryClient> m_client;
     std::shared_ptr<SchemaDecoderCache> m_cache;
 };
 

@@ -293,6 +293,31 @@ struct SchemaRegistryClient::Impl {
         schema.references = parseReferences(o.value(QLatin1String("references")));
         return schema;
     }
+
+    // GET /config[/subject]: the level; for a subject without one of its own
+    // (404, error_code 40408 on Confluent) an empty string.
+    std::optional<QString> compatibilityLevel(const QString &path, RegistryError *error)
+    {
+        std::optional<QJsonDocument> doc = getJson(path, error);
+        if (!doc) {
+            if (path != QLatin1String("/config") &&
+                (error->kind == RegistryError::Kind::NotFound || lastErrorCode == 40408)) {
+                *error = {};
+                return QString();
+            }
+            return std::nullopt;
+        }
+        const QJsonObject o = doc->object();
+        // GET answers compatibilityLevel; some registries answer the PUT's name.
+        QString value = o.value(QLatin1String("compatibilityLevel")).toString();
+        if (value.isEmpty())
+            value = o.value(QLatin1String("compatibility")).toString();
+        if (value.isEmpty()) {
+            badShape(error, path, QStringLiteral("a compatibility level"));
+            return std::nullopt;
+        }
+        return value;
+    }
 };
 
 SchemaRegistryClient::SchemaRegistryClient(SchemaRegistryConfig config, int timeoutMs) : d(std::make_unique<Impl>())
@@ -425,29 +450,20 @@ std::optional<QString> SchemaRegistryClient::compatibility(const QString &subjec
     RegistryError local;
     error = orLocal(error, &local);
     std::lock_guard lock(d->mutex);
-    const auto level = [&](const QString &path) -> std::optional<QString> {
-        std::optional<QJsonDocument> doc = d->getJson(path, error);
-        if (!doc)
-            return std::nullopt;
-        const QJsonObject o = doc->object();
-        // GET answers compatibilityLevel; some registries answer the PUT's name.
-        QString value = o.value(QLatin1String("compatibilityLevel")).toString();
-        if (value.isEmpty())
-            value = o.value(QLatin1String("compatibility")).toString();
-        if (value.isEmpty()) {
-            d->badShape(error, path, QStringLiteral("a compatibility level"));
-            return std::nullopt;
-        }
-        return value;
-    };
     if (!subject.isEmpty()) {
-        std::optional<QString> own = level(QStringLiteral("/config/") + percentEncoded(subject));
-        // 404 (error_code 40408 on Confluent): the subject has no level of its own.
-        if (own || (error->kind != RegistryError::Kind::NotFound && d->lastErrorCode != 40408))
+        std::optional<QString> own = d->compatibilityLevel(QStringLiteral("/config/") + percentEncoded(subject), error);
+        if (!own || !own->isEmpty())
             return own;
-        *error = {};
     }
-    return level(QStringLiteral("/config"));
+    return d->compatibilityLevel(QStringLiteral("/config"), error);
+}
+
+std::optional<QString> SchemaRegistryClient::subjectCompatibility(const QString &subject, RegistryError *error)
+{
+    RegistryError local;
+    error = orLocal(error, &local);
+    std::lock_guard lock(d->mutex);
+    return d->compatibilityLevel(QStringLiteral("/config/") + percentEncoded(subject), error);
 }
 
 std::optional<int> SchemaRegistryClient::registerSchema(const QString &subject, const QString &type,

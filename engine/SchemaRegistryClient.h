@@ -89,6 +89,10 @@ public:
     // The subject's compatibility level, or the global one when subject is
     // empty or has none of its own ("BACKWARD", "NONE", ...).
     std::optional<QString> compatibility(const QString &subject, RegistryError *error);
+    // The subject's own level only: an empty string when it has none (it
+    // follows the global one), so a caller that knows the global level asks
+    // once per subject, not twice.
+    std::optional<QString> subjectCompatibility(const QString &subject, RegistryError *error);
     // POST /subjects/{subject}/versions: the id the registry gives the schema.
     std::optional<int> registerSchema(const QString &subject, const QString &type, const QByteArray &text,
                                       const QList<SchemaReference> &references, RegistryError *error);

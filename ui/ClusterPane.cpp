@@ -4,6 +4,7 @@
 #include "AdminDialogs.h"
 #include "GroupsPanel.h"
 #include "MessagesPanel.h"
+#include "SchemasPanel.h"
 #include "TableViews.h"
 #include "TopicConfigModel.h"
 #include "TopicDetails.h"
@@ -73,7 +74,7 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
 
     m_refresh->setObjectName(QStringLiteral("refresh"));
     m_refresh->setText(tr("Refresh"));
-    m_refresh->setToolTip(tr("Fetch brokers, topics and the selected topic's configs again"));
+    m_refresh->setToolTip(tr("Fetch brokers, topics, the selected topic's configs and the registry's subjects again"));
     connect(m_refresh, &QToolButton::clicked, this, &ClusterPane::refresh);
 
     m_interval->setObjectName(QStringLiteral("refreshInterval"));
@@ -169,8 +170,11 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     m_tabs->addTab(m_groupsPanel, tr("Consumer groups"));
     m_messagesPanel = new MessagesPanel(m_admin, this);
     m_tabs->addTab(m_messagesPanel, tr("Messages"));
+    m_schemasPanel = new SchemasPanel(this);
+    m_tabs->addTab(m_schemasPanel, tr("Schemas"));
     connect(m_groupsPanel, &GroupsPanel::watchGroupRequested, this, &ClusterPane::watchGroupRequested);
     connect(m_client, &ClusterClient::metadataReady, m_messagesPanel, &MessagesPanel::setMetadata);
+    connect(m_client, &ClusterClient::metadataReady, m_schemasPanel, &SchemasPanel::setMetadata);
 
     auto *header = new QHBoxLayout;
     header->addWidget(m_title, 1);
@@ -207,6 +211,8 @@ void ClusterPane::connectTo(const ClusterConfig &config)
     m_configRequest = 0;
     m_configsAgain = false;
     m_adminConnect = m_admin->connectTo(config);
+    // The registry client decoding uses: one per connection.
+    m_schemasPanel->setRegistry(m_admin->registryDecoders());
     m_acls->reset();
     setActionStatus({}, false);
     updateActions();
@@ -250,6 +256,7 @@ void ClusterPane::refresh()
         return;
     m_client->refresh();
     requestConfigs();
+    m_schemasPanel->refresh();
 }
 
 bool ClusterPane::selectTopic(const QString &name)

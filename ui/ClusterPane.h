@@ -22,13 +22,15 @@ class AclView;
 class BrokerTableModel;
 class GroupsPanel;
 class MessagesPanel;
+class SchemasPanel;
 class TopicDetails;
 class TopicTableModel;
 
 // One side of the window: a cluster's brokers and topics, served by a
 // ClusterClient on its admin thread, plus topic administration (create,
 // delete, add partitions, edit configs) and ACLs through an AdminClient on
-// another. The pane never blocks on Kafka.
+// another, and the subjects of the cluster's schema registry (SchemasPanel).
+// The pane never blocks on Kafka or the registry.
 class ClusterPane final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterPane)
@@ -45,6 +47,7 @@ public:
     void addTab(QWidget *page, const QString &title);
     GroupsPanel *groupsPanel() const { return m_groupsPanel; }
     MessagesPanel *messagesPanel() const { return m_messagesPanel; }
+    SchemasPanel *schemasPanel() const { return m_schemasPanel; }
     TopicTableModel *topicModel() const { return m_topics; }
     QTableView *topicView() const { return m_topicView; }
     TopicDetails *details() const { return m_details; }
@@ -121,6 +124,7 @@ private:
     AclView *m_acls;
     GroupsPanel *m_groupsPanel;
     MessagesPanel *m_messagesPanel;
+    SchemasPanel *m_schemasPanel;
     QAction *m_createAction;
     QAction *m_deleteAction;
     QAction *m_addPartitionsAction;

@@ -14,6 +14,7 @@
 #include <QString>
 #include <QTcpServer>
 #include <QTcpSocket>
+#include <QTimer>
 #include <QtTest/QTest>
 
 #include <chrono>
@@ -33,6 +34,7 @@ struct FakeAnswer {
     int status = 200;
     QByteArray body;
     QByteArray contentType = "application/vnd.schemaregistry.v1+json";
+    int delayMs = 0; // a slow registry: the answer leaves this long after the request came
 };
 
 class FakeRegistry {
@@ -85,6 +87,13 @@ private:
             QByteArray reply = "HTTP/1.1 " + QByteArray::number(a.status) + " Fake\r\nContent-Type: " + a.contentType +
                                "\r\nContent-Length: " + QByteArray::number(a.body.size()) +
                                "\r\nConnection: close\r\n\r\n" + a.body;
+            if (a.delayMs > 0) {
+                QTimer::singleShot(a.delayMs, socket, [socket, reply] {
+                    socket->write(reply);
+                    socket->disconnectFromHost();
+                });
+                return;
+            }
             socket->write(reply);
             socket->disconnectFromHost();
         });
