@@ -59,6 +59,7 @@ Navigator::Navigator(JobListModel *jobs, const QList<ClusterPane *> &panes, QWid
     m_jobView->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_jobView->setSelectionMode(QAbstractItemView::SingleSelection);
     m_jobView->verticalHeader()->hide();
+    m_jobView->setWordWrap(false); // a long name elides; rows keep one line
     QHeaderView *header = m_jobView->horizontalHeader();
     header->setStretchLastSection(true);
     header->setMinimumSectionSize(40);

@@ -166,6 +166,7 @@ private Q_SLOTS:
         };
         const auto rows = [&](QTableView *view, const QString &where) {
             QVERIFY(view);
+            qInfo("%s %s: %d rows", qPrintable(where), qPrintable(view->objectName()), visibleRows(view));
             QVERIFY2(
                 visibleRows(view) >= minRows,
                 qPrintable(QStringLiteral("%1 %2: %3 rows").arg(where, view->objectName()).arg(visibleRows(view))));
