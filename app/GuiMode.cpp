@@ -83,10 +83,7 @@ int runGui(int argc, char **argv, const QStringList &files, bool sandboxMode, bo
         if (!spec)
             return 1;
         window.setWindowTitle(QStringLiteral("MirrorDesk \u2014 sandbox"));
-        window.showClusters(spec->source, spec->target);
-        auto *job = new MirrorJob(*spec);
-        window.addJob(job);
-        job->start();
+        window.runJob(*spec); // its clusters in the panes, its monitor as a tab
     }
     window.workspace()->setResolver(makeResolver(sandbox.get()));
     for (const QString &file : files)

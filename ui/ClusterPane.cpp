@@ -218,6 +218,11 @@ void ClusterPane::connectTo(const ClusterConfig &config)
     updateActions();
 }
 
+QString ClusterPane::title() const
+{
+    return m_title->text();
+}
+
 void ClusterPane::addTab(QWidget *page, const QString &title)
 {
     m_tabs->addTab(page, title);

@@ -53,6 +53,8 @@ public:
     TopicDetails *details() const { return m_details; }
     AclView *aclView() const { return m_acls; }
     QTabWidget *tabs() const { return m_tabs; }
+    // "Source — eu": the role and the connection's alias.
+    QString title() const;
     QString statusText() const;
     // The outcome of the last admin action, in plain words.
     QString actionStatusText() const;

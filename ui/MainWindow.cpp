@@ -12,52 +12,49 @@
 #include "JobWorkspace.h"
 #include "MessagesPanel.h"
 #include "MirrorJob.h"
+#include "Navigator.h"
 #include "NotificationBanner.h"
 #include "Notifier.h"
 #include "OtherSideLookup.h"
 #include "ResetProgressDialog.h"
 #include "TopicNaming.h"
 #include "VerifyDialog.h"
+#include "WorkArea.h"
 
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QFileDialog>
 #include <QFileInfo>
-#include <QHBoxLayout>
-#include <QHeaderView>
-#include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSet>
 #include <QSettings>
 #include <QSplitter>
-#include <QStackedWidget>
 #include <QStatusBar>
-#include <QStyle>
 #include <QTableView>
 #include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <memory>
 
 namespace md {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_source(new ClusterPane(tr("Source"), this)), m_target(new ClusterPane(tr("Target"), this)),
-      m_jobModel(new JobListModel(this)), m_jobView(new QTableView(this)), m_start(new QToolButton(this))
+      m_jobModel(new JobListModel(this)), m_start(new QToolButton(this))
 {
     setWindowTitle(QStringLiteral("MirrorDesk"));
-    // The first size comes from the screen (a laptop's 1366x768 included); restoreSettings()
-    // brings back the user's own.
-    resize(fitToScreen(this, QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)));
+    // The first size is the screen's available area (a laptop's 1366x768 included);
+    // restoreSettings() brings back the user's own.
+    if (const QScreen *screen = this->screen()) {
+        const QRect available = screen->availableGeometry();
+        resize(available.size());
+        move(available.topLeft());
+    }
 
-    auto *clusters = new QSplitter(Qt::Horizontal, this);
-    clusters->setObjectName(QStringLiteral("clusterSplitter"));
-    clusters->addWidget(m_source);
-    clusters->addWidget(m_target);
-    clusters->setChildrenCollapsible(false);
     const auto listedJobs = [this] {
         QList<MirrorJobSpec> specs;
         for (const MirrorJob *job : std::as_const(m_jobs))
@@ -71,21 +68,36 @@ MainWindow::MainWindow(QWidget *parent)
                 [this, pane](const QString &groupId) { watchGroup(pane->client()->config(), groupId); });
     }
 
-    m_jobView->setObjectName(QStringLiteral("jobs"));
-    m_jobView->setModel(m_jobModel);
-    m_jobView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_jobView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_jobView->verticalHeader()->hide();
-    m_jobView->horizontalHeader()->setStretchLastSection(true);
-    m_jobView->horizontalHeader()->setMinimumSectionSize(40);
-    // Narrow figures, so name, state, copied and rate show beside the monitor on a laptop.
-    m_jobView->horizontalHeader()->setDefaultSectionSize(
-        m_jobView->fontMetrics().horizontalAdvance(QStringLiteral("1234.5 k/s")) + 12);
-    m_jobView->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    // The work area: the source's cluster view on the left, the target's on the right (as
+    // the two panes always were); job monitors and comparisons open as tabs beside them.
+    m_workArea = new WorkArea(this);
+    m_workArea->addPinned(m_source, QStringLiteral("source"), m_source->title(), WorkArea::Left);
+    m_workArea->addPinned(m_target, QStringLiteral("target"), m_target->title(), WorkArea::Right);
+    connect(m_otherSide, &OtherSideLookup::paneShown, m_workArea, &WorkArea::raise);
+
+    m_navigator = new Navigator(m_jobModel, {m_source, m_target}, this);
+    m_jobView = m_navigator->jobView();
     m_jobView->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(m_jobView, &QWidget::customContextMenuRequested, this, &MainWindow::showJobContextMenu);
     connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this, &MainWindow::updateJobButtons);
     connect(m_jobModel, &QAbstractItemModel::dataChanged, this, &MainWindow::updateJobButtons);
+    connect(m_navigator, &Navigator::jobActivated, this, &MainWindow::openJobMonitor);
+    connect(m_navigator, &Navigator::clusterPageRequested, this, [this](ClusterPane *pane, int page) {
+        m_workArea->raise(pane);
+        if (page >= 0)
+            pane->tabs()->setCurrentIndex(page);
+    });
+    // Selecting or clicking a job brings its open monitor forward (a double-click opens a
+    // closed one).
+    const auto raiseSelectedMonitor = [this] {
+        if (MirrorJob *job = selectedJob()) {
+            JobMonitor *monitor = m_monitors.value(int(m_jobs.indexOf(job)));
+            if (m_workArea->isOpen(monitor))
+                m_workArea->raise(monitor);
+        }
+    };
+    connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this, raiseSelectedMonitor);
+    connect(m_jobView, &QAbstractItemView::clicked, this, raiseSelectedMonitor);
 
     // A profile opened from a file waits for the user; pause, resume, stop and
     // the throttle sit beside each job's charts.
@@ -94,82 +106,29 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_start, &QToolButton::clicked, this, [this] {
         if (MirrorJob *job = selectedJob()) {
             QString why;
-            const QString path = m_profilePaths.value(int(m_jobs.indexOf(job)));
-            if (MirrorJob *running = runningDuplicate(job->spec(), path, job, &why))
+            const int row = int(m_jobs.indexOf(job));
+            if (MirrorJob *running = runningDuplicate(job->spec(), m_profilePaths.value(row), job, &why)) {
                 showDuplicate(running, why);
-            else
+            } else {
                 job->start();
+                openJobMonitor(row);
+            }
         }
         updateJobButtons();
     });
+    m_navigator->addJobButton(m_start);
+    createJobActions();
 
-    auto *jobsPanel = new QWidget(this);
-    auto *jobsLayout = new QVBoxLayout(jobsPanel);
-    jobsLayout->setContentsMargins(4, 4, 4, 4);
-    auto *jobsHeader = new QHBoxLayout;
-    auto *jobsTitle = new QLabel(tr("Mirror jobs"), jobsPanel);
-    QFont bold = jobsTitle->font();
-    bold.setBold(true);
-    jobsTitle->setFont(bold);
-    jobsHeader->addWidget(jobsTitle, 1);
-    jobsHeader->addWidget(m_start);
-    m_compare = new QToolButton(jobsPanel);
-    m_compare->setObjectName(QStringLiteral("compareClusters"));
-    m_compare->setText(tr("Compare clusters\u2026"));
-    m_compare->setToolTip(tr("The selected job's topics on the source and on the target, side by side"));
-    connect(m_compare, &QToolButton::clicked, this, &MainWindow::compareSelectedJob);
-    jobsHeader->addWidget(m_compare);
-    // The job's actions, for the Job menu, the list's context menu and the reset button.
-    m_startAction = new QAction(tr("&Start"), this);
-    m_startAction->setObjectName(QStringLiteral("startJobAction"));
-    connect(m_startAction, &QAction::triggered, m_start, &QToolButton::click);
-    m_compareAction = new QAction(tr("&Compare Clusters\u2026"), this);
-    m_compareAction->setObjectName(QStringLiteral("compareClustersAction"));
-    m_compareAction->setToolTip(m_compare->toolTip());
-    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareSelectedJob);
-    m_resetAction = new QAction(tr("Reset &Progress\u2026"), this);
-    m_resetAction->setObjectName(QStringLiteral("resetProgressAction"));
-    connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetSelectedJobProgress);
-    m_failoverAction = new QAction(tr("Fail &Over Consumer Groups\u2026"), this);
-    m_failoverAction->setObjectName(QStringLiteral("failoverAction"));
-    m_failoverAction->setToolTip(tr("Move consumer groups to the target: their offsets translated through the job's "
-                                    "offset map"));
-    connect(m_failoverAction, &QAction::triggered, this, &MainWindow::failoverSelectedJob);
-    m_verifyAction = new QAction(tr("&Verify\u2026"), this);
-    m_verifyAction->setObjectName(QStringLiteral("verifyAction"));
-    m_verifyAction->setToolTip(tr("Compare the job's source partitions with the target, record by record"));
-    connect(m_verifyAction, &QAction::triggered, this, &MainWindow::verifySelectedJob);
-    auto *verify = new QToolButton(jobsPanel);
-    verify->setObjectName(QStringLiteral("verifyJob"));
-    m_verifyAction->setIconText(tr("Verify\u2026"));
-    verify->setDefaultAction(m_verifyAction);
-    jobsHeader->addWidget(verify);
-    auto *reset = new QToolButton(jobsPanel);
-    reset->setObjectName(QStringLiteral("resetProgress"));
-    m_resetAction->setIconText(tr("Reset progress\u2026")); // the button's text, like its neighbours'
-    reset->setDefaultAction(m_resetAction);
-    jobsHeader->addWidget(reset);
-    jobsLayout->addLayout(jobsHeader);
-    // The selected job's monitor beside the job list; hidden monitors skip all drawing.
-    m_monitorStack = new QStackedWidget(jobsPanel);
-    m_monitorStack->setObjectName(QStringLiteral("monitors"));
-    m_monitorStack->addWidget(new QLabel(tr("Start or select a job to see it live."), m_monitorStack));
-    auto *jobsSplit = new QSplitter(Qt::Horizontal, jobsPanel);
-    jobsSplit->setObjectName(QStringLiteral("jobSplitter"));
-    jobsSplit->addWidget(m_jobView);
-    jobsSplit->addWidget(m_monitorStack);
-    jobsSplit->setStretchFactor(0, 1);
-    jobsSplit->setStretchFactor(1, 2);
-    jobsLayout->addWidget(jobsSplit);
-    connect(m_jobView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
-            &MainWindow::showSelectedMonitor);
-
-    auto *main = new QSplitter(Qt::Vertical, this);
-    main->setObjectName(QStringLiteral("mainSplitter"));
-    main->addWidget(clusters);
-    main->addWidget(jobsPanel);
-    main->setStretchFactor(0, 3);
-    main->setStretchFactor(1, 2);
+    auto *main = new QSplitter(Qt::Horizontal, this);
+    main->setObjectName(QStringLiteral("windowSplitter"));
+    main->addWidget(m_navigator);
+    main->addWidget(m_workArea);
+    main->setChildrenCollapsible(false);
+    main->setStretchFactor(0, 0);
+    main->setStretchFactor(1, 1);
+    // The navigator as wide as the job list's name, state, rate and status, at most a quarter.
+    const int navigatorWidth = std::clamp(m_navigator->listWidth(), 200, std::max(200, width() / 4));
+    main->setSizes({navigatorWidth, std::max(width() - navigatorWidth, 400)});
     // Above the panes, the notifications' banner (shown only where no service or tray can).
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
@@ -179,6 +138,11 @@ MainWindow::MainWindow(QWidget *parent)
     centralLayout->addWidget(banner);
     centralLayout->addWidget(main, 1);
     setCentralWidget(central);
+    // A pane connected elsewhere (Cluster > Connections) retitles its tab.
+    for (ClusterPane *pane : {m_source, m_target}) {
+        connect(pane->client(), &ClusterClient::stateChanged, this,
+                [this, pane] { m_workArea->setTitle(pane, pane->title(), pane->client()->config().bootstrap); });
+    }
     const auto tray = [this] { return ensureTray(); };
     m_notifier = new Notifier(banner, tray, this);
 
@@ -212,7 +176,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_editorDialog->addActions(edit->actions());
     m_jobMenu = menuBar()->addMenu(tr("&Job"));
     m_jobMenu->setToolTipsVisible(true); // a disabled action says why
-    m_jobMenu->addActions({m_startAction, m_compareAction, m_verifyAction});
+    m_jobMenu->addActions({m_openMonitorAction, m_startAction, m_compareAction, m_verifyAction});
     m_jobMenu->addSeparator();
     m_jobMenu->addAction(m_resetAction);
     m_jobMenu->addAction(m_failoverAction);
@@ -234,6 +198,13 @@ MainWindow::MainWindow(QWidget *parent)
         dlg->raise();
         dlg->activateWindow();
     });
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    m_navigatorAction = view->addAction(tr("&Navigator"));
+    m_navigatorAction->setObjectName(QStringLiteral("navigatorAction"));
+    m_navigatorAction->setCheckable(true);
+    m_navigatorAction->setChecked(true);
+    m_navigatorAction->setShortcut(QKeySequence(Qt::ALT | Qt::Key_0)); // Qt Creator's sidebar key
+    connect(m_navigatorAction, &QAction::toggled, m_navigator, &QWidget::setVisible);
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About MirrorDesk"), this, [this] {
         QMessageBox::about(this, tr("About MirrorDesk"),
@@ -246,6 +217,51 @@ MainWindow::MainWindow(QWidget *parent)
 
 MainWindow::~MainWindow() = default;
 
+void MainWindow::createJobActions()
+{
+    // The job's actions, for the Job menu, the list's context menu and the navigator's buttons.
+    m_openMonitorAction = new QAction(tr("&Open Monitor"), this);
+    m_openMonitorAction->setObjectName(QStringLiteral("openMonitorAction"));
+    m_openMonitorAction->setToolTip(tr("The job's charts, lag map and partitions, as a tab"));
+    connect(m_openMonitorAction, &QAction::triggered, this, [this] {
+        if (MirrorJob *job = selectedJob())
+            openJobMonitor(int(m_jobs.indexOf(job)));
+    });
+    m_startAction = new QAction(tr("&Start"), this);
+    m_startAction->setObjectName(QStringLiteral("startJobAction"));
+    connect(m_startAction, &QAction::triggered, m_start, &QToolButton::click);
+    m_compareAction = new QAction(tr("&Compare Clusters\u2026"), this);
+    m_compareAction->setObjectName(QStringLiteral("compareClustersAction"));
+    m_compareAction->setToolTip(tr("The selected job's topics on the source and on the target, side by side"));
+    m_compareAction->setIconText(tr("Compare\u2026"));
+    connect(m_compareAction, &QAction::triggered, this, &MainWindow::compareSelectedJob);
+    m_resetAction = new QAction(tr("Reset &Progress\u2026"), this);
+    m_resetAction->setObjectName(QStringLiteral("resetProgressAction"));
+    m_resetAction->setIconText(tr("Reset\u2026"));
+    connect(m_resetAction, &QAction::triggered, this, &MainWindow::resetSelectedJobProgress);
+    m_failoverAction = new QAction(tr("Fail &Over Consumer Groups\u2026"), this);
+    m_failoverAction->setObjectName(QStringLiteral("failoverAction"));
+    m_failoverAction->setToolTip(tr("Move consumer groups to the target: their offsets translated through the job's "
+                                    "offset map"));
+    connect(m_failoverAction, &QAction::triggered, this, &MainWindow::failoverSelectedJob);
+    m_verifyAction = new QAction(tr("&Verify\u2026"), this);
+    m_verifyAction->setObjectName(QStringLiteral("verifyAction"));
+    m_verifyAction->setToolTip(tr("Compare the job's source partitions with the target, record by record"));
+    m_verifyAction->setIconText(tr("Verify\u2026"));
+    connect(m_verifyAction, &QAction::triggered, this, &MainWindow::verifySelectedJob);
+    // Short texts: the row wraps in a narrow navigator, the menu has the long names.
+    const auto button = [this](QAction *action, const QString &name) {
+        auto *b = new QToolButton(this);
+        b->setObjectName(name);
+        b->setDefaultAction(action);
+        m_navigator->addJobButton(b);
+        return b;
+    };
+    m_compare = button(m_compareAction, QStringLiteral("compareClusters"));
+    button(m_verifyAction, QStringLiteral("verifyJob"));
+    button(m_resetAction, QStringLiteral("resetProgress"));
+}
+
 void MainWindow::showClusters(const ClusterConfig &source, const ClusterConfig &target)
 {
     m_source->connectTo(source);
@@ -257,6 +273,11 @@ void MainWindow::showClusters(const ClusterConfig &source, const ClusterConfig &
             &MessagesPanel::setOtherMetadata, Qt::UniqueConnection);
     connect(m_source->client(), &ClusterClient::metadataReady, m_target->messagesPanel(),
             &MessagesPanel::setOtherMetadata, Qt::UniqueConnection);
+    for (ClusterPane *pane : {m_source, m_target}) {
+        m_workArea->setTitle(pane, pane->title(), pane->client()->config().bootstrap);
+        m_workArea->raise(pane);
+    }
+    m_navigator->updateClusters();
     m_otherSide->update();
 }
 
@@ -317,7 +338,7 @@ void MainWindow::showDuplicate(MirrorJob *running, const QString &why)
 {
     const int row = int(m_jobs.indexOf(running));
     m_jobView->selectRow(row);
-    showSelectedMonitor();
+    openJobMonitor(row);
     statusBar()->showMessage(tr("%1 already runs in this window (%2): showing its monitor. To share its "
                                 "partitions, run the profile on another machine.")
                                  .arg(running->spec().name, why),
@@ -336,6 +357,7 @@ MirrorJob *MainWindow::runJob(const MirrorJobSpec &spec, const QString &profileP
     addJob(job, profilePath);
     m_jobView->selectRow(m_jobModel->rowCount() - 1);
     job->start();
+    openJobMonitor(m_jobModel->rowCount() - 1); // the full height: charts, lag map and partitions
     statusBar()->showMessage(tr("Started %1").arg(spec.name), 10000);
     updateJobButtons();
     return job;
@@ -360,17 +382,20 @@ void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
         if (!ok)
             statusBar()->showMessage(job->spec().name + QStringLiteral(" failed: ") + error);
     });
-    auto *monitor = new JobMonitor(m_monitorStack);
+    // Its tab opens when the job starts (or on a double-click); until then it waits hidden.
+    auto *monitor = new JobMonitor(m_workArea);
+    monitor->hide();
     monitor->setJob(job);
     m_monitors.append(monitor);
-    m_monitorStack->addWidget(monitor);
     connect(monitor, &JobMonitor::statusChanged, this,
             [this, job](JobLagStatus status) { m_jobModel->setStatus(int(m_jobs.indexOf(job)), status); });
     m_notifier->watch(job, monitor);
     m_jobModel->setStatus(row, monitor->status());
     if (m_jobView->selectionModel()->selectedRows().isEmpty())
         m_jobView->selectRow(row);
-    showSelectedMonitor();
+    // A monitor left open last time (restoreSettings) opens again with its job.
+    if (m_workArea->hasPendingPage(monitorKey(row)))
+        openJobMonitor(row);
     updateJobButtons();
     m_otherSide->update(); // the new job may connect the clusters shown
 }
@@ -383,11 +408,24 @@ MirrorJob *MainWindow::selectedJob() const
     return m_jobs.value(rows.first().row());
 }
 
-void MainWindow::showSelectedMonitor()
+QString MainWindow::monitorKey(int row) const
 {
-    const QModelIndexList rows = m_jobView->selectionModel()->selectedRows();
-    JobMonitor *monitor = rows.isEmpty() ? nullptr : m_monitors.value(rows.first().row());
-    m_monitorStack->setCurrentIndex(monitor ? m_monitorStack->indexOf(monitor) : 0);
+    // By the profile's file when it has one: the same job after a restart.
+    const QString path = m_profilePaths.value(row);
+    return QStringLiteral("job:") + (path.isEmpty() ? m_jobs.value(row)->spec().name : path);
+}
+
+JobMonitor *MainWindow::openJobMonitor(int row)
+{
+    JobMonitor *monitor = m_monitors.value(row);
+    if (!monitor)
+        return nullptr;
+    const MirrorJobSpec &spec = m_jobs[row]->spec();
+    // On the left, over the source's view: the target's stays in sight.
+    m_workArea->open(monitor, monitorKey(row), spec.name, WorkArea::Left);
+    m_workArea->setTitle(monitor, spec.name,
+                         tr("%1: %2 → %3").arg(spec.name, spec.source.bootstrap, spec.target.bootstrap));
+    return monitor;
 }
 
 void MainWindow::updateJobButtons()
@@ -399,6 +437,7 @@ void MainWindow::updateJobButtons()
     if (!m_resetAction)
         return;
     m_startAction->setEnabled(m_start->isEnabled());
+    m_openMonitorAction->setEnabled(job != nullptr);
     m_compareAction->setEnabled(job != nullptr);
     m_failoverAction->setEnabled(job != nullptr);
     m_verifyAction->setEnabled(job != nullptr);
@@ -426,6 +465,8 @@ void MainWindow::showJobContextMenu(const QPoint &pos)
     m_jobView->selectRow(index.row());
     QMenu menu(this);
     menu.setToolTipsVisible(true);
+    menu.addAction(m_openMonitorAction);
+    menu.setDefaultAction(m_openMonitorAction); // what a double-click does
     menu.addActions({m_startAction, m_compareAction, m_verifyAction});
     menu.addSeparator();
     menu.addActions({m_resetAction, m_failoverAction});
@@ -509,10 +550,15 @@ CompareView *MainWindow::compareSelectedJob()
     MirrorJob *job = selectedJob();
     if (!job)
         return nullptr;
-    auto *view = new CompareView(job->spec(), this);
-    view->setWindowFlag(Qt::Window);
-    view->setAttribute(Qt::WA_DeleteOnClose);
-    view->show();
+    // One per job, as a tab on the right (over the target's view); closing it ends it.
+    const int row = int(m_jobs.indexOf(job));
+    const QString key = QStringLiteral("compare:") + monitorKey(row);
+    if (auto *open = qobject_cast<CompareView *>(m_workArea->page(key))) {
+        m_workArea->raise(open);
+        return open;
+    }
+    auto *view = new CompareView(job->spec(), m_workArea);
+    m_workArea->open(view, key, tr("Compare: %1").arg(job->spec().name), WorkArea::Right, WorkArea::OnClose::Delete);
     return view;
 }
 

@@ -11,7 +11,6 @@
 class QAction;
 class QLabel;
 class QMenu;
-class QStackedWidget;
 class QSplitter;
 class QSystemTrayIcon;
 class QTableView;
@@ -27,15 +26,18 @@ class JobListModel;
 class JobMonitor;
 class JobWorkspace;
 class MirrorJob;
+class Navigator;
 class Notifier;
 class OtherSideLookup;
 class FailoverDialog;
 enum class JobLagStatus;
 class ResetProgressDialog;
 class VerifyDialog;
+class WorkArea;
 
-// Assembles the panes: source and target side by side, the job list below.
-// Each pane and job keeps its own logic; the window only wires them.
+// Assembles the panes: the navigator (jobs, clusters) beside the work area, whose two
+// tabbed sides hold the source's and the target's cluster views, the jobs' monitors and
+// comparisons. Each pane and job keeps its own logic; the window only wires them.
 class MainWindow final : public QMainWindow {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MainWindow)
@@ -62,17 +64,22 @@ public:
     JobListModel *jobModel() const { return m_jobModel; }
     // "Show on the Other Cluster" of both message browsers, through the job list's jobs.
     OtherSideLookup *otherSideLookup() const { return m_otherSide; }
-    // The live monitor of the job in row (one per job; the selected job's is shown).
+    // The live monitor of the job in row (one per job, a tab of the work area when open).
     JobMonitor *jobMonitor(int row) const { return m_monitors.value(row); }
+    // Opens the job's monitor as a tab (an open one is made current); null without that row.
+    JobMonitor *openJobMonitor(int row);
+    WorkArea *workArea() const { return m_workArea; }
+    Navigator *navigator() const { return m_navigator; }
     // The open job profiles (editor tabs in the editor's own window, shown while a profile is
     // open); File menu New/Open/Save/Close act on it.
     JobWorkspace *workspace() const { return m_workspace; }
     JobEditorDialog *editorDialog() const { return m_editorDialog; }
-    // Window geometry and state, the splitters and the job list's columns, in QSettings.
+    // Window geometry and state, the splitters, the open tabs and the tables' columns, in QSettings.
     // The window saves them when it closes; the application restores them before showing it.
     void saveSettings() const;
     void restoreSettings();
     // Job menu and job list context menu: Start, Compare Clusters, Verify, Reset Progress, Fail Over.
+    QAction *openMonitorAction() const { return m_openMonitorAction; }
     QAction *startAction() const { return m_startAction; }
     QAction *verifyAction() const { return m_verifyAction; }
     QAction *resetProgressAction() const { return m_resetAction; }
@@ -94,7 +101,7 @@ public:
     Notifier *notifier() const { return m_notifier; }
 
 public Q_SLOTS:
-    // Opens the Compare view (its own window) for the selected job's spec; null without a job.
+    // Opens the Compare view (a tab, one per job) for the selected job's spec; null without a job.
     CompareView *compareSelectedJob();
     // Opens the Reset Progress dialog for the selected job; null without a job or while it runs here.
     ResetProgressDialog *resetSelectedJobProgress();
@@ -120,17 +127,20 @@ private:
     void updateJobButtons();
     void showJobContextMenu(const QPoint &pos);
     void openProfile();
-    void showSelectedMonitor();
+    void createJobActions();
+    QString monitorKey(int row) const; // the work area's key of the job's monitor
     // Selects the job's row (its monitor shows) and says why it was not started again.
     void showDuplicate(MirrorJob *running, const QString &why);
     QList<QSplitter *> namedSplitters() const;
+    QList<QTableView *> namedTables() const; // whose columns are saved
 
     ClusterPane *m_source;
     ClusterPane *m_target;
     JobListModel *m_jobModel;
-    QTableView *m_jobView;
+    QTableView *m_jobView = nullptr; // the navigator's
     QToolButton *m_start;
     QToolButton *m_compare = nullptr;
+    QAction *m_openMonitorAction = nullptr;
     QAction *m_startAction = nullptr;
     QAction *m_compareAction = nullptr;
     QAction *m_resetAction = nullptr;
@@ -142,7 +152,9 @@ private:
     QList<MirrorJob *> m_jobs;      // row order of m_jobModel
     QStringList m_profilePaths;     // row order of m_jobModel; canonical, empty when not from a file
     QList<JobMonitor *> m_monitors; // row order of m_jobModel
-    QStackedWidget *m_monitorStack = nullptr;
+    WorkArea *m_workArea = nullptr;
+    Navigator *m_navigator = nullptr;
+    QAction *m_navigatorAction = nullptr;
     QSystemTrayIcon *m_tray = nullptr; // only where a tray exists
     Notifier *m_notifier = nullptr;
     JobWorkspace *m_workspace = nullptr;

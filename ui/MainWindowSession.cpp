@@ -1,11 +1,14 @@
 // The window's session: closing (running jobs stop first, without blocking the
 // event loop, or keep copying with the window in the tray) and the geometry, state, splitters and column widths it
-// restores.
+// restores, the open tabs among them.
 #include "MainWindow.h"
 
+#include "ClusterPane.h"
 #include "JobEditorDialog.h"
 #include "JobWorkspace.h"
+#include "MessagesPanel.h"
 #include "MirrorJob.h"
+#include "WorkArea.h"
 
 #include <QCloseEvent>
 #include <QGuiApplication>
@@ -13,6 +16,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -148,17 +152,31 @@ namespace {
 const auto kGeometryKey = QLatin1String("mainWindow/geometry");
 const auto kStateKey = QLatin1String("mainWindow/state");
 const auto kJobColumnsKey = QLatin1String("mainWindow/jobColumns");
+const auto kNavigatorKey = QLatin1String("mainWindow/navigator");
+const QLatin1String kTabsKeys[] = {QLatin1String("mainWindow/tabs/left"), QLatin1String("mainWindow/tabs/right")};
 
-// "mainWindow/splitters/sourcePane.topicSplitter": one key per named splitter, by its
-// named ancestors, so the two panes' splitters keep their own sizes.
-QString splitterKey(const QSplitter *splitter, const QWidget *window)
+// "sourcePane.topicSplitter": a widget by its named ancestors up to its cluster pane (or
+// the window), so the two panes' splitters keep their own sizes wherever their tabs are.
+QString objectPath(const QObject *object, const QWidget *window)
 {
     QStringList path;
-    for (const QObject *o = splitter; o && o != window; o = o->parent()) {
-        if (!o->objectName().isEmpty())
+    for (const QObject *o = object; o && o != window; o = o->parent()) {
+        if (!o->objectName().isEmpty() && !o->objectName().startsWith(QLatin1String("qt_")))
             path.prepend(o->objectName());
+        if (qobject_cast<const ClusterPane *>(o))
+            break;
     }
-    return QLatin1String("mainWindow/splitters/") + path.join(QLatin1Char('.'));
+    return path.join(QLatin1Char('.'));
+}
+
+QString splitterKey(const QSplitter *splitter, const QWidget *window)
+{
+    return QLatin1String("mainWindow/splitters/") + objectPath(splitter, window);
+}
+
+QString columnsKey(const QTableView *view, const QWidget *window)
+{
+    return QLatin1String("mainWindow/columns/") + objectPath(view, window);
 }
 } // namespace
 
@@ -172,14 +190,27 @@ QList<QSplitter *> MainWindow::namedSplitters() const
     return out;
 }
 
+QList<QTableView *> MainWindow::namedTables() const
+{
+    // The job list has its key of old (kJobColumnsKey); the job monitors' tables are per job.
+    return {m_source->topicView(), m_target->topicView(), m_source->messagesPanel()->view(),
+            m_target->messagesPanel()->view()};
+}
+
 void MainWindow::saveSettings() const
 {
     QSettings settings;
     settings.setValue(kGeometryKey, saveGeometry());
     settings.setValue(kStateKey, saveState());
     settings.setValue(kJobColumnsKey, m_jobView->horizontalHeader()->saveState());
+    for (const QTableView *view : namedTables())
+        settings.setValue(columnsKey(view, this), view->horizontalHeader()->saveState());
     for (const QSplitter *s : namedSplitters())
         settings.setValue(splitterKey(s, this), s->saveState());
+    const QList<QStringList> tabs = m_workArea->layout();
+    for (int side = 0; side < 2; ++side)
+        settings.setValue(kTabsKeys[side], tabs.value(side));
+    settings.setValue(kNavigatorKey, m_navigatorAction->isChecked());
 }
 
 void MainWindow::restoreSettings()
@@ -187,14 +218,35 @@ void MainWindow::restoreSettings()
     QSettings settings;
     const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
     // restoreGeometry keeps a saved window on a screen that still exists and fits it there.
-    if (geometry.isEmpty() || !restoreGeometry(geometry))
-        resize(fitToScreen(this, QSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX)));
-    else
+    if (geometry.isEmpty() || !restoreGeometry(geometry)) {
+        if (const QScreen *screen = this->screen())
+            setGeometry(screen->availableGeometry());
+        // Under a window manager, the whole work area; without one, the size just set.
+        setWindowState(windowState() | Qt::WindowMaximized);
+    } else {
         resize(size().boundedTo(fitToScreen(this, size(), 1.0)));
+    }
     restoreState(settings.value(kStateKey).toByteArray());
     m_jobView->horizontalHeader()->restoreState(settings.value(kJobColumnsKey).toByteArray());
-    for (QSplitter *s : namedSplitters())
-        s->restoreState(settings.value(splitterKey(s, this)).toByteArray());
+    for (QTableView *view : namedTables()) {
+        const QByteArray state = settings.value(columnsKey(view, this)).toByteArray();
+        if (!state.isEmpty())
+            view->horizontalHeader()->restoreState(state);
+    }
+    // The open tabs first: a side left empty hides before the splitters take their sizes.
+    if (settings.contains(kTabsKeys[0]) || settings.contains(kTabsKeys[1]))
+        m_workArea->restoreLayout(
+            {settings.value(kTabsKeys[0]).toStringList(), settings.value(kTabsKeys[1]).toStringList()});
+    for (int row = 0; row < m_monitors.size(); ++row) {
+        if (m_workArea->hasPendingPage(monitorKey(row)))
+            openJobMonitor(row);
+    }
+    for (QSplitter *s : namedSplitters()) {
+        const QByteArray state = settings.value(splitterKey(s, this)).toByteArray();
+        if (!state.isEmpty())
+            s->restoreState(state);
+    }
+    m_navigatorAction->setChecked(settings.value(kNavigatorKey, true).toBool());
 }
 
 } // namespace md

@@ -127,6 +127,7 @@ void OtherSideLookup::finish(ClusterPane *pane, const Answer &a)
     }
     ClusterPane *other = otherOf(pane);
     other->tabs()->setCurrentWidget(other->messagesPanel());
+    Q_EMIT paneShown(other);
     other->messagesPanel()->openAt(a.result.topic, a.result.partition, a.result.offset);
     const QString text = tr("Shown on %1: %2 [%3] offset %4 (job \"%5\")")
                              .arg(clusterName(other->client()->config()), a.result.topic)

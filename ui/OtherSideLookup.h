@@ -32,6 +32,8 @@ public:
 Q_SIGNALS:
     // A lookup ended: the other pane reads the record (shown), or `message` says why not.
     void lookupFinished(bool shown, const QString &message);
+    // The other pane shows the record now: the window brings that pane forward.
+    void paneShown(md::ClusterPane *pane);
 
 private:
     struct Answer;

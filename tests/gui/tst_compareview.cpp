@@ -10,6 +10,7 @@
 #include "MainWindow.h"
 #include "MirrorJob.h"
 #include "Tasks.h"
+#include "WorkArea.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -142,7 +143,9 @@ private Q_SLOTS:
         auto *view = window.findChild<CompareView *>();
         QVERIFY(view);
         QCOMPARE(view->spec(), spec);
-        QVERIFY(view->isWindow());
+        // A tab of the window's work area, not a window of its own.
+        QVERIFY(!view->isWindow());
+        QVERIFY(window.workArea()->isOpen(view));
         QAbstractItemModelTester tester(view->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(view->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(settle(*view, 6));

@@ -4,9 +4,9 @@
 //
 // Starts the sandbox's two embedded clusters and its demo job as `mirrordesk --sandbox`
 // does, lays the window out on the screen's available geometry, lets the job copy for a
-// while, then walks the main views and saves each as a PNG: the window (both clusters, the
-// job list and the monitor), the monitor's lag map, a message search, the comparison and
-// the job editor. Exits non-zero when a step does not come to pass.
+// while, then walks the main views and saves each as a PNG: the window (the navigator, the
+// job's monitor tab and the target's view), the monitor's lag map, a message search, the
+// comparison's tab and the job editor. Exits non-zero when a step does not come to pass.
 
 #include "ClusterPane.h"
 #include "CompareView.h"
@@ -19,6 +19,7 @@
 #include "MirrorJob.h"
 #include "ProfileLoader.h"
 #include "Sandbox.h"
+#include "WorkArea.h"
 
 #include <QApplication>
 #include <QComboBox>
@@ -92,10 +93,7 @@ int main(int argc, char **argv)
 
     MainWindow window;
     window.setWindowTitle(QStringLiteral("MirrorDesk \u2014 sandbox"));
-    window.showClusters(spec->source, spec->target);
-    auto *job = new MirrorJob(*spec);
-    window.addJob(job);
-    job->start();
+    window.runJob(*spec); // the monitor opens as a tab beside the target's view
     window.workspace()->setResolver(makeResolver(sandbox.get()));
     window.setGeometry(window.screen()->availableGeometry());
     window.show();
@@ -106,23 +104,18 @@ int main(int argc, char **argv)
 
     JobMonitor *monitor = window.jobMonitor(0);
     if (monitor) {
-        // The user gives the monitor the room: the main splitter moved up.
-        auto *split = window.findChild<QSplitter *>(QStringLiteral("mainSplitter"));
-        const QList<int> sizes = split ? split->sizes() : QList<int>();
-        if (split)
-            split->setSizes({200, 600});
+        // The monitor's tab has the window's height: the lag map and the partition table.
         monitor->setCurrentChart(JobMonitor::Partitions);
         QTest::qWait(1500);
         ok = save(&window, QStringLiteral("lag-map.png")) && ok;
         monitor->setCurrentChart(JobMonitor::Throughput);
-        if (split)
-            split->setSizes(sizes);
     } else {
         ok = false;
     }
 
     // A message search on the source's demo.orders.
     ClusterPane *pane = window.sourcePane();
+    window.workArea()->raise(pane);
     pane->tabs()->setCurrentWidget(pane->messagesPanel());
     MessagesPanel *messages = pane->messagesPanel();
     messages->topicBox()->setCurrentText(QStringLiteral("demo.orders"));
@@ -142,18 +135,17 @@ int main(int argc, char **argv)
         ok = false;
     }
 
-    // The comparison of the job's topics, in its own window.
+    // The comparison of the job's topics, a tab on the right.
     if (auto *jobs = window.findChild<QTableView *>(QStringLiteral("jobs")))
         jobs->selectRow(0);
     if (CompareView *compare = window.compareSelectedJob()) {
-        compare->resize(1100, 600);
         bool refreshed = false;
         QObject::connect(compare, &CompareView::refreshed, [&] { refreshed = true; });
         if (!waitFor([&] { return refreshed; }, 60000))
             std::fprintf(stderr, "take_screenshots: the comparison did not finish in 60 s\n");
         QTest::qWait(500);
-        ok = save(compare, QStringLiteral("compare.png")) && ok;
-        compare->close();
+        ok = save(&window, QStringLiteral("compare.png")) && ok;
+        window.workArea()->closePage(compare);
     } else {
         ok = false;
     }
