@@ -2,14 +2,17 @@
 
 #include <QDateTime>
 #include <QEvent>
+#include <QFontMetrics>
 #include <QMap>
 #include <QMouseEvent>
+#include <QResizeEvent>
 #include <QTextStream>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 #include "QCustomPlotInclude.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace md {
@@ -54,6 +57,7 @@ MonitorChart::MonitorChart(const MetricStore *store, QWidget *parent)
     auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
     ticker->setDateTimeFormat(QStringLiteral("HH:mm:ss"));
     m_plot->xAxis->setTicker(ticker);
+    fitTimeTicks();
     // Time only: zooming a value axis by hand on a live chart is never what the user wants.
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->axisRect()->setRangeDrag(Qt::Horizontal);
@@ -116,6 +120,22 @@ void MonitorChart::changeEvent(QEvent *event)
         applyPalette();
         m_plot->replot();
     }
+}
+
+void MonitorChart::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitTimeTicks();
+}
+
+void MonitorChart::fitTimeTicks()
+{
+    // QCustomPlot's default of 5 ticks overlaps "HH:mm:ss" labels below ~450 px; the
+    // date-time ticker may round the step down to a nicer one, hence two label widths a tick.
+    const int labelWidth =
+        QFontMetrics(m_plot->xAxis->tickLabelFont()).horizontalAdvance(QStringLiteral("00:00:00")) + 8;
+    const int axisWidth = width() - 120; // the value axes' labels and margins
+    m_plot->xAxis->ticker()->setTickCount(std::clamp(axisWidth / (2 * labelWidth), 2, 8));
 }
 
 void MonitorChart::applyPalette()

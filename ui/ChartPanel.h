@@ -7,6 +7,7 @@
 
 class QCustomPlot;
 class QMouseEvent;
+class QResizeEvent;
 class QCPItemTracer;
 class QTextStream;
 
@@ -46,6 +47,7 @@ Q_SIGNALS:
 
 protected:
     void changeEvent(QEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
     virtual void applyPalette();
     // Whether a press starts a navigation (it stops follow-live at once): in the plot area, by
     // default. A chart whose click means something else says no; its drags still report.
@@ -58,6 +60,9 @@ protected:
     QCustomPlot *m_plot;
 
 private:
+    // As many time ticks as fit the width with a label's width of space between them.
+    void fitTimeTicks();
+
     bool m_settingRange = false;
     int m_replots = 0;
 };

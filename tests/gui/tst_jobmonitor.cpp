@@ -219,6 +219,44 @@ private Q_SLOTS:
         QCOMPARE(m.monitor.lagMap()->data()->valueSize(), 6); // its history still shows
     }
 
+    void timeLabelsNeverOverlap()
+    {
+        // At the monitor tab's width beside a cluster view (~400 px at 1366x768) QCustomPlot's
+        // default five "HH:mm:ss" ticks drew into each other.
+        ShownMonitor m;
+        QVERIFY(QTest::qWaitForWindowExposed(&m.monitor));
+        feed(m.monitor, 0, 1200, 6);
+        for (const int width : {420, 640, 1300}) {
+            m.monitor.resize(width, 700);
+            for (const qint64 window : {qint64(60'000), qint64(300'000)}) {
+                m.monitor.setWindowMs(window);
+                for (const auto chart : {JobMonitor::Throughput, JobMonitor::Partitions}) {
+                    m.monitor.setCurrentChart(chart);
+                    QCoreApplication::processEvents();
+                    m.monitor.redraw();
+                    QCustomPlot *plot = m.monitor.plot(chart);
+                    plot->replot(QCustomPlot::rpImmediateRefresh);
+                    QCPAxis *x = plot->xAxis;
+                    const QVector<double> ticks = x->tickVector();
+                    const QVector<QString> labels = x->tickVectorLabels();
+                    const QString where =
+                        QStringLiteral("width %1, window %2 s, chart %3").arg(width).arg(window / 1000).arg(int(chart));
+                    QVERIFY2(ticks.size() >= 2, qPrintable(where));
+                    const QFontMetrics fm(x->tickLabelFont());
+                    double previousRight = -1e9;
+                    for (int i = 0; i < ticks.size(); ++i) {
+                        const double centre = x->coordToPixel(ticks.at(i));
+                        const double half = fm.horizontalAdvance(labels.at(i)) / 2.0;
+                        QVERIFY2(
+                            centre - half > previousRight,
+                            qPrintable(where + QStringLiteral(": label %1 overlaps the one before").arg(labels.at(i))));
+                        previousRight = centre + half;
+                    }
+                }
+            }
+        }
+    }
+
     void redrawsAreCoalesced()
     {
         ShownMonitor m;
