@@ -279,9 +279,8 @@ QStringList SchemasPanel::nextChunk()
     return chunk;
 }
 
-// Qt 6.4 runs a continuation at once, inside inBackground, when the task is
-// done before then() is attached: onChunk may run inside this loop, and call
-// it again; each lane is taken before its task starts, so that stays right.
+// Each lane is taken before its task starts; its answer (from the event loop,
+// see Background.h) frees it and schedules the next chunk.
 void SchemasPanel::scheduleDetails()
 {
     if (!m_batchError.isEmpty())
