@@ -564,8 +564,8 @@ int cmdLatency(const Args &a)
     auto q = [&](double p) {
         return lat.empty() ? -1.0 : lat[std::min(lat.size() - 1, size_t(p * double(lat.size() - 1) + 0.5))];
     };
-    std::printf("RESULT latency records=%lld measured=%zu p50_ms=%.2f p99_ms=%.2f max_ms=%.2f\n", n, lat.size(), q(0.5),
-                q(0.99), lat.empty() ? -1.0 : lat.back());
+    std::printf("RESULT latency records=%lld measured=%zu p50_ms=%.2f p99_ms=%.2f p999_ms=%.2f max_ms=%.2f\n", n,
+                lat.size(), q(0.5), q(0.99), q(0.999), lat.empty() ? -1.0 : lat.back());
     return n >= a.records ? 0 : 2;
 }
 

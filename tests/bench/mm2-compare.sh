@@ -2,7 +2,7 @@
 # MirrorDesk against Apache Kafka's MirrorMaker 2 and the hardware limit (issue 7).
 #
 #   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
-#                              [--latency [--rate R] [--seconds S]] [--build DIR] [--out FILE]
+#                              [--latency [--rate R] [--seconds S] [--kinds "loop md mm2"]] [--build DIR] [--out FILE]
 #                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
 #                              [--md-extra ',"transactionMaxRecords": 50000'] [--map-cost [--map-groups N] [--map-interval MS] [--map-topic-exists]]
 #
@@ -22,8 +22,9 @@
 #     the target (high watermarks polled every 100 ms); end to end = process start to the
 #     last record on the target; peak RSS and CPU seconds from /usr/bin/time.
 #   latency mode (--latency): a producer at a fixed rate (default 20,000 records/s for 30 s)
-#     whose values start with their send time; a consumer on the target reports p50/p99 of
-#     (arrival - send) for MirrorDesk and MM2, each running continuously.
+#     whose values start with their send time; a consumer on the target reports p50/p99/p99.9
+#     of (arrival - send) for the bare copy loop (bench_kafka copy: this machine's floor),
+#     MirrorDesk and MM2, each running continuously (--kinds picks and orders them).
 #   --eos: both mirrors exactly-once (MirrorDesk "delivery": "exactly-once", MM2
 #     exactly.once.source.support = enabled on the target). The watchers then count the
 #     target's last stable offsets: a record counts once its transaction commits (what a
@@ -59,6 +60,7 @@ MAPCOST=0
 MAP_GROUPS=20
 MAP_INTERVAL=1000
 MAP_EXISTS=0
+KINDS=""
 
 BENCH_NAME=mm2-compare
 # shellcheck source=lib.sh
@@ -73,6 +75,7 @@ while (($#)); do
         --latency) MODE=latency ;;
         --rate) RATE="$2"; shift ;;
         --seconds) SECONDS_RUN="$2"; shift ;;
+        --kinds) KINDS="$2"; shift ;;
         --build) BUILD="$2"; shift ;;
         --out) OUT="$2"; shift ;;
         # librdkafka properties for MirrorDesk's profile, e.g. '{"linger.ms": "10"}'
@@ -400,13 +403,23 @@ run_latency() {
     "$BK" consume "$TGT" warmup --records 300000 >/dev/null
     warm_transactions
     for ((r = 1; r <= REPEAT; r++)); do
-        local kinds="md mm2"
-        ((EOS)) && kinds="md mdalo mm2"
+        local kinds="loop md mm2"
+        ((EOS)) && kinds="loop md mdalo mm2"
+        [[ -n $KINDS ]] && kinds="$KINDS"
         for kind in $kinds; do
             local d="$WORK/lat$r-$kind" topic="lat$r$kind" target pid
             mkdir -p "$d"
             "$BK" create "$SRC" "$topic" "$PARTITIONS" >/dev/null
-            if [[ $kind == md || $kind == mdalo ]]; then
+            if [[ $kind == loop ]]; then
+                # The floor: one consumer feeding one producer, the same client settings as
+                # the throughput table's copy loop and nothing of a mirror's bookkeeping.
+                target="loop.$topic"
+                "$BK" create "$TGT" "$target" "$PARTITIONS" >/dev/null
+                /usr/bin/time -f "$TIMEFMT" -o "$d/time" "$BK" copy "$SRC" "$topic" --records $((prime + total)) \
+                    --to "$TGT" --to-topic "$target" --timeout $((SECONDS_RUN + 300)) >"$d/copy.out" 2>&1 &
+                pid=$!
+                OWN_PIDS+=("$pid")
+            elif [[ $kind == md || $kind == mdalo ]]; then
                 local delivery="$DELIVERY"
                 [[ $kind == mdalo ]] && delivery=at-least-once
                 write_profile "$d/md.mirrorjob" "bench latency $r $kind" "$kind" "$topic" "$delivery"
@@ -434,6 +447,7 @@ run_latency() {
             kill_tree "$pid"
             record "$kind" "$r" p50_ms "$(field "$d/latency.out" latency p50_ms)"
             record "$kind" "$r" p99_ms "$(field "$d/latency.out" latency p99_ms)"
+            record "$kind" "$r" p999_ms "$(field "$d/latency.out" latency p999_ms)"
             record "$kind" "$r" max_ms "$(field "$d/latency.out" latency max_ms)"
             record "$kind" "$r" rss_mb "$(awk -v k="$(time_field "$d/time" 4)" 'BEGIN{printf "%.0f", k/1024}')"
             record "$kind" "$r" cpu_s "$(awk -v u="$(time_field "$d/time" 2)" -v s="$(time_field "$d/time" 3)" 'BEGIN{printf "%.1f", u+s}')"
