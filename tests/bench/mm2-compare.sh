@@ -5,6 +5,7 @@
 #                              [--latency [--rate R] [--seconds S] [--kinds "loop md mm2"]] [--build DIR] [--out FILE]
 #                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
 #                              [--md-extra ',"transactionMaxRecords": 50000'] [--map-cost [--map-groups N] [--map-interval MS] [--map-topic-exists]]
+#                              [--footprint CONSUMER_JSON PRODUCER_JSON]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -37,6 +38,11 @@
 #     hits both, MirrorDesk runs twice on the same data: with the map and group sync of those
 #     groups every --map-interval ms, default 1000 ("groups.include", "groupSyncIntervalMs"), and with
 #     "offsetMap": false and no groups. No MM2, limit or copy loop runs in this mode.
+#   --footprint: smaller prefetch and producer queue bounds against the defaults (issue 20).
+#     Per repeat, in alternating order, MirrorDesk runs twice on the same data: with its
+#     defaults ("md") and with these consumer and producer properties ("mdsmall"), e.g.
+#     '{"queued.max.messages.kbytes": "8192"}' '{"queue.buffering.max.kbytes": "8192"}'.
+#     No MM2, limit or copy loop runs in this mode.
 # Prints a markdown table (medians over the repeats, min..max in brackets) and writes it
 # to --out when given.
 set -euo pipefail
@@ -61,6 +67,9 @@ MAP_GROUPS=20
 MAP_INTERVAL=1000
 MAP_EXISTS=0
 KINDS=""
+FOOTPRINT=0
+FP_CONSUMER_PROPS="{}"
+FP_PRODUCER_PROPS="{}"
 
 BENCH_NAME=mm2-compare
 # shellcheck source=lib.sh
@@ -86,6 +95,7 @@ while (($#)); do
         --map-groups) MAP_GROUPS="$2"; shift ;;
         --map-interval) MAP_INTERVAL="$2"; shift ;;
         --map-topic-exists) MAP_EXISTS=1 ;;
+        --footprint) FOOTPRINT=1; FP_CONSUMER_PROPS="$2"; FP_PRODUCER_PROPS="$3"; shift 2 ;;
         # more top-level profile keys for MirrorDesk, JSON starting with a comma
         --md-extra) MD_EXTRA="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -96,6 +106,8 @@ done
 require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN MAP_GROUPS MAP_INTERVAL
 ((MAPCOST && EOS)) && die "--map-cost measures at-least-once jobs: \"offsetMap\": false cannot be exactly-once"
 ((MAPCOST)) && [[ $MODE == latency ]] && die "--map-cost is a throughput mode"
+((FOOTPRINT)) && [[ $MODE == latency ]] && die "--footprint is a throughput mode"
+((FOOTPRINT && MAPCOST)) && die "--footprint and --map-cost are two modes: pick one"
 (( SIZE >= 8 )) || die "size must be at least 8 bytes (the send time is embedded)"
 
 MD="$BUILD/app/mirrordesk"
@@ -268,6 +280,10 @@ run_throughput() {
         run_map_cost
         return
     fi
+    if ((FOOTPRINT)); then
+        run_footprint
+        return
+    fi
     for ((r = 1; r <= REPEAT; r++)); do
         local d="$WORK/run$r"
         mkdir -p "$d"
@@ -346,6 +362,29 @@ run_map_cost() {
         # what the sync did in the run with the map: its passes that wrote
         log "  md: $(grep -c 'synced offsets of' "$d/md.log" || true) group sync passes wrote offsets"
     done
+}
+
+# --footprint: the defaults against the given bounds, alternating which runs first.
+run_footprint() {
+    local r
+    for ((r = 1; r <= REPEAT; r++)); do
+        local d="$WORK/run$r"
+        mkdir -p "$d"
+        if ((r % 2)); then
+            run_md md "$r" "$d" at-least-once
+            run_md_small "$r" "$d"
+        else
+            run_md_small "$r" "$d"
+            run_md md "$r" "$d" at-least-once
+        fi
+    done
+}
+
+run_md_small() { # RUN DIR
+    local c="$MD_CONSUMER_PROPS" p="$MD_PRODUCER_PROPS"
+    MD_CONSUMER_PROPS="$FP_CONSUMER_PROPS" MD_PRODUCER_PROPS="$FP_PRODUCER_PROPS"
+    run_md mdsmall "$1" "$2" at-least-once
+    MD_CONSUMER_PROPS="$c" MD_PRODUCER_PROPS="$p"
 }
 
 run_md() { # KIND RUN DIR DELIVERY [EXTRA_KEYS]
@@ -464,7 +503,7 @@ fi
 
 TABLE="$WORK/table.md"
 python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
-    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS" >"$TABLE"
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS footprint=$FOOTPRINT small_consumer=${FP_CONSUMER_PROPS// /} small_producer=${FP_PRODUCER_PROPS// /}" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"
