@@ -15,6 +15,8 @@
 // Prints per repeat:
 //   RESULT read run=R rows=N decoded=D ms=T rate=ROWS_PER_S p50_ms= p99_ms= max_ms= paint_ms=
 // ms: from Read to the table holding every row; paint_ms: the first paint of the table after it.
+//   RESULT steps run=R reset_ms= sort_offset_ms=
+// the UI thread's own steps afterwards: the same rows set again, and a sort by offset.
 
 #include "KafkaHandles.h"
 #include "MessagesPanel.h"
@@ -86,8 +88,8 @@ QByteArray valueOf(qint64 n, int schemaId)
     varint(&v, n % 2);
     const double total = 10.0 + double(n % 1000) / 4;
     v.append(reinterpret_cast<const char *>(&total), 8);
-    varint(&v, 1); // the union's string branch
-    str(&v, "leave at the door, ring twice");
+    varint(&v, 1);                                    // the union's string branch
+    str(&v, "leave at the door, ring twice, thanks"); // 200 B in all
     varint(&v, 3);
     for (const char *s : {"SKU-B7-0001", "SKU-A1-0042", "SKU-C3-0100"})
         str(&v, s);
@@ -327,6 +329,19 @@ int main(int argc, char **argv)
                     percentile(lateness, 0.5), percentile(lateness, 0.99),
                     lateness.empty() ? 0.0 : *std::max_element(lateness.begin(), lateness.end()), (long long)paintMs,
                     lateness.size());
+        // Where a stall of the UI thread comes from: the same rows set again (model reset, the
+        // proxy's sort by the header's column, the view's reset), and a sort alone.
+        const QList<KafkaMessage> rows = panel.model()->messages();
+        QElapsedTimer step;
+        step.start();
+        panel.model()->setMessages(rows);
+        const qint64 resetMs = step.elapsed();
+        step.start();
+        panel.view()->sortByColumn(MessageTableModel::Offset, Qt::AscendingOrder);
+        const qint64 sortMs = step.elapsed();
+        std::printf("RESULT steps run=%d reset_ms=%lld sort_offset_ms=%lld\n", run, (long long)resetMs,
+                    (long long)sortMs);
+        panel.view()->sortByColumn(MessageTableModel::Partition, Qt::DescendingOrder);
         if (run == 1) {
             const QModelIndex first = panel.model()->index(0, MessageTableModel::Value);
             std::printf("first value: %s\n", qPrintable(first.data().toString()));

@@ -24,8 +24,13 @@ using namespace md::test;
 
 namespace {
 
-const QByteArray kOrder =
-    R"({"type":"record","name":"Order","namespace":"md.tls","fields":[{"name":"id","type":"long"}]})";
+// Unique per run (the doc): Apicurio's ids are content ids, and a schema
+// registered before under another subject would name that subject.
+QByteArray orderSchema(const QString &doc)
+{
+    return R"({"type":"record","name":"Order","namespace":"md.tls","doc":")" + doc.toUtf8() +
+           R"(","fields":[{"name":"id","type":"long"}]})";
+}
 
 QByteArray wire(int id, const QByteArray &payload)
 {
@@ -102,8 +107,9 @@ private Q_SLOTS:
         // Registered over http: the same registry answers over https.
         m_subject = m_orders + QStringLiteral("-value");
         RegistryError error;
-        const std::optional<int> id = SchemaRegistryClient(SchemaRegistryConfig{.url = registryUrl()})
-                                          .registerSchema(m_subject, QStringLiteral("AVRO"), kOrder, {}, &error);
+        const std::optional<int> id =
+            SchemaRegistryClient(SchemaRegistryConfig{.url = registryUrl()})
+                .registerSchema(m_subject, QStringLiteral("AVRO"), orderSchema(m_base), {}, &error);
         QVERIFY2(id, qPrintable(error.message));
         m_id = *id;
         TestRecord r;
