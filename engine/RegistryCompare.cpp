@@ -61,7 +61,7 @@ QString RegistryComparison::summary() const
     switch (state) {
     case State::NoRegistry: return QStringLiteral("schemas: no schema registry configured");
     case State::OneSided: return QStringLiteral("schemas: not compared (one cluster has no schema registry)");
-    case State::NotRead: return QStringLiteral("schemas: not compared (a registry did not answer)");
+    case State::NotRead: return QStringLiteral("schemas: not compared (a registry could not be read)");
     case State::Compared: break;
     }
     int missing = 0, differ = 0, unchecked = 0;
@@ -254,7 +254,7 @@ bool lookUpId(SchemaRegistryClient &client, int id, const std::optional<Registry
     out->schema = client.schemaById(id, &error);
     if (!out->schema && error.kind != RegistryError::Kind::NotFound) {
         out->error = error.message;
-        return error.kind != RegistryError::Kind::Unreachable;
+        return error.kind != RegistryError::Kind::Unreachable && error.kind != RegistryError::Kind::Tls;
     }
     // Where a different schema under this id is registered, to name it.
     if (out->schema && compareWith && !sameSchema(*compareWith, *out->schema)) {

@@ -70,7 +70,7 @@ struct RegistryComparison {
     enum class State {
         NoRegistry, // neither cluster has one: nothing to say
         OneSided,   // only one has one: said once in notes
-        NotRead,    // a registry did not answer: notes say which and why
+        NotRead,    // a registry could not be read (down, refused, TLS): notes say which and why
         Compared,
     };
     State state = State::NoRegistry;

@@ -11,7 +11,8 @@ namespace {
 // The registry as a whole is gone or refuses us: asking about the next subject is pointless.
 bool endsBatch(const RegistryError &error)
 {
-    return error.kind == RegistryError::Kind::Unreachable || error.kind == RegistryError::Kind::Unauthorized;
+    return error.kind == RegistryError::Kind::Unreachable || error.kind == RegistryError::Kind::Tls ||
+           error.kind == RegistryError::Kind::Unauthorized;
 }
 
 void newline(QByteArray *out, int depth)

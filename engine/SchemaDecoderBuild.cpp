@@ -91,6 +91,7 @@ QString registryFailure(const RegistryError &error, const QString &what)
     switch (error.kind) {
     case RegistryError::Kind::NotFound: return what + QStringLiteral(" is not in the registry");
     case RegistryError::Kind::Unreachable: return QStringLiteral("the schema registry did not answer") + detail;
+    case RegistryError::Kind::Tls: return QStringLiteral("the schema registry could not be trusted") + detail;
     case RegistryError::Kind::Unauthorized:
         return QStringLiteral("the schema registry refused access to ") + what + detail;
     case RegistryError::Kind::BadResponse:

@@ -169,7 +169,8 @@ struct SchemaDecoderCache::Impl {
         lock.lock();
         now = Clock::now();
         result.expires = now + negativeFor;
-        if (cause == RegistryError::Kind::Unreachable) {
+        // A registry that cannot be trusted (TLS) is as good as down until the window ends.
+        if (cause == RegistryError::Kind::Unreachable || cause == RegistryError::Kind::Tls) {
             downUntil = result.expires;
             downReason = result.error;
         } else if (cause == RegistryError::Kind::NotFound) {

@@ -68,6 +68,44 @@ bool isTransportFailure(CURLcode code)
     }
 }
 
+bool isTlsFailure(CURLcode code)
+{
+    switch (code) {
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_USE_SSL_FAILED: return true;
+    default: return false;
+    }
+}
+
+// A TLS failure in words a user can act on: which file or certificate, and what to set.
+QString tlsFailureText(CURLcode code, const QString &shown, const QString &caFile, const QString &reason)
+{
+    if (code == CURLE_SSL_CACERT_BADFILE)
+        return QStringLiteral("The TLS CA file %1 of the schema registry at %2 cannot be used: %3.")
+            .arg(caFile.isEmpty() ? QStringLiteral("(the system's)") : caFile, shown, reason);
+    if (code == CURLE_PEER_FAILED_VERIFICATION) {
+        if (caFile.isEmpty())
+            return QStringLiteral("The schema registry at %1 answered over TLS with a certificate the system's CAs "
+                                  "do not trust: %2. Set the registry's TLS CA file to the CA that signed it.")
+                .arg(shown, reason);
+        return QStringLiteral("The schema registry at %1 answered over TLS with a certificate the CA file %2 does "
+                              "not trust: %3.")
+            .arg(shown, caFile, reason);
+    }
+    return QStringLiteral("The TLS handshake with the schema registry at %1 failed: %2.").arg(shown, reason);
+}
+
 QList<SchemaReference> parseReferences(const QJsonValue &value)
 {
     QList<SchemaReference> refs;
@@ -215,7 +253,9 @@ struct SchemaRegistryClient::Impl {
             }
             const QString reason =
                 errorText[0] ? QString::fromUtf8(errorText) : QString::fromUtf8(curl_easy_strerror(code));
-            if (isTransportFailure(code))
+            if (isTlsFailure(code))
+                fail(error, RegistryError::Kind::Tls, 0, tlsFailureText(code, shown, config.caFile, reason));
+            else if (isTransportFailure(code))
                 fail(error, RegistryError::Kind::Unreachable, 0,
                      QStringLiteral("The schema registry at %1 could not be reached: %2.").arg(shown, reason));
             else

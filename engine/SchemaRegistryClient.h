@@ -18,7 +18,8 @@ namespace md {
 struct RegistryError {
     enum class Kind {
         None,
-        Unreachable,  // connect/TLS/timeout: nothing answered
+        Unreachable,  // connect/timeout: nothing answered
+        Tls,          // https: the handshake failed, the certificate was not trusted, or the CA file is unusable
         Unauthorized, // 401 or 403
         NotFound,     // 404: unknown id, subject or version
         BadResponse,  // an answer that is not the Confluent API's JSON

@@ -198,6 +198,9 @@ QString ConnectionDialog::explainRegistryFailure(const RegistryError &error)
             .arg(error.httpStatus)
             .arg(detail);
     case RegistryError::Kind::Unreachable: return tr("unreachable: nothing answered at this URL%1").arg(detail);
+    case RegistryError::Kind::Tls:
+        return tr("TLS failed: the registry's certificate is not trusted, or the TLS CA file cannot be used%1")
+            .arg(detail);
     case RegistryError::Kind::NotFound:
         return tr("not found: no registry API at this URL; check its path (Apicurio serves it under "
                   "/apis/ccompat/v7)%1")

@@ -5,6 +5,7 @@
 #include "CopyMessagesDialog.h"
 #include "MessageFeed.h"
 #include "MessageSearchBar.h"
+#include "MessageSortProxy.h"
 #include "TableViews.h"
 
 #include <QAction>
@@ -36,7 +37,7 @@
 namespace md {
 
 MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
-    : QWidget(parent), m_admin(admin), m_model(new MessageTableModel(this)), m_proxy(new QSortFilterProxyModel(this)),
+    : QWidget(parent), m_admin(admin), m_model(new MessageTableModel(this)), m_proxy(new MessageSortProxy(this)),
       m_topicList(new QStringListModel(this)), m_topic(new QComboBox(this)), m_partition(new QComboBox(this)),
       m_mode(new QComboBox(this)), m_startStack(new QStackedWidget(this)), m_offset(new QLineEdit(this)),
       m_time(new QDateTimeEdit(this)), m_count(new QSpinBox(this)), m_read(new QPushButton(tr("Read"), this)),
@@ -84,7 +85,6 @@ MessagesPanel::MessagesPanel(AdminClient *admin, QWidget *parent)
                            Qt::ToolTipRole);
 
     m_proxy->setSourceModel(m_model);
-    m_proxy->setSortRole(MessageTableModel::SortRole);
     m_view->setObjectName(QStringLiteral("messages"));
     m_view->setModel(m_proxy);
     setUpTableView(m_view);

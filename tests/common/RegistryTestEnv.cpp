@@ -12,6 +12,19 @@ QString registryUrlFile()
     return QDir(stateDir()).filePath(QStringLiteral("registry/url"));
 }
 
+QString registryHttpsUrlFile()
+{
+    return QDir(stateDir()).filePath(QStringLiteral("registry/https-url"));
+}
+
+QString firstLineOf(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).trimmed();
+}
+
 } // namespace
 
 QString registryUrl()
@@ -19,10 +32,32 @@ QString registryUrl()
     const QString overridden = qEnvironmentVariable("MIRRORDESK_REGISTRY_URL").trimmed();
     if (!overridden.isEmpty())
         return overridden;
-    QFile file(registryUrlFile());
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(file.readAll()).trimmed();
+    return firstLineOf(registryUrlFile());
+}
+
+QString registryHttpsUrl()
+{
+    const QString overridden = qEnvironmentVariable("MIRRORDESK_REGISTRY_HTTPS_URL").trimmed();
+    return overridden.isEmpty() ? firstLineOf(registryHttpsUrlFile()) : overridden;
+}
+
+QString registryTlsFile(const QString &fileName)
+{
+    return QDir(stateDir()).filePath(QStringLiteral("registry/tls/") + fileName);
+}
+
+bool registryHttpsAvailable(QString *missing)
+{
+    if (!registryHttpsUrl().isEmpty())
+        return true;
+    if (missing) {
+        *missing = QStringLiteral("Schema registry over https not running (env MIRRORDESK_REGISTRY_HTTPS_URL unset, "
+                                  "%1 missing: a registry started by an older harness has no https). Start it with "
+                                  "'MIRRORDESK_KAFKA_STATE=%2 bash tests/kafka/harness.sh start-all' (or "
+                                  "registry-start) or run the test through ctest (fixture 'kafka').")
+                       .arg(registryHttpsUrlFile(), stateDir());
+    }
+    return false;
 }
 
 bool registryAvailable(QString *missing)

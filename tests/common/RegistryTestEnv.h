@@ -5,6 +5,10 @@
 // beside the brokers (see tests/kafka/registry.sh), in this order:
 //   1. env MIRRORDESK_REGISTRY_URL, for a registry started by hand or elsewhere;
 //   2. $MIRRORDESK_KAFKA_STATE/registry/url, written once the registry answers.
+// The same registry serves https too (registry/https-url, or env
+// MIRRORDESK_REGISTRY_HTTPS_URL), with a certificate for 127.0.0.1 and
+// localhost signed by registryTlsFile("ca.pem"); registryTlsFile("other-ca.pem")
+// is a CA that signed nothing of it.
 
 #include "KafkaTestEnv.h"
 
@@ -18,6 +22,13 @@ QString registryUrl();
 // True when registryUrl() is known; otherwise false and *missing says where it was looked for.
 bool registryAvailable(QString *missing = nullptr);
 
+// The registry's https base URL, or empty when not known.
+QString registryHttpsUrl();
+// A file of the registry's test certificates (tls.sh's names: ca.pem, other-ca.pem, ...).
+QString registryTlsFile(const QString &fileName);
+// True when registryHttpsUrl() is known; otherwise false and *missing says where it was looked for.
+bool registryHttpsAvailable(QString *missing = nullptr);
+
 } // namespace md::test
 
 // First statement of a test (or initTestCase) that needs the registry: QFAIL
@@ -26,6 +37,18 @@ bool registryAvailable(QString *missing = nullptr);
     do {                                                                                                               \
         QString md_missing_;                                                                                           \
         if (!::md::test::registryAvailable(&md_missing_)) {                                                            \
+            if (::md::test::isCi())                                                                                    \
+                QFAIL(qPrintable(md_missing_));                                                                        \
+            else                                                                                                       \
+                QSKIP(qPrintable(md_missing_));                                                                        \
+        }                                                                                                              \
+    } while (false)
+
+// The same for the registry's https endpoint.
+#define MD_REQUIRE_REGISTRY_HTTPS()                                                                                    \
+    do {                                                                                                               \
+        QString md_missing_;                                                                                           \
+        if (!::md::test::registryHttpsAvailable(&md_missing_)) {                                                       \
             if (::md::test::isCi())                                                                                    \
                 QFAIL(qPrintable(md_missing_));                                                                        \
             else                                                                                                       \

@@ -35,7 +35,8 @@
 #   harness.sh registry-start|registry-stop
 #                                    Apicurio Registry 3 (in memory, empty at each start;
 #                                    see registry.sh); start-all starts it
-#   harness.sh registry-url          print its Confluent-compatible API's base URL
+#   harness.sh registry-url [--https] print its Confluent-compatible API's base URL (--https:
+#                                    the same registry over https, its CA in registry/tls/ca.pem)
 #
 # State: $MIRRORDESK_KAFKA_STATE/NAME/ holds server.properties, data/, logs/,
 # pid, ports, mode and bootstrap (written only once the broker is ready, removed
@@ -529,7 +530,7 @@ cmd_start_all() {
     # Leftovers of an interrupted run would hold their ports and old topics.
     cmd_stop_all || true
     local all
-    all=($(pick_ports 12))
+    all=($(pick_ports 13))
     local start=$SECONDS
     cmd_start source --ports "${all[0]} ${all[1]}" &
     local p1=$!
@@ -537,7 +538,7 @@ cmd_start_all() {
     local p2=$!
     cmd_start sasl --sasl --ports "${all[*]:4:7}" &
     local p3=$!
-    cmd_registry_start "${all[11]}" &
+    cmd_registry_start "${all[11]}" "${all[12]}" &
     local p4=$!
     local rc=0
     wait $p1 || rc=1
@@ -573,7 +574,7 @@ main() {
         proxy-stop) cmd_proxy_stop ;;
         registry-start) cmd_registry_start "$@" ;;
         registry-stop) cmd_registry_stop ;;
-        registry-url) cmd_registry_url ;;
+        registry-url) cmd_registry_url "$@" ;;
         status) cmd_status ;;
         -h|--help|help) usage ;;
         *) log "unknown command '$cmd'"; usage ;;

@@ -3,9 +3,13 @@
 # HARNESS_DIR, log, die, pick_ports, require_java and wait_gone).
 #
 # One instance per state dir, in-memory storage (Apicurio's default): every
-# start is an empty registry. $STATE/registry/ holds pid, port, logs/ and url
-# (the ccompat base URL, written only once the registry answers, removed by
-# stop). It is stopped by its own pid only.
+# start is an empty registry. $STATE/registry/ holds pid, port, ssl-port,
+# logs/, url and https-url (the ccompat base URL over http and over https,
+# written only once the registry answers on both, removed by stop) and tls/
+# (tls.sh's files: the https listener serves broker.pem for 127.0.0.1 and
+# localhost, signed by tls/ca.pem; tls/other-ca.pem signed nothing of it).
+# One JVM serves both, so what a test registers over http reads back over
+# https. It is stopped by its own pid only.
 
 APICURIO_VERSION=3.0.9
 APICURIO_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/apicurio-$APICURIO_VERSION"
@@ -58,14 +62,17 @@ registry_pid() {
     printf '%s' "$pid"
 }
 
+# registry_answers URL [curl options...]
 registry_answers() {
-    curl -sf -o /dev/null --max-time 5 "$1/subjects"
+    local url="$1"
+    shift
+    curl -sf -o /dev/null --max-time 5 "$@" "$url/subjects"
 }
 
-# registry-start [PORT]: start-all passes a port picked with the brokers' so
-# that two parallel picks cannot choose the same one.
+# registry-start [PORT SSL_PORT]: start-all passes ports picked with the
+# brokers' so that two parallel picks cannot choose the same one.
 cmd_registry_start() {
-    local port="${1:-}"
+    local port="${1:-}" ssl_port="${2:-}"
     require_java
     cmd_fetch_registry
     command -v curl >/dev/null || die "curl not found (needed to see the registry come up)"
@@ -76,19 +83,25 @@ cmd_registry_start() {
     fi
     rm -rf "$dir"
     mkdir -p "$dir/logs"
-    [[ -n "$port" ]] || port="$(pick_ports 1)"
+    if [[ -z "$port" || -z "$ssl_port" ]]; then
+        read -r port ssl_port <<<"$(pick_ports 2)"
+    fi
     echo "$port" >"$dir/port"
-    local url="http://127.0.0.1:$port/apis/ccompat/v7"
+    echo "$ssl_port" >"$dir/ssl-port"
+    local url="http://127.0.0.1:$port/apis/ccompat/v7" https_url="https://127.0.0.1:$ssl_port/apis/ccompat/v7"
+    make_tls_in "$dir/tls" "$dir/logs/tls.out" "the registry"
     # Detached like the brokers (see launch in harness.sh); run in its own
     # directory so nothing it writes lands in the caller's.
     # shellcheck disable=SC2086  # the options are a list of words on purpose
     (cd "$dir" && exec setsid java $REGISTRY_JAVA_OPTS -Dmirrordesk.registry="$dir" \
         -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$port" \
+        -Dquarkus.http.ssl-port="$ssl_port" -Dquarkus.http.ssl.certificate.files="$dir/tls/broker.pem" \
+        -Dquarkus.http.ssl.certificate.key-files="$dir/tls/broker.key" \
         -jar "$APICURIO_JAR" </dev/null >>"$dir/logs/stdout.log" 2>&1) &
     local pid=$!
     echo "$pid" >"$dir/pid"
     local start=$SECONDS
-    until registry_answers "$url"; do
+    until registry_answers "$url" && registry_answers "$https_url" --cacert "$dir/tls/ca.pem"; do
         if ! kill -0 "$pid" 2>/dev/null; then
             log "the registry exited during startup; last 50 log lines:"
             tail -n 50 "$dir/logs/stdout.log" >&2
@@ -105,7 +118,8 @@ cmd_registry_start() {
         sleep 0.5
     done
     echo "$url" >"$dir/url"
-    log "registry ready at $url (pid $pid, $((SECONDS - start))s)"
+    echo "$https_url" >"$dir/https-url"
+    log "registry ready at $url and $https_url (pid $pid, $((SECONDS - start))s)"
 }
 
 cmd_registry_stop() {
@@ -126,12 +140,14 @@ cmd_registry_stop() {
         wait_gone "$pid"
         log "registry stopped"
     fi
-    rm -f "$dir/pid" "$dir/url"
+    rm -f "$dir/pid" "$dir/url" "$dir/https-url"
 }
 
+# registry-url [--https]
 cmd_registry_url() {
     local f
     f="$(registry_dir)/url"
+    [[ "${1:-}" == --https ]] && f="$(registry_dir)/https-url"
     [[ -f "$f" ]] || die "no registry URL (not started in $STATE)"
     cat "$f"
 }

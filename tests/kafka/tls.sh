@@ -25,8 +25,13 @@ sasl_ssl_state_file() {
 # whose key is encrypted with TLS_KEY_PASSWORD; and a second CA that signed
 # none of them.
 make_tls() {
-    local dir
-    dir="$(broker_dir "$1")/tls"
+    make_tls_in "$(broker_dir "$1")/tls" "$(broker_dir "$1")/logs/tls.out" "broker '$1'"
+}
+
+# make_tls_in DIR OUTPUT WHO: make_tls's files in DIR (the registry's https
+# listener uses broker.pem and broker.key too), openssl's output in OUTPUT.
+make_tls_in() {
+    local dir="$1" out="$2" who="$3"
     command -v openssl >/dev/null || die "openssl not found (installer/deps.sh installs it)"
     mkdir -p "$dir"
     (
@@ -62,7 +67,7 @@ make_tls() {
         openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out client.pem -days 30 -extfile client.ext
         openssl pkcs8 -topk8 -v2 aes-256-cbc -in client-plain.key -out client.key -passout "pass:$TLS_KEY_PASSWORD"
         rm -rf client-plain.key ./*.csr ./*.ext ca.cnf ca-db
-    ) >"$(broker_dir "$1")/logs/tls.out" 2>&1 || { cat "$(broker_dir "$1")/logs/tls.out" >&2; die "making the test certificates of broker '$1' failed"; }
+    ) >"$out" 2>&1 || { cat "$out" >&2; die "making the test certificates of $who failed"; }
 }
 
 # server.properties lines of the SASL_SSL listeners (listeners= and the
