@@ -156,9 +156,16 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
     }
 
     // Both clusters at once, so an unreachable pair costs one timeout, not two.
-    QFuture<ClusterProbeResult> sourceFuture = runTask(probeCluster, m_spec.source, m_options.connectTimeoutMs);
-    const ClusterProbeResult target = probeCluster(m_spec.target, m_options.connectTimeoutMs);
+    // The cancel flag ends both probes too: a cluster that does not answer must not hold a cancelled run.
+    QFuture<ClusterProbeResult> sourceFuture =
+        runTask(probeCluster, m_spec.source, m_options.connectTimeoutMs, m_options.cancel);
+    const ClusterProbeResult target = probeCluster(m_spec.target, m_options.connectTimeoutMs, m_options.cancel);
     const ClusterProbeResult source = sourceFuture.result();
+    if (m_options.cancel && m_options.cancel->load()) {
+        report.cancelled = true;
+        report.error = PartitionReader::cancelledText();
+        return report;
+    }
     if (!source.reachable || !target.reachable) {
         QStringList errors;
         if (!source.reachable)
@@ -181,6 +188,8 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
         const ProbedTopic *onTarget = target.topic(targetName);
         report.plannedPartitions += onTarget && onTarget->error.isEmpty() ? topic.partitions : 1;
     }
+    if (m_options.onPlanned)
+        m_options.onPlanned(report.plannedPartitions);
     if (topics.isEmpty()) {
         report.error = QStringLiteral("no source topic on %1 is mirrored by this job%2")
                            .arg(m_spec.source.bootstrap,
