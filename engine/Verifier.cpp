@@ -96,6 +96,8 @@ QString VerifyReport::summary() const
         v.matches() ? ++matching : ++differing;
     }
     QString text;
+    if (cancelled && plannedPartitions == 0 && partitions.isEmpty())
+        return QStringLiteral("verify: cancelled before both clusters answered");
     if (cancelled) {
         return QStringLiteral("verify: cancelled after %1 of %2 partitions (%3 differing)")
             .arg(partitions.size())
