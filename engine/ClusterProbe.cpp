@@ -15,7 +15,7 @@ const ProbedTopic *ClusterProbeResult::topic(const QString &name) const
     return it != topics.cend() && it->name == name ? &*it : nullptr;
 }
 
-ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs)
+ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs, const std::atomic_bool *cancel)
 {
     QElapsedTimer timer;
     timer.start();
@@ -24,6 +24,7 @@ ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs)
     if (!probe) {
         result.failedStep = ConnectionTestResult::Step::CreateClient;
     } else {
+        probe->setCancelFlag(cancel);
         result.metadata = probe->fetchMetadata(timeoutMs, false, &result.error);
         if (result.metadata)
             result.error = {};
@@ -32,9 +33,9 @@ ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs)
     return result;
 }
 
-ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs)
+ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs, const std::atomic_bool *cancel)
 {
-    ConnectionTestResult test = testConnection(cluster, timeoutMs);
+    ConnectionTestResult test = testConnection(cluster, timeoutMs, cancel);
     ClusterProbeResult result;
     result.elapsedMs = test.elapsedMs;
     if (test.metadata) {

@@ -7,6 +7,7 @@
 #include <QList>
 #include <QString>
 
+#include <atomic>
 #include <optional>
 
 namespace md {
@@ -37,8 +38,9 @@ struct ClusterProbeResult {
 // for worker threads and headless commands only (never the UI thread).
 // Returns within about `timeoutMs`; sooner when librdkafka reports that every
 // bootstrap broker is down or that authentication failed, because waiting
-// longer would only repeat the same answer.
-ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs);
+// longer would only repeat the same answer. A set `cancel` flag ends it
+// within about a second (between metadata rounds), as unreachable.
+ClusterProbeResult probeCluster(const ClusterConfig &cluster, int timeoutMs, const std::atomic_bool *cancel = nullptr);
 
 // The connection test's answer: the cluster's metadata, or the step that
 // failed and why.
@@ -57,6 +59,7 @@ struct ConnectionTestResult {
 
 // Creates a client, fetches the cluster's metadata once and says what went
 // wrong in which step. Blocking like probeCluster: for worker threads only.
-ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs);
+ConnectionTestResult testConnection(const ClusterConfig &cluster, int timeoutMs,
+                                    const std::atomic_bool *cancel = nullptr);
 
 } // namespace md

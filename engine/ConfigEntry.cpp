@@ -55,12 +55,13 @@ TopicConfigsByName describeTopicConfigEntries(rd_kafka_t *rk, const QStringList 
             arr.push_back(owned.back().get());
         }
         QString error;
+        rd_kafka_resp_err_t code = RD_KAFKA_RESP_ERR_NO_ERROR;
         EventPtr ev = adminCall(
             rk, RD_KAFKA_ADMIN_OP_DESCRIBECONFIGS, timeoutMs,
             [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
                 rd_kafka_DescribeConfigs(rk, arr.data(), arr.size(), o, q);
             },
-            &error);
+            &error, &code);
         size_t cnt = 0;
         const rd_kafka_ConfigResource_t **rs =
             ev ? rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev.get()), &cnt)
@@ -85,8 +86,10 @@ TopicConfigsByName describeTopicConfigEntries(rd_kafka_t *rk, const QStringList 
         }
         // A failed request, or a topic the answer left out: say so for each.
         for (const QString &t : batch) {
-            if (!out.contains(t))
+            if (!out.contains(t)) {
                 out[t].error = error.isEmpty() ? QStringLiteral("no answer for this topic") : error;
+                out[t].unsupported = code == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE;
+            }
         }
     }
     return out;

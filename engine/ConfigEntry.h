@@ -42,6 +42,9 @@ ConfigEntry configEntryFrom(const rd_kafka_ConfigEntry_t *entry);
 struct DescribedTopicConfigs {
     QList<ConfigEntry> entries;
     QString error; // empty on success
+    // The cluster does not serve DescribeConfigs at all (librdkafka's mock
+    // cluster, the sandbox's): a fact about the cluster, not a failure.
+    bool unsupported = false;
 
     bool ok() const { return error.isEmpty(); }
     bool operator==(const DescribedTopicConfigs &) const = default;

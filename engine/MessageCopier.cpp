@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QPointer>
 
+#include <algorithm>
 #include <mutex>
 
 namespace md {
@@ -105,10 +106,14 @@ HeadersPtr headersOf(const QList<RecordHeader> &list)
     return h;
 }
 
+constexpr int kRoundMs = 1000;          // a blocking call's slice while connecting: how soon a cancel is seen
+constexpr int kCancelledFlushMs = 1000; // how long a cancelled copy waits for records already sent
+
 class Copier {
 public:
-    Copier(const CopySpec &spec, const std::atomic_bool *cancel, const CopyProgress &progress)
-        : m_spec(spec), m_cancel(cancel), m_progress(progress)
+    Copier(const CopySpec &spec, const std::atomic_bool *cancel, const CopyProgress &progress,
+           std::atomic_bool *writing)
+        : m_spec(spec), m_cancel(cancel), m_progress(progress), m_writing(writing)
     {
     }
 
@@ -123,8 +128,12 @@ public:
             return fail(QStringLiteral("copy: nothing to copy (no messages and no source partition given)"));
         if (range && m_spec.sourcePartition < 0)
             return fail(QStringLiteral("copy: an offset range needs one source partition"));
-        if (!openProducer() || !readTarget())
+        if (!openProducer() || !readTarget()) {
+            m_result.cancelled = cancelled();
+            if (m_result.cancelled)
+                m_result.error.clear(); // a cancel, not a failure: the timeout it cut short says nothing
             return m_result;
+        }
         if (range)
             copyRange();
         else
@@ -135,6 +144,31 @@ public:
 
 private:
     bool cancelled() const { return m_cancel && m_cancel->load(); }
+
+    // A blocking call repeated in slices until it answers otherwise than by a
+    // timeout, `timeoutMs` pass or the copy is cancelled: a cluster that does
+    // not answer must not hold a cancelled copy for the whole timeout.
+    template <typename Call> rd_kafka_resp_err_t inRounds(int timeoutMs, Call call) const
+    {
+        QElapsedTimer clock;
+        clock.start();
+        for (;;) {
+            const qint64 left = timeoutMs - clock.elapsed();
+            const rd_kafka_resp_err_t err = call(int(std::clamp<qint64>(left, 1, kRoundMs)));
+            if (err != RD_KAFKA_RESP_ERR__TIMED_OUT || cancelled() || clock.elapsed() >= timeoutMs)
+                return err;
+        }
+    }
+
+    // Said before the first record is produced; false: cancelled, write nothing.
+    bool mayWrite()
+    {
+        if (m_writing && !m_writingSaid) {
+            m_writing->store(true);
+            m_writingSaid = true;
+        }
+        return !cancelled();
+    }
 
     CopyResult fail(const QString &error)
     {
@@ -179,10 +213,13 @@ private:
     {
         const QByteArray name = m_spec.targetTopic.toUtf8();
         TopicPtr rkt(rd_kafka_topic_new(m_producer.get(), name.constData(), nullptr));
-        const rd_kafka_metadata_t *raw = nullptr;
-        const rd_kafka_resp_err_t err =
-            rd_kafka_metadata(m_producer.get(), 0, rkt.get(), &raw, qMax(1000, m_spec.timeoutMs));
-        MetadataPtr meta(raw);
+        MetadataPtr meta;
+        const rd_kafka_resp_err_t err = inRounds(qMax(1000, m_spec.timeoutMs), [&](int ms) {
+            const rd_kafka_metadata_t *raw = nullptr;
+            const rd_kafka_resp_err_t e = rd_kafka_metadata(m_producer.get(), 0, rkt.get(), &raw, ms);
+            meta.reset(raw);
+            return e;
+        });
         if (err) {
             fail(QStringLiteral("cannot reach the target cluster %1: %2")
                      .arg(clusterName(m_spec.target), kafkaErrorText(err)));
@@ -227,6 +264,8 @@ private:
                  HeadersPtr headers, qint64 sourceOffset)
     {
         const QByteArray topic = m_spec.targetTopic.toUtf8();
+        if (!mayWrite())
+            return false;
         for (;;) {
             QString error;
             const rd_kafka_resp_err_t err =
@@ -293,8 +332,12 @@ private:
 
         const QByteArray topic = m_spec.sourceTopic.toUtf8();
         int64_t low = 0, high = 0;
-        if (rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-                consumer.get(), topic.constData(), m_spec.sourcePartition, &low, &high, qMax(1000, m_spec.timeoutMs))) {
+        if (rd_kafka_resp_err_t err = inRounds(qMax(1000, m_spec.timeoutMs), [&](int ms) {
+                return rd_kafka_query_watermark_offsets(consumer.get(), topic.constData(), m_spec.sourcePartition, &low,
+                                                        &high, ms);
+            })) {
+            if (cancelled())
+                return; // finish() says cancelled
             m_result.error =
                 QStringLiteral("cannot read %1 on %2: %3").arg(what, clusterName(m_spec.source), kafkaErrorText(err));
             return;
@@ -379,14 +422,18 @@ private:
         const bool stop = cancelled() || !m_result.error.isEmpty();
         if (stop)
             rd_kafka_purge(m_producer.get(), RD_KAFKA_PURGE_F_QUEUE);
-        while (rd_kafka_outq_len(m_producer.get()) > 0 && flush.elapsed() < m_spec.timeoutMs + 5000) {
+        auto waitMs = [this] { return cancelled() ? kCancelledFlushMs : m_spec.timeoutMs + 5000; };
+        while (rd_kafka_outq_len(m_producer.get()) > 0 && flush.elapsed() < waitMs()) {
             if (!stop && cancelled())
                 rd_kafka_purge(m_producer.get(), RD_KAFKA_PURGE_F_QUEUE);
             rd_kafka_poll(m_producer.get(), 50);
             report();
         }
         m_result.copied = m_delivery.acked.load();
-        m_result.cancelled = cancelled() && m_result.copied < m_result.requested;
+        // Cut short, or before the range was known (nothing asked for yet).
+        m_result.cancelled = cancelled() && (m_result.copied < m_result.requested || m_result.requested == 0);
+        if (m_result.cancelled)
+            m_result.unanswered = rd_kafka_outq_len(m_producer.get());
         if (m_result.error.isEmpty()) {
             std::lock_guard lock(m_delivery.mutex);
             if (!m_delivery.firstError.isEmpty())
@@ -409,6 +456,8 @@ private:
     const CopySpec &m_spec;
     const std::atomic_bool *m_cancel;
     const CopyProgress &m_progress;
+    std::atomic_bool *m_writing;
+    bool m_writingSaid = false;
     QElapsedTimer m_lastReport;
     DeliveryState m_delivery;
     KafkaPtr m_producer;
@@ -425,20 +474,27 @@ QString CopyResult::summary(const CopySpec &spec) const
     const QString where = spec.target.alias.isEmpty() ? spec.target.bootstrap : spec.target.alias;
     if (!error.isEmpty())
         return error;
-    if (cancelled)
-        return QStringLiteral("cancelled: copied %1 of %2 records to %3 on %4")
-            .arg(copied)
-            .arg(requested)
-            .arg(spec.targetTopic, where);
+    if (cancelled && copied == 0 && unanswered == 0)
+        return QStringLiteral("cancelled: nothing copied to %1 on %2").arg(spec.targetTopic, where);
+    if (cancelled) {
+        QString text = QStringLiteral("cancelled: copied %1 of %2 records to %3 on %4")
+                           .arg(copied)
+                           .arg(requested)
+                           .arg(spec.targetTopic, where);
+        if (unanswered > 0)
+            text += QStringLiteral("; %1 more were sent without an answer and may still be written").arg(unanswered);
+        return text;
+    }
     return QStringLiteral("copied %1 record%2 to %3 on %4")
         .arg(copied)
         .arg(copied == 1 ? QString() : QStringLiteral("s"))
         .arg(spec.targetTopic, where);
 }
 
-CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel, const CopyProgress &progress)
+CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel, const CopyProgress &progress,
+                        std::atomic_bool *writing)
 {
-    Copier copier(spec, cancel, progress);
+    Copier copier(spec, cancel, progress, writing);
     return copier.run();
 }
 
@@ -453,9 +509,10 @@ MessageCopyJob::MessageCopyJob(CopySpec spec, QObject *parent) : QObject(parent)
 
 MessageCopyJob::~MessageCopyJob()
 {
-    // Nothing waits: the copy sees the flag between records, purges what is
-    // queued and ends on its own; its late signals go nowhere (the guard).
-    m_cancel->store(true);
+    // Nothing waits: the copy sees the flag between records (or its next
+    // connection round), purges what is queued and ends on its own; its late
+    // signals go nowhere (the guard).
+    m_shared->cancel.store(true);
 }
 
 void MessageCopyJob::start()
@@ -463,13 +520,25 @@ void MessageCopyJob::start()
     if (m_running)
         return;
     m_running = true;
-    // Signals are posted to the application's thread and emitted only while the job lives.
+    m_total = 0;
+    // Signals are posted to the application's thread and emitted only while
+    // the job lives and has not answered a cancel.
     QPointer<MessageCopyJob> guard(this);
-    auto future = runTask([spec = m_spec, cancel = m_cancel, guard] {
-        const CopyResult result = copyMessages(spec, cancel.get(), [guard](qint64 done, qint64 total) {
-            postToApplication(guard, [done, total](MessageCopyJob *job) { Q_EMIT job->progress(done, total); });
-        });
+    auto future = runTask([spec = m_spec, shared = m_shared, guard] {
+        const CopyResult result = copyMessages(
+            spec, &shared->cancel,
+            [guard](qint64 done, qint64 total) {
+                postToApplication(guard, [done, total](MessageCopyJob *job) {
+                    if (!job->m_running)
+                        return;
+                    job->m_total = total;
+                    Q_EMIT job->progress(done, total);
+                });
+            },
+            &shared->writing);
         postToApplication(guard, [result](MessageCopyJob *job) {
+            if (!job->m_running)
+                return;
             job->m_running = false;
             Q_EMIT job->finished(result);
         });
@@ -479,7 +548,15 @@ void MessageCopyJob::start()
 
 void MessageCopyJob::cancel()
 {
-    m_cancel->store(true);
+    m_shared->cancel.store(true);
+    // Set, then read: if the copy has not said it writes, it never will.
+    if (!m_running || m_shared->writing.load())
+        return;
+    m_running = false;
+    CopyResult result;
+    result.cancelled = true;
+    result.requested = m_total;
+    Q_EMIT finished(result);
 }
 
 } // namespace md

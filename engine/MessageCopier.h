@@ -42,6 +42,9 @@ struct CopyResult {
     qint64 copied = 0;    // records the target acknowledged
     qint64 requested = 0; // records the copy set out to write
     bool cancelled = false;
+    // A cancelled copy does not wait long for records already sent: these had
+    // no answer yet, and the target may still write them.
+    qint64 unanswered = 0;
     QString error; // empty on success (and on a clean cancel)
 
     bool ok() const { return error.isEmpty() && !cancelled; }
@@ -54,9 +57,14 @@ struct CopyResult {
 using CopyProgress = std::function<void(qint64 done, qint64 total)>;
 
 // Blocking: copies and waits for every delivery report (or the first failure).
-// `cancel` is polled between records; already queued records are purged.
+// `cancel` is polled between records and, while connecting, about every
+// second; already queued records are purged, and records already sent are
+// waited for about a second at most. `writing`, when given, is set (before
+// `cancel` is read) as the first record is handed to the producer: whoever
+// sets `cancel` and then reads `writing` false knows that nothing will be
+// written (both are sequentially consistent).
 CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel = nullptr,
-                        const CopyProgress &progress = {});
+                        const CopyProgress &progress = {}, std::atomic_bool *writing = nullptr);
 
 // Runs copyMessages as a pool task. Signals arrive on the application's (UI) thread.
 class MessageCopyJob final : public QObject {
@@ -69,6 +77,12 @@ public:
     const CopySpec &spec() const { return m_spec; }
     bool isRunning() const { return m_running; }
     void start();
+    // Before the first record is written (connecting, reading the target
+    // topic or the source range) it answers at once: finished() with a
+    // cancelled result before cancel() returns, while the task ends on its
+    // own and its late signals are dropped. Once records are written, the
+    // copy stops producing and answers within about a second with what the
+    // target acknowledged.
     void cancel();
 
 Q_SIGNALS:
@@ -76,10 +90,15 @@ Q_SIGNALS:
     void finished(const md::CopyResult &result);
 
 private:
+    struct Shared {
+        std::atomic_bool cancel{false};
+        std::atomic_bool writing{false};
+    };
     CopySpec m_spec;
     // Shared with the task, which may outlive the job by the time a cancel takes.
-    std::shared_ptr<std::atomic_bool> m_cancel = std::make_shared<std::atomic_bool>(false);
+    std::shared_ptr<Shared> m_shared = std::make_shared<Shared>();
     bool m_running = false;
+    qint64 m_total = 0; // the last progress report's
 };
 
 } // namespace md

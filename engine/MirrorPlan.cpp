@@ -118,7 +118,7 @@ ProbedPlan probeAndPlan(const MirrorJobSpec &spec, int timeoutMs)
 {
     ProbedPlan r;
     // Both clusters at once, so an unreachable pair costs one timeout, not two.
-    QFuture<ClusterProbeResult> source = runTask(probeCluster, spec.source, timeoutMs);
+    QFuture<ClusterProbeResult> source = runTask(probeCluster, spec.source, timeoutMs, nullptr);
     r.target = probeCluster(spec.target, timeoutMs);
     r.source = source.result();
     if (!r.source.reachable || !r.target.reachable)

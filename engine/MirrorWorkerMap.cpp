@@ -69,6 +69,13 @@ void MirrorWorker::pollOffsetMapSetup()
             return;
         m_mapQueue.reset(); // a late answer goes with it
         why = QStringLiteral("the target did not answer within 15 s");
+    } else if (rd_kafka_event_error(ev.get()) == RD_KAFKA_RESP_ERR__UNSUPPORTED_FEATURE) {
+        // A cluster that cannot create topics (librdkafka's mock, the
+        // sandbox's, which creates the map topic itself): the map is written
+        // to the topic as it is; a missing one fails its writes, which say so.
+        event(JobEvent::Severity::Info,
+              QStringLiteral("the target does not create topics (no CreateTopics): the offset map goes to %1 as it is")
+                  .arg(m_mapTopic));
     } else if (rd_kafka_event_error(ev.get())) {
         why = QString::fromUtf8(rd_kafka_event_error_string(ev.get()));
     } else {

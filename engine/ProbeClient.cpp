@@ -184,9 +184,10 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
                 break;
         }
         // A request that failed at once must not turn the rounds into a busy loop.
-        const qint64 rest = std::min<qint64>(kRoundMs - round.elapsed(), timeoutMs - timer.elapsed());
-        if (rest > 0)
-            rd_kafka_poll(m_rk.get(), int(rest));
+        // In slices, so a cancel is seen within one metadata request (a round) and not two.
+        for (qint64 rest = std::min<qint64>(kRoundMs - round.elapsed(), timeoutMs - timer.elapsed());
+             rest > 0 && !cancelled(); rest = std::min<qint64>(kRoundMs - round.elapsed(), timeoutMs - timer.elapsed()))
+            rd_kafka_poll(m_rk.get(), int(std::min<qint64>(rest, 100)));
     }
     rd_kafka_poll(m_rk.get(), 0);
     bool hopeless;

@@ -1,12 +1,14 @@
 #include "Sandbox.h"
 
 #include "ClusterConfig.h"
+#include "GroupOffsetSync.h"
 #include "TopicNaming.h"
 
 #include <librdkafka/rdkafka_mock.h>
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <thread>
@@ -34,8 +36,15 @@ bool SandboxClusters::makeCluster(Cluster &c, int brokers, QString *bootstrap, Q
         return false;
     }
     conf.release();
-    c.mock = rd_kafka_mock_cluster_new(c.host.get(), brokers);
-    if (!c.mock) {
+    // Brokers 1..n from the mock, and broker 0 added: the mock's metadata
+    // names broker 0 as the controller (librdkafka 2.12 never sets another),
+    // and without a broker 0 every admin request aimed at the controller
+    // (CreateTopics, DescribeConfigs) waits its whole timeout and fails with
+    // "Failed while waiting for controller". With one, the client sees at
+    // once that the mock does not serve those requests and says so.
+    // `brokers` counts broker 0: at least 2 (the bootstrap list names the mock's own).
+    c.mock = rd_kafka_mock_cluster_new(c.host.get(), std::max(1, brokers - 1));
+    if (!c.mock || rd_kafka_mock_broker_add(c.mock, 0) != RD_KAFKA_RESP_ERR_NO_ERROR) {
         *error = QStringLiteral("sandbox: cannot start an embedded cluster");
         return false;
     }
@@ -47,7 +56,7 @@ std::unique_ptr<SandboxClusters> SandboxClusters::start(QString *error, int reco
 {
     std::unique_ptr<SandboxClusters> s(new SandboxClusters);
     if (!makeCluster(s->m_source, 3, &s->m_sourceBootstrap, error) ||
-        !makeCluster(s->m_target, 1, &s->m_targetBootstrap, error))
+        !makeCluster(s->m_target, 2, &s->m_targetBootstrap, error))
         return nullptr;
     for (const DemoTopic &t : demoTopics()) {
         if (rd_kafka_mock_topic_create(s->m_source.mock, t.name.toUtf8().constData(), t.partitions, 1)) {
@@ -143,6 +152,13 @@ QStringList SandboxClusters::prepareTarget(const MirrorJobSpec &spec)
         const QString name = targetTopicName(spec, t.name);
         if (!rd_kafka_mock_topic_create(m_target.mock, name.toUtf8().constData(), t.partitions, 1))
             created.append(name);
+    }
+    // The job's offset map: the mock cannot create it for the job (no
+    // CreateTopics), and a topic it creates on its own has 4 partitions.
+    if (spec.offsetMap) {
+        const QString map = offsetMapTopicOf(spec);
+        if (!rd_kafka_mock_topic_create(m_target.mock, map.toUtf8().constData(), 1, 1))
+            created.append(map);
     }
     return created;
 }

@@ -18,7 +18,10 @@ namespace md {
 // cluster), for trying MirrorDesk without a broker: the source holds demo
 // topics fed by a demo producer at a steady rate, the target starts empty.
 // The mock does not serve CreateTopics or DescribeConfigs, so the sandbox
-// creates the target topics a job needs itself (prepareTarget).
+// creates the target topics a job needs itself (prepareTarget), its offset
+// map included. Each cluster has a broker 0, the controller the mock's
+// metadata names, so those requests are refused at once as unsupported
+// instead of waiting for a controller that never comes.
 class SandboxClusters final {
     Q_DISABLE_COPY_MOVE(SandboxClusters)
 public:
@@ -35,7 +38,7 @@ public:
     static QList<DemoTopic> demoTopics();
 
     // Creates on the target every topic the job will write, with the source's
-    // partition count. Returns the names created.
+    // partition count, and the job's offset map topic. Returns the names created.
     QStringList prepareTarget(const MirrorJobSpec &spec);
 
     // Resolves "${sandbox:source}" / "${sandbox:target}" in profiles.

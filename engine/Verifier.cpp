@@ -96,6 +96,8 @@ QString VerifyReport::summary() const
         v.matches() ? ++matching : ++differing;
     }
     QString text;
+    if (cancelled && plannedPartitions == 0 && partitions.isEmpty())
+        return QStringLiteral("verify: cancelled before both clusters answered");
     if (cancelled) {
         return QStringLiteral("verify: cancelled after %1 of %2 partitions (%3 differing)")
             .arg(partitions.size())
@@ -156,9 +158,16 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
     }
 
     // Both clusters at once, so an unreachable pair costs one timeout, not two.
-    QFuture<ClusterProbeResult> sourceFuture = runTask(probeCluster, m_spec.source, m_options.connectTimeoutMs);
-    const ClusterProbeResult target = probeCluster(m_spec.target, m_options.connectTimeoutMs);
+    // The cancel flag ends both probes too: a cluster that does not answer must not hold a cancelled run.
+    QFuture<ClusterProbeResult> sourceFuture =
+        runTask(probeCluster, m_spec.source, m_options.connectTimeoutMs, m_options.cancel);
+    const ClusterProbeResult target = probeCluster(m_spec.target, m_options.connectTimeoutMs, m_options.cancel);
     const ClusterProbeResult source = sourceFuture.result();
+    if (m_options.cancel && m_options.cancel->load()) {
+        report.cancelled = true;
+        report.error = PartitionReader::cancelledText();
+        return report;
+    }
     if (!source.reachable || !target.reachable) {
         QStringList errors;
         if (!source.reachable)
@@ -181,6 +190,8 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
         const ProbedTopic *onTarget = target.topic(targetName);
         report.plannedPartitions += onTarget && onTarget->error.isEmpty() ? topic.partitions : 1;
     }
+    if (m_options.onPlanned)
+        m_options.onPlanned(report.plannedPartitions);
     if (topics.isEmpty()) {
         report.error = QStringLiteral("no source topic on %1 is mirrored by this job%2")
                            .arg(m_spec.source.bootstrap,

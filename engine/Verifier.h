@@ -23,12 +23,15 @@ struct VerifyOptions {
     // than this is reported as a difference.
     int replayWindow = 200000;
     // Set from another thread to end the run: the reads check it at least
-    // every 200 ms, and the report says cancelled. Null: not cancellable.
+    // every 200 ms, connecting to the clusters about every second, and the
+    // report says cancelled. Null: not cancellable.
     const std::atomic_bool *cancel = nullptr;
     // Records of the source partition compared so far, from the verifying
     // thread, at most every progressIntervalMs while a partition is read.
     std::function<void(const QString &sourceTopic, int partition, qint64 compared)> onProgress;
     int progressIntervalMs = 100;
+    // Once, from the verifying thread, when both clusters answered: the verdicts the run sets out to give.
+    std::function<void(int plannedPartitions)> onPlanned;
 };
 
 // The outcome for one source partition (or one whole topic when its target

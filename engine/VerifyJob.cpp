@@ -5,6 +5,8 @@
 #include <QCoreApplication>
 #include <QPointer>
 
+#include <utility>
+
 namespace md {
 
 namespace {
@@ -64,39 +66,36 @@ void VerifyJob::start()
     if (m_running)
         return;
     m_running = true;
-    // Posted to the application's thread; the guard is read there, never on the verifying thread.
+    m_verdicts.clear();
+    m_planned = 0;
+    const quint64 run = ++m_run;
+    // Posted to the application's thread; the guard, m_running and m_run are
+    // read there, never on the verifying thread. A job that answered a cancel
+    // (m_running false, or started again since) takes nothing more from its run.
     QPointer<VerifyJob> guard(this);
-    QObject *const app = QCoreApplication::instance();
-    VerifyOptions options = m_options;
-    options.onProgress = [guard, app](const QString &topic, int partition, qint64 compared) {
-        QMetaObject::invokeMethod(
-            app,
-            [guard, topic, partition, compared] {
-                if (guard)
-                    Q_EMIT guard->progress(topic, partition, compared);
-            },
-            Qt::QueuedConnection);
-    };
-    auto future = runTask([spec = m_spec, options = std::move(options), cancel = m_cancel, guard, app]() mutable {
-        options.cancel = cancel.get();
-        const VerifyReport report = Verifier(spec, options).run([guard, app](const PartitionVerdict &v) {
-            QMetaObject::invokeMethod(
-                app,
-                [guard, v] {
-                    if (guard)
-                        Q_EMIT guard->partitionDone(v);
-                },
-                Qt::QueuedConnection);
+    auto deliver = [guard, run](auto apply) {
+        postToApplication(guard, [run, apply = std::move(apply)](VerifyJob *job) {
+            if (job->m_running && job->m_run == run)
+                apply(job);
         });
-        QMetaObject::invokeMethod(
-            app,
-            [guard, report] {
-                if (!guard)
-                    return;
-                guard->m_running = false;
-                Q_EMIT guard->finished(report);
-            },
-            Qt::QueuedConnection);
+    };
+    VerifyOptions options = m_options;
+    options.onProgress = [deliver](const QString &topic, int partition, qint64 compared) {
+        deliver([topic, partition, compared](VerifyJob *job) { Q_EMIT job->progress(topic, partition, compared); });
+    };
+    options.onPlanned = [deliver](int planned) { deliver([planned](VerifyJob *job) { job->m_planned = planned; }); };
+    auto future = runTask([spec = m_spec, options = std::move(options), cancel = m_cancel, deliver]() mutable {
+        options.cancel = cancel.get();
+        const VerifyReport report = Verifier(spec, options).run([deliver](const PartitionVerdict &v) {
+            deliver([v](VerifyJob *job) {
+                job->m_verdicts.append(v);
+                Q_EMIT job->partitionDone(v);
+            });
+        });
+        deliver([report](VerifyJob *job) {
+            job->m_running = false;
+            Q_EMIT job->finished(report);
+        });
     });
     Q_UNUSED(future)
 }
@@ -104,6 +103,16 @@ void VerifyJob::start()
 void VerifyJob::cancel()
 {
     m_cancel->store(true);
+    if (!m_running)
+        return;
+    m_running = false;
+    VerifyReport report;
+    report.cancelled = true;
+    report.error = QStringLiteral("cancelled");
+    report.delivery = m_spec.delivery;
+    report.plannedPartitions = m_planned;
+    report.partitions = std::exchange(m_verdicts, {});
+    Q_EMIT finished(report);
 }
 
 DifferenceRecords readDifferenceRecords(const MirrorJobSpec &spec, const PartitionVerdict &verdict, int timeoutMs)

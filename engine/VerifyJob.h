@@ -27,7 +27,12 @@ public:
     const MirrorJobSpec &spec() const { return m_spec; }
     bool isRunning() const { return m_running; }
     void start();
-    // The run ends at its next read (within about 200 ms) with a cancelled report.
+    // Answers at once: finished() with a cancelled report of the verdicts so
+    // far, emitted before cancel() returns, even while the run still waits
+    // for a cluster that does not answer (verify writes nothing, so nothing is
+    // left to wait for). The task sees the flag at its next read or metadata
+    // round (about a second at most) and ends on its own; its late signals
+    // are dropped.
     void cancel();
 
 Q_SIGNALS:
@@ -41,6 +46,10 @@ private:
     // Shared with the task, which may outlive the job by the time a cancel takes.
     std::shared_ptr<std::atomic_bool> m_cancel = std::make_shared<std::atomic_bool>(false);
     bool m_running = false;
+    // What a cancel answers with: the verdicts delivered so far and the run's plan.
+    QList<PartitionVerdict> m_verdicts;
+    int m_planned = 0;
+    quint64 m_run = 0; // which start() the task's answers belong to
 };
 
 // The two records of a verdict's first difference. A side without a record

@@ -17,9 +17,17 @@ QString sideName(const ClusterConfig &c, const QString &fallback)
 }
 
 // One cluster's metadata with watermarks, and the configs of the topics `topicsFor` picks.
+bool cancelled(const std::atomic_bool *cancel, ClusterSnapshot *out)
+{
+    if (!cancel || !cancel->load())
+        return false;
+    out->error = QStringLiteral("cancelled");
+    return true;
+}
+
 bool readSide(const ClusterConfig &cluster, const QString &side, int timeoutMs, int maxConfigTopics,
               ClusterMetadata *metadata, const std::function<QStringList(const ClusterMetadata &)> &topicsFor,
-              TopicConfigMap *configs, ClusterSnapshot *out)
+              TopicConfigMap *configs, ClusterSnapshot *out, const std::atomic_bool *cancel)
 {
     QString error;
     const std::unique_ptr<ProbeClient> probe = ProbeClient::create(cluster, &error);
@@ -27,7 +35,10 @@ bool readSide(const ClusterConfig &cluster, const QString &side, int timeoutMs, 
         out->error = QStringLiteral("%1 cluster: %2").arg(side, error);
         return false;
     }
+    probe->setCancelFlag(cancel);
     std::optional<ClusterMetadata> md = probe->fetchMetadata(timeoutMs, true, &error);
+    if (cancelled(cancel, out))
+        return false;
     if (!md) {
         out->error = QStringLiteral("%1 cluster: %2").arg(side, error);
         return false;
@@ -45,13 +56,19 @@ bool readSide(const ClusterConfig &cluster, const QString &side, int timeoutMs, 
     // does not answer costs one timeout, not one per topic.
     const TopicConfigsByName described = describeTopicConfigEntries(probe->handle(), topics, timeoutMs);
     QStringList failed;
+    bool unsupported = false;
     for (const QString &topic : topics) {
         const DescribedTopicConfigs d = described.value(topic);
         if (d.ok())
             configs->insert(topic, d.entries);
+        else if (d.unsupported)
+            unsupported = true;
         else
             failed << QString(topic + QStringLiteral(" (") + d.error + QLatin1Char(')'));
     }
+    if (unsupported)
+        out->notes << QStringLiteral("%1 does not serve topic configs (no DescribeConfigs): configs are not compared")
+                          .arg(side);
     if (!failed.isEmpty())
         out->warnings << QStringLiteral("%1: configs not read for %2").arg(side, failed.join(QStringLiteral(", ")));
     return true;
@@ -59,7 +76,8 @@ bool readSide(const ClusterConfig &cluster, const QString &side, int timeoutMs, 
 
 } // namespace
 
-ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs, int maxConfigTopics)
+ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs, int maxConfigTopics,
+                                    const std::atomic_bool *cancel)
 {
     ClusterSnapshot in;
     const QString sourceName = sideName(spec.source, QStringLiteral("source"));
@@ -74,8 +92,8 @@ ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs, in
                 names << p.first;
             return names;
         },
-        &in.sourceConfigs, &in);
-    if (!sourceOk)
+        &in.sourceConfigs, &in, cancel);
+    if (!sourceOk || cancelled(cancel, &in))
         return in;
     readSide(
         spec.target, targetName, timeoutMs, maxConfigTopics, &in.target,
@@ -88,8 +106,8 @@ ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs, in
             }
             return names;
         },
-        &in.targetConfigs, &in);
-    if (!in.error.isEmpty())
+        &in.targetConfigs, &in, cancel);
+    if (!in.error.isEmpty() || cancelled(cancel, &in))
         return in; // nothing is compared, the registries neither
     QList<MirroredTopic> topics;
     for (const auto &p : std::as_const(pairs))

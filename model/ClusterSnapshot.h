@@ -7,6 +7,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <atomic>
+
 namespace md {
 
 // What a comparison of one job's two clusters needs, read in one go: both
@@ -19,6 +21,9 @@ struct ClusterSnapshot {
     TopicConfigMap targetConfigs; // by target topic name
     QString error;                // why there is nothing to compare (a cluster unreachable, ...)
     QStringList warnings;         // partial trouble: configs of some topics unreadable
+    // What a cluster does not serve at all (the sandbox's mock clusters have no
+    // DescribeConfigs): said plainly, not as trouble.
+    QStringList notes;
     // The mirrored topics' subjects on both clusters' registries (read once the
     // source's topics are known; a registry that does not answer is a note in it).
     RegistryComparison registry;
@@ -28,7 +33,10 @@ struct ClusterSnapshot {
 inline constexpr int SnapshotMaxConfigTopics = 500;
 
 // Blocking (seconds when a cluster or a registry is unreachable): for a worker thread, never the UI thread.
+// A set `cancel` ends it within about a second (between metadata rounds and
+// between its steps), with error "cancelled".
 ClusterSnapshot readClusterSnapshot(const MirrorJobSpec &spec, int timeoutMs = 10000,
-                                    int maxConfigTopics = SnapshotMaxConfigTopics);
+                                    int maxConfigTopics = SnapshotMaxConfigTopics,
+                                    const std::atomic_bool *cancel = nullptr);
 
 } // namespace md

@@ -43,6 +43,12 @@ CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(p
     m_refresh->setObjectName(QStringLiteral("refresh"));
     m_refresh->setText(tr("Refresh"));
     connect(m_refresh, &QToolButton::clicked, this, &CompareView::refresh);
+    m_cancel = new QToolButton(this);
+    m_cancel->setObjectName(QStringLiteral("cancelRefresh"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop reading the clusters (a cluster that does not answer takes its timeout)"));
+    m_cancel->hide();
+    connect(m_cancel, &QToolButton::clicked, this, &CompareView::cancelRefresh);
     m_differencesOnly = new QCheckBox(tr("Differences only"), this);
     m_differencesOnly->setObjectName(QStringLiteral("differencesOnly"));
     m_filter = new QLineEdit(this);
@@ -59,6 +65,12 @@ CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(p
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #d93636"));
     m_error->hide();
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("note"));
+    m_note->setTextFormat(Qt::PlainText);
+    m_note->setWordWrap(true);
+    m_note->setEnabled(false); // the palette's quieter text: a fact about a cluster, not an error
+    m_note->hide();
 
     m_model = new ClusterDiffModel(this);
     m_proxy = new QSortFilterProxyModel(this);
@@ -106,13 +118,21 @@ CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(p
     bar->addWidget(m_filter);
     bar->addWidget(m_differencesOnly);
     bar->addWidget(m_refresh);
+    bar->addWidget(m_cancel);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(m_summary);
     layout->addWidget(m_error);
+    layout->addWidget(m_note);
     layout->addWidget(split, 1);
     resize(1000, 600);
     refresh();
+}
+
+CompareView::~CompareView()
+{
+    if (m_fetchCancel)
+        m_fetchCancel->store(true); // the reading ends on its own; nothing waits
 }
 
 const ClusterDiff &CompareView::diff() const
@@ -130,6 +150,11 @@ QString CompareView::errorText() const
     return m_error->text();
 }
 
+QString CompareView::noteText() const
+{
+    return m_note->text();
+}
+
 void CompareView::setDifferencesOnly(bool on)
 {
     m_differencesOnly->setChecked(on);
@@ -143,15 +168,39 @@ void CompareView::refresh()
     }
     m_fetching = true;
     m_refresh->setEnabled(false);
+    m_cancel->show();
+    m_fetchCancel = std::make_shared<std::atomic_bool>(false);
+    const quint64 generation = ++m_generation;
     inBackground<ClusterSnapshot>(
-        this, [spec = m_spec] { return readClusterSnapshot(spec); },
-        [this](const ClusterSnapshot &snapshot) { apply(snapshot); });
+        this,
+        [spec = m_spec, cancel = m_fetchCancel] {
+            return readClusterSnapshot(spec, 10000, SnapshotMaxConfigTopics, cancel.get());
+        },
+        [this, generation](const ClusterSnapshot &snapshot) {
+            if (generation == m_generation)
+                apply(snapshot);
+        });
+}
+
+void CompareView::cancelRefresh()
+{
+    if (!m_fetching)
+        return;
+    m_fetchCancel->store(true);
+    ++m_generation; // its answer, when it comes, is dropped
+    m_fetching = false;
+    m_refreshAgain = false;
+    m_refresh->setEnabled(true);
+    m_cancel->hide();
+    m_summary->setText(tr("Cancelled: the clusters were not read. Refresh reads them again."));
+    Q_EMIT refreshed();
 }
 
 void CompareView::apply(const ClusterSnapshot &inputs)
 {
     m_fetching = false;
     m_refresh->setEnabled(true);
+    m_cancel->hide();
     if (!inputs.error.isEmpty()) {
         m_summary->setText(tr("Could not compare the clusters."));
         m_error->setText(inputs.error);
@@ -163,6 +212,8 @@ void CompareView::apply(const ClusterSnapshot &inputs)
         m_summary->setText(diff.summary());
         m_error->setText(inputs.warnings.join(QLatin1Char('\n')));
         m_error->setVisible(!inputs.warnings.isEmpty());
+        m_note->setText(inputs.notes.join(QLatin1Char('\n')));
+        m_note->setVisible(!inputs.notes.isEmpty());
         applySchemas(inputs.registry);
     }
     Q_EMIT refreshed();

@@ -98,7 +98,7 @@ void CopyMessagesDialog::fitHeight()
         resize(width(), needed);
 }
 
-CopyMessagesDialog::~CopyMessagesDialog() = default; // the job (a child) cancels and joins its thread
+CopyMessagesDialog::~CopyMessagesDialog() = default; // the job (a child) cancels; nothing waits
 
 void CopyMessagesDialog::setTargetTopic(const QString &topic)
 {
@@ -232,10 +232,12 @@ void CopyMessagesDialog::startCopy(const CopySpec &spec)
 
 void CopyMessagesDialog::cancel()
 {
-    if (isRunning()) {
-        m_job->cancel();
+    if (!isRunning())
+        return;
+    // Before the first record is written the job answers at once (onFinished runs before cancel() returns).
+    m_job->cancel();
+    if (isRunning())
         m_result->setText(tr("Cancelling\u2026"));
-    }
 }
 
 void CopyMessagesDialog::reject()

@@ -91,6 +91,10 @@ FailoverDialog::FailoverDialog(const MirrorJobSpec &spec, QWidget *parent) : QDi
 
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_preview = buttons->addButton(tr("&Preview"), QDialogButtonBox::ActionRole);
+    m_cancelPreview = buttons->addButton(tr("&Cancel Preview"), QDialogButtonBox::ActionRole);
+    m_cancelPreview->setObjectName(QStringLiteral("cancelPreview"));
+    m_cancelPreview->hide();
+    connect(m_cancelPreview, &QPushButton::clicked, this, &FailoverDialog::cancelPreview);
     m_apply = buttons->addButton(tr("&Fail Over"), QDialogButtonBox::AcceptRole);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_preview, &QPushButton::clicked, this, &FailoverDialog::preview);
@@ -117,7 +121,11 @@ FailoverDialog::FailoverDialog(const MirrorJobSpec &spec, QWidget *parent) : QDi
     updateButtons();
 }
 
-FailoverDialog::~FailoverDialog() = default;
+FailoverDialog::~FailoverDialog()
+{
+    if (m_previewCancel)
+        m_previewCancel->store(true); // the preview ends after its current step; nothing waits
+}
 
 void FailoverDialog::setGroupPattern(const QString &pattern)
 {
@@ -177,6 +185,7 @@ void FailoverDialog::setStatus(const QString &text, bool error)
 
 void FailoverDialog::updateButtons()
 {
+    m_cancelPreview->setVisible(m_previewing);
     const bool valid = validPattern(m_groups->text().trimmed());
     const bool selects = !m_spec.groupsInclude.isEmpty() || !m_groups->text().trimmed().isEmpty();
     m_preview->setEnabled(!m_busy && valid && selects);
@@ -202,17 +211,24 @@ void FailoverDialog::preview()
     const GroupSyncOptions opts = options();
     m_planOptions = opts;
     setBusy(true, m_previewAfterApply ? QString() : tr("Reading the offset map and the groups\u2026"));
+    m_previewing = true;
+    m_previewCancel = std::make_shared<std::atomic_bool>(false);
+    updateButtons();
     const MirrorJobSpec spec = m_spec;
     inBackground<Preview>(
         this,
-        [spec, opts] {
+        [spec, opts, cancel = m_previewCancel] {
+            // A cancelled preview stops between its steps (each bounded by TimeoutMs).
             Preview p;
             OffsetMap map;
             if (!spec.offsetMap)
                 p.error = noOffsetMapReason();
-            if (!p.error.isEmpty() || !readOffsetMap(spec.target, offsetMapTopicOf(spec), TimeoutMs, &map, &p.error))
+            if (!p.error.isEmpty() || !readOffsetMap(spec.target, offsetMapTopicOf(spec), TimeoutMs, &map, &p.error) ||
+                cancel->load())
                 return p;
             p.lag = readCopyLag(spec, map, TimeoutMs);
+            if (cancel->load())
+                return p;
             p.plan = planGroupSync(spec, map, opts, TimeoutMs);
             p.ok = p.plan.ok;
             if (!p.ok)
@@ -222,10 +238,24 @@ void FailoverDialog::preview()
         [this, generation](const Preview &p) { showPreview(generation, p); });
 }
 
+void FailoverDialog::cancelPreview()
+{
+    if (!m_previewing)
+        return;
+    m_previewCancel->store(true);
+    ++m_generation; // its answer is dropped
+    m_previewing = false;
+    m_previewAfterApply = false;
+    setBusy(false);
+    setStatus(tr("Preview cancelled."), false);
+    Q_EMIT previewFinished(false);
+}
+
 void FailoverDialog::showPreview(quint64 generation, const Preview &p)
 {
     if (generation != m_generation)
         return;
+    m_previewing = false;
     const bool afterApply = std::exchange(m_previewAfterApply, false);
     m_plan = p.plan;
     m_plan.ok = p.ok;

@@ -5,7 +5,9 @@
 
 #include <QDialog>
 
+#include <atomic>
 #include <functional>
+#include <memory>
 
 class QCheckBox;
 class QLabel;
@@ -50,11 +52,15 @@ public:
     FailoverPlanModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QPushButton *failoverButton() const { return m_apply; }
+    QPushButton *cancelPreviewButton() const { return m_cancelPreview; }
     QString summaryText() const;
     QString statusText() const;
 
 public Q_SLOTS:
     void preview();
+    // Answers at once: the preview's late answer is dropped, and its reading
+    // stops after its current step. Writing (Fail Over) cannot be cancelled.
+    void cancelPreview();
     void failover();
 
 Q_SIGNALS:
@@ -87,12 +93,15 @@ private:
     bool m_busy = false;
     bool m_previewAfterApply = false;
     quint64 m_generation = 0;
+    bool m_previewing = false;
+    std::shared_ptr<std::atomic_bool> m_previewCancel;
 
     QLineEdit *m_groups = nullptr;
     QLabel *m_groupsError = nullptr;
     QCheckBox *m_allowRewind = nullptr;
     QPushButton *m_preview = nullptr;
     QPushButton *m_apply = nullptr;
+    QPushButton *m_cancelPreview = nullptr;
     QLabel *m_summary = nullptr;
     QLabel *m_status = nullptr;
     QProgressBar *m_busyBar = nullptr;

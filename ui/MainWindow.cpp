@@ -562,15 +562,6 @@ CompareView *MainWindow::compareSelectedJob()
     return view;
 }
 
-GroupMonitor *MainWindow::watchGroup(const ClusterConfig &cluster, const QString &groupId)
-{
-    auto *monitor = new GroupMonitor(cluster, groupId, GroupMonitor::defaultIntervalMs, this);
-    monitor->setWindowFlag(Qt::Window);
-    monitor->setAttribute(Qt::WA_DeleteOnClose);
-    monitor->show();
-    return monitor;
-}
-
 void MainWindow::openProfile()
 {
     // Profiles open in the job editor now; Run there adds the job to the list.

@@ -112,9 +112,12 @@ public Q_SLOTS:
     // The Reset Progress dialog of a job (one per job group: an open one is raised). Reset is
     // unavailable in it while this window runs a job of that group.
     ResetProgressDialog *openResetProgress(const md::MirrorJobSpec &spec);
-    // Opens a monitor window watching a consumer group of either cluster over time (wire
-    // a groups panel's watchGroupRequested(groupId) to this with the pane's ClusterConfig).
+    // Opens (or raises) the tab watching a consumer group of either cluster over time (a
+    // groups panel's watchGroupRequested(groupId), with the pane's ClusterConfig); closing
+    // the tab parks it, and the saved layout brings it back for a cluster a pane shows.
     GroupMonitor *watchGroup(const md::ClusterConfig &cluster, const QString &groupId);
+    // The work area's key of a group's monitor.
+    static QString groupMonitorKey(const md::ClusterConfig &cluster, const QString &groupId);
 
 Q_SIGNALS:
     void openProfileRequested(const QString &path);
@@ -129,6 +132,8 @@ private:
     void openProfile();
     void createJobActions();
     QString monitorKey(int row) const; // the work area's key of the job's monitor
+    // Opens the group monitors of a restored layout whose cluster a pane shows.
+    void reopenGroupMonitors(const QList<QStringList> &layout);
     // Selects the job's row (its monitor shows) and says why it was not started again.
     void showDuplicate(MirrorJob *running, const QString &why);
     QList<QSplitter *> namedSplitters() const;

@@ -234,9 +234,12 @@ void MainWindow::restoreSettings()
             view->horizontalHeader()->restoreState(state);
     }
     // The open tabs first: a side left empty hides before the splitters take their sizes.
-    if (settings.contains(kTabsKeys[0]) || settings.contains(kTabsKeys[1]))
-        m_workArea->restoreLayout(
-            {settings.value(kTabsKeys[0]).toStringList(), settings.value(kTabsKeys[1]).toStringList()});
+    const QList<QStringList> tabs{settings.value(kTabsKeys[0]).toStringList(),
+                                  settings.value(kTabsKeys[1]).toStringList()};
+    if (settings.contains(kTabsKeys[0]) || settings.contains(kTabsKeys[1])) {
+        m_workArea->restoreLayout(tabs);
+        reopenGroupMonitors(tabs);
+    }
     for (int row = 0; row < m_monitors.size(); ++row) {
         if (m_workArea->hasPendingPage(monitorKey(row)))
             openJobMonitor(row);

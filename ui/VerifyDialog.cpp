@@ -257,11 +257,10 @@ void VerifyDialog::start()
 
 void VerifyDialog::cancel()
 {
-    if (!m_job)
-        return;
-    m_job->cancel();
-    m_cancel->setEnabled(false);
-    m_status->setText(tr("Cancelling\u2026"));
+    // The job answers before cancel() returns (finish() runs), also while a
+    // cluster that does not answer holds its run.
+    if (m_job)
+        m_job->cancel();
 }
 
 void VerifyDialog::finish(const VerifyReport &report)
@@ -277,7 +276,9 @@ void VerifyDialog::finish(const VerifyReport &report)
         text += QStringLiteral("\nwarning: ") + w;
     m_summary->setText(text);
     m_summary->setStyleSheet(report.completed || report.cancelled ? QString() : kErrorStyle);
-    if (report.cancelled)
+    if (report.cancelled && report.plannedPartitions == 0 && report.partitions.isEmpty())
+        m_status->setText(tr("Cancelled before both clusters answered."));
+    else if (report.cancelled)
         m_status->setText(
             tr("Cancelled after %1 of %2 partitions.").arg(report.partitions.size()).arg(report.plannedPartitions));
     else if (!report.completed)

@@ -22,7 +22,8 @@ struct DifferenceRecords;
 // "Verify…" of a job, the GUI twin of `mirrordesk verify`: Start compares the
 // job's source partitions with the target record by record on the thread pool
 // (VerifyJob), one row per partition with its records compared live and then
-// its verdict; Cancel ends the run within about a second. Selecting a
+// its verdict; Cancel answers at once, even while a cluster does not answer
+// (the run ends on its own in the background). Selecting a
 // Different row reads the two records of its first difference (source and
 // target offset) and shows them side by side, "missing" for a side without
 // one. Non-modal; closing it cancels a run and never waits.

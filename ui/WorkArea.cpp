@@ -1,10 +1,14 @@
 #include "WorkArea.h"
 
+#include <QApplication>
 #include <QMenu>
+#include <QMouseEvent>
 #include <QSplitter>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace md {
 
@@ -33,6 +37,9 @@ WorkArea::WorkArea(QWidget *parent) : QWidget(parent), m_splitter(new QSplitter(
         m_splitter->addWidget(tabs);
         m_tabs[side] = tabs;
     }
+    // A tab dragged to the other side; both bars exist before the first event comes.
+    for (QTabWidget *tabs : m_tabs)
+        tabs->tabBar()->installEventFilter(this);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_splitter);
@@ -109,12 +116,81 @@ void WorkArea::closePage(QWidget *page)
 
 void WorkArea::moveToOtherSide(QWidget *page)
 {
+    if (isOpen(page))
+        moveTo(page, sideOf(page) == Left ? Right : Left);
+}
+
+void WorkArea::moveTo(QWidget *page, Side side, int index)
+{
     if (!isOpen(page))
         return;
-    const Side other = sideOf(page) == Left ? Right : Left;
-    place(page, other, -1);
-    m_lastSide.insert(keyOf(page), other);
+    place(page, side, index);
+    m_lastSide.insert(keyOf(page), side);
     raise(page);
+}
+
+bool WorkArea::eventFilter(QObject *watched, QEvent *event)
+{
+    const Side side = watched == m_tabs[Right]->tabBar() ? Right : Left;
+    if (watched != m_tabs[side]->tabBar())
+        return QWidget::eventFilter(watched, event);
+    QTabBar *bar = m_tabs[side]->tabBar();
+    auto *mouse = dynamic_cast<QMouseEvent *>(event);
+    switch (event->type()) {
+    case QEvent::MouseButtonPress:
+        m_dragPage = nullptr;
+        if (mouse->button() == Qt::LeftButton) {
+            m_dragPage = m_tabs[side]->widget(bar->tabAt(mouse->position().toPoint()));
+            m_dragFrom = side;
+            m_dragStart = mouse->globalPosition().toPoint();
+        }
+        break;
+    case QEvent::MouseMove:
+        // Says where a release would put the tab (QTabBar keeps drawing it inside its own bar).
+        if (m_dragPage && (mouse->buttons() & Qt::LeftButton)) {
+            if (dropTarget(m_dragFrom, mouse->globalPosition().toPoint()))
+                bar->setCursor(Qt::DragMoveCursor);
+            else
+                bar->unsetCursor();
+        }
+        break;
+    case QEvent::MouseButtonRelease:
+        if (mouse->button() == Qt::LeftButton && m_dragPage) {
+            bar->unsetCursor();
+            const std::optional<Drop> drop = dropTarget(m_dragFrom, mouse->globalPosition().toPoint());
+            QPointer<QWidget> page = std::exchange(m_dragPage, nullptr);
+            // After QTabBar has ended its own move of the tab: the tab is not taken from under it.
+            if (drop) {
+                QMetaObject::invokeMethod(
+                    this, [this, page, drop] { moveTo(page, drop->side, drop->index); }, Qt::QueuedConnection);
+            }
+        }
+        break;
+    default: break;
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+std::optional<WorkArea::Drop> WorkArea::dropTarget(Side from, const QPoint &global) const
+{
+    const QTabBar *own = m_tabs[from]->tabBar();
+    if ((global - m_dragStart).manhattanLength() < QApplication::startDragDistance() ||
+        own->rect().contains(own->mapFromGlobal(global)))
+        return std::nullopt;
+    const Side other = from == Left ? Right : Left;
+    const QTabWidget *tabs = m_tabs[other];
+    if (tabs->isVisible()) {
+        if (!tabs->rect().contains(tabs->mapFromGlobal(global)))
+            return std::nullopt;
+        const int at = tabs->tabBar()->tabAt(tabs->tabBar()->mapFromGlobal(global));
+        return Drop{other, at};
+    }
+    // The other side is empty and hidden: its edge of the work area stands for it.
+    const QPoint p = mapFromGlobal(global);
+    if (!rect().contains(p))
+        return std::nullopt;
+    const bool outer = other == Right ? p.x() >= width() - width() / 4 : p.x() < width() / 4;
+    return outer ? std::optional<Drop>(Drop{other, -1}) : std::nullopt;
 }
 
 void WorkArea::raise(QWidget *page)

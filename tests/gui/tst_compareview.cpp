@@ -254,7 +254,7 @@ private Q_SLOTS:
     }
 
     // Closing the view while its fetch runs returns at once (nothing waits on the UI
-    // thread), and the fetch's late answer goes nowhere instead of into a freed view.
+    // thread), cancels the fetch, and its late answer goes nowhere instead of into a freed view.
     void closingWhileFetchingDoesNotWait()
     {
         MirrorJobSpec spec;
@@ -276,9 +276,9 @@ private Q_SLOTS:
         const qint64 fetchMs = fetch.elapsed();
         QCoreApplication::processEvents(); // the answer's continuation runs, and drops it
         QTest::qWait(50);
-        // The unreachable cluster takes its connect timeout; closing must not.
-        QVERIFY2(fetchMs > 1000, qPrintable(QString::number(fetchMs)));
+        // Closing takes no time, and cancels the reading, which ends within about a second.
         QVERIFY2(closeMs < 200, qPrintable(QString::number(closeMs)));
+        QVERIFY2(fetchMs < 3000, qPrintable(QString::number(fetchMs)));
     }
 };
 

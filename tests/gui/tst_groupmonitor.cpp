@@ -2,7 +2,7 @@
 // it is a JobMonitor in its ConsumerGroup mode (same charts, lag map, partition table and
 // Burrow status rules), without job controls, lag-in-time or latency charts; a group whose
 // commits stop while lag grows turns STALL (ERR), one catching up is OK. The main window's
-// watchGroup slot opens one as its own window.
+// watchGroup opens one as a tab (one per group; closing parks it; the layout restores it).
 #include "ChartPanel.h"
 #include "ClusterPane.h"
 #include "GroupLagSampler.h"
@@ -10,12 +10,15 @@
 #include "JobMonitor.h"
 #include "MainWindow.h"
 #include "PartitionTableModel.h"
+#include "WorkArea.h"
 
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
 #include <QPointer>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
@@ -140,16 +143,30 @@ private Q_SLOTS:
         QCOMPARE(group.monitor()->store().latest().totalLag, 5);
     }
 
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCoreApplication::setOrganizationName(QStringLiteral("MirrorDesk-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_groupmonitor"));
+        QSettings().clear();
+    }
+
     void mainWindowWatchesAGroup()
     {
         MainWindow window;
+        window.show();
         ClusterConfig nowhere;
         nowhere.alias = QStringLiteral("nowhere");
         nowhere.bootstrap = QStringLiteral("127.0.0.1:1");
         QPointer<GroupMonitor> monitor = window.watchGroup(nowhere, QStringLiteral("billing"));
         QVERIFY(monitor);
-        QVERIFY(monitor->isWindow());
+        // A tab of the work area, current on its side, not a window of its own.
+        QVERIFY(!monitor->isWindow());
+        WorkArea *area = window.workArea();
+        QVERIFY(area->isOpen(monitor));
+        QCOMPARE(area->tabs(area->sideOf(monitor))->currentWidget(), monitor.data());
         QVERIFY(monitor->isVisible());
+        QCOMPARE(area->keyOf(monitor), MainWindow::groupMonitorKey(nowhere, QStringLiteral("billing")));
         QCOMPARE(monitor->groupId(), QStringLiteral("billing"));
         QVERIFY(monitor->sampler());
         QVERIFY(monitor->sampler()->isRunning());
@@ -157,8 +174,58 @@ private Q_SLOTS:
         // The poll fails (nothing listens there): the monitor says so, in words.
         QTRY_VERIFY_WITH_TIMEOUT(!monitor->errorText().isEmpty(), 20000);
         QVERIFY2(monitor->errorText().contains(QStringLiteral("127.0.0.1:1")), qPrintable(monitor->errorText()));
-        monitor->close();
-        QTRY_VERIFY(monitor.isNull()); // deleted on close
+        // One per group: watching it again raises the same tab; another group gets its own.
+        area->raise(window.sourcePane());
+        QCOMPARE(window.watchGroup(nowhere, QStringLiteral("billing")), monitor.data());
+        QCOMPARE(area->tabs(area->sideOf(monitor))->currentWidget(), monitor.data());
+        GroupMonitor *other = window.watchGroup(nowhere, QStringLiteral("audit"));
+        QVERIFY(other != monitor.data());
+        QVERIFY(area->isOpen(other));
+        // Closing its tab hides it (it goes on sampling); watching again brings it back.
+        area->closePage(monitor);
+        QVERIFY(monitor);
+        QVERIFY(!area->isOpen(monitor));
+        QVERIFY(!monitor->isVisible());
+        QVERIFY(monitor->sampler()->isRunning());
+        QCOMPARE(window.watchGroup(nowhere, QStringLiteral("billing")), monitor.data());
+        QVERIFY(area->isOpen(monitor));
+    }
+
+    void anOpenGroupTabComesBackOnTheNextStart()
+    {
+        QSettings().clear();
+        ClusterConfig source;
+        source.alias = QStringLiteral("eu");
+        source.bootstrap = QStringLiteral("127.0.0.1:1");
+        ClusterConfig target = source;
+        target.alias = QStringLiteral("dr");
+        target.bootstrap = QStringLiteral("127.0.0.1:2");
+        {
+            MainWindow window;
+            window.showClusters(source, target);
+            window.resize(800, 600);
+            window.show();
+            GroupMonitor *payments = window.watchGroup(target, QStringLiteral("payments"));
+            GroupMonitor *closed = window.watchGroup(source, QStringLiteral("closed"));
+            // On the side of its cluster's view: the target's is on the right.
+            QCOMPARE(window.workArea()->sideOf(payments), window.workArea()->sideOf(window.targetPane()));
+            window.workArea()->closePage(closed);
+            window.close(); // saves
+        }
+        MainWindow window;
+        window.showClusters(source, target);
+        window.restoreSettings();
+        WorkArea *area = window.workArea();
+        auto *payments =
+            qobject_cast<GroupMonitor *>(area->page(MainWindow::groupMonitorKey(target, QStringLiteral("payments"))));
+        QVERIFY(payments);
+        QVERIFY(area->isOpen(payments));
+        QCOMPARE(area->sideOf(payments), area->sideOf(window.targetPane()));
+        QCOMPARE(payments->cluster().bootstrap, target.bootstrap);
+        QCOMPARE(payments->groupId(), QStringLiteral("payments"));
+        QVERIFY(payments->sampler() && payments->sampler()->isRunning());
+        // A closed one stays closed.
+        QVERIFY(!area->page(MainWindow::groupMonitorKey(source, QStringLiteral("closed"))));
     }
 
     void watchLagInAPaneOpensAMonitorForThatCluster()
@@ -179,7 +246,6 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!monitor->errorText().isEmpty(), 20000);
         // It watches the pane's own cluster, the target here.
         QVERIFY2(monitor->errorText().contains(QStringLiteral("127.0.0.1:2")), qPrintable(monitor->errorText()));
-        monitor->close();
     }
 };
 

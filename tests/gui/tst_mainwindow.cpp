@@ -102,7 +102,7 @@ private Q_SLOTS:
         spec.start = StartPosition::Earliest;
         spec.syncTopicConfigs = false;
         const QStringList prepared = sandbox->prepareTarget(spec);
-        QCOMPARE(prepared.size(), SandboxClusters::demoTopics().size());
+        QCOMPARE(prepared.size(), SandboxClusters::demoTopics().size() + 1); // and the job's offset map
 
         MainWindow window;
         QAbstractItemModelTester sourceTester(window.sourcePane()->topicModel(),

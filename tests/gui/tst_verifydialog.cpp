@@ -2,8 +2,8 @@
 // brokers: a copy made with the independent test producer matches on every
 // partition; changed, extra and missing records make their partitions
 // different, and selecting one shows the source and target records side by
-// side ("missing" for a side without one); Cancel on a larger topic ends the
-// run promptly. The engine's cancel flag and progress callback are checked on
+// side ("missing" for a side without one); Cancel on a larger topic answers
+// at once. The engine's cancel flag and progress callback are checked on
 // Verifier itself, and the table model passes QAbstractItemModelTester.
 #include "../integration/verify_support.h"
 
@@ -300,7 +300,7 @@ private Q_SLOTS:
     {
         makeBigTopic();
         QVERIFY(!m_bigTopic.isEmpty());
-        // Set before the run: nothing is compared.
+        // Set before the run: not even the clusters are asked.
         std::atomic_bool cancel = true;
         VerifyOptions options = quickOptions();
         options.cancel = &cancel;
@@ -309,8 +309,7 @@ private Q_SLOTS:
         QVERIFY(!report.completed);
         QCOMPARE(report.exitCode(), 2);
         QCOMPARE(report.partitions.size(), 0);
-        QCOMPARE(report.summary(),
-                 QStringLiteral("verify: cancelled after 0 of %1 partitions (0 differing)").arg(kBigPartitions));
+        QCOMPARE(report.summary(), QStringLiteral("verify: cancelled before both clusters answered"));
 
         // Set from another thread while a partition is read: the run ends at once.
         cancel = false;
@@ -355,9 +354,10 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         QTest::mouseClick(dlg.cancelButton(), Qt::LeftButton);
-        QVERIFY(finished.wait(5000));
+        // Answered before the click returns: the run's own end comes later and is dropped.
+        QCOMPARE(finished.size(), 1);
         const qint64 took = clock.elapsed();
-        QVERIFY2(took < 2000, qPrintable(QStringLiteral("%1 ms").arg(took)));
+        QVERIFY2(took < 200, qPrintable(QStringLiteral("%1 ms").arg(took)));
         qInfo("gui cancel: finished %lld ms after the click", took);
         QVERIFY(dlg.report().cancelled);
         const qsizetype done = dlg.report().partitions.size();

@@ -1,6 +1,7 @@
 // The window's layout: the navigator beside two tabbed work areas. The first size is the
 // screen's; a started job's monitor opens as a tab (one per job), closes and opens again
-// where it was; a tab moves to the other side through its context menu; the navigator's
+// where it was; a tab moves to the other side through its context menu or a drag, and
+// stays there in the next window; the navigator's
 // cluster entries bring their page forward; the open tabs, splitters and columns come back
 // in a new window with the same settings. Brokers: the in-process sandbox, or none.
 #include "ClusterPane.h"
@@ -78,6 +79,19 @@ void doubleClick(QWidget *viewport, const QPoint &pos)
                     Qt::NoModifier);
     QApplication::sendEvent(viewport, &dbl);
     QTest::mouseRelease(viewport, Qt::LeftButton, {}, pos);
+}
+
+// Presses `page`'s tab, moves in steps (QTabBar starts its own move first) and lets go at
+// `pos` of `over`, as a hand does; the work area gets its events through the pressed bar.
+void dragTab(QTabWidget *from, QWidget *page, QWidget *over, const QPoint &pos)
+{
+    QTabBar *bar = from->tabBar();
+    const QPoint start = bar->tabRect(from->indexOf(page)).center();
+    const QPoint end = bar->mapFromGlobal(over->mapToGlobal(pos));
+    QTest::mousePress(bar, Qt::LeftButton, {}, start);
+    for (int step = 1; step <= 4; ++step)
+        QTest::mouseMove(bar, start + (end - start) * step / 4);
+    QTest::mouseRelease(bar, Qt::LeftButton, {}, end);
 }
 
 QTableView *jobView(MainWindow &window)
@@ -266,6 +280,63 @@ private Q_SLOTS:
         QCOMPARE(area->sideOf(target), WorkArea::Right);
         QVERIFY(right->isVisible());
         QCOMPARE(left->count(), 1);
+    }
+
+    void aTabDragsToTheOtherSide()
+    {
+        QSettings().clear();
+        {
+            MainWindow window;
+            window.addJob(new MirrorJob(demoSpec()));
+            window.resize(800, 600);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            WorkArea *area = window.workArea();
+            QTabWidget *left = area->tabs(WorkArea::Left);
+            QTabWidget *right = area->tabs(WorkArea::Right);
+            JobMonitor *monitor = window.openJobMonitor(0);
+            ClusterPane *source = window.sourcePane();
+            ClusterPane *target = window.targetPane();
+            QCOMPARE(area->sideOf(monitor), WorkArea::Left);
+
+            // Let go over the target's tab: the monitor goes there, before it, and is current.
+            QTabBar *rightBar = right->tabBar();
+            dragTab(left, monitor, rightBar, rightBar->tabRect(right->indexOf(target)).center());
+            QTRY_COMPARE(area->sideOf(monitor), WorkArea::Right);
+            QCOMPARE(right->indexOf(monitor), 0);
+            QVERIFY(isCurrent(window, monitor));
+            QCOMPARE(left->count(), 1);
+
+            // A drag that ends on its own bar, or in its own side's page, moves nothing.
+            dragTab(right, target, rightBar, rightBar->rect().center() + QPoint(0, 1));
+            dragTab(right, target, right, right->rect().center());
+            QTest::qWait(50);
+            QCOMPARE(area->sideOf(target), WorkArea::Right);
+
+            // The last tab of a side, let go over the other side's page: the empty side hides.
+            dragTab(left, source, right->currentWidget(), right->currentWidget()->rect().center());
+            QTRY_COMPARE(area->sideOf(source), WorkArea::Right);
+            QCOMPARE(right->indexOf(source), right->count() - 1); // not over a tab: at the end
+            QVERIFY(!left->isVisible());
+            QTRY_VERIFY(right->width() > area->width() - 10);
+
+            // With one side hidden, its edge of the work area stands for it.
+            dragTab(right, target, area, QPoint(area->width() / 8, area->height() / 2));
+            QTRY_COMPARE(area->sideOf(target), WorkArea::Left);
+            QVERIFY(left->isVisible());
+            QVERIFY(isCurrent(window, target));
+            window.close(); // saves
+        }
+        // The next start has the tabs where they were dragged.
+        MainWindow window;
+        window.addJob(new MirrorJob(demoSpec()));
+        window.restoreSettings();
+        WorkArea *area = window.workArea();
+        QCOMPARE(area->sideOf(window.targetPane()), WorkArea::Left);
+        QCOMPARE(area->sideOf(window.sourcePane()), WorkArea::Right);
+        QVERIFY(area->isOpen(window.jobMonitor(0)));
+        QCOMPARE(area->sideOf(window.jobMonitor(0)), WorkArea::Right);
+        QCOMPARE(area->tabs(WorkArea::Right)->indexOf(window.jobMonitor(0)), 0);
     }
 
     void navigatorEntriesBringTheirPageForward()
