@@ -11,6 +11,11 @@ namespace {
 constexpr int kWatermarkTimeoutMs = 8000;
 constexpr int kDescribeClusterTimeoutMs = 3000;
 constexpr int kRoundMs = 1000; // one metadata attempt; the error callback is served between rounds
+// Partitions per ListOffsets call. librdkafka matches each answered partition to the list
+// asked with a linear search (leader lookup and result update alike), so one call's cost
+// grows with the square of its size: 50,000 partitions in one call kept the admin thread
+// busy for 15-30 s, in calls of this size the whole fetch takes about a second.
+constexpr int kWatermarkChunk = 1000;
 
 bool isHopeless(int code)
 {
@@ -326,9 +331,29 @@ bool ProbeClient::fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QStri
 
 bool ProbeClient::queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error)
 {
-    int count = 0;
-    for (const TopicInfo *t : topics)
-        count += int(t->partitions.size());
+    QElapsedTimer spent;
+    spent.start();
+    // Whole topics per call, about kWatermarkChunk partitions each, within one time budget.
+    qsizetype first = 0;
+    while (first < topics.size()) {
+        qsizetype end = first;
+        int count = 0;
+        while (end < topics.size() && (count == 0 || count + topics.at(end)->partitions.size() <= kWatermarkChunk))
+            count += int(topics.at(end++)->partitions.size());
+        const qint64 left = timeoutMs - spent.elapsed();
+        if (left <= 0 || cancelled()) {
+            *error = describeFailure(QStringLiteral("cannot read offsets"), RD_KAFKA_RESP_ERR__TIMED_OUT);
+            return false;
+        }
+        if (!queryWatermarkChunk(topics.mid(first, end - first), count, int(left), error))
+            return false;
+        first = end;
+    }
+    return true;
+}
+
+bool ProbeClient::queryWatermarkChunk(const QList<TopicInfo *> &topics, int count, int timeoutMs, QString *error)
+{
     if (count == 0)
         return true;
     // ListOffsets with timestamp -2 answers the earliest offset, -1 the latest:
