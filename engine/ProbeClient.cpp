@@ -10,7 +10,10 @@ namespace md {
 namespace {
 constexpr int kWatermarkTimeoutMs = 8000;
 constexpr int kDescribeClusterTimeoutMs = 3000;
-constexpr int kRoundMs = 1000; // one metadata attempt; the error callback is served between rounds
+constexpr int kRoundMs = 1000; // the first metadata attempt; the error callback is served between rounds
+// A timed-out round's answer is lost, and a loaded broker can take longer than a second to
+// answer for 50,000 partitions: each round after a timeout waits twice as long, up to this.
+constexpr int kMaxRoundMs = 4000;
 // Partitions per ListOffsets call. librdkafka matches each answered partition to the list
 // asked with a linear search (leader lookup and result update alike), so one call's cost
 // grows with the square of its size: 50,000 partitions in one call kept the admin thread
@@ -156,6 +159,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         m_fetchErrorCode = 0;
     }
     rd_kafka_resp_err_t lastErr = RD_KAFKA_RESP_ERR__TIMED_OUT;
+    int roundMs = kRoundMs;
     while (!cancelled()) {
         const qint64 remaining = timeoutMs - timer.elapsed();
         if (remaining <= 0)
@@ -163,7 +167,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         const rd_kafka_metadata_t *raw = nullptr;
         QElapsedTimer round;
         round.start();
-        lastErr = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, int(std::min<qint64>(remaining, kRoundMs)));
+        lastErr = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, int(std::min<qint64>(remaining, roundMs)));
         MetadataPtr meta(raw);
         if (lastErr == RD_KAFKA_RESP_ERR_NO_ERROR && meta) {
             ClusterMetadata result = convert(*meta);
@@ -189,9 +193,11 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
                 break;
         }
         // A request that failed at once must not turn the rounds into a busy loop.
-        const qint64 rest = std::min<qint64>(kRoundMs - round.elapsed(), timeoutMs - timer.elapsed());
+        const qint64 rest = std::min<qint64>(roundMs - round.elapsed(), timeoutMs - timer.elapsed());
         if (rest > 0)
             rd_kafka_poll(m_rk.get(), int(rest));
+        if (lastErr == RD_KAFKA_RESP_ERR__TIMED_OUT)
+            roundMs = std::min(2 * roundMs, kMaxRoundMs);
     }
     rd_kafka_poll(m_rk.get(), 0);
     bool hopeless;

@@ -203,10 +203,19 @@ int browse(const Browse &b)
         std::printf("FAIL: no metadata within 300 s\n");
         return 1;
     }
-    const double fetchMs = double(arrivedNs) / 1e6;
+    const double firstAnswerMs = double(arrivedNs) / 1e6;
     spinUntil([&] { return pane.topicModel()->rowCount() >= b.topics; }, 10'000);
     view->viewport()->repaint();
     const double paintMs = msSince(since);
+    // A large cluster's first answer may come without message counts, which follow.
+    const auto counted = [&] {
+        const QList<TopicInfo> &topics = pane.client()->metadata().topics;
+        return topics.isEmpty() || topics.last().partitions.isEmpty() ||
+               topics.last().partitions.first().highWatermark >= 0;
+    };
+    spinUntil(counted, 60'000);
+    spinFor(50);
+    const double fetchMs = double(arrivedNs) / 1e6;
     // The probe sees a stall only at its next tick: let it tick before reading.
     spinFor(100);
     const double handleStall = probe.takeWorst();
@@ -214,10 +223,11 @@ int browse(const Browse &b)
     const double loadStall = std::max(handleStall, fetchingStall);
     // The pane's own slot (filling the model) ran just before ours and is inside the worst
     // stall; count it in, as an upper bound.
-    const double usableMs = double(since.nsecsElapsed() - arrivedNs) / 1e6 + handleStall;
+    const double usableMs = paintMs - firstAnswerMs + handleStall;
     const int rows = pane.topicModel()->rowCount();
-    std::printf("first load: metadata + watermarks of %d topics fetched in %.2f s on the admin thread\n", rows,
-                fetchMs / 1000.0);
+    std::printf("first load: metadata + watermarks of %d topics fetched in %.2f s on the admin thread (%d "
+                "answers)\n",
+                rows, fetchMs / 1000.0, arrivals);
     std::printf("first load: list drawn %.0f ms after connecting, %.1f ms after the metadata arrived (%d rows); "
                 "worst UI stall %.1f ms handling it, %.1f ms while fetching\n",
                 paintMs, usableMs, rows, handleStall, fetchingStall);
@@ -309,14 +319,15 @@ int browse(const Browse &b)
     }
 
     std::sort(refreshMs.begin(), refreshMs.end());
-    std::printf("RESULT browse topics=%d fetch_ms=%.0f paint_ms=%.0f load_stall_ms=%.1f refresh_ms=%.0f "
-                "refresh_stall_ms=%.1f filter_key_ms=%.1f filter_stall_ms=%.1f sort_stall_ms=%.1f groups=%d "
-                "groups_connect_ms=%.0f groups_list_ms=%.0f group_filter_key_ms=%.1f group_lag_ms=%.0f "
-                "groups_stall_ms=%.1f\n",
-                rows, fetchMs, paintMs, loadStall, refreshMs.empty() ? 0.0 : refreshMs[refreshMs.size() / 2],
-                refreshStall, topicFilter.worstKeyMs, topicFilter.worstStallMs, sortStall,
-                groups->groupModel()->rowCount(), double(groupsListedNs) / 1e6, groupsListMs, groupFilter.worstKeyMs,
-                lagMs, std::max(groupsStall, groupFilter.worstStallMs));
+    std::printf(
+        "RESULT browse topics=%d first_answer_ms=%.0f fetch_ms=%.0f paint_ms=%.0f load_stall_ms=%.1f refresh_ms=%.0f "
+        "refresh_stall_ms=%.1f filter_key_ms=%.1f filter_stall_ms=%.1f sort_stall_ms=%.1f groups=%d "
+        "groups_connect_ms=%.0f groups_list_ms=%.0f group_filter_key_ms=%.1f group_lag_ms=%.0f "
+        "groups_stall_ms=%.1f\n",
+        rows, firstAnswerMs, fetchMs, paintMs, loadStall, refreshMs.empty() ? 0.0 : refreshMs[refreshMs.size() / 2],
+        refreshStall, topicFilter.worstKeyMs, topicFilter.worstStallMs, sortStall, groups->groupModel()->rowCount(),
+        double(groupsListedNs) / 1e6, groupsListMs, groupFilter.worstKeyMs, lagMs,
+        std::max(groupsStall, groupFilter.worstStallMs));
     std::printf("%s (limits: stall < %.0f ms, first paint < %.0f ms, filter keystroke < %.1f ms)\n",
                 failed ? "FAIL" : "PASS", kStallLimitMs, kUsableLimitMs, kFrameMs);
     pane.close();
