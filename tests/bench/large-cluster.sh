@@ -122,6 +122,7 @@ print(" ".join(str(s.getsockname()[1]) for s in socks))
 EOF
 )"
 CONTROLLER_PORT="${PORTS[$BROKERS]}"
+# The top bit cleared: a base64 id then never starts with "-", which the tools would take for an option.
 CLUSTER_ID="$(python3 -c 'import base64, uuid; print(base64.urlsafe_b64encode(uuid.UUID(int=uuid.uuid4().int & ~(1 << 127)).bytes).decode().rstrip("="))')"
 
 write_broker_config() {
