@@ -9,6 +9,19 @@ namespace md {
 
 namespace {
 constexpr int kMetadataTimeoutMs = 8000; // the UI promises an answer within ten seconds
+constexpr int kWatermarkTimeoutMs = 8000;
+// Above this many partitions a connection's first answer goes out twice: the names and
+// partitions as soon as the metadata is read, then with the message counts. Reading the
+// watermarks of 50,000 partitions takes seconds; the list need not wait for them.
+constexpr int kListFirstPartitions = 5000;
+
+int partitionCount(const ClusterMetadata &md)
+{
+    int n = 0;
+    for (const TopicInfo &t : md.topics)
+        n += int(t.partitions.size());
+    return n;
+}
 
 void registerTypes()
 {
@@ -33,6 +46,7 @@ public:
     {
         m_probe.reset();
         m_config = config;
+        m_answered = false;
         refresh();
     }
 
@@ -57,6 +71,21 @@ public:
             }
             m_probe->setCancelFlag(&m_closing);
         }
+        if (!m_answered) {
+            std::optional<ClusterMetadata> md = m_probe->fetchMetadata(kMetadataTimeoutMs, false, &error);
+            if (!md) {
+                Q_EMIT failure(error);
+                return;
+            }
+            m_answered = true;
+            if (partitionCount(*md) > kListFirstPartitions)
+                Q_EMIT metadata(*md);
+            QString wmError; // watermarks are a nicety: metadata without them is still an answer
+            if (!m_closing.load())
+                m_probe->fetchWatermarks(md->topics, kWatermarkTimeoutMs, &wmError);
+            Q_EMIT metadata(*md);
+            return;
+        }
         if (auto md = m_probe->fetchMetadata(kMetadataTimeoutMs, true, &error))
             Q_EMIT metadata(*md);
         else
@@ -75,6 +104,7 @@ private:
     ClusterConfig m_config;
     std::unique_ptr<ProbeClient> m_probe;
     QTimer m_timer;
+    bool m_answered = false; // the connection's first metadata went out
 };
 
 ClusterClient::ClusterClient(QObject *parent) : QObject(parent)

@@ -10,7 +10,15 @@ namespace md {
 namespace {
 constexpr int kWatermarkTimeoutMs = 8000;
 constexpr int kDescribeClusterTimeoutMs = 3000;
-constexpr int kRoundMs = 1000; // one metadata attempt; the error callback is served between rounds
+constexpr int kRoundMs = 1000; // the first metadata attempt; the error callback is served between rounds
+// A timed-out round's answer is lost, and a loaded broker can take longer than a second to
+// answer for 50,000 partitions: each round after a timeout waits twice as long, up to this.
+constexpr int kMaxRoundMs = 4000;
+// Partitions per ListOffsets call. librdkafka matches each answered partition to the list
+// asked with a linear search (leader lookup and result update alike), so one call's cost
+// grows with the square of its size: 50,000 partitions in one call kept the admin thread
+// busy for 15-30 s, in calls of this size the whole fetch takes about a second.
+constexpr int kWatermarkChunk = 1000;
 
 bool isHopeless(int code)
 {
@@ -151,6 +159,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         m_fetchErrorCode = 0;
     }
     rd_kafka_resp_err_t lastErr = RD_KAFKA_RESP_ERR__TIMED_OUT;
+    int roundMs = kRoundMs;
     while (!cancelled()) {
         const qint64 remaining = timeoutMs - timer.elapsed();
         if (remaining <= 0)
@@ -158,7 +167,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         const rd_kafka_metadata_t *raw = nullptr;
         QElapsedTimer round;
         round.start();
-        lastErr = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, int(std::min<qint64>(remaining, kRoundMs)));
+        lastErr = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, int(std::min<qint64>(remaining, roundMs)));
         MetadataPtr meta(raw);
         if (lastErr == RD_KAFKA_RESP_ERR_NO_ERROR && meta) {
             ClusterMetadata result = convert(*meta);
@@ -185,9 +194,11 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         }
         // A request that failed at once must not turn the rounds into a busy loop.
         // In slices, so a cancel is seen within one metadata request (a round) and not two.
-        for (qint64 rest = std::min<qint64>(kRoundMs - round.elapsed(), timeoutMs - timer.elapsed());
-             rest > 0 && !cancelled(); rest = std::min<qint64>(kRoundMs - round.elapsed(), timeoutMs - timer.elapsed()))
+        for (qint64 rest = std::min<qint64>(roundMs - round.elapsed(), timeoutMs - timer.elapsed());
+             rest > 0 && !cancelled(); rest = std::min<qint64>(roundMs - round.elapsed(), timeoutMs - timer.elapsed()))
             rd_kafka_poll(m_rk.get(), int(std::min<qint64>(rest, 100)));
+        if (lastErr == RD_KAFKA_RESP_ERR__TIMED_OUT)
+            roundMs = std::min(2 * roundMs, kMaxRoundMs);
     }
     rd_kafka_poll(m_rk.get(), 0);
     bool hopeless;
@@ -327,9 +338,29 @@ bool ProbeClient::fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QStri
 
 bool ProbeClient::queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error)
 {
-    int count = 0;
-    for (const TopicInfo *t : topics)
-        count += int(t->partitions.size());
+    QElapsedTimer spent;
+    spent.start();
+    // Whole topics per call, about kWatermarkChunk partitions each, within one time budget.
+    qsizetype first = 0;
+    while (first < topics.size()) {
+        qsizetype end = first;
+        int count = 0;
+        while (end < topics.size() && (count == 0 || count + topics.at(end)->partitions.size() <= kWatermarkChunk))
+            count += int(topics.at(end++)->partitions.size());
+        const qint64 left = timeoutMs - spent.elapsed();
+        if (left <= 0 || cancelled()) {
+            *error = describeFailure(QStringLiteral("cannot read offsets"), RD_KAFKA_RESP_ERR__TIMED_OUT);
+            return false;
+        }
+        if (!queryWatermarkChunk(topics.mid(first, end - first), count, int(left), error))
+            return false;
+        first = end;
+    }
+    return true;
+}
+
+bool ProbeClient::queryWatermarkChunk(const QList<TopicInfo *> &topics, int count, int timeoutMs, QString *error)
+{
     if (count == 0)
         return true;
     // ListOffsets with timestamp -2 answers the earliest offset, -1 the latest:

@@ -62,6 +62,7 @@ public:
 private:
     ProbeClient() = default;
     bool queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error);
+    bool queryWatermarkChunk(const QList<TopicInfo *> &topics, int count, int timeoutMs, QString *error);
     static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
     ClusterMetadata convert(const rd_kafka_metadata_t &meta) const;
     // Racks and the controller from DescribeCluster (metadata has no racks);

@@ -13,6 +13,41 @@ void TopicTableModel::setTopics(const QList<TopicInfo> &topics)
     mergeSortedRows(m_topics, topics, [](const TopicInfo &t) -> const QString & { return t.name; });
 }
 
+TopicFilterModel::TopicFilterModel(TopicTableModel *source, QObject *parent)
+    : QSortFilterProxyModel(parent), m_source(source)
+{
+    setSourceModel(source);
+    setSortRole(TopicTableModel::SortRole);
+}
+
+void TopicFilterModel::setNameFilter(const QString &text)
+{
+    if (text == m_needle)
+        return;
+    m_needle = text;
+    invalidateFilter();
+}
+
+bool TopicFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const
+{
+    if (sourceParent.isValid() || m_needle.isEmpty())
+        return true;
+    const TopicInfo *t = m_source->topicAt(sourceRow);
+    return t && t->name.contains(m_needle, Qt::CaseInsensitive);
+}
+
+bool TopicFilterModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    if (left.column() == TopicTableModel::Name && right.column() == TopicTableModel::Name &&
+        sortRole() == TopicTableModel::SortRole) {
+        const TopicInfo *l = m_source->topicAt(left.row());
+        const TopicInfo *r = m_source->topicAt(right.row());
+        if (l && r) // what QVariant's compare of the two names answers, without building them
+            return l->name < r->name;
+    }
+    return QSortFilterProxyModel::lessThan(left, right);
+}
+
 const TopicInfo *TopicTableModel::topicAt(int row) const
 {
     return row >= 0 && row < m_topics.size() ? &m_topics[row] : nullptr;

@@ -44,7 +44,7 @@ QString quoted(const QString &name)
 ClusterPane::ClusterPane(const QString &role, QWidget *parent)
     : QWidget(parent), m_role(role), m_client(new ClusterClient(this)), m_admin(new AdminClient(this)),
       m_topics(new TopicTableModel(this)), m_brokers(new BrokerTableModel(this)),
-      m_topicProxy(new QSortFilterProxyModel(this)), m_title(new QLabel(this)), m_status(new QLabel(this)),
+      m_topicProxy(new TopicFilterModel(m_topics, this)), m_title(new QLabel(this)), m_status(new QLabel(this)),
       m_actionStatus(new QLabel(this)), m_filter(new QLineEdit(this)), m_topicView(makeTableView(this)),
       m_brokerView(makeTableView(this)), m_tabs(new QTabWidget(this)), m_refresh(new QToolButton(this)),
       m_interval(new QComboBox(this)), m_toolbar(new QToolBar(this)), m_splitter(new QSplitter(Qt::Horizontal, this)),
@@ -90,10 +90,6 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
             m_client->setAutoRefreshInterval(refreshInterval());
     });
 
-    m_topicProxy->setSourceModel(m_topics);
-    m_topicProxy->setSortRole(TopicTableModel::SortRole);
-    m_topicProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_topicProxy->setFilterKeyColumn(TopicTableModel::Name);
     m_topicView->setModel(m_topicProxy);
     m_topicView->setObjectName(QStringLiteral("topics"));
     m_topicView->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -111,7 +107,7 @@ ClusterPane::ClusterPane(const QString &role, QWidget *parent)
 
     m_filter->setPlaceholderText(tr("Filter topics"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, m_topicProxy, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filter, &QLineEdit::textChanged, m_topicProxy, &TopicFilterModel::setNameFilter);
 
     // Actions: toolbar and the topic list's context menu.
     m_createAction->setObjectName(QStringLiteral("createTopic"));

@@ -9,7 +9,6 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QSplitter;
 class QTableView;
 class QTabWidget;
@@ -24,6 +23,7 @@ class GroupsPanel;
 class MessagesPanel;
 class SchemasPanel;
 class TopicDetails;
+class TopicFilterModel;
 class TopicTableModel;
 
 // One side of the window: a cluster's brokers and topics, served by a
@@ -110,7 +110,7 @@ private:
     AdminClient *m_admin;
     TopicTableModel *m_topics;
     BrokerTableModel *m_brokers;
-    QSortFilterProxyModel *m_topicProxy;
+    TopicFilterModel *m_topicProxy;
     QLabel *m_title;
     QLabel *m_status;
     QLabel *m_actionStatus;

@@ -10,6 +10,8 @@
 #include <QSortFilterProxyModel>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace md;
 
 namespace {
@@ -37,6 +39,14 @@ QStringList names(const TopicTableModel &m)
     QStringList out;
     for (int r = 0; r < m.rowCount(); ++r)
         out.append(m.index(r, TopicTableModel::Name).data().toString());
+    return out;
+}
+
+QStringList column(const QAbstractItemModel &m, int col)
+{
+    QStringList out;
+    for (int r = 0; r < m.rowCount(); ++r)
+        out.append(m.index(r, col).data().toString());
     return out;
 }
 
@@ -121,6 +131,61 @@ private Q_SLOTS:
         proxy.setFilterKeyColumn(TopicTableModel::Name);
         proxy.setFilterFixedString(QStringLiteral("ph"));
         QCOMPARE(proxy.rowCount(), 1);
+    }
+
+    // The pane's proxy: a case-insensitive name substring, every column sortable, and the
+    // same order as QSortFilterProxyModel gives through SortRole (its fast path for names
+    // must not change what the user sees).
+    void topicFilterModel()
+    {
+        TopicTableModel m;
+        TopicFilterModel proxy(&m);
+        QSortFilterProxyModel reference;
+        reference.setSourceModel(&m);
+        reference.setSortRole(TopicTableModel::SortRole);
+        QAbstractItemModelTester tester(&proxy, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QList<TopicInfo> topics;
+        QRandomGenerator rng(20);
+        const QStringList stems = {QStringLiteral("Orders"),    QStringLiteral("orders"), QStringLiteral("__consumer"),
+                                   QStringLiteral("b\u00e9ta"), QStringLiteral("Zeta"),   QStringLiteral("alpha")};
+        for (int i = 0; i < 200; ++i)
+            topics.append(topic(stems.at(i % stems.size()) + QLatin1Char('.') + QString::number(rng.bounded(100000)),
+                                1 + rng.bounded(12), rng.bounded(50)));
+        std::sort(topics.begin(), topics.end(), [](const TopicInfo &a, const TopicInfo &b) { return a.name < b.name; });
+        topics.erase(std::unique(topics.begin(), topics.end(),
+                                 [](const TopicInfo &a, const TopicInfo &b) { return a.name == b.name; }),
+                     topics.end());
+        m.setTopics(topics);
+        for (const Qt::SortOrder order : {Qt::AscendingOrder, Qt::DescendingOrder}) {
+            proxy.sort(TopicTableModel::Name, order);
+            reference.sort(TopicTableModel::Name, order);
+            QCOMPARE(column(proxy, TopicTableModel::Name), column(reference, TopicTableModel::Name));
+        }
+        proxy.sort(TopicTableModel::Partitions, Qt::DescendingOrder);
+        reference.sort(TopicTableModel::Partitions, Qt::DescendingOrder);
+        QCOMPARE(column(proxy, TopicTableModel::Partitions), column(reference, TopicTableModel::Partitions));
+
+        proxy.sort(TopicTableModel::Name, Qt::AscendingOrder);
+        proxy.setNameFilter(QStringLiteral("ORDERS."));
+        int expected = 0;
+        for (const TopicInfo &t : std::as_const(topics))
+            expected += t.name.startsWith(QLatin1String("orders."), Qt::CaseInsensitive) ? 1 : 0;
+        QVERIFY(expected > 0);
+        QCOMPARE(proxy.rowCount(), expected);
+        for (const QString &name : column(proxy, TopicTableModel::Name))
+            QVERIFY2(name.contains(QLatin1String("orders."), Qt::CaseInsensitive), qPrintable(name));
+        // A refresh merges under the filter; new matching topics appear, in order.
+        topics.append(topic(QStringLiteral("orders.zzz-new"), 3));
+        topics.append(topic(QStringLiteral("other.new"), 3));
+        std::sort(topics.begin(), topics.end(), [](const TopicInfo &a, const TopicInfo &b) { return a.name < b.name; });
+        m.setTopics(topics);
+        QCOMPARE(proxy.rowCount(), expected + 1);
+        QCOMPARE(proxy.index(proxy.rowCount() - 1, TopicTableModel::Name).data().toString(),
+                 QStringLiteral("orders.zzz-new"));
+        proxy.setNameFilter({});
+        QCOMPARE(proxy.rowCount(), int(topics.size()));
+        reference.sort(TopicTableModel::Name, Qt::AscendingOrder);
+        QCOMPARE(column(proxy, TopicTableModel::Name), column(reference, TopicTableModel::Name));
     }
 
     void brokers()
