@@ -315,9 +315,63 @@ struct Compiler {
     }
 };
 
+// The first named type (record, error, enum, fixed) that `v` defines a second
+// time, by full name; empty when none. The Avro spec forbids it, and Avro C
+// 1.11 accepts it and loses the first definition (a leak the fuzzer found).
+QString redefinedName(const QJsonValue &v, const QString &ns, QSet<QString> *seen)
+{
+    if (v.isArray()) {
+        for (const QJsonValue &branch : v.toArray())
+            if (QString name = redefinedName(branch, ns, seen); !name.isEmpty())
+                return name;
+        return {};
+    }
+    if (!v.isObject())
+        return {};
+    const QJsonObject o = v.toObject();
+    const QJsonValue type = o.value(QLatin1String("type"));
+    if (type.isObject() || type.isArray())
+        return redefinedName(type, ns, seen);
+    const QString kind = type.toString();
+    if (kind == QLatin1String("array"))
+        return redefinedName(o.value(QLatin1String("items")), ns, seen);
+    if (kind == QLatin1String("map"))
+        return redefinedName(o.value(QLatin1String("values")), ns, seen);
+    if (kind != QLatin1String("record") && kind != QLatin1String("error") && kind != QLatin1String("enum") &&
+        kind != QLatin1String("fixed"))
+        return {};
+    const QString name = o.value(QLatin1String("name")).toString();
+    QString full = name;
+    QString inner = ns;
+    if (name.contains(QLatin1Char('.'))) {
+        inner = name.left(name.lastIndexOf(QLatin1Char('.')));
+    } else {
+        if (o.contains(QLatin1String("namespace")))
+            inner = o.value(QLatin1String("namespace")).toString();
+        full = inner.isEmpty() ? name : inner + QLatin1Char('.') + name;
+    }
+    if (!name.isEmpty() && seen->contains(full))
+        return full;
+    seen->insert(full);
+    if (kind == QLatin1String("record") || kind == QLatin1String("error"))
+        for (const QJsonValue &field : o.value(QLatin1String("fields")).toArray())
+            if (QString n = redefinedName(field.toObject().value(QLatin1String("type")), inner, seen); !n.isEmpty())
+                return n;
+    return {};
+}
+
 // Parses `text` with Avro C; false with *error = Avro's reason.
 bool avroParse(const QByteArray &text, avro_schema_t *schema, QString *error)
 {
+    const QJsonDocument doc = QJsonDocument::fromJson(text);
+    const QJsonValue root = doc.isArray()    ? QJsonValue(doc.array())
+                            : doc.isObject() ? QJsonValue(doc.object())
+                                             : QJsonValue();
+    QSet<QString> seen;
+    if (const QString twice = redefinedName(root, QString(), &seen); !twice.isEmpty()) {
+        *error = QStringLiteral("the schema defines the named type %1 twice").arg(twice);
+        return false;
+    }
     if (avro_schema_from_json_length(text.constData(), size_t(text.size()), schema) != 0) {
         *error = QString::fromUtf8(avro_strerror());
         return false;

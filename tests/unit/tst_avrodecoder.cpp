@@ -159,6 +159,28 @@ private Q_SLOTS:
         const auto a = make("{\"type\":\"array\",\"items\":\"null\"}");
         QVERIFY(dec(*a, Enc().l(1LL << 40).l(0).b).startsWith("ERROR"));
     }
+
+    void namedTypeDefinedTwiceIsRefused()
+    {
+        // Avro C accepts a second definition and leaks the first (found by fuzz_avro).
+        for (const char *kind : {"{\"type\":\"fixed\",\"name\":\"F\",\"size\":1}",
+                                 "{\"type\":\"enum\",\"name\":\"F\",\"symbols\":[\"A\"]}",
+                                 "{\"type\":\"record\",\"name\":\"F\",\"fields\":[]}"}) {
+            const QByteArray twice =
+                QByteArray("{\"type\":\"record\",\"name\":\"R\",\"namespace\":\"n\",\"fields\":[") +
+                "{\"name\":\"a\",\"type\":" + kind + "},{\"name\":\"b\",\"type\":[\"null\"," + kind + "]}]}";
+            QString error;
+            QVERIFY2(!AvroDecoder::create(twice, {}, &error), twice.constData());
+            QCOMPARE(error, QStringLiteral("schema: the schema defines the named type n.F twice"));
+        }
+        // The same short name in two namespaces is two types, and a reference is no definition.
+        const QByteArray distinct =
+            "{\"type\":\"record\",\"name\":\"R\",\"fields\":[{\"name\":\"a\",\"type\":{\"type\":\"fixed\","
+            "\"name\":\"x.F\",\"size\":1}},{\"name\":\"b\",\"type\":{\"type\":\"fixed\",\"name\":\"F\","
+            "\"namespace\":\"y\",\"size\":1}},{\"name\":\"c\",\"type\":\"x.F\"}]}";
+        QString error;
+        QVERIFY2(AvroDecoder::create(distinct, {}, &error), qPrintable(error));
+    }
     void concurrent()
     {
         const auto d = make(kOrder);
