@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <chrono>
 
 namespace md::groupadmin {
 struct Clients;
@@ -105,6 +106,9 @@ bool groupStateActive(const QString &state, const QStringList &members);
 
 struct GroupSyncPlan {
     bool ok = false;
+    // When the target's group states and offsets were read (steady clock;
+    // default: never). applyGroupSync reads them again unless they are fresh.
+    std::chrono::steady_clock::time_point targetReadAt;
     QString error;                // why not ok, naming the cluster and the call
     GroupSyncOptions options;     // what the plan was made with (applyGroupSync honours it)
     int groupsListed = 0;         // source groups seen
@@ -128,14 +132,19 @@ struct GroupSyncOutcome {
     int groupsWritten = 0;
     int partitionsWritten = 0;
     QStringList writtenGroups;
-    QStringList refused;     // "group (Stable: member on host)": became active since the plan
-    QList<Failure> failures; // per partition or per group
+    QStringList refused;          // "group (Stable: member on host)": became active since the plan
+    bool targetReadAgain = false; // the plan was not fresh: states and offsets were read again
+    QList<Failure> failures;      // per partition or per group
 };
 
 // Writes the plan's "write" partitions (AlterConsumerGroupOffsets on the
-// target), one request per group, concurrently. Asks the target again first:
-// a group that became active is refused; an offset that moved ahead since the
-// plan is not rewound (unless the plan allows it).
+// target), one request per group, concurrently. Unless the plan's target
+// answers are younger than kFreshPlanMs, asks the target again first: a group
+// that became active is refused; an offset that moved ahead since the plan is
+// not rewound (unless the plan allows it). A plan that fresh (the running sync
+// writes right after planning) is as current as a second read would be, which
+// takes longer than that itself; one shown to an operator first (failover) is not.
+constexpr int kFreshPlanMs = 250;
 GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &plan, int timeoutMs);
 
 // How far the copy is: per mirrored source partition, its end (read_committed)

@@ -291,6 +291,7 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
     if (!describeGroups(target, withPartitions, &states, &plan.error) ||
         !groupOffsets(target, withPartitions, &current, &plan.error))
         return plan;
+    plan.targetReadAt = std::chrono::steady_clock::now();
     for (GroupSyncEntry &entry : plan.groups) {
         const GroupState state = states.value(entry.group, GroupState{QStringLiteral("Dead"), {}});
         entry.targetState = state.state;
@@ -316,6 +317,9 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
         outcome.error = plan.error.isEmpty() ? QStringLiteral("group offset sync: the plan is not valid") : plan.error;
         return outcome;
     }
+    // Taken first: connecting below must not make a fresh plan look old.
+    const bool fresh = plan.targetReadAt != std::chrono::steady_clock::time_point{} &&
+                       std::chrono::steady_clock::now() - plan.targetReadAt < std::chrono::milliseconds(kFreshPlanMs);
     QList<const GroupSyncEntry *> toWrite;
     QStringList names;
     for (const GroupSyncEntry &g : plan.groups) {
@@ -335,12 +339,23 @@ GroupSyncOutcome applyGroupSync(const MirrorJobSpec &spec, const GroupSyncPlan &
         outcome.error = target.error();
         return outcome;
     }
-    // Asked again now: a consumer may have joined, or committed, since the plan.
+    // Asked again unless the plan's answers are fresh: a consumer may have
+    // joined, or committed, since the plan (kFreshPlanMs).
     QHash<QString, GroupState> states;
     QHash<QString, Offsets> current;
-    if (!describeGroups(target, names, &states, &outcome.error) ||
-        !groupOffsets(target, names, &current, &outcome.error))
+    if (fresh) {
+        for (const GroupSyncEntry *g : std::as_const(toWrite)) {
+            states.insert(g->group, GroupState{g->targetState, g->targetMembers});
+            Offsets &now = current[g->group];
+            for (const GroupPartitionSync &p : g->partitions)
+                if (p.targetCurrent >= 0)
+                    now.insert({p.targetTopic, p.partition}, p.targetCurrent);
+        }
+    } else if (!describeGroups(target, names, &states, &outcome.error) ||
+               !groupOffsets(target, names, &current, &outcome.error)) {
         return outcome;
+    }
+    outcome.targetReadAgain = !fresh;
 
     struct Request {
         QString group;

@@ -236,7 +236,8 @@ constexpr std::array kFields = {
           .defaultValue = "10000",
           .min = P::MinGroupSyncIntervalMs,
           .max = P::MaxGroupSyncIntervalMs,
-          .help = "how often group offsets are translated and written"},
+          .help = "how often group offsets are translated and written (each pass is a few small requests per group "
+                  "on both clusters: a shorter interval costs the brokers more)"},
     Field{.path = "checkpoints",
           .type = T::Object,
           .help = "MM2-format checkpoints of the groups, in the target topic sourceAlias.checkpoints.internal"},

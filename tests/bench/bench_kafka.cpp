@@ -1,12 +1,14 @@
 // Load generator, limit probes and target watcher for tests/bench/mm2-compare.sh (issue 7).
 //
 //   bench_kafka create  BOOTSTRAP TOPIC PARTITIONS
+//   bench_kafka delete  BOOTSTRAP TOPIC
 //   bench_kafka load    BOOTSTRAP TOPIC --records N --size BYTES [--rate R]
 //   bench_kafka consume BOOTSTRAP TOPIC --records N
 //   bench_kafka watch   BOOTSTRAP TOPIC --records N [--timeout S] [--committed 1]
 //   bench_kafka latency BOOTSTRAP TOPIC --records N [--skip K] [--timeout S]
 //   bench_kafka copy    BOOTSTRAP TOPIC --records N --to BOOTSTRAP2 --to-topic TOPIC2
 //
+// delete: removes a topic (a long benchmark frees each run's copy before the next one).
 // load: one librdkafka producer (the engine's producer settings: idempotent, acks=all,
 //   linger.ms=5), records spread round-robin over the partitions, each value starting with
 //   its send time (microseconds since the epoch, 8 bytes little-endian) so `latency` can
@@ -79,7 +81,8 @@ struct Args {
 Args parse(int argc, char **argv)
 {
     if (argc < 4)
-        die("usage: bench_kafka create|load|consume|watch|latency|copy BOOTSTRAP TOPIC [options] (see the source's "
+        die("usage: bench_kafka create|delete|load|consume|watch|latency|copy BOOTSTRAP TOPIC [options] (see the "
+            "source's "
             "header)");
     Args a;
     a.command = argv[1];
@@ -260,6 +263,30 @@ int cmdCreate(const Args &a)
     }
     rd_kafka_destroy(rk);
     std::printf("RESULT create topic=%s partitions=%d\n", a.topic.c_str(), a.partitions);
+    return 0;
+}
+
+int cmdDelete(const Args &a)
+{
+    rd_kafka_t *rk = client(RD_KAFKA_PRODUCER, baseConf(a));
+    rd_kafka_DeleteTopic_t *dt = rd_kafka_DeleteTopic_new(a.topic.c_str());
+    rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
+    rd_kafka_DeleteTopics(rk, &dt, 1, nullptr, q);
+    rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 30000);
+    if (!ev)
+        die("DeleteTopics timed out");
+    const rd_kafka_DeleteTopics_result_t *res = rd_kafka_event_DeleteTopics_result(ev);
+    size_t n = 0;
+    const rd_kafka_topic_result_t **tr = res ? rd_kafka_DeleteTopics_result_topics(res, &n) : nullptr;
+    if (rd_kafka_event_error(ev))
+        die(std::string("DeleteTopics: ") + rd_kafka_event_error_string(ev));
+    if (n == 1 && rd_kafka_topic_result_error(tr[0]))
+        die(std::string("DeleteTopics: ") + rd_kafka_topic_result_error_string(tr[0]));
+    rd_kafka_event_destroy(ev);
+    rd_kafka_queue_destroy(q);
+    rd_kafka_DeleteTopic_destroy(dt);
+    rd_kafka_destroy(rk);
+    std::printf("RESULT delete topic=%s\n", a.topic.c_str());
     return 0;
 }
 
@@ -576,6 +603,8 @@ int main(int argc, char **argv)
     const Args a = parse(argc, argv);
     if (a.command == "create")
         return cmdCreate(a);
+    if (a.command == "delete")
+        return cmdDelete(a);
     if (a.command == "load")
         return cmdLoad(a);
     if (a.command == "consume")

@@ -55,32 +55,42 @@ names = {
     "copy": "bare copy loop: 1 consumer → 1 producer",
     "loop": "bare copy loop: 1 consumer → 1 producer",
     "mdsmall": "MirrorDesk `run --until-caught-up`, smaller bounds",
+    "mdnomap2": "the same again (control: no map, no groups)",
 }
+# MirrorDesk's CPU plus the brokers' during the same run: what the copy cost the machine.
+for kind in list(data):
+    for r, cpu in data[kind]["cpu_s"].items():
+        if r in data[kind]["broker_cpu_s"]:
+            data[kind]["all_cpu_s"][r] = cpu + data[kind]["broker_cpu_s"][r]
 print(f"Parameters: {params}\n")
 if mode == "throughput":
     # limit per run: the narrower of the two sides
     for r in set(runs_of("produce", "steady_rps")) & set(runs_of("consume", "steady_rps")):
         data["limit"]["steady_rps"][r] = min(data["produce"]["steady_rps"][r], data["consume"]["steady_rps"][r])
-    print("| | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s | brokers' CPU s |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     if "mapcost=1" in params:
         interval = re.search(r"interval_ms=(\d+)", params)
         every = f"{int(interval.group(1)) / 1000:g} s" if interval else "1 s"
         exists = ", its map topic already there" if "map_exists=1" in params else ""
+        throttle = re.search(r"throttle=(\d+)", params)
+        if throttle and int(throttle.group(1)) > 0:
+            exists += f", throttled to {int(throttle.group(1)) / 1e6:g} MB/s"
         names["md"] = f"MirrorDesk `run --until-caught-up`, offset map + group sync every {every}{exists}"
     if "footprint=1" in params:
         names["md"] = "MirrorDesk `run --until-caught-up`, default bounds"
         bounds = re.search(r"small_consumer=(\S*) small_producer=(\S*)", params)
         if bounds:
             names["mdsmall"] = f"MirrorDesk, consumer `{bounds.group(1)}`, producer `{bounds.group(2)}`"
-    for kind in ("md", "mdsmall", "mdalo", "mdnomap", "mm2", "produce", "consume", "copy"):
+    for kind in ("md", "mdsmall", "mdalo", "mdnomap", "mdnomap2", "mm2", "produce", "consume", "copy"):
         if not any(data[kind].values()):  # not run (the limit lookup above touched it)
             continue
         print(f"| {names[kind]} | {summary(runs_of(kind, 'steady_rps').values())} "
               f"| {summary(runs_of(kind, 'steady_mbps').values(), '{:.1f}')} "
               f"| {summary(runs_of(kind, 'e2e_s').values(), '{:.1f}')} "
               f"| {summary(runs_of(kind, 'rss_mb').values())} "
-              f"| {summary(runs_of(kind, 'cpu_s').values(), '{:.1f}')} |")
+              f"| {summary(runs_of(kind, 'cpu_s').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'broker_cpu_s').values(), '{:.1f}')} |")
     print()
     print("| ratio (per run, then median [min..max]) | value | target |")
     print("|---|---:|---|")
@@ -94,6 +104,11 @@ if mode == "throughput":
         print(f"| map + group sync / no map steady rate | {summary(ratio('md', 'steady_rps', 'mdnomap', 'steady_rps'), '{:.3f}')} | ≥ 0.97 |")
         print(f"| map + group sync / no map CPU seconds | {summary(ratio('md', 'cpu_s', 'mdnomap', 'cpu_s'), '{:.3f}')} | |")
         print(f"| map + group sync / no map end to end | {summary(ratio('md', 'e2e_s', 'mdnomap', 'e2e_s'), '{:.3f}')} | |")
+        print(f"| map + group sync / no map brokers' CPU seconds | {summary(ratio('md', 'broker_cpu_s', 'mdnomap', 'broker_cpu_s'), '{:.3f}')} | |")
+        print(f"| map + group sync / no map CPU seconds, MirrorDesk + brokers | {summary(ratio('md', 'all_cpu_s', 'mdnomap', 'all_cpu_s'), '{:.3f}')} | ≤ 1.03 |")
+        if any(data["mdnomap2"].values()):
+            print(f"| control: no map / no map steady rate | {summary(ratio('mdnomap2', 'steady_rps', 'mdnomap', 'steady_rps'), '{:.3f}')} | |")
+            print(f"| control: no map / no map CPU seconds, MirrorDesk + brokers | {summary(ratio('mdnomap2', 'all_cpu_s', 'mdnomap', 'all_cpu_s'), '{:.3f}')} | |")
         sys.exit(0)
     print(f"| MirrorDesk / MM2 steady rate | {summary(ratio('md', 'steady_rps', 'mm2', 'steady_rps'), '{:.2f}')} | ≥ 1.5 |")
     print(f"| MirrorDesk / limit steady rate | {summary(ratio('md', 'steady_rps', 'limit', 'steady_rps'), '{:.2f}')} | ≥ 0.8 |")
@@ -115,7 +130,8 @@ else:
               f"| {summary(runs_of(kind, 'p999_ms').values(), '{:.1f}')} "
               f"| {summary(runs_of(kind, 'max_ms').values(), '{:.0f}')} "
               f"| {summary(runs_of(kind, 'rss_mb').values())} "
-              f"| {summary(runs_of(kind, 'cpu_s').values(), '{:.1f}')} |")
+              f"| {summary(runs_of(kind, 'cpu_s').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'broker_cpu_s').values(), '{:.1f}')} |")
     print()
     if "loop" in data and "md" in data:
         print(f"MirrorDesk / bare copy loop p99: {summary(ratio('md', 'p99_ms', 'loop', 'p99_ms'), '{:.2f}')} (target ≤ 1.2; "

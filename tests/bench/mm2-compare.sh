@@ -4,7 +4,8 @@
 #   tests/bench/mm2-compare.sh [--records N] [--size BYTES] [--partitions P] [--repeat R]
 #                              [--latency [--rate R] [--seconds S] [--kinds "loop md mm2"]] [--build DIR] [--out FILE]
 #                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
-#                              [--md-extra ',"transactionMaxRecords": 50000'] [--map-cost [--map-groups N] [--map-interval MS] [--map-topic-exists]]
+#                              [--md-extra ',"transactionMaxRecords": 50000'] [--throttle BYTES_PER_S]
+#                              [--map-cost [--map-groups N] [--map-interval MS] [--map-topic-exists] [--map-control]]
 #                              [--footprint CONSUMER_JSON PRODUCER_JSON]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
@@ -34,10 +35,20 @@
 #   --map-cost: what the offset map and group offset sync cost (issue 14). Before the repeats
 #     N source groups (--map-groups, default 20) commit offsets on the bench topic (group g at
 #     (g+1)/N of each partition's records, so the running sync writes partial positions while
-#     the copy passes them, then exact ones). Per repeat, in alternating order so machine noise
-#     hits both, MirrorDesk runs twice on the same data: with the map and group sync of those
-#     groups every --map-interval ms, default 1000 ("groups.include", "groupSyncIntervalMs"), and with
-#     "offsetMap": false and no groups. No MM2, limit or copy loop runs in this mode.
+#     the copy passes them, then exact ones) and two discarded MirrorDesk copies warm the
+#     brokers' JIT. Per repeat, in rotating order so machine noise hits all, MirrorDesk runs
+#     on the same data with the map and the group sync of those groups every --map-interval
+#     ms (default 10000, the profile's default; "groups.include", "groupSyncIntervalMs"), and
+#     with "offsetMap": false and no groups. --map-control adds a second run without the map
+#     (mdnomap2): the ratio of the two runs without the map is this machine's noise floor
+#     for the comparison. Each run's target topic is deleted after it is measured. Besides
+#     MirrorDesk's own CPU, the CPU seconds both broker JVMs spent during the run are
+#     recorded: on two shared cores the brokers' share decides the rate as much as ours.
+#     No MM2, limit or copy loop runs in this mode.
+#   --throttle B: MirrorDesk's runs copy at most B bytes/s ("throttleBytesPerSecond"). With
+#     --map-cost at a rate the machine can hold, the rates are equal by construction and the
+#     cost shows as CPU seconds (MirrorDesk + brokers) for the same records, a far steadier
+#     measure on a shared machine than the rate at full speed.
 #   --footprint: smaller prefetch and producer queue bounds against the defaults (issue 20).
 #     Per repeat, in alternating order, MirrorDesk runs twice on the same data: with its
 #     defaults ("md") and with these consumer and producer properties ("mdsmall"), e.g.
@@ -64,7 +75,9 @@ EOS=0
 MD_EXTRA=""
 MAPCOST=0
 MAP_GROUPS=20
-MAP_INTERVAL=1000
+MAP_INTERVAL=10000
+MAP_CONTROL=0
+THROTTLE=0
 MAP_EXISTS=0
 KINDS=""
 FOOTPRINT=0
@@ -95,6 +108,8 @@ while (($#)); do
         --map-groups) MAP_GROUPS="$2"; shift ;;
         --map-interval) MAP_INTERVAL="$2"; shift ;;
         --map-topic-exists) MAP_EXISTS=1 ;;
+        --map-control) MAP_CONTROL=1 ;;
+        --throttle) THROTTLE="$2"; shift ;;
         --footprint) FOOTPRINT=1; FP_CONSUMER_PROPS="$2"; FP_PRODUCER_PROPS="$3"; shift 2 ;;
         # more top-level profile keys for MirrorDesk, JSON starting with a comma
         --md-extra) MD_EXTRA="$2"; shift ;;
@@ -104,6 +119,7 @@ while (($#)); do
     shift
 done
 require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN MAP_GROUPS MAP_INTERVAL
+[[ "$THROTTLE" =~ ^[0-9]+$ ]] || die "--throttle takes bytes per second, got '$THROTTLE'"
 ((MAPCOST && EOS)) && die "--map-cost measures at-least-once jobs: \"offsetMap\": false cannot be exactly-once"
 ((MAPCOST)) && [[ $MODE == latency ]] && die "--map-cost is a throughput mode"
 ((FOOTPRINT)) && [[ $MODE == latency ]] && die "--footprint is a throughput mode"
@@ -195,6 +211,7 @@ write_profile() { # FILE NAME ALIAS TOPIC_REGEX [DELIVERY [EXTRA_KEYS]]
   "start": "earliest",
   "createTopics": true,
   "syncTopicConfigs": true,
+  "throttleBytesPerSecond": $THROTTLE,
   "delivery": "$delivery"$MD_EXTRA${6:-}
 }
 EOF
@@ -337,13 +354,21 @@ run_throughput() {
 # --map-cost: with the map and group sync against "offsetMap": false, alternating which runs
 # first. The source groups sit at (g+1)/N of each partition's records.
 run_map_cost() {
-    local per=$((RECORDS / PARTITIONS)) r
+    local per=$((RECORDS / PARTITIONS)) r i
     log "seeding $MAP_GROUPS source groups bench-app-* with offsets on bench"
     "$BG" seed "$SRC" bench --groups "$MAP_GROUPS" --prefix bench-app --partitions "$PARTITIONS" --offset "$per" --spread
     local withmap=', "groups": { "include": ["bench-app-.*"] }, "syncGroupOffsets": true, "groupSyncIntervalMs": '"$MAP_INTERVAL"
     local nomap=', "offsetMap": false'
+    # The brokers' JIT is still compiling their produce and fetch paths after the warm-up
+    # above: a target broker spent three times the CPU on the first copies as on later ones.
+    for ((i = 1; i <= 2; i++)); do
+        mkdir -p "$WORK/warm$i"
+        run_md warm "$i" "$WORK/warm$i" at-least-once "$nomap"
+    done
+    local kinds=(md mdnomap)
+    ((MAP_CONTROL)) && kinds+=(mdnomap2)
     for ((r = 1; r <= REPEAT; r++)); do
-        local d="$WORK/run$r"
+        local d="$WORK/run$r" n=${#kinds[@]} kind
         mkdir -p "$d"
         if ((MAP_EXISTS)); then
             # As for a job that ran before: its map topic is there, so the run does
@@ -351,14 +376,14 @@ run_map_cost() {
             "$BK" create "$TGT" "bench-map-$r" 1 >/dev/null
             withmap="${withmap%%, \"offsetMapTopic\"*}"', "offsetMapTopic": "bench-map-'"$r"'"'
         fi
-        if ((r % 2)); then
-            run_md md "$r" "$d" at-least-once "$withmap"
-            run_md mdnomap "$r" "$d" at-least-once "$nomap"
-        else
-            run_md mdnomap "$r" "$d" at-least-once "$nomap"
-            run_md md "$r" "$d" at-least-once "$withmap"
-        fi
-        # what the sync did: its info lines in the log of the run with the map
+        for ((i = 0; i < n; i++)); do # rotating order: each kind runs first in turn
+            kind="${kinds[$(((i + r) % n))]}"
+            if [[ $kind == md ]]; then
+                run_md md "$r" "$d" at-least-once "$withmap"
+            else
+                run_md "$kind" "$r" "$d" at-least-once "$nomap"
+            fi
+        done
         # what the sync did in the run with the map: its passes that wrote
         log "  md: $(grep -c 'synced offsets of' "$d/md.log" || true) group sync passes wrote offsets"
     done
@@ -388,17 +413,32 @@ run_md_small() { # RUN DIR
 }
 
 run_md() { # KIND RUN DIR DELIVERY [EXTRA_KEYS]
-    local kind="$1" r="$2" d="$3" w t0
+    local kind="$1" r="$2" d="$3" w t0 b0 b1
     write_profile "$d/$kind.mirrorjob" "bench $kind $r" "$kind$r" "bench" "$4" "${5:-}"
     "$BK" watch "$TGT" "$kind$r.bench" --records "$RECORDS" --timeout 900 "${WATCH_OPTS[@]}" >"$d/$kind.watch" &
     w=$!
     WATCH_PIDS+=("$w")
     t0=$(now_ms)
+    b0=$(broker_ticks)
     log "run $r: MirrorDesk $kind ($4)"
     /usr/bin/time -f "$TIMEFMT" -o "$d/$kind.time" "$MD" run "$d/$kind.mirrorjob" --until-caught-up >"$d/$kind.log" 2>&1 \
         || { tail -n 30 "$d/$kind.log" >&2; die "mirrordesk run failed (run $r)"; }
     wait $w || die "MirrorDesk did not land $RECORDS records (run $r)"
+    b1=$(broker_ticks)
     collect "$kind" "$r" "$d/$kind.watch" "$d/$kind.time" "$t0"
+    record "$kind" "$r" broker_cpu_s "$(awk -v a="$b0" -v b="$b1" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", (b-a)/hz}')"
+    # A long --map-cost series would fill the disk with copies nobody reads again.
+    ((MAPCOST == 0)) || "$BK" delete "$TGT" "$kind$r.bench" >/dev/null
+}
+
+# CPU ticks (user + system) both broker JVMs have used so far.
+broker_ticks() {
+    local total=0 name pid
+    for name in source target; do
+        pid="$(cat "$MIRRORDESK_KAFKA_STATE/$name/pid" 2>/dev/null)" || continue
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
 }
 
 collect() { # KIND RUN WATCHFILE TIMEFILE T0
@@ -503,7 +543,7 @@ fi
 
 TABLE="$WORK/table.md"
 python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
-    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS footprint=$FOOTPRINT small_consumer=${FP_CONSUMER_PROPS// /} small_producer=${FP_PRODUCER_PROPS// /}" >"$TABLE"
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS throttle=$THROTTLE footprint=$FOOTPRINT small_consumer=${FP_CONSUMER_PROPS// /} small_producer=${FP_PRODUCER_PROPS// /}" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"

@@ -2,7 +2,9 @@
 //  - a job running with "groups" moves a source group's offsets to the target
 //    within about two groupSyncIntervalMs, and follows when the group moves on;
 //  - planGroupSync + applyGroupSync for 1,000 groups x 100 partitions: reads and a
-//    steady-state pass under 5 s, the first full write bounded by the brokers' commit rate.
+//    steady-state pass under 5 s, the first full write bounded by the brokers' commit rate;
+//  - apply writes a fresh plan without asking the target again, and reads an older
+//    plan's target again: a group that moved ahead meanwhile is not rewound.
 
 #include "failover_support.h"
 
@@ -150,6 +152,76 @@ private Q_SLOTS:
         t.restart();
         QVERIFY2(run.stop(), qPrintable(run.transcript()));
         qInfo("stopped in %lld ms", t.elapsed());
+    }
+
+    void anOldPlanIsCheckedAgainBeforeWriting()
+    {
+        const QString topic = uniqueName(QStringLiteral("gs-fresh"));
+        const QString targetTopic = QStringLiteral("src.") + topic;
+        const QString prefix = uniqueName(QStringLiteral("gs-fresh-app"));
+        const QString freshGroup = prefix + QStringLiteral("-fresh"), oldGroup = prefix + QStringLiteral("-old");
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        QVERIFY2(createTopic(targetBootstrap(), targetTopic, 2, {}, &error), qPrintable(error));
+        QList<TestRecord> records;
+        for (int p = 0; p < 2; ++p)
+            for (int i = 0; i < 10; ++i) {
+                TestRecord r;
+                r.partition = p;
+                r.value = QByteArray::number(i);
+                records.append(r);
+            }
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        const auto sourceAt = [](int, int p) { return qint64(p == 0 ? 5 : 7); };
+        QVERIFY2(seedGroups(sourceBootstrap(), {freshGroup, oldGroup}, topic, 2, sourceAt, &error), qPrintable(error));
+        OffsetMap map; // source 0..9 copied to target 100..109
+        for (int p = 0; p < 2; ++p)
+            map.apply(topic, p, OffsetSegment{0, 10, 100, 10, targetTopic});
+        MirrorJobSpec spec = specFor(topic, prefix);
+        const auto planFor = [&](const QString &group) {
+            spec.groupsInclude = {QRegularExpression::escape(group)};
+            return planGroupSync(spec, map, GroupSyncOptions{}, 30000);
+        };
+
+        // Written right after planning (the running sync): the plan's answers are used.
+        const GroupSyncPlan fresh = planFor(freshGroup);
+        QVERIFY2(fresh.ok, qPrintable(fresh.error));
+        for (const GroupSyncEntry &g : fresh.groups)
+            for (const GroupPartitionSync &p : g.partitions)
+                qInfo("%s %s[%d]: %s %s", qPrintable(g.group), qPrintable(p.topic), p.partition,
+                      qPrintable(groupSyncActionName(p.action)), qPrintable(p.note));
+        QCOMPARE(fresh.count(GroupSyncAction::Write), 2);
+        const GroupSyncOutcome wroteFresh = applyGroupSync(spec, fresh, 30000);
+        QVERIFY2(wroteFresh.ok, qPrintable(wroteFresh.error));
+        QVERIFY2(!wroteFresh.targetReadAgain, "a fresh plan's target state was read a second time");
+        auto o = committedOffsets(targetBootstrap(), freshGroup, targetTopic, 2, &error);
+        QVERIFY2(o, qPrintable(error));
+        QCOMPARE(o->value(0), 105);
+        QCOMPARE(o->value(1), 107);
+
+        // Planned, then the target group moves on partition 0 (ahead of the plan) and
+        // on partition 1 (behind it); written later than kFreshPlanMs: read again,
+        // partition 0 is not rewound, partition 1 is written.
+        const GroupSyncPlan old = planFor(oldGroup);
+        QVERIFY2(old.ok, qPrintable(old.error));
+        QCOMPARE(old.count(GroupSyncAction::Write), 2);
+        QVERIFY2(seedGroups(
+                     targetBootstrap(), {oldGroup}, targetTopic, 2,
+                     [](int, int p) { return qint64(p == 0 ? 109 : 50); }, &error),
+                 qPrintable(error));
+        QTest::qWait(kFreshPlanMs + 100);
+        const GroupSyncOutcome wroteOld = applyGroupSync(spec, old, 30000);
+        o = committedOffsets(targetBootstrap(), oldGroup, targetTopic, 2, &error);
+        QVERIFY2(o, qPrintable(error));
+        QCOMPARE(o->value(0), 109); // not rewound to 105
+        QCOMPARE(o->value(1), 107);
+        QCOMPARE(wroteOld.partitionsWritten, 1);
+        QVERIFY2(wroteOld.targetReadAgain, "an old plan was written without asking the target again");
+
+        seedGroups(sourceBootstrap(), {freshGroup, oldGroup}, topic, 2, {}, &error);
+        seedGroups(targetBootstrap(), {freshGroup, oldGroup}, targetTopic, 2, {}, &error);
+        deleteTopic(sourceBootstrap(), topic);
+        deleteTopic(targetBootstrap(), targetTopic);
     }
 
     void planAndApplyAtScale()
