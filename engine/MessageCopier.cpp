@@ -112,8 +112,8 @@ constexpr int kCancelledFlushMs = 1000; // how long a cancelled copy waits for r
 class Copier {
 public:
     Copier(const CopySpec &spec, const std::atomic_bool *cancel, const CopyProgress &progress,
-           std::atomic_bool *writing)
-        : m_spec(spec), m_cancel(cancel), m_progress(progress), m_writing(writing)
+           std::atomic_bool *writing, const CopySchemaIds &schemaIds)
+        : m_spec(spec), m_cancel(cancel), m_progress(progress), m_writing(writing), m_schemaIdsSeen(schemaIds)
     {
     }
 
@@ -245,12 +245,15 @@ private:
 
     void report(bool force = false)
     {
-        if (!m_progress)
-            return;
         if (!force && m_lastReport.isValid() && m_lastReport.elapsed() < 100)
             return;
         m_lastReport.start();
-        m_progress(m_delivery.acked.load(), m_result.requested);
+        if (m_schemaIdsSeen) {
+            if (const QList<int> fresh = m_schemaIds.takeNew(); !fresh.isEmpty())
+                m_schemaIdsSeen(fresh);
+        }
+        if (m_progress)
+            m_progress(m_delivery.acked.load(), m_result.requested);
     }
 
     bool deliveryFailed()
@@ -402,6 +405,8 @@ private:
             HeadersPtr headers;
             if (rd_kafka_message_detach_headers(msg.get(), &raw) == RD_KAFKA_RESP_ERR_NO_ERROR)
                 headers.reset(raw);
+            m_schemaIds.add(msg->key, msg->key_len);
+            m_schemaIds.add(msg->payload, msg->len);
             if (!produce(targetPartition(msg->partition), msg->key, msg->key_len, msg->payload, msg->len,
                          tsType == RD_KAFKA_TIMESTAMP_NOT_AVAILABLE ? -1 : ts, std::move(headers), msg->offset))
                 break;
@@ -412,6 +417,7 @@ private:
         rd_kafka_consumer_close(consumer.get());
         if (done)
             m_result.requested = m_produced; // what the range really held
+        m_result.schemaIds = m_schemaIds.ids();
     }
 
     void finish()
@@ -446,8 +452,7 @@ private:
                                      .arg(rd_kafka_outq_len(m_producer.get()))
                                      .arg(targetWhat());
         }
-        if (m_progress)
-            m_progress(m_result.copied, m_result.requested);
+        report(true);
         // Purge before the handle goes: rd_kafka_destroy would otherwise wait for in-flight records.
         rd_kafka_purge(m_producer.get(), RD_KAFKA_PURGE_F_QUEUE | RD_KAFKA_PURGE_F_INFLIGHT);
         rd_kafka_poll(m_producer.get(), 0);
@@ -457,6 +462,8 @@ private:
     const std::atomic_bool *m_cancel;
     const CopyProgress &m_progress;
     std::atomic_bool *m_writing;
+    const CopySchemaIds &m_schemaIdsSeen;
+    WireSchemaIdSet m_schemaIds;
     bool m_writingSaid = false;
     QElapsedTimer m_lastReport;
     DeliveryState m_delivery;
@@ -492,9 +499,9 @@ QString CopyResult::summary(const CopySpec &spec) const
 }
 
 CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel, const CopyProgress &progress,
-                        std::atomic_bool *writing)
+                        std::atomic_bool *writing, const CopySchemaIds &schemaIds)
 {
-    Copier copier(spec, cancel, progress, writing);
+    Copier copier(spec, cancel, progress, writing, schemaIds);
     return copier.run();
 }
 
@@ -535,7 +542,13 @@ void MessageCopyJob::start()
                     Q_EMIT job->progress(done, total);
                 });
             },
-            &shared->writing);
+            &shared->writing,
+            [guard](const QList<int> &ids) {
+                postToApplication(guard, [ids](MessageCopyJob *job) {
+                    if (job->m_running)
+                        Q_EMIT job->schemaIdsSeen(ids);
+                });
+            });
         postToApplication(guard, [result](MessageCopyJob *job) {
             if (!job->m_running)
                 return;

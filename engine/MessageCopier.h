@@ -8,10 +8,14 @@
 // topic has it (else the target's partitioner picks one), as the mirror engine
 // does. The copy is one-shot work on the thread pool (MessageCopyJob) with
 // progress, finished and cancel; the blocking core (copyMessages) serves tests
-// and headless use.
+// and headless use. Bytes are copied as they are, so a record in a schema
+// registry's wire format keeps its schema id: a range copy collects the ids
+// of what it reads (its caller checks them on the target's registry, as the
+// copy dialog does for selected records before copying).
 
 #include "AdminService.h"
 #include "ClusterConfig.h"
+#include "RegistryCompare.h"
 
 #include <QObject>
 
@@ -46,6 +50,9 @@ struct CopyResult {
     // no answer yet, and the target may still write them.
     qint64 unanswered = 0;
     QString error; // empty on success (and on a clean cancel)
+    // A range copy: the distinct schema ids of the keys and values it read in
+    // the wire format, ascending (given records: their caller knows them).
+    QList<int> schemaIds;
 
     bool ok() const { return error.isEmpty() && !cancelled; }
     // "copied 500 records to orders on target", "cancelled after 120 of 500 records", or the error.
@@ -55,6 +62,9 @@ struct CopyResult {
 // Progress callback: (acknowledged, total). Called from the copying thread,
 // at most about every 100 ms and once at the end.
 using CopyProgress = std::function<void(qint64 done, qint64 total)>;
+// A range copy's schema ids not reported before (ascending), with a progress
+// report: never per record, and only when the read records brought new ids.
+using CopySchemaIds = std::function<void(const QList<int> &newIds)>;
 
 // Blocking: copies and waits for every delivery report (or the first failure).
 // `cancel` is polled between records and, while connecting, about every
@@ -64,7 +74,8 @@ using CopyProgress = std::function<void(qint64 done, qint64 total)>;
 // sets `cancel` and then reads `writing` false knows that nothing will be
 // written (both are sequentially consistent).
 CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel = nullptr,
-                        const CopyProgress &progress = {}, std::atomic_bool *writing = nullptr);
+                        const CopyProgress &progress = {}, std::atomic_bool *writing = nullptr,
+                        const CopySchemaIds &schemaIds = {});
 
 // Runs copyMessages as a pool task. Signals arrive on the application's (UI) thread.
 class MessageCopyJob final : public QObject {
@@ -87,6 +98,8 @@ public:
 
 Q_SIGNALS:
     void progress(qint64 done, qint64 total);
+    // A range copy read records with these schema ids (first seen since the last time).
+    void schemaIdsSeen(const QList<int> &ids);
     void finished(const md::CopyResult &result);
 
 private:

@@ -316,20 +316,43 @@ QString CopySchemaCheck::text() const
     return (problems + notes).join(QLatin1Char('\n'));
 }
 
-QList<int> wireSchemaIds(const QList<KafkaMessage> &messages)
+void WireSchemaIdSet::add(const void *data, size_t size)
 {
-    QSet<int> ids;
-    for (const KafkaMessage &m : messages) {
-        for (const std::optional<QByteArray> *part : {&m.key, &m.value}) {
-            if (!*part)
-                continue;
-            if (const std::optional<WirePrefix> p = parseWirePrefix((*part)->constData(), size_t((*part)->size())))
-                ids.insert(p->schemaId);
+    if (!data)
+        return;
+    if (const std::optional<WirePrefix> p = parseWirePrefix(static_cast<const char *>(data), size)) {
+        if (!m_all.contains(p->schemaId)) {
+            m_all.insert(p->schemaId);
+            m_new.append(p->schemaId);
         }
     }
-    QList<int> out(ids.cbegin(), ids.cend());
+}
+
+QList<int> WireSchemaIdSet::ids() const
+{
+    QList<int> out(m_all.cbegin(), m_all.cend());
     std::sort(out.begin(), out.end());
     return out;
+}
+
+QList<int> WireSchemaIdSet::takeNew()
+{
+    QList<int> out;
+    out.swap(m_new);
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QList<int> wireSchemaIds(const QList<KafkaMessage> &messages)
+{
+    WireSchemaIdSet ids;
+    for (const KafkaMessage &m : messages) {
+        for (const std::optional<QByteArray> *part : {&m.key, &m.value}) {
+            if (*part)
+                ids.add((*part)->constData(), size_t((*part)->size()));
+        }
+    }
+    return ids.ids();
 }
 
 CopySchemaCheck judgeCopySchemaIds(const QList<int> &ids, const QHash<int, IdAnswer> &source,

@@ -114,6 +114,21 @@ struct CopySchemaCheck {
 // The distinct schema ids of the messages' keys and values in the wire format, ascending.
 QList<int> wireSchemaIds(const QList<KafkaMessage> &messages);
 
+// The same, collected as records go by (a range copy reads its records only
+// as it runs): a prefix check and a set lookup per key or value.
+class WireSchemaIdSet {
+public:
+    void add(const void *data, size_t size); // null, or not the wire format: nothing
+    QList<int> ids() const;                  // every id added, ascending
+    // The ids added since the last call, ascending: what a progress report
+    // has to tell that it did not tell before.
+    QList<int> takeNew();
+
+private:
+    QSet<int> m_all;
+    QList<int> m_new;
+};
+
 // Pure: per id, what the source registry holds (nullopt: unknown there, so
 // the bytes are not a schema record after all) against the target's answer.
 struct IdAnswer {

@@ -12,6 +12,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace md {
 
 namespace {
@@ -190,6 +192,26 @@ bool CopyMessagesDialog::start()
     return true;
 }
 
+void CopyMessagesDialog::showSchemaCheck()
+{
+    QString text = m_schemaCheck.text();
+    if (m_schemaCheck.warn())
+        text = tr("The records keep their schema ids, and the other cluster's registry does not have all of them as "
+                  "they are:\n%1")
+                   .arg(text);
+    if (m_rangeChecking) {
+        QStringList ids;
+        for (int id : m_schemaCheck.ids)
+            ids << QString::number(id);
+        text += (text.isEmpty() ? QString() : QStringLiteral("\n")) +
+                tr("Checking schema ids %1 of the records read on both clusters' registries\u2026")
+                    .arg(ids.join(QStringLiteral(", ")));
+    }
+    m_schemaWarning->setText(text);
+    m_schemaWarning->setVisible(!text.isEmpty());
+    fitHeight();
+}
+
 void CopyMessagesDialog::onSchemaCheck(const CopySpec &spec, const CopySchemaCheck &check)
 {
     m_checkingSchemas = false;
@@ -197,13 +219,7 @@ void CopyMessagesDialog::onSchemaCheck(const CopySpec &spec, const CopySchemaChe
     m_schemaCheck = check;
     m_start->setEnabled(true);
     m_target->setEnabled(true);
-    const QString text = check.text();
-    m_schemaWarning->setText(check.warn() ? tr("The records keep their schema ids, and the other cluster's registry "
-                                               "does not have all of them as they are:\n%1")
-                                                .arg(text)
-                                          : text);
-    m_schemaWarning->setVisible(!text.isEmpty());
-    fitHeight();
+    showSchemaCheck();
     if (check.warn()) {
         m_result->setStyleSheet({});
         m_result->setText(tr("Copy anyway, or Close to leave the records where they are."));
@@ -220,7 +236,16 @@ void CopyMessagesDialog::startCopy(const CopySpec &spec)
     delete m_job;
     m_job = new MessageCopyJob(spec, this);
     connect(m_job, &MessageCopyJob::progress, this, &CopyMessagesDialog::onProgress);
+    connect(m_job, &MessageCopyJob::schemaIdsSeen, this, &CopyMessagesDialog::onRangeSchemaIds);
     connect(m_job, &MessageCopyJob::finished, this, &CopyMessagesDialog::onFinished);
+    if (spec.messages.isEmpty()) {
+        // A range is read afresh: what the last copy found says nothing of this one.
+        ++m_copyGeneration;
+        m_rangePending.clear();
+        m_rangeChecking = false;
+        m_schemaCheck = {};
+        m_schemaWarning->hide();
+    }
     m_result->setStyleSheet({});
     m_result->setText(tr("Copying to %1\u2026").arg(spec.targetTopic));
     m_progress->setRange(0, 0); // busy until the first progress report
@@ -228,6 +253,48 @@ void CopyMessagesDialog::startCopy(const CopySpec &spec)
     m_target->setEnabled(false);
     m_close->setText(tr("Cancel"));
     m_job->start();
+}
+
+void CopyMessagesDialog::onRangeSchemaIds(const QList<int> &ids)
+{
+    // Without a registry on this side the bytes only look like the wire format.
+    if (!m_job || !m_job->spec().source.schemaRegistry.isSet())
+        return;
+    for (int id : ids) {
+        if (!m_schemaCheck.ids.contains(id) && !m_rangePending.contains(id))
+            m_rangePending.append(id);
+    }
+    checkRangeSchemaIds();
+}
+
+void CopyMessagesDialog::checkRangeSchemaIds()
+{
+    if (m_rangeChecking || m_rangePending.isEmpty() || !m_job)
+        return;
+    m_rangeChecking = true;
+    QList<int> ids;
+    ids.swap(m_rangePending);
+    std::sort(ids.begin(), ids.end());
+    // Counted as looked up now: ids read again meanwhile are not queued twice.
+    m_schemaCheck.ids += ids;
+    std::sort(m_schemaCheck.ids.begin(), m_schemaCheck.ids.end());
+    showSchemaCheck();
+    const int generation = m_copyGeneration;
+    inBackground<CopySchemaCheck>(
+        this,
+        [ids, source = m_job->spec().source.schemaRegistry, target = m_job->spec().target.schemaRegistry] {
+            return checkCopySchemaIds(ids, source, target);
+        },
+        [this, generation](const CopySchemaCheck &check) {
+            if (generation != m_copyGeneration)
+                return;
+            m_rangeChecking = false;
+            m_schemaCheck.problems += check.problems;
+            m_schemaCheck.notes += check.notes;
+            showSchemaCheck();
+            checkRangeSchemaIds();
+            Q_EMIT schemaCheckFinished();
+        });
 }
 
 void CopyMessagesDialog::cancel()
@@ -264,6 +331,7 @@ void CopyMessagesDialog::onProgress(qint64 done, qint64 total)
 
 void CopyMessagesDialog::onFinished(const CopyResult &result)
 {
+    onRangeSchemaIds(result.schemaIds); // those the last progress did not bring (none, normally)
     onProgress(result.copied, result.requested);
     m_result->setStyleSheet(result.error.isEmpty() ? QString() : QStringLiteral("color: #c01c28;"));
     m_result->setText(result.summary(m_job->spec()));

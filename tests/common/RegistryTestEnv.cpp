@@ -17,6 +17,11 @@ QString registryHttpsUrlFile()
     return QDir(stateDir()).filePath(QStringLiteral("registry/https-url"));
 }
 
+QString secondRegistryUrlFile()
+{
+    return QDir(stateDir()).filePath(QStringLiteral("registry-second/url"));
+}
+
 QString firstLineOf(const QString &path)
 {
     QFile file(path);
@@ -56,6 +61,26 @@ bool registryHttpsAvailable(QString *missing)
                                   "'MIRRORDESK_KAFKA_STATE=%2 bash tests/kafka/harness.sh start-all' (or "
                                   "registry-start) or run the test through ctest (fixture 'kafka').")
                        .arg(registryHttpsUrlFile(), stateDir());
+    }
+    return false;
+}
+
+QString secondRegistryUrl()
+{
+    const QString overridden = qEnvironmentVariable("MIRRORDESK_SECOND_REGISTRY_URL").trimmed();
+    return overridden.isEmpty() ? firstLineOf(secondRegistryUrlFile()) : overridden;
+}
+
+bool secondRegistryAvailable(QString *missing)
+{
+    if (!secondRegistryUrl().isEmpty())
+        return true;
+    if (missing) {
+        *missing = QStringLiteral("Second schema registry not running (env MIRRORDESK_SECOND_REGISTRY_URL unset, %1 "
+                                  "missing: a harness older than the second registry). Start it with "
+                                  "'MIRRORDESK_KAFKA_STATE=%2 bash tests/kafka/harness.sh start-all' (or "
+                                  "registry-start second) or run the test through ctest (fixture 'kafka').")
+                       .arg(secondRegistryUrlFile(), stateDir());
     }
     return false;
 }

@@ -9,6 +9,9 @@
 // MIRRORDESK_REGISTRY_HTTPS_URL), with a certificate for 127.0.0.1 and
 // localhost signed by registryTlsFile("ca.pem"); registryTlsFile("other-ca.pem")
 // is a CA that signed nothing of it.
+// A second, independent registry (harness.sh start-all starts it as "second",
+// http only) serves the tests that compare two registries: env
+// MIRRORDESK_SECOND_REGISTRY_URL, else $MIRRORDESK_KAFKA_STATE/registry-second/url.
 
 #include "KafkaTestEnv.h"
 
@@ -29,6 +32,11 @@ QString registryTlsFile(const QString &fileName);
 // True when registryHttpsUrl() is known; otherwise false and *missing says where it was looked for.
 bool registryHttpsAvailable(QString *missing = nullptr);
 
+// The second registry's base URL, or empty when not known.
+QString secondRegistryUrl();
+// True when secondRegistryUrl() is known; otherwise false and *missing says where it was looked for.
+bool secondRegistryAvailable(QString *missing = nullptr);
+
 } // namespace md::test
 
 // First statement of a test (or initTestCase) that needs the registry: QFAIL
@@ -37,6 +45,18 @@ bool registryHttpsAvailable(QString *missing = nullptr);
     do {                                                                                                               \
         QString md_missing_;                                                                                           \
         if (!::md::test::registryAvailable(&md_missing_)) {                                                            \
+            if (::md::test::isCi())                                                                                    \
+                QFAIL(qPrintable(md_missing_));                                                                        \
+            else                                                                                                       \
+                QSKIP(qPrintable(md_missing_));                                                                        \
+        }                                                                                                              \
+    } while (false)
+
+// The same for the second registry.
+#define MD_REQUIRE_SECOND_REGISTRY()                                                                                   \
+    do {                                                                                                               \
+        QString md_missing_;                                                                                           \
+        if (!::md::test::secondRegistryAvailable(&md_missing_)) {                                                      \
             if (::md::test::isCi())                                                                                    \
                 QFAIL(qPrintable(md_missing_));                                                                        \
             else                                                                                                       \

@@ -1,22 +1,23 @@
 // The registries of a job's clusters compared (engine/RegistryCompare.h) and
 // what `mirrordesk check` prints of it, against the real brokers and the real
-// registry (Apicurio) of the shared harness. One real registry serves both
+// registries (Apicurio) of the shared harness. One real registry serves both
 // sides where they should agree (same ids, so nothing differs; a renamed
-// target topic's subject is really missing); a fake HTTP registry stands in
-// for a target registry that numbers its schemas otherwise, and a closed port
-// for one that is down. The same checks the copy dialog makes run here too.
+// target topic's subject is really missing); the harness's second real
+// registry, which numbers its schemas on its own, is a target where the
+// source's ids are another schema or absent (see RegistryPair.h for how the
+// test makes them so); a closed port is one that is down. The same checks the
+// copy dialog makes run here too. No fake HTTP registry: a real one produces
+// every case here.
 
 #include "AdminService.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "RegistryCompare.h"
+#include "RegistryPair.h"
 #include "RegistryTestEnv.h"
 #include "SchemaRegistryClient.h"
 #include "check_support.h"
-#include "registry_fake_support.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
 #include <QtTest/QtTest>
 
@@ -25,32 +26,20 @@ using namespace md::test;
 
 namespace {
 
-const QByteArray kOrder = R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"}]})";
-const QByteArray kOrderV2 =
-    R"({"type":"record","name":"Order","fields":[{"name":"id","type":"long"},{"name":"n","type":"string","default":""}]})";
-
-// `mirrordesk check` with this thread's event loop running (a fake registry in it answers meanwhile).
-Run runCheckServing(const QString &profilePath)
+// <orders>-value's two versions. The doc makes each run's text new to a
+// registry that outlives one run (it would answer a known text's old id).
+QByteArray orderV1(const QString &run)
 {
-    Run r;
-    QProcess p;
-    p.start(kExe, {QStringLiteral("check"), profilePath});
-    QElapsedTimer timer;
-    timer.start();
-    while (p.state() != QProcess::NotRunning && timer.elapsed() < 60000) {
-        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
-        p.waitForFinished(20);
-    }
-    if (p.state() != QProcess::NotRunning) {
-        p.kill();
-        p.waitForFinished();
-    } else if (p.exitStatus() == QProcess::NormalExit) {
-        r.exitCode = p.exitCode();
-    }
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    r.elapsedMs = timer.elapsed();
-    return r;
+    return QStringLiteral(R"({"type":"record","name":"Order","doc":"%1","fields":[{"name":"id","type":"long"}]})")
+        .arg(run)
+        .toUtf8();
+}
+QByteArray orderV2(const QString &run)
+{
+    return QStringLiteral(R"({"type":"record","name":"Order","doc":"%1","fields":[{"name":"id","type":"long"},)"
+                          R"({"name":"n","type":"string","default":""}]})")
+        .arg(run)
+        .toUtf8();
 }
 
 QString lineWith(const QString &text, const QString &needle)
@@ -67,8 +56,11 @@ class TestRegistryCompareReal final : public QObject, private CheckFixture {
     Q_OBJECT
 
     QString m_url;
+    QString m_second;
     int m_v1 = 0; // ids of <orders>-value's versions on the real registry
     int m_v2 = 0;
+    // The subject that has m_v1 on the second registry, as another schema.
+    QString m_otherSubject;
 
     SchemaRegistryConfig real() const { return SchemaRegistryConfig{.url = m_url}; }
 
@@ -88,33 +80,47 @@ class TestRegistryCompareReal final : public QObject, private CheckFixture {
                                       .toUtf8());
     }
 
-    // A target registry that has <orders>-value but numbers it otherwise: the
-    // source's v1 id is another subject's schema there, its v2 id is unknown.
-    void answerAsOtherTarget(FakeRegistry &fake)
-    {
-        const QByteArray prefix = "/apis/ccompat/v7";
-        fake.answer(prefix + "/subjects", {200, "[\"" + m_orders.toUtf8() + "-value\",\"other-value\"]"});
-        const QByteArray other =
-            QJsonDocument(QJsonObject{{QStringLiteral("schema"), QStringLiteral(R"({"type":"string"})")}})
-                .toJson(QJsonDocument::Compact);
-        fake.answer(prefix + "/schemas/ids/" + QByteArray::number(m_v1), {200, other});
-        fake.answer(prefix + "/schemas/ids/" + QByteArray::number(m_v1) + "/versions",
-                    {200, R"([{"subject":"other-value","version":3}])"});
-    }
+    SchemaRegistryConfig second() const { return SchemaRegistryConfig{.url = m_second}; }
 
 private Q_SLOTS:
     void initTestCase()
     {
         MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"));
         MD_REQUIRE_REGISTRY();
+        MD_REQUIRE_SECOND_REGISTRY();
         m_url = registryUrl();
+        m_second = secondRegistryUrl();
         createTopics();
         SchemaRegistryClient client(real());
+        SchemaRegistryClient other(second());
         RegistryError error;
         const QString subject = m_orders + QStringLiteral("-value");
-        const std::optional<int> v1 = client.registerSchema(subject, QStringLiteral("AVRO"), kOrder, {}, &error);
+        // The second registry has <orders>-value too (so ids, not the subject, differ) ...
+        QVERIFY2(other.registerSchema(subject, QStringLiteral("AVRO"),
+                                      QStringLiteral(R"({"type":"enum","name":"E%1","symbols":["A"]})")
+                                          .arg(QString(m_orders)
+                                                   .replace(QLatin1Char('-'), QLatin1Char('_'))
+                                                   .replace(QLatin1Char('.'), QLatin1Char('_')))
+                                          .toUtf8(),
+                                      {}, &error),
+                 qPrintable(error.message));
+        // ... then, the counters level, <orders>-value's v1 on the source and
+        // another subject's schema on the second get the same id; v2 on the
+        // source only has an id the second registry lacks.
+        QString why;
+        QVERIFY2(alignSchemaIds(client, other, &why), qPrintable(why));
+        const std::optional<int> v1 =
+            client.registerSchema(subject, QStringLiteral("AVRO"), orderV1(m_orders), {}, &error);
         QVERIFY2(v1, qPrintable(error.message));
-        const std::optional<int> v2 = client.registerSchema(subject, QStringLiteral("AVRO"), kOrderV2, {}, &error);
+        m_otherSubject = QStringLiteral("other-") + m_orders + QStringLiteral("-value");
+        // A text new to the registry (else it answers the id it gave it before).
+        const std::optional<int> o = other.registerSchema(
+            m_otherSubject, QStringLiteral("AVRO"),
+            QStringLiteral(R"({"type":"string","doc":"not an order: %1"})").arg(m_orders).toUtf8(), {}, &error);
+        QVERIFY2(o, qPrintable(error.message));
+        QCOMPARE(*o, *v1);
+        const std::optional<int> v2 =
+            client.registerSchema(subject, QStringLiteral("AVRO"), orderV2(m_orders), {}, &error);
         QVERIFY2(v2, qPrintable(error.message));
         QVERIFY(*v1 != *v2);
         m_v1 = *v1;
@@ -142,18 +148,14 @@ private Q_SLOTS:
 
     void otherTargetRegistryIsReported()
     {
-        FakeRegistry fake;
-        answerAsOtherTarget(fake);
-        const SchemaRegistryConfig target{.url = fake.url()};
-        const RegistryComparison c = offThread([&] {
-            return readRegistryComparison(real(), target, {{m_orders, m_orders}});
-        });
+        const RegistryComparison c = readRegistryComparison(real(), second(), {{m_orders, m_orders}});
         QCOMPARE(c.state, RegistryComparison::State::Compared);
         QCOMPARE(c.findings.size(), 2);
         QCOMPARE(c.findings.at(0).kind, SchemaFinding::Kind::IdDiffers);
         QCOMPARE(c.findings.at(0).schemaId, m_v1);
-        QVERIFY2(c.findings.at(0).text.endsWith(QStringLiteral("which on the target registry is other-value version 3 "
-                                                               "(a different AVRO schema)")),
+        QVERIFY2(c.findings.at(0).text.endsWith(QStringLiteral("which on the target registry is %1 version 1 "
+                                                               "(a different AVRO schema)")
+                                                    .arg(m_otherSubject)),
                  qPrintable(c.findings.at(0).text));
         QCOMPARE(c.findings.at(1).kind, SchemaFinding::Kind::IdAbsent);
         QCOMPARE(c.findings.at(1).schemaId, m_v2);
@@ -208,16 +210,15 @@ private Q_SLOTS:
 
     void checkNamesTheSchemaIdsTheTargetMeansOtherwise()
     {
-        FakeRegistry fake;
-        answerAsOtherTarget(fake);
-        const Run r = runCheckServing(
-            profile(QStringLiteral("fake.mirrorjob"), QStringLiteral(R"({"policy": "identity"})"), m_url, fake.url()));
+        const Run r = runCheck(
+            profile(QStringLiteral("second.mirrorjob"), QStringLiteral(R"({"policy": "identity"})"), m_url, m_second));
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         QCOMPARE(lineWith(r.out, QStringLiteral("schema id %1,").arg(m_v1)),
                  QStringLiteral("  warning: %1-value version 1: records copied byte for byte will point at schema id "
-                                "%2, which on the target registry is other-value version 3 (a different AVRO schema)")
+                                "%2, which on the target registry is %3 version 1 (a different AVRO schema)")
                      .arg(m_orders)
-                     .arg(m_v1));
+                     .arg(m_v1)
+                     .arg(m_otherSubject));
         QCOMPARE(lineWith(r.out, QStringLiteral("schema id %1,").arg(m_v2)),
                  QStringLiteral("  warning: %1-value version 2 (latest): records copied byte for byte will point at "
                                 "schema id %2, which on the target registry is absent")
@@ -236,7 +237,7 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("\ncheck: 1 topics to mirror")), qPrintable(r.out));
     }
 
-    void copyCheckAgainstTheRealAndTheFakeRegistry()
+    void copyCheckAgainstTwoRealRegistries()
     {
         KafkaMessage m;
         QByteArray v(5, '\0');
@@ -249,9 +250,7 @@ private Q_SLOTS:
         CopySchemaCheck c = checkCopySchemaIds(ids, real(), real());
         QVERIFY2(!c.warn() && c.notes.isEmpty(), qPrintable(c.text()));
         // A target registry without it: the id is named.
-        FakeRegistry fake;
-        answerAsOtherTarget(fake);
-        c = offThread([&] { return checkCopySchemaIds(ids, real(), SchemaRegistryConfig{.url = fake.url()}); });
+        c = checkCopySchemaIds(ids, real(), second());
         QVERIFY(c.warn());
         QCOMPARE(c.problems.size(), 1);
         QVERIFY2(c.problems.first().startsWith(QStringLiteral("schema id %1: ").arg(m_v2)), qPrintable(c.text()));

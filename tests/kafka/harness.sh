@@ -12,8 +12,9 @@
 #                                    (SASL_PLAINTEXT: SCRAM-SHA-512/256 and PLAIN;
 #                                    an SSL listener with client certificates; and
 #                                    SASL_SSL listeners, SCRAM-SHA-512, see tls.sh),
-#                                    in parallel, and the schema registry
-#   harness.sh stop-all              stop every broker and the registry of the state dir
+#                                    the schema registry and a second one named
+#                                    "second", all in parallel
+#   harness.sh stop-all              stop every broker and registry of the state dir
 #   harness.sh bootstrap NAME        print host:port of NAME's client listener
 #   harness.sh ssl-bootstrap NAME    print host:port of a --sasl broker's SSL listener
 #   harness.sh sasl-ssl-bootstrap NAME [good|wrong-host|expired]
@@ -32,11 +33,14 @@
 #   harness.sh toxic NAME add TYPE upstream|downstream JSON | clear | disable | enable
 #                                    network faults on a --proxied broker's proxy
 #   harness.sh proxy-start|proxy-stop  Toxiproxy itself (start NAME --proxied starts it)
-#   harness.sh registry-start|registry-stop
+#   harness.sh registry-start|registry-stop [NAME]
 #                                    Apicurio Registry 3 (in memory, empty at each start;
-#                                    see registry.sh); start-all starts it
-#   harness.sh registry-url [--https] print its Confluent-compatible API's base URL (--https:
-#                                    the same registry over https, its CA in registry/tls/ca.pem)
+#                                    see registry.sh); without NAME the default one (http
+#                                    and https), with NAME another, independent one (http)
+#   harness.sh registry-url [NAME] [--https]
+#                                    print its Confluent-compatible API's base URL (--https:
+#                                    the default registry over https, its CA in
+#                                    registry/tls/ca.pem)
 #
 # State: $MIRRORDESK_KAFKA_STATE/NAME/ holds server.properties, data/, logs/,
 # pid, ports, mode and bootstrap (written only once the broker is ready, removed
@@ -516,7 +520,7 @@ cmd_stop_all() {
         pids+=($!)
     done
     local rc=0 p
-    cmd_registry_stop &
+    cmd_registry_stop_all &
     pids+=($!)
     for p in "${pids[@]}"; do wait "$p" || rc=1; done
     cmd_proxy_stop || rc=1
@@ -530,7 +534,7 @@ cmd_start_all() {
     # Leftovers of an interrupted run would hold their ports and old topics.
     cmd_stop_all || true
     local all
-    all=($(pick_ports 13))
+    all=($(pick_ports 14))
     local start=$SECONDS
     cmd_start source --ports "${all[0]} ${all[1]}" &
     local p1=$!
@@ -538,19 +542,24 @@ cmd_start_all() {
     local p2=$!
     cmd_start sasl --sasl --ports "${all[*]:4:7}" &
     local p3=$!
-    cmd_registry_start "${all[11]}" "${all[12]}" &
+    cmd_registry_start "" "${all[11]}" "${all[12]}" &
     local p4=$!
+    # The tests that compare two registries need a second, independent one;
+    # started beside the rest, it costs memory (about 240 MB) rather than time.
+    cmd_registry_start second "${all[13]}" &
+    local p5=$!
     local rc=0
     wait $p1 || rc=1
     wait $p2 || rc=1
     wait $p3 || rc=1
     wait $p4 || rc=1
+    wait $p5 || rc=1
     if (( rc != 0 )); then
         log "start-all failed; stopping whatever started"
         cmd_stop_all || true
         exit 1
     fi
-    log "all brokers and the registry ready in $((SECONDS - start))s (state in $STATE)"
+    log "all brokers and the registries ready in $((SECONDS - start))s (state in $STATE)"
 }
 
 main() {
@@ -573,7 +582,7 @@ main() {
         proxy-start) cmd_proxy_start ;;
         proxy-stop) cmd_proxy_stop ;;
         registry-start) cmd_registry_start "$@" ;;
-        registry-stop) cmd_registry_stop ;;
+        registry-stop) cmd_registry_stop "$@" ;;
         registry-url) cmd_registry_url "$@" ;;
         status) cmd_status ;;
         -h|--help|help) usage ;;

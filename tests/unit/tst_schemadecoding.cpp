@@ -137,6 +137,43 @@ QByteArray lineRecord()
 }
 const QByteArray kLineJson = "{\"qty\":3,\"price\":{\"amount\":{\"currency\":\"EUR\",\"units\":12}}}";
 
+// Message indexes and map fields. Confluent's serializers number a message
+// by its place in the FileDescriptorProto's message_type and each
+// DescriptorProto's nested_type, and protoc puts a map field's synthetic
+// XxxEntry message in nested_type where the field is declared: Item below is
+// [0, 1] (CountsEntry is [0, 0]) and Note is [0, 3] (after IndexEntry), not
+// [0, 0] and [0, 1] as a count that skips map entries would have it.
+const QByteArray kProtoMaps = "syntax = \"proto3\"; package maps;\n"
+                              "message Cart {\n"
+                              "  map<string, int64> counts = 1;\n"
+                              "  message Item { string sku = 1; int32 qty = 2; }\n"
+                              "  repeated Item items = 2;\n"
+                              "  map<int32, Item> index = 3;\n"
+                              "  message Note { string text = 1; }\n"
+                              "}\n"
+                              "message Other { int32 x = 1; }\n";
+// The same Cart as Confluent's Java serializer registers a compiled class's
+// schema: the map entry written out as a nested message with map_entry set.
+const QByteArray kProtoMapsExplicit = "syntax = \"proto3\"; package mapsx;\n"
+                                      "message Cart {\n"
+                                      "  repeated CountsEntry counts = 1;\n"
+                                      "  repeated Item items = 2;\n"
+                                      "  message CountsEntry {\n"
+                                      "    option map_entry = true;\n"
+                                      "    string key = 1;\n"
+                                      "    int64 value = 2;\n"
+                                      "  }\n"
+                                      "  message Item { string sku = 1; int32 qty = 2; }\n"
+                                      "}\n";
+// Cart.Item{sku: "a-1", qty: 2}, Cart.Note{text: "hi"}, Cart{counts: {"k": 5}}.
+const QByteArray kItemBytes("\x0a\x03"
+                            "a-1\x10\x02",
+                            7);
+const QByteArray kNoteBytes("\x0a\x02"
+                            "hi",
+                            4);
+const QByteArray kCartBytes("\x0a\x05\x0a\x01k\x10\x05", 7);
+
 std::shared_ptr<FakeLookup> registry()
 {
     auto r = std::make_shared<FakeLookup>();
@@ -152,6 +189,8 @@ std::shared_ptr<FakeLookup> registry()
     r->add(2, QStringLiteral("PROTOBUF"), kProtoOrder, QStringLiteral("orders-value"), 7,
            {{QStringLiteral("common.proto"), QStringLiteral("common.proto"), 1}});
     r->add(3, QStringLiteral("JSON"), "{\"type\":\"object\"}", QStringLiteral("events-value"), 1);
+    r->add(30, QStringLiteral("PROTOBUF"), kProtoMaps, QStringLiteral("maps-value"), 1);
+    r->add(31, QStringLiteral("PROTOBUF"), kProtoMapsExplicit, QStringLiteral("mapsx-value"), 1);
     return r;
 }
 
@@ -257,6 +296,46 @@ private Q_SLOTS:
         QCOMPARE(bad.status, DecodedPart::Status::Failed);
         QCOMPARE(bad.error, QStringLiteral("schema 2 (PROTOBUF): the message index list at byte 7 is truncated"));
         QCOMPARE(r->idCalls.load(), 1);
+    }
+
+    void protobufIndexesCountMapEntries_data()
+    {
+        QTest::addColumn<int>("id");
+        QTest::addColumn<QByteArray>("indexes"); // the wire's zig-zag list: count, then each index
+        QTest::addColumn<QByteArray>("payload");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<QByteArray>("json");
+        QTest::newRow("[0, 1]: the message after a map field")
+            << 30 << QByteArray("\x04\x00\x02", 3) << kItemBytes << QStringLiteral("maps.Cart.Item")
+            << QByteArray("{\"sku\":\"a-1\",\"qty\":2}");
+        QTest::newRow("[0, 3]: after two map fields")
+            << 30 << QByteArray("\x04\x00\x06", 3) << kNoteBytes << QStringLiteral("maps.Cart.Note")
+            << QByteArray("{\"text\":\"hi\"}");
+        QTest::newRow("[0]: the parent, its map as a map")
+            << 30 << QByteArray("\x00", 1) << kCartBytes << QStringLiteral("maps.Cart")
+            << QByteArray("{\"counts\":{\"k\":5},\"items\":[],\"index\":{}}");
+        QTest::newRow("[1]: the next top-level message") << 30 << QByteArray("\x02\x02", 2) << QByteArray("\x08\x07", 2)
+                                                         << QStringLiteral("maps.Other") << QByteArray("{\"x\":7}");
+        QTest::newRow("explicit map entry, [0, 1]")
+            << 31 << QByteArray("\x04\x00\x02", 3) << kItemBytes << QStringLiteral("mapsx.Cart.Item")
+            << QByteArray("{\"sku\":\"a-1\",\"qty\":2}");
+        QTest::newRow("explicit map entry, [0]: still a map")
+            << 31 << QByteArray("\x00", 1) << kCartBytes << QStringLiteral("mapsx.Cart")
+            << QByteArray("{\"counts\":{\"k\":5},\"items\":[]}");
+    }
+    void protobufIndexesCountMapEntries()
+    {
+        QFETCH(int, id);
+        QFETCH(QByteArray, indexes);
+        QFETCH(QByteArray, payload);
+        QFETCH(QString, message);
+        QFETCH(QByteArray, json);
+        SchemaDecoderCache cache(registry());
+        const DecodedPart part = cache.decode(prefix(id) + indexes + payload);
+        QCOMPARE(part.error, QString());
+        QCOMPARE(part.status, DecodedPart::Status::Decoded);
+        QCOMPARE(part.message, message);
+        QCOMPARE(part.json, json);
     }
 
     void jsonPassThrough()
