@@ -136,117 +136,7 @@ private:
 // left out while they hold their default, so such files stay as they were.
 class ProfileWriter final {
 public:
-    ProfileWriter(Writer &w, const JobProfile &p) : m_w(w), m_p(p)
-    {
-        using Emit = std::function<void(const QString &)>;
-        const std::pair<const char *, Emit> emitters[] = {
-            {"mirrordesk", [this](const QString &) { m_w.number(QStringLiteral("mirrordesk"), m_p.version); }},
-            {"name", [this](const QString &) { m_w.string(QStringLiteral("name"), m_p.name); }},
-            {"source", [this](const QString &path) { object(path); }},
-            {"*.alias", [this](const QString &path) { string(path, side(path).alias, true); }},
-            {"*.bootstrap", [this](const QString &path) { string(path, side(path).bootstrap, true); }},
-            {"*.security", [this](const QString &path) { string(path, securityProtocolName(side(path).security), true); }},
-            {"*.sasl", [this](const QString &path) { object(path, side(path).hasSasl); }},
-            {"*.sasl.mechanism", [this](const QString &path) { string(path, side(path).saslMechanism); }},
-            {"*.sasl.username", [this](const QString &path) { string(path, side(path).saslUsername); }},
-            {"*.sasl.password", [this](const QString &path) { string(path, side(path).saslPassword); }},
-            {"*.ssl", [this](const QString &path) {
-                 const ProfileSide &s = side(path);
-                 object(path, !s.sslCa.isEmpty() || !s.sslCert.isEmpty() || !s.sslKey.isEmpty() || !s.sslKeyPassword.isEmpty());
-             }},
-            {"*.ssl.ca", [this](const QString &path) { string(path, side(path).sslCa); }},
-            {"*.ssl.cert", [this](const QString &path) { string(path, side(path).sslCert); }},
-            {"*.ssl.key", [this](const QString &path) { string(path, side(path).sslKey); }},
-            {"*.ssl.keyPassword", [this](const QString &path) { string(path, side(path).sslKeyPassword); }},
-            {"*.schemaRegistry", [this](const QString &path) { object(path, side(path).hasSchemaRegistry); }},
-            {"*.schemaRegistry.url", [this](const QString &path) { string(path, side(path).registryUrl); }},
-            {"*.schemaRegistry.username", [this](const QString &path) { string(path, side(path).registryUsername); }},
-            {"*.schemaRegistry.password", [this](const QString &path) { string(path, side(path).registryPassword); }},
-            {"*.schemaRegistry.token", [this](const QString &path) { string(path, side(path).registryToken); }},
-            {"*.schemaRegistry.ca", [this](const QString &path) { string(path, side(path).registryCa); }},
-            {"*.properties", [this](const QString &path) { map(path, side(path).properties); }},
-            {"*.consumerProperties", [this](const QString &path) { map(path, side(path).consumerProperties); }},
-            {"*.producerProperties", [this](const QString &path) { map(path, side(path).producerProperties); }},
-            {"*.adminProperties", [this](const QString &path) { map(path, side(path).adminProperties); }},
-            {"target", [this](const QString &path) { object(path); }},
-            {"topics", [this](const QString &path) { object(path); }},
-            {"topics.include", [this](const QString &) { m_w.strings(QStringLiteral("include"), m_p.include); }},
-            {"topics.exclude", [this](const QString &) { m_w.strings(QStringLiteral("exclude"), m_p.exclude); }},
-            {"topics.excludeInternal", [this](const QString &) { m_w.boolean(QStringLiteral("excludeInternal"), m_p.excludeInternalTopics); }},
-            {"naming", [this](const QString &path) { object(path); }},
-            {"naming.policy", [this](const QString &) { m_w.string(QStringLiteral("policy"), namingPolicyName(m_p.naming)); }},
-            {"naming.separator", [this](const QString &) { m_w.string(QStringLiteral("separator"), m_p.separator); }},
-            {"naming.template", [this](const QString &path) { string(path, m_p.nameTemplate); }},
-            {"groupId", [this](const QString &path) { string(path, m_p.groupId); }},
-            // Written only when off, so profiles that keep the map stay as they were.
-            {"offsetMap", [this](const QString &) {
-                 if (!m_p.offsetMap)
-                     m_w.boolean(QStringLiteral("offsetMap"), false);
-             }},
-            {"offsetMapTopic", [this](const QString &path) { string(path, m_p.offsetMapTopic); }},
-            {"start", [this](const QString &path) {
-                 if (m_p.start == StartPosition::Timestamp)
-                     object(path);
-                 else
-                     m_w.string(QStringLiteral("start"), startPositionName(m_p.start));
-             }},
-            {"start.timestamp", [this](const QString &) { m_w.string(QStringLiteral("timestamp"), formatTimestamp(m_p.startTimestamp)); }},
-            {"stop", [this](const QString &path) {
-                 if (m_p.stop == StopCondition::RunForever)
-                     m_w.string(QStringLiteral("stop"), QStringLiteral("never"));
-                 else if (m_p.stop == StopCondition::CaughtUp)
-                     m_w.string(QStringLiteral("stop"), QStringLiteral("caught-up"));
-                 else
-                     object(path);
-             }},
-            {"stop.timestamp", [this](const QString &) {
-                 if (m_p.stop == StopCondition::AtTimestamp)
-                     m_w.string(QStringLiteral("timestamp"), formatTimestamp(m_p.stopTimestamp));
-             }},
-            {"stop.records", [this](const QString &) {
-                 if (m_p.stop == StopCondition::AfterRecords)
-                     m_w.number(QStringLiteral("records"), m_p.stopAfterRecords);
-             }},
-            {"delivery", [this](const QString &) { m_w.string(QStringLiteral("delivery"), deliveryName(m_p.delivery)); }},
-            {"transactionIntervalMs", [this](const QString &) {
-                 if (transactionsWritten())
-                     m_w.number(QStringLiteral("transactionIntervalMs"), m_p.transactionIntervalMs);
-             }},
-            {"transactionMaxRecords", [this](const QString &) {
-                 if (transactionsWritten())
-                     m_w.number(QStringLiteral("transactionMaxRecords"), m_p.transactionMaxRecords);
-             }},
-            {"createTopics", [this](const QString &) { m_w.boolean(QStringLiteral("createTopics"), m_p.createTopics); }},
-            {"syncTopicConfigs", [this](const QString &) { m_w.boolean(QStringLiteral("syncTopicConfigs"), m_p.syncTopicConfigs); }},
-            {"configExclude", [this](const QString &) {
-                 if (!m_p.configExclude.isEmpty())
-                     m_w.strings(QStringLiteral("configExclude"), m_p.configExclude);
-             }},
-            {"throttleBytesPerSecond", [this](const QString &) { m_w.number(QStringLiteral("throttleBytesPerSecond"), m_p.throttleBytesPerSecond); }},
-            {"samplingIntervalMs", [this](const QString &) { m_w.number(QStringLiteral("samplingIntervalMs"), m_p.samplingIntervalMs); }},
-            {"topicRefreshIntervalMs", [this](const QString &) { m_w.number(QStringLiteral("topicRefreshIntervalMs"), m_p.topicRefreshIntervalMs); }},
-            // Written only when used, so profiles without group sync stay as they were.
-            {"groups", [this](const QString &path) { object(path, !m_p.groupsInclude.isEmpty() || !m_p.groupsExclude.isEmpty()); }},
-            {"groups.include", [this](const QString &) { m_w.strings(QStringLiteral("include"), m_p.groupsInclude); }},
-            {"groups.exclude", [this](const QString &) {
-                 if (!m_p.groupsExclude.isEmpty())
-                     m_w.strings(QStringLiteral("exclude"), m_p.groupsExclude);
-             }},
-            {"syncGroupOffsets", [this](const QString &) {
-                 if (groupSyncWritten())
-                     m_w.boolean(QStringLiteral("syncGroupOffsets"), m_p.syncGroupOffsets);
-             }},
-            {"groupSyncIntervalMs", [this](const QString &) {
-                 if (groupSyncWritten())
-                     m_w.number(QStringLiteral("groupSyncIntervalMs"), m_p.groupSyncIntervalMs);
-             }},
-            {"checkpoints", [this](const QString &path) { object(path, m_p.emitCheckpoints || !m_p.checkpointsAlias.isEmpty()); }},
-            {"checkpoints.enabled", [this](const QString &) { m_w.boolean(QStringLiteral("enabled"), m_p.emitCheckpoints); }},
-            {"checkpoints.sourceAlias", [this](const QString &path) { string(path, m_p.checkpointsAlias); }},
-        };
-        for (const auto &[path, emit] : emitters)
-            m_emit.insert(QLatin1String(path), emit);
-    }
+    ProfileWriter(Writer &w, const JobProfile &p) : m_w(w), m_p(p) {}
 
     void write()
     {
@@ -283,14 +173,132 @@ private:
                m_p.groupSyncIntervalMs != JobProfile::DefaultGroupSyncIntervalMs;
     }
 
+    // Each key's emitter, by its table key: built once, for every profile written.
+    using Emit = void (*)(ProfileWriter &, const QString &);
+    static const QHash<QString, Emit> &emitters()
+    {
+        static const QHash<QString, Emit> table = [] {
+            const std::pair<const char *, Emit> list[] = {
+                {"mirrordesk", [](ProfileWriter &w, const QString &) { w.m_w.number(QStringLiteral("mirrordesk"), w.m_p.version); }},
+                {"name", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("name"), w.m_p.name); }},
+                {"source", [](ProfileWriter &w, const QString &path) { w.object(path); }},
+                {"*.alias", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).alias, true); }},
+                {"*.bootstrap", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).bootstrap, true); }},
+                {"*.security", [](ProfileWriter &w, const QString &path) { w.string(path, securityProtocolName(w.side(path).security), true); }},
+                {"*.sasl", [](ProfileWriter &w, const QString &path) { w.object(path, w.side(path).hasSasl); }},
+                {"*.sasl.mechanism", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).saslMechanism); }},
+                {"*.sasl.username", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).saslUsername); }},
+                {"*.sasl.password", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).saslPassword); }},
+                {"*.ssl", [](ProfileWriter &w, const QString &path) {
+                     const ProfileSide &s = w.side(path);
+                     w.object(path, !s.sslCa.isEmpty() || !s.sslCert.isEmpty() || !s.sslKey.isEmpty() || !s.sslKeyPassword.isEmpty());
+                 }},
+                {"*.ssl.ca", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).sslCa); }},
+                {"*.ssl.cert", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).sslCert); }},
+                {"*.ssl.key", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).sslKey); }},
+                {"*.ssl.keyPassword", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).sslKeyPassword); }},
+                {"*.schemaRegistry", [](ProfileWriter &w, const QString &path) { w.object(path, w.side(path).hasSchemaRegistry); }},
+                {"*.schemaRegistry.url", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).registryUrl); }},
+                {"*.schemaRegistry.username", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).registryUsername); }},
+                {"*.schemaRegistry.password", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).registryPassword); }},
+                {"*.schemaRegistry.token", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).registryToken); }},
+                {"*.schemaRegistry.ca", [](ProfileWriter &w, const QString &path) { w.string(path, w.side(path).registryCa); }},
+                {"*.properties", [](ProfileWriter &w, const QString &path) { w.map(path, w.side(path).properties); }},
+                {"*.consumerProperties", [](ProfileWriter &w, const QString &path) { w.map(path, w.side(path).consumerProperties); }},
+                {"*.producerProperties", [](ProfileWriter &w, const QString &path) { w.map(path, w.side(path).producerProperties); }},
+                {"*.adminProperties", [](ProfileWriter &w, const QString &path) { w.map(path, w.side(path).adminProperties); }},
+                {"target", [](ProfileWriter &w, const QString &path) { w.object(path); }},
+                {"topics", [](ProfileWriter &w, const QString &path) { w.object(path); }},
+                {"topics.include", [](ProfileWriter &w, const QString &) { w.m_w.strings(QStringLiteral("include"), w.m_p.include); }},
+                {"topics.exclude", [](ProfileWriter &w, const QString &) { w.m_w.strings(QStringLiteral("exclude"), w.m_p.exclude); }},
+                {"topics.excludeInternal", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("excludeInternal"), w.m_p.excludeInternalTopics); }},
+                {"naming", [](ProfileWriter &w, const QString &path) { w.object(path); }},
+                {"naming.policy", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("policy"), namingPolicyName(w.m_p.naming)); }},
+                {"naming.separator", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("separator"), w.m_p.separator); }},
+                {"naming.template", [](ProfileWriter &w, const QString &path) { w.string(path, w.m_p.nameTemplate); }},
+                {"groupId", [](ProfileWriter &w, const QString &path) { w.string(path, w.m_p.groupId); }},
+                // Written only when off, so profiles that keep the map stay as they were.
+                {"offsetMap", [](ProfileWriter &w, const QString &) {
+                     if (!w.m_p.offsetMap)
+                         w.m_w.boolean(QStringLiteral("offsetMap"), false);
+                 }},
+                {"offsetMapTopic", [](ProfileWriter &w, const QString &path) { w.string(path, w.m_p.offsetMapTopic); }},
+                {"start", [](ProfileWriter &w, const QString &path) {
+                     if (w.m_p.start == StartPosition::Timestamp)
+                         w.object(path);
+                     else
+                         w.m_w.string(QStringLiteral("start"), startPositionName(w.m_p.start));
+                 }},
+                {"start.timestamp", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("timestamp"), formatTimestamp(w.m_p.startTimestamp)); }},
+                {"stop", [](ProfileWriter &w, const QString &path) {
+                     if (w.m_p.stop == StopCondition::RunForever)
+                         w.m_w.string(QStringLiteral("stop"), QStringLiteral("never"));
+                     else if (w.m_p.stop == StopCondition::CaughtUp)
+                         w.m_w.string(QStringLiteral("stop"), QStringLiteral("caught-up"));
+                     else
+                         w.object(path);
+                 }},
+                {"stop.timestamp", [](ProfileWriter &w, const QString &) {
+                     if (w.m_p.stop == StopCondition::AtTimestamp)
+                         w.m_w.string(QStringLiteral("timestamp"), formatTimestamp(w.m_p.stopTimestamp));
+                 }},
+                {"stop.records", [](ProfileWriter &w, const QString &) {
+                     if (w.m_p.stop == StopCondition::AfterRecords)
+                         w.m_w.number(QStringLiteral("records"), w.m_p.stopAfterRecords);
+                 }},
+                {"delivery", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("delivery"), deliveryName(w.m_p.delivery)); }},
+                {"transactionIntervalMs", [](ProfileWriter &w, const QString &) {
+                     if (w.transactionsWritten())
+                         w.m_w.number(QStringLiteral("transactionIntervalMs"), w.m_p.transactionIntervalMs);
+                 }},
+                {"transactionMaxRecords", [](ProfileWriter &w, const QString &) {
+                     if (w.transactionsWritten())
+                         w.m_w.number(QStringLiteral("transactionMaxRecords"), w.m_p.transactionMaxRecords);
+                 }},
+                {"createTopics", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("createTopics"), w.m_p.createTopics); }},
+                {"syncTopicConfigs", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("syncTopicConfigs"), w.m_p.syncTopicConfigs); }},
+                {"configExclude", [](ProfileWriter &w, const QString &) {
+                     if (!w.m_p.configExclude.isEmpty())
+                         w.m_w.strings(QStringLiteral("configExclude"), w.m_p.configExclude);
+                 }},
+                {"throttleBytesPerSecond", [](ProfileWriter &w, const QString &) { w.m_w.number(QStringLiteral("throttleBytesPerSecond"), w.m_p.throttleBytesPerSecond); }},
+                {"samplingIntervalMs", [](ProfileWriter &w, const QString &) { w.m_w.number(QStringLiteral("samplingIntervalMs"), w.m_p.samplingIntervalMs); }},
+                {"topicRefreshIntervalMs", [](ProfileWriter &w, const QString &) { w.m_w.number(QStringLiteral("topicRefreshIntervalMs"), w.m_p.topicRefreshIntervalMs); }},
+                // Written only when used, so profiles without group sync stay as they were.
+                {"groups", [](ProfileWriter &w, const QString &path) { w.object(path, !w.m_p.groupsInclude.isEmpty() || !w.m_p.groupsExclude.isEmpty()); }},
+                {"groups.include", [](ProfileWriter &w, const QString &) { w.m_w.strings(QStringLiteral("include"), w.m_p.groupsInclude); }},
+                {"groups.exclude", [](ProfileWriter &w, const QString &) {
+                     if (!w.m_p.groupsExclude.isEmpty())
+                         w.m_w.strings(QStringLiteral("exclude"), w.m_p.groupsExclude);
+                 }},
+                {"syncGroupOffsets", [](ProfileWriter &w, const QString &) {
+                     if (w.groupSyncWritten())
+                         w.m_w.boolean(QStringLiteral("syncGroupOffsets"), w.m_p.syncGroupOffsets);
+                 }},
+                {"groupSyncIntervalMs", [](ProfileWriter &w, const QString &) {
+                     if (w.groupSyncWritten())
+                         w.m_w.number(QStringLiteral("groupSyncIntervalMs"), w.m_p.groupSyncIntervalMs);
+                 }},
+                {"checkpoints", [](ProfileWriter &w, const QString &path) { w.object(path, w.m_p.emitCheckpoints || !w.m_p.checkpointsAlias.isEmpty()); }},
+                {"checkpoints.enabled", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("enabled"), w.m_p.emitCheckpoints); }},
+                {"checkpoints.sourceAlias", [](ProfileWriter &w, const QString &path) { w.string(path, w.m_p.checkpointsAlias); }},
+            };
+            QHash<QString, Emit> out;
+            for (const auto &[path, emit] : list)
+                out.insert(QLatin1String(path), emit);
+            return out;
+        }();
+        return table;
+    }
+
     void children(const QString &path)
     {
         for (const QString &key : profile_schema::childKeys(path)) {
             const QString child = path.isEmpty() ? key : QString(path + QLatin1Char('.') + key);
-            const auto it = m_emit.constFind(tableKey(child));
-            if (it == m_emit.constEnd())
+            const auto it = emitters().constFind(tableKey(child));
+            if (it == emitters().constEnd())
                 qFatal("profile key %s has no writer (model/JobProfileWriter.cpp)", qPrintable(child));
-            (*it)(child);
+            (*it)(*this, child);
         }
     }
     void object(const QString &path, bool written = true)
@@ -316,7 +324,6 @@ private:
 
     Writer &m_w;
     const JobProfile &m_p;
-    QHash<QString, std::function<void(const QString &)>> m_emit;
 };
 
 } // namespace

@@ -240,7 +240,7 @@ void Importer::clientProperty(const QString &key, const QString &name, const QSt
         return;
     }
     QString why;
-    switch (checkRdKafkaProperty(name, value, &why)) {
+    switch (m_rdkafka.check(name, value, &why)) {
     case RdKafkaName::Unknown:
         unmapped(key, QStringLiteral("%1 is a Java client property that librdkafka does not have").arg(name));
         return;

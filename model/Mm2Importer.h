@@ -5,6 +5,7 @@
 // cluster's connection and client settings). Internal to the model.
 
 #include "Mm2Properties.h"
+#include "Mm2Support.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -104,6 +105,7 @@ private:
     QStringList m_clusters;
     QList<QPair<QString, QString>> m_flows;
     Mm2ImportResult m_result;
+    RdKafkaPropertyCheck m_rdkafka; // one librdkafka configuration for every client property checked
 };
 
 } // namespace md::mm2

@@ -98,9 +98,13 @@ bool isSpecialClusterKey(const QString &rest)
     return special.contains(rest);
 }
 
-// Whether librdkafka knows the property (and takes the value). *why gets its
-// reason, except for secret-named properties whose message could repeat the value.
-RdKafkaName checkRdKafkaProperty(const QString &name, const QString &value, QString *why)
+RdKafkaPropertyCheck::~RdKafkaPropertyCheck()
+{
+    if (m_conf)
+        rd_kafka_conf_destroy(m_conf);
+}
+
+RdKafkaName RdKafkaPropertyCheck::check(const QString &name, const QString &value, QString *why)
 {
     // Never set, not even to check it: setting it is what loads the code.
     if (const QString refused = refusedClientPropertyReason(name); !refused.isEmpty()) {
@@ -108,13 +112,13 @@ RdKafkaName checkRdKafkaProperty(const QString &name, const QString &value, QStr
             *why = name.trimmed() + QStringLiteral(" ") + refused;
         return RdKafkaName::InvalidValue;
     }
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    if (!m_conf)
+        m_conf = rd_kafka_conf_new();
     char errstr[512];
     // References are resolved later; any value of the right shape will do for the name check.
     const QString probe = SecretRef::findAll(value).isEmpty() ? value : QString();
     const rd_kafka_conf_res_t r =
-        rd_kafka_conf_set(conf, name.toUtf8().constData(), probe.toUtf8().constData(), errstr, sizeof errstr);
-    rd_kafka_conf_destroy(conf);
+        rd_kafka_conf_set(m_conf, name.toUtf8().constData(), probe.toUtf8().constData(), errstr, sizeof errstr);
     if (r == RD_KAFKA_CONF_UNKNOWN)
         return RdKafkaName::Unknown;
     if (r == RD_KAFKA_CONF_INVALID && !probe.isEmpty()) {

@@ -8,6 +8,8 @@
 #include <QString>
 #include <QStringList>
 
+struct rd_kafka_conf_s; // librdkafka's rd_kafka_conf_t
+
 namespace md::mm2 {
 
 const QStringList &mm2DefaultExclude();
@@ -32,9 +34,26 @@ bool isSpecialClusterKey(const QString &rest);
 
 enum class RdKafkaName { Unknown, Valid, InvalidValue };
 
-// Whether librdkafka knows the property (and takes the value). *why gets its
-// reason, except for secret-named properties whose message could repeat the value.
-RdKafkaName checkRdKafkaProperty(const QString &name, const QString &value, QString *why);
+// Whether librdkafka knows a client property (and takes the value), asked of
+// one librdkafka configuration object an import keeps for all its properties.
+// Building one (rd_kafka_conf_new sets every one of librdkafka's defaults) costs
+// far more than a check, and an answer does not depend on what was set on it
+// before: librdkafka looks each name up and parses its value on its own, and
+// the only property with a setter of its own (plugin.library.paths) is refused
+// before anything is set.
+class RdKafkaPropertyCheck final {
+public:
+    RdKafkaPropertyCheck() = default;
+    ~RdKafkaPropertyCheck();
+    RdKafkaPropertyCheck(const RdKafkaPropertyCheck &) = delete;
+    RdKafkaPropertyCheck &operator=(const RdKafkaPropertyCheck &) = delete;
+
+    // *why gets the reason, except for secret-named properties whose message could repeat the value.
+    RdKafkaName check(const QString &name, const QString &value, QString *why);
+
+private:
+    rd_kafka_conf_s *m_conf = nullptr; // built at the first check
+};
 
 // Set by the engine itself for its guarantees; a profile may not override them.
 bool isEngineOwned(const QString &name);

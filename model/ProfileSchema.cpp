@@ -268,6 +268,7 @@ static_assert(sideKeysFollowTheirSide());
 struct Index {
     QList<Key> keys;
     QHash<QString, const Field *> byPath;
+    QHash<QString, QStringList> children; // childKeys(), by the parent's path ("" for the top level)
 };
 
 const Index &index()
@@ -278,6 +279,8 @@ const Index &index()
         auto add = [&](const QString &path, const Field *f) {
             out.keys.append({path, f});
             out.byPath.insert(path, f);
+            const qsizetype dot = path.lastIndexOf(QLatin1Char('.'));
+            out.children[dot < 0 ? QString() : path.left(dot)].append(path.mid(dot + 1));
         };
         for (const Field &f : kFields) {
             const QString path = text(f.path);
@@ -327,16 +330,8 @@ const Field &field(const QString &path)
 
 QStringList childKeys(const QString &path)
 {
-    QStringList out;
-    const QString prefix = path.isEmpty() ? QString() : QString(path + QLatin1Char('.'));
-    for (const Key &k : keys()) {
-        if (!k.path.startsWith(prefix))
-            continue;
-        const QString rest = k.path.mid(prefix.size());
-        if (!rest.contains(QLatin1Char('.')))
-            out.append(rest);
-    }
-    return out;
+    // Asked for every object the reader and the writer go through: listed once, with the index.
+    return index().children.value(path);
 }
 
 QStringList allowedValues(const Field &f)

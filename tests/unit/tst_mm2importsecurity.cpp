@@ -5,8 +5,11 @@
 #include "Mm2TestUtil.h"
 
 #include <QFile>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <librdkafka/rdkafka.h>
 
 using namespace md;
 using namespace md::test;
@@ -230,6 +233,103 @@ private Q_SLOTS:
         QVERIFY(r.unmapped.at(1).reason.contains(QLatin1String("engine")));
         // request.timeout.ms exists in librdkafka too: it is taken for the admin client.
         QCOMPARE(p.target.adminProperties.value(QStringLiteral("request.timeout.ms")), QStringLiteral("30000"));
+    }
+    // The import checks every client property on one librdkafka configuration
+    // it keeps; each answer must be the one a configuration of its own gives,
+    // whatever was set on the shared one before: a good value and a bad one of
+    // the same name on two clusters, out of range, unknown flags, enums,
+    // topic-level names, Java-only names.
+    void importClientOverridesCheckedAlone()
+    {
+        struct Pair {
+            const char *role; // "consumer." on the sources a and b, "producer." on the targets t and u, "" on all
+            const char *name;
+            const char *first;
+            const char *second;
+        };
+        const Pair pairs[] = {
+            {"consumer.", "fetch.min.bytes", "10", "notanumber"},
+            {"consumer.", "fetch.max.bytes", "-5", "1048576"},
+            {"consumer.", "debug", "broker,topic", "broker,nonsense"},
+            {"consumer.", "queued.min.messages", "0", "5"},
+            {"consumer.", "check.crcs", "maybe", "true"},
+            {"consumer.", "max.poll.records", "500", "1"},
+            {"producer.", "compression.type", "lz4", "rot13"},
+            {"producer.", "message.timeout.ms", "x", "1000"},
+            {"producer.", "linger.ms", "5", "-1"},
+            {"producer.", "partitioner", "dice", "murmur2"},
+            {"producer.", "batch.num.messages", "notanumber", "1000"},
+            {"producer.", "buffer.memory", "1", "2"},
+            {"", "client.rack", "r1", "r2"},
+            {"", "socket.timeout.ms", "1", "60000"},
+            {"", "topic.metadata.refresh.interval.ms", "1000", "soon"},
+        };
+        QByteArray text = "clusters = a, b, t, u\n"
+                          "a.bootstrap.servers = a:1\nb.bootstrap.servers = b:1\n"
+                          "t.bootstrap.servers = t:1\nu.bootstrap.servers = u:1\n"
+                          "a->t.enabled = true\nb->u.enabled = true\n";
+        struct Expected {
+            QString key, name, value;
+            rd_kafka_conf_res_t result;
+            QString error;
+        };
+        QList<Expected> expected;
+        for (const Pair &p : pairs) {
+            const bool source = qstrcmp(p.role, "producer.") != 0;
+            const bool target = qstrcmp(p.role, "consumer.") != 0;
+            QList<QPair<QString, const char *>> given;
+            if (source)
+                given << qMakePair(QStringLiteral("a"), p.first) << qMakePair(QStringLiteral("b"), p.second);
+            if (target)
+                given << qMakePair(QStringLiteral("t"), p.first) << qMakePair(QStringLiteral("u"), p.second);
+            for (const auto &[alias, value] : given) {
+                const QString key = alias + QLatin1Char('.') + QLatin1String(p.role) + QLatin1String(p.name);
+                text += key.toUtf8() + " = " + value + "\n";
+                rd_kafka_conf_t *conf = rd_kafka_conf_new();
+                char errstr[512] = "";
+                const rd_kafka_conf_res_t r = rd_kafka_conf_set(conf, p.name, value, errstr, sizeof errstr);
+                rd_kafka_conf_destroy(conf);
+                expected << Expected{key, QLatin1String(p.name), QLatin1String(value), r, QString::fromUtf8(errstr)};
+            }
+        }
+        const Mm2ImportResult r = importMm2Properties(text);
+        QCOMPARE(r.flows.size(), 2);
+        QSet<int> seen;
+        for (const Expected &e : expected) {
+            seen.insert(int(e.result));
+            const QString alias = e.key.section(QLatin1Char('.'), 0, 0);
+            const ProfileSide *found = nullptr;
+            for (const Mm2Flow &flow : r.flows) {
+                for (const ProfileSide *s : {&flow.profile.source, &flow.profile.target}) {
+                    if (s->alias == alias)
+                        found = s;
+                }
+            }
+            QVERIFY2(found, qPrintable(alias));
+            const ProfileSide &side = *found;
+            const QMap<QString, QString> &taken = e.key.contains(QLatin1String(".consumer.")) ? side.consumerProperties
+                                                  : e.key.contains(QLatin1String(".producer."))
+                                                      ? side.producerProperties
+                                                      : side.properties;
+            const Mm2Unmapped *u = findUnmapped(r, e.key);
+            switch (e.result) {
+            case RD_KAFKA_CONF_OK:
+                QVERIFY2(!u, qPrintable(e.key));
+                QCOMPARE(taken.value(e.name), e.value);
+                break;
+            case RD_KAFKA_CONF_UNKNOWN:
+                QVERIFY2(u && u->reason.contains(QLatin1String("librdkafka does not have")), qPrintable(e.key));
+                QVERIFY(!taken.contains(e.name));
+                break;
+            case RD_KAFKA_CONF_INVALID:
+                QVERIFY2(u, qPrintable(e.key));
+                QCOMPARE(u->reason, e.error);
+                QVERIFY(!taken.contains(e.name));
+                break;
+            }
+        }
+        // Each kind of answer was asked for.
+        QCOMPARE(seen.size(), 3);
     }
 };
 

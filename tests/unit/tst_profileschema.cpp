@@ -349,6 +349,31 @@ private Q_SLOTS:
         QVERIFY(schema::find(QStringLiteral("target.sasl.password"))->secret);
         QVERIFY(!schema::find(QStringLiteral("topics.include[0]")));
     }
+
+    // childKeys (listed once with the index) are the keys one level under a
+    // path, in table order; anything that is not an object has none.
+    void childKeysAreTheKeysOneLevelDown()
+    {
+        QStringList paths{QString(),
+                          QStringLiteral("*"),
+                          QStringLiteral("*.sasl"),
+                          QStringLiteral("source."),
+                          QStringLiteral("topics.include[0]"),
+                          QStringLiteral("nope")};
+        for (const schema::Key &k : schema::keys())
+            paths << k.path;
+        for (const QString &path : std::as_const(paths)) {
+            const QString prefix = path.isEmpty() ? QString() : path + QLatin1Char('.');
+            QStringList expected;
+            for (const schema::Key &k : schema::keys()) {
+                if (k.path.startsWith(prefix) && !k.path.mid(prefix.size()).contains(QLatin1Char('.')))
+                    expected << k.path.mid(prefix.size());
+            }
+            QCOMPARE(schema::childKeys(path), expected);
+        }
+        QCOMPARE(schema::childKeys(QStringLiteral("source.sasl")),
+                 (QStringList{QStringLiteral("mechanism"), QStringLiteral("username"), QStringLiteral("password")}));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstProfileSchema)
