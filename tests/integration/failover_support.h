@@ -143,4 +143,18 @@ inline QString writeGroupsProfile(const QString &dir, const QString &name, const
     return writeProfile(dir, name + QStringLiteral(".mirrorjob"), spec);
 }
 
+// `each` records on every one of `partitions`, valued "0", "1", ... per partition.
+inline QList<TestRecord> countedRecords(int partitions, int each)
+{
+    QList<TestRecord> records;
+    for (int p = 0; p < partitions; ++p)
+        for (int i = 0; i < each; ++i) {
+            TestRecord r;
+            r.partition = p;
+            r.value = QByteArray::number(i);
+            records.append(r);
+        }
+    return records;
+}
+
 } // namespace md::test

@@ -106,15 +106,7 @@ private Q_SLOTS:
         const QString targetTopic = QStringLiteral("src.") + topic;
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
-        QList<TestRecord> records;
-        for (int p = 0; p < 2; ++p)
-            for (int i = 0; i < 10; ++i) {
-                TestRecord r;
-                r.partition = p;
-                r.value = QByteArray::number(i);
-                records.append(r);
-            }
-        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, countedRecords(2, 10), &error), qPrintable(error));
         GroupMember member;
         QVERIFY2(member.start(sourceBootstrap(), group, topic, &error), qPrintable(error));
         QVERIFY2(member.consumeAndCommit({{0, 3}, {1, 6}}, &error), qPrintable(error));
@@ -163,15 +155,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
         QVERIFY2(createTopic(targetBootstrap(), targetTopic, 2, {}, &error), qPrintable(error));
-        QList<TestRecord> records;
-        for (int p = 0; p < 2; ++p)
-            for (int i = 0; i < 10; ++i) {
-                TestRecord r;
-                r.partition = p;
-                r.value = QByteArray::number(i);
-                records.append(r);
-            }
-        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, countedRecords(2, 10), &error), qPrintable(error));
         const auto sourceAt = [](int, int p) { return qint64(p == 0 ? 5 : 7); };
         QVERIFY2(seedGroups(sourceBootstrap(), {freshGroup, oldGroup}, topic, 2, sourceAt, &error), qPrintable(error));
         OffsetMap map; // source 0..9 copied to target 100..109

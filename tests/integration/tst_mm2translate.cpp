@@ -132,15 +132,7 @@ private Q_SLOTS:
         const QString targetTopic = prefix + topic;
         QString error;
         QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
-        QList<TestRecord> records;
-        for (int p = 0; p < 2; ++p)
-            for (int i = 0; i < 10; ++i) {
-                TestRecord r;
-                r.partition = p;
-                r.value = QByteArray::number(i);
-                records.append(r);
-            }
-        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, countedRecords(2, 10), &error), qPrintable(error));
         // 4 and 1 records already on the target topic: copies land at source + 4 and source + 1.
         QVERIFY2(createTopic(targetBootstrap(), targetTopic, 2, {}, &error), qPrintable(error));
         QList<TestRecord> earlier;
