@@ -4,6 +4,7 @@
 // executable, or one of Apache Kafka's tools. Bounded: a program that does
 // not finish in time is killed and reported as exit -1.
 
+#include <QDebug>
 #include <QProcess>
 #include <QString>
 #include <QStringList>
@@ -27,6 +28,10 @@ inline ExeResult finishProcess(QProcess &p, int timeoutMs)
     }
     r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
+    // A crash's report (app/CrashReport: signal and stack) is on stderr, and a
+    // failed QVERIFY2 cuts its message at 1 KB: say it whole here.
+    if (p.exitStatus() == QProcess::CrashExit)
+        qWarning().noquote() << p.program() << "crashed; its stderr:\n" << r.err;
     return r;
 }
 
