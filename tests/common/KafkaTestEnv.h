@@ -116,32 +116,28 @@ QString uniqueName(const QString &prefix);
 
 } // namespace md::test
 
-// First statement of every test function (or initTestCase) that needs the
-// brokers. Missing brokers: QFAIL under CI=true (CI must never pass by
-// skipping), QSKIP otherwise (a developer running one test binary by hand).
+// Ends the test function when `available` is false: QFAIL under CI=true (CI
+// must never pass by skipping), QSKIP otherwise (a developer running one test
+// binary by hand). `why` is read after `available` is evaluated.
+#define MD_REQUIRE_OR_SKIP(available, why)                                                                             \
+    do {                                                                                                               \
+        if (!(available)) {                                                                                            \
+            if (::md::test::isCi())                                                                                    \
+                QFAIL(qPrintable(why));                                                                                \
+            else                                                                                                       \
+                QSKIP(qPrintable(why));                                                                                \
+        }                                                                                                              \
+    } while (false)
+
+// First statement of every test function (or initTestCase) that needs the brokers.
 #define MD_REQUIRE_BROKERS_NAMED(...)                                                                                  \
     do {                                                                                                               \
         QString md_missing_;                                                                                           \
-        if (!::md::test::brokersAvailable({__VA_ARGS__}, &md_missing_)) {                                              \
-            if (::md::test::isCi())                                                                                    \
-                QFAIL(qPrintable(md_missing_));                                                                        \
-            else                                                                                                       \
-                QSKIP(qPrintable(md_missing_));                                                                        \
-        }                                                                                                              \
+        MD_REQUIRE_OR_SKIP(::md::test::brokersAvailable({__VA_ARGS__}, &md_missing_), md_missing_);                    \
     } while (false)
 
 #define MD_REQUIRE_BROKERS()                                                                                           \
     MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"), QStringLiteral("sasl"))
 
-// A test that runs a built program (`mirrordesk`): not built fails under
-// CI=true (CI must never pass by skipping), skips otherwise.
-#define MD_REQUIRE_FILE(path)                                                                                          \
-    do {                                                                                                               \
-        if (!QFileInfo::exists(path)) {                                                                                \
-            const QString md_why_ = QStringLiteral("not built: ") + (path);                                            \
-            if (::md::test::isCi())                                                                                    \
-                QFAIL(qPrintable(md_why_));                                                                            \
-            else                                                                                                       \
-                QSKIP(qPrintable(md_why_));                                                                            \
-        }                                                                                                              \
-    } while (false)
+// A test that runs a built program (`mirrordesk`): not built fails under CI=true.
+#define MD_REQUIRE_FILE(path) MD_REQUIRE_OR_SKIP(QFileInfo::exists(path), QStringLiteral("not built: ") + (path))

@@ -44,34 +44,19 @@ bool secondRegistryAvailable(QString *missing = nullptr);
 #define MD_REQUIRE_REGISTRY()                                                                                          \
     do {                                                                                                               \
         QString md_missing_;                                                                                           \
-        if (!::md::test::registryAvailable(&md_missing_)) {                                                            \
-            if (::md::test::isCi())                                                                                    \
-                QFAIL(qPrintable(md_missing_));                                                                        \
-            else                                                                                                       \
-                QSKIP(qPrintable(md_missing_));                                                                        \
-        }                                                                                                              \
+        MD_REQUIRE_OR_SKIP(::md::test::registryAvailable(&md_missing_), md_missing_);                                  \
     } while (false)
 
 // The same for the second registry.
 #define MD_REQUIRE_SECOND_REGISTRY()                                                                                   \
     do {                                                                                                               \
         QString md_missing_;                                                                                           \
-        if (!::md::test::secondRegistryAvailable(&md_missing_)) {                                                      \
-            if (::md::test::isCi())                                                                                    \
-                QFAIL(qPrintable(md_missing_));                                                                        \
-            else                                                                                                       \
-                QSKIP(qPrintable(md_missing_));                                                                        \
-        }                                                                                                              \
+        MD_REQUIRE_OR_SKIP(::md::test::secondRegistryAvailable(&md_missing_), md_missing_);                            \
     } while (false)
 
 // The same for the registry's https endpoint.
 #define MD_REQUIRE_REGISTRY_HTTPS()                                                                                    \
     do {                                                                                                               \
         QString md_missing_;                                                                                           \
-        if (!::md::test::registryHttpsAvailable(&md_missing_)) {                                                       \
-            if (::md::test::isCi())                                                                                    \
-                QFAIL(qPrintable(md_missing_));                                                                        \
-            else                                                                                                       \
-                QSKIP(qPrintable(md_missing_));                                                                        \
-        }                                                                                                              \
+        MD_REQUIRE_OR_SKIP(::md::test::registryHttpsAvailable(&md_missing_), md_missing_);                             \
     } while (false)
