@@ -135,13 +135,13 @@ private Q_SLOTS:
         QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic + QStringLiteral("-c"), 500, 2), &error),
                  qPrintable(error));
 
-        const QSet<QByteArray> expected = valueSet(*consumeAll(sourceBootstrap(), topic));
+        const auto source = consumeAll(sourceBootstrap(), topic, &error);
+        QVERIFY2(source, qPrintable(error));
+        const QSet<QByteArray> expected = valueSet(*source);
         QCOMPARE(expected.size(), 1500);
-        auto allThere = [&] {
-            const auto copied = consumeAll(targetBootstrap(), topic);
-            return copied && valueSet(*copied).contains(expected);
-        };
-        QTRY_VERIFY2_WITH_TIMEOUT(allThere(), qPrintable(joined(events)), 120000);
+        QString seen;
+        QTRY_VERIFY2_WITH_TIMEOUT(targetHolds(topic, expected, &seen),
+                                  qPrintable(seen + QStringLiteral("; events:\n  ") + joined(events)), 120000);
         QVERIFY(job.isRunning());
         bool reported = false;
         for (const QString &e : events)
@@ -178,12 +178,10 @@ private Q_SLOTS:
         const auto source = consumeAll(sourceBootstrap(), topic, &error);
         QVERIFY2(source && source->size() == 600, qPrintable(error));
         const QSet<QByteArray> expected = valueSet(*source);
-        auto allThere = [&] {
-            const auto copied = consumeAll(targetBootstrap(), topic);
-            return copied && valueSet(*copied).contains(expected);
-        };
-        QTRY_VERIFY2_WITH_TIMEOUT(allThere(),
-                                  qPrintable(QStringLiteral("%1 partitions assigned; events:\n  %2")
+        QString seen;
+        QTRY_VERIFY2_WITH_TIMEOUT(targetHolds(topic, expected, &seen),
+                                  qPrintable(QStringLiteral("%1; %2 partitions assigned; events:\n  %3")
+                                                 .arg(seen)
                                                  .arg(last.partitions.size())
                                                  .arg(joined(events))),
                                   90000);

@@ -81,6 +81,31 @@ inline QSet<QByteArray> valueSet(const QList<TestRecord> &records)
     return out;
 }
 
+// Whether the target topic holds every value of `expected`, read in a bounded
+// time (a QTRY loop's bound only holds when each try is short: a read that
+// waits 30 s for an unreachable broker turns a 90 s bound into minutes).
+// *state says what the last read saw, for the failure message.
+inline bool targetHolds(const QString &topic, const QSet<QByteArray> &expected, QString *state, int readMs = 10000)
+{
+    QString error;
+    ConsumeOptions options;
+    options.timeoutMs = readMs;
+    const auto copied = consumeAll(targetBootstrap(), topic, &error, options);
+    if (!copied) {
+        *state = QStringLiteral("last read of the target failed: %1").arg(error);
+        return false;
+    }
+    const QSet<QByteArray> values = valueSet(*copied);
+    qsizetype missing = 0;
+    for (const QByteArray &v : expected)
+        missing += values.contains(v) ? 0 : 1;
+    *state = QStringLiteral("last read of the target: %1 records, %2 of %3 expected values missing")
+                 .arg(copied->size())
+                 .arg(missing)
+                 .arg(expected.size());
+    return missing == 0;
+}
+
 inline QList<TestRecord> numbered(const QString &prefix, int n, int partitions, int valueBytes = 0)
 {
     QList<TestRecord> out;

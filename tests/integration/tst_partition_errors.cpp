@@ -214,7 +214,9 @@ private Q_SLOTS:
         // The refused one holds a prefix of its source partition, in order:
         // nothing after the big record was skipped to.
         const QList<QByteArray> want = values(partitionRecords(*source, 0));
-        QList<QByteArray> got = values(partitionRecords(*consumeAll(targetBootstrap(), big, &error), 0));
+        auto onTarget = consumeAll(targetBootstrap(), big, &error);
+        QVERIFY2(onTarget, qPrintable(error));
+        QList<QByteArray> got = values(partitionRecords(*onTarget, 0));
         QVERIFY2(got.size() <= 10 && got == want.mid(0, got.size()),
                  qPrintable(QStringLiteral("%1 records").arg(got.size())));
         QVERIFY(job.isRunning());
@@ -227,7 +229,9 @@ private Q_SLOTS:
             partitionRecords(consumeAll(targetBootstrap(), big).value_or(QList<TestRecord>()), 0).size() >= 21,
             qPrintable(joined(events)), 90000);
         QTRY_VERIFY2_WITH_TIMEOUT(has(QStringLiteral("takes %1/0 again").arg(big)), qPrintable(joined(events)), 10000);
-        got = values(partitionRecords(*consumeAll(targetBootstrap(), big, &error), 0));
+        onTarget = consumeAll(targetBootstrap(), big, &error);
+        QVERIFY2(onTarget, qPrintable(error));
+        got = values(partitionRecords(*onTarget, 0));
         QCOMPARE(got, want);
         job.stop();
         QVERIFY(job.waitForFinished(60000));
