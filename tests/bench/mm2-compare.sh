@@ -6,7 +6,7 @@
 #                              [--md-consumer-props JSON] [--md-producer-props JSON] [--eos]
 #                              [--md-extra ',"transactionMaxRecords": 50000'] [--throttle BYTES_PER_S]
 #                              [--map-cost [--map-groups N] [--map-interval MS] [--map-topic-exists] [--map-control]]
-#                              [--footprint CONSUMER_JSON PRODUCER_JSON]
+#                              [--footprint CONSUMER_JSON PRODUCER_JSON [--footprint-env "VAR=VALUE ..."]]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -53,6 +53,8 @@
 #     Per repeat, in alternating order, MirrorDesk runs twice on the same data: with its
 #     defaults ("md") and with these consumer and producer properties ("mdsmall"), e.g.
 #     '{"queued.max.messages.kbytes": "8192"}' '{"queue.buffering.max.kbytes": "8192"}'.
+#     --footprint-env runs "mdsmall" with these environment variables too (e.g.
+#     "MALLOC_ARENA_MAX=2": the C library's allocator settings against its defaults).
 #     No MM2, limit or copy loop runs in this mode.
 # Prints a markdown table (medians over the repeats, min..max in brackets) and writes it
 # to --out when given.
@@ -82,6 +84,8 @@ MAP_EXISTS=0
 KINDS=""
 FOOTPRINT=0
 FP_CONSUMER_PROPS="{}"
+FP_ENV=""
+MD_RUN_ENV=()
 FP_PRODUCER_PROPS="{}"
 
 BENCH_NAME=mm2-compare
@@ -111,6 +115,7 @@ while (($#)); do
         --map-control) MAP_CONTROL=1 ;;
         --throttle) THROTTLE="$2"; shift ;;
         --footprint) FOOTPRINT=1; FP_CONSUMER_PROPS="$2"; FP_PRODUCER_PROPS="$3"; shift 2 ;;
+        --footprint-env) FP_ENV="$2"; shift ;;
         # more top-level profile keys for MirrorDesk, JSON starting with a comma
         --md-extra) MD_EXTRA="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -408,8 +413,9 @@ run_footprint() {
 run_md_small() { # RUN DIR
     local c="$MD_CONSUMER_PROPS" p="$MD_PRODUCER_PROPS"
     MD_CONSUMER_PROPS="$FP_CONSUMER_PROPS" MD_PRODUCER_PROPS="$FP_PRODUCER_PROPS"
+    read -r -a MD_RUN_ENV <<<"$FP_ENV"
     run_md mdsmall "$1" "$2" at-least-once
-    MD_CONSUMER_PROPS="$c" MD_PRODUCER_PROPS="$p"
+    MD_CONSUMER_PROPS="$c" MD_PRODUCER_PROPS="$p" MD_RUN_ENV=()
 }
 
 run_md() { # KIND RUN DIR DELIVERY [EXTRA_KEYS]
@@ -421,7 +427,7 @@ run_md() { # KIND RUN DIR DELIVERY [EXTRA_KEYS]
     t0=$(now_ms)
     b0=$(broker_ticks)
     log "run $r: MirrorDesk $kind ($4)"
-    /usr/bin/time -f "$TIMEFMT" -o "$d/$kind.time" "$MD" run "$d/$kind.mirrorjob" --until-caught-up >"$d/$kind.log" 2>&1 \
+    /usr/bin/time -f "$TIMEFMT" -o "$d/$kind.time" env "${MD_RUN_ENV[@]}" "$MD" run "$d/$kind.mirrorjob" --until-caught-up >"$d/$kind.log" 2>&1 \
         || { tail -n 30 "$d/$kind.log" >&2; die "mirrordesk run failed (run $r)"; }
     wait $w || die "MirrorDesk did not land $RECORDS records (run $r)"
     b1=$(broker_ticks)
@@ -543,7 +549,7 @@ fi
 
 TABLE="$WORK/table.md"
 python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
-    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS throttle=$THROTTLE footprint=$FOOTPRINT small_consumer=${FP_CONSUMER_PROPS// /} small_producer=${FP_PRODUCER_PROPS// /}" >"$TABLE"
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS throttle=$THROTTLE footprint=$FOOTPRINT footprint_env=${FP_ENV// /,} small_consumer=${FP_CONSUMER_PROPS// /} small_producer=${FP_PRODUCER_PROPS// /}" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"
