@@ -10,10 +10,6 @@ namespace md {
 namespace {
 constexpr int kMetadataTimeoutMs = 8000; // the UI promises an answer within ten seconds
 constexpr int kWatermarkTimeoutMs = 8000;
-// Above this many partitions a connection's first answer goes out twice: the names and
-// partitions as soon as the metadata is read, then with the message counts. Reading the
-// watermarks of 50,000 partitions takes seconds; the list need not wait for them.
-constexpr int kListFirstPartitions = 5000;
 
 int partitionCount(const ClusterMetadata &md)
 {
@@ -40,7 +36,10 @@ class ClusterWorker final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ClusterWorker)
 public:
-    ClusterWorker() : m_timer(this) { connect(&m_timer, &QTimer::timeout, this, &ClusterWorker::refresh); }
+    explicit ClusterWorker(ClusterClientOptions options) : m_options(std::move(options)), m_timer(this)
+    {
+        connect(&m_timer, &QTimer::timeout, this, &ClusterWorker::refresh);
+    }
 
     void connectTo(const ClusterConfig &config)
     {
@@ -70,6 +69,7 @@ public:
                 return;
             }
             m_probe->setCancelFlag(&m_closing);
+            m_probe->setOptions(m_options.probe);
         }
         if (!m_answered) {
             std::optional<ClusterMetadata> md = m_probe->fetchMetadata(kMetadataTimeoutMs, false, &error);
@@ -78,7 +78,7 @@ public:
                 return;
             }
             m_answered = true;
-            if (partitionCount(*md) > kListFirstPartitions)
+            if (partitionCount(*md) > m_options.listFirstPartitions)
                 Q_EMIT metadata(*md);
             QString wmError; // watermarks are a nicety: metadata without them is still an answer
             if (!m_closing.load())
@@ -101,16 +101,21 @@ public:
     std::atomic<bool> m_closing{false};
 
 private:
+    const ClusterClientOptions m_options;
     ClusterConfig m_config;
     std::unique_ptr<ProbeClient> m_probe;
     QTimer m_timer;
     bool m_answered = false; // the connection's first metadata went out
 };
 
-ClusterClient::ClusterClient(QObject *parent) : QObject(parent)
+ClusterClient::ClusterClient(QObject *parent) : ClusterClient(ClusterClientOptions{}, parent)
+{
+}
+
+ClusterClient::ClusterClient(const ClusterClientOptions &options, QObject *parent) : QObject(parent)
 {
     registerTypes();
-    m_worker = new ClusterWorker;
+    m_worker = new ClusterWorker(options);
     m_thread.adopt(m_worker);
     connect(m_worker, &ClusterWorker::metadata, this, &ClusterClient::onMetadata);
     connect(m_worker, &ClusterWorker::failure, this, &ClusterClient::onFailure);

@@ -15,6 +15,15 @@ namespace md {
 
 class ClusterWorker;
 
+// How a ClusterClient answers on big clusters; production code keeps the defaults.
+struct ClusterClientOptions {
+    // Above this many partitions a connection's first answer goes out twice: the names and
+    // partitions as soon as the metadata is read, then with the message counts. Reading the
+    // watermarks of 50,000 partitions takes seconds; the list need not wait for them.
+    int listFirstPartitions = 5000;
+    ProbeOptions probe;
+};
+
 // The UI-thread face of one connected cluster. Every Kafka call runs on the
 // client's own admin thread; results come back as values through queued signals.
 class ClusterClient final : public QObject {
@@ -25,6 +34,7 @@ public:
     Q_ENUM(State)
 
     explicit ClusterClient(QObject *parent = nullptr);
+    explicit ClusterClient(const ClusterClientOptions &options, QObject *parent = nullptr);
     ~ClusterClient() override;
 
     // Connects (or reconnects) with these settings and fetches metadata. Returns at once.
@@ -40,6 +50,8 @@ public:
 
 Q_SIGNALS:
     void stateChanged(md::ClusterClient::State state);
+    // Every answer, with watermarks; except on a connection's first answer above
+    // ClusterClientOptions::listFirstPartitions, which comes first without them (-1).
     void metadataReady(const md::ClusterMetadata &metadata);
     void errorOccurred(const QString &message);
 

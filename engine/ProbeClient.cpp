@@ -10,15 +10,6 @@ namespace md {
 namespace {
 constexpr int kWatermarkTimeoutMs = 8000;
 constexpr int kDescribeClusterTimeoutMs = 3000;
-constexpr int kRoundMs = 1000; // the first metadata attempt; the error callback is served between rounds
-// A timed-out round's answer is lost, and a loaded broker can take longer than a second to
-// answer for 50,000 partitions: each round after a timeout waits twice as long, up to this.
-constexpr int kMaxRoundMs = 4000;
-// Partitions per ListOffsets call. librdkafka matches each answered partition to the list
-// asked with a linear search (leader lookup and result update alike), so one call's cost
-// grows with the square of its size: 50,000 partitions in one call kept the admin thread
-// busy for 15-30 s, in calls of this size the whole fetch takes about a second.
-constexpr int kWatermarkChunk = 1000;
 
 bool isHopeless(int code)
 {
@@ -159,7 +150,9 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         m_fetchErrorCode = 0;
     }
     rd_kafka_resp_err_t lastErr = RD_KAFKA_RESP_ERR__TIMED_OUT;
-    int roundMs = kRoundMs;
+    // At least 1 ms: a round of 0 would ask with librdkafka's "no wait" and spin.
+    const int maxRoundMs = std::max(m_options.maxRoundMs, 1);
+    int roundMs = std::clamp(m_options.roundMs, 1, maxRoundMs);
     while (!cancelled()) {
         const qint64 remaining = timeoutMs - timer.elapsed();
         if (remaining <= 0)
@@ -198,7 +191,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
              rest > 0 && !cancelled(); rest = std::min<qint64>(roundMs - round.elapsed(), timeoutMs - timer.elapsed()))
             rd_kafka_poll(m_rk.get(), int(std::min<qint64>(rest, 100)));
         if (lastErr == RD_KAFKA_RESP_ERR__TIMED_OUT)
-            roundMs = std::min(2 * roundMs, kMaxRoundMs);
+            roundMs = std::min(2 * roundMs, maxRoundMs);
     }
     rd_kafka_poll(m_rk.get(), 0);
     bool hopeless;
@@ -340,12 +333,13 @@ bool ProbeClient::queryWatermarks(const QList<TopicInfo *> &topics, int timeoutM
 {
     QElapsedTimer spent;
     spent.start();
-    // Whole topics per call, about kWatermarkChunk partitions each, within one time budget.
+    // Whole topics per call, about watermarkChunk partitions each, within one time budget.
+    const int chunk = std::max(m_options.watermarkChunk, 1);
     qsizetype first = 0;
     while (first < topics.size()) {
         qsizetype end = first;
         int count = 0;
-        while (end < topics.size() && (count == 0 || count + topics.at(end)->partitions.size() <= kWatermarkChunk))
+        while (end < topics.size() && (count == 0 || count + topics.at(end)->partitions.size() <= chunk))
             count += int(topics.at(end++)->partitions.size());
         const qint64 left = timeoutMs - spent.elapsed();
         if (left <= 0 || cancelled()) {
@@ -363,6 +357,12 @@ bool ProbeClient::queryWatermarkChunk(const QList<TopicInfo *> &topics, int coun
 {
     if (count == 0)
         return true;
+    if (m_options.watermarkCallObserved) {
+        QStringList names;
+        for (const TopicInfo *t : topics)
+            names.append(t->name);
+        m_options.watermarkCallObserved(names);
+    }
     // ListOffsets with timestamp -2 answers the earliest offset, -1 the latest:
     // one batched request per leader instead of one round trip per partition.
     for (const qint64 sentinel : {qint64(-2), qint64(-1)}) {

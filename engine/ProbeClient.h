@@ -6,12 +6,34 @@
 
 #include <QMutex>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <optional>
 
 namespace md {
+
+// How a ProbeClient paces its requests on big or slow clusters. Production code
+// keeps the defaults; tests make them small to reach these paths on a small cluster.
+struct ProbeOptions {
+    // The first metadata round; the error callback is served between rounds.
+    int roundMs = 1000;
+    // A timed-out round's answer is lost, and a loaded broker can take longer than a second
+    // to answer for 50,000 partitions: each round after a timeout waits twice as long, up to
+    // this (within the fetch's budget).
+    int maxRoundMs = 4000;
+    // Partitions per ListOffsets call, whole topics per call. librdkafka matches each answered
+    // partition to the list asked with a linear search (leader lookup and result update alike),
+    // so one call's cost grows with the square of its size: 50,000 partitions in one call kept
+    // the admin thread busy for 15-30 s, in calls of 1,000 the whole fetch takes about a second.
+    int watermarkChunk = 1000;
+    // Called before each chunk's ListOffsets calls (earliest and latest) with the topics it
+    // asks, on the fetching thread; empty in production. How a test sees the calls, which the
+    // values alone do not show.
+    std::function<void(const QStringList &topics)> watermarkCallObserved;
+};
 
 // The one blocking connection to a cluster that browsing, administration and
 // the headless checks share: a consumer-type handle without a group (it serves
@@ -54,9 +76,11 @@ public:
     // one librdkafka call in progress still finishes, within its timeout).
     // The flag must outlive this client.
     void setCancelFlag(const std::atomic<bool> *flag) { m_cancel = flag; }
+    void setOptions(ProbeOptions options) { m_options = std::move(options); }
 
-    // Fills low/high watermarks of the given topics with one batched ListOffsets
-    // request per side (offsets_for_times with the earliest/latest sentinels).
+    // Fills low/high watermarks of the given topics with batched ListOffsets
+    // requests per side (offsets_for_times with the earliest/latest sentinels),
+    // in calls of about ProbeOptions::watermarkChunk partitions.
     bool fetchWatermarks(QList<TopicInfo> &topics, int timeoutMs, QString *error);
 
 private:
@@ -70,6 +94,7 @@ private:
     void fillFromDescribeCluster(ClusterMetadata &metadata, int timeoutMs);
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     const std::atomic<bool> *m_cancel = nullptr;
+    ProbeOptions m_options;
     bool m_describeClusterUnsupported = false; // asked once, the cluster cannot answer
 
     ClusterConfig m_config;
