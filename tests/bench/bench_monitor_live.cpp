@@ -1,37 +1,51 @@
-// A live job monitor under a real mirror job running at full speed (issue 5).
+// A live job monitor under a real mirror job running at full speed (issue 5), or ten of
+// them in one window (issue 20).
 //
 //   bench_monitor_live [--source HOST:PORT] [--target HOST:PORT] [--topic NAME] --records N
-//                      [--rounds R] [--phases both|monitor|headless] [--chart NAME|cycle]
-//                      [--cycle-ms MS] [--probe-ms MS] [--no-panes] [--timeout S]
+//                      [--jobs J] [--rounds R] [--phases both|monitor|headless]
+//                      [--chart NAME|cycle] [--cycle-ms MS] [--probe-ms MS] [--no-panes]
+//                      [--create-targets] [--throttle MB] [--timeout S]
 //
 // Expects a source topic already holding N records (tests/bench/monitor-live.sh starts the
-// harness brokers and preloads it with bench_kafka). Brokers default to the harness state
-// dir ($MIRRORDESK_KAFKA_STATE/{source,target}/bootstrap). Each round runs two phases, each
-// copying the whole topic from the earliest offset into a fresh target topic (its own
-// prefix) with a job that stops once caught up:
-//   headless  the MirrorJob alone in this process, nothing drawn: the engine's own rate;
-//   monitor   the job started the way the GUI's Run does it (MainWindow::showClusters,
-//             MainWindow::addJob, MirrorJob::start): the app's own wiring, job list, cluster
-//             panes and the job's JobMonitor, shown (1280x800), cycling its tabs.
+// harness brokers and preloads it with bench_kafka); with --jobs J > 1, J topics
+// NAME-1 .. NAME-J holding N records each, one job per topic (J x N records a phase).
+// Brokers default to the harness state dir ($MIRRORDESK_KAFKA_STATE/{source,target}/bootstrap).
+// Each round runs two phases, each copying every topic from the earliest offset into a fresh
+// target topic (its own prefix) with jobs that stop once caught up:
+//   headless  the MirrorJobs alone in this process, nothing drawn: the engine's own rate;
+//   monitor   the jobs started the way the GUI's Run does it (MainWindow::showClusters,
+//             MainWindow::addJob, selecting the job's row, MainWindow::openJobMonitor,
+//             MirrorJob::start; the starts come together after every job is added): the
+//             app's own wiring, job list, cluster panes and each job's JobMonitor as a tab
+//             of the work area; the window shown (1280x800). Every --cycle-ms the shown
+//             monitor goes to its next chart tab; with J > 1 the next job's monitor is raised
+//             first (as selecting its row does), so each tab is shown in turn.
 // The order alternates per round so neither phase always gets the warmer broker.
+// --create-targets makes each phase's target topics before its jobs start (the engine's
+// syncTargetTopic, waiting until the target lists them): ten jobs creating their topics at
+// once on one busy broker can wait for its metadata, and the engine tries again only after
+// 30 s (docs/PERFORMANCE.md), which would leave the run with fewer jobs copying at once.
 //
-// Measured on the UI thread while the job runs (start() to finished()):
+// Measured on the UI thread while the jobs run (the first start() to the last finished()):
 //   event-loop delay: a precise timer every --probe-ms (5) ms; each tick's lateness beyond
 //     its interval is how long the UI thread was busy with something else. p50/p99/max.
 //   chart upkeep, directly: QApplication::notify() reads the UI thread's CPU clock
 //     (CLOCK_THREAD_CPUTIME_ID) around every event that is monitor work: events delivered
-//     to the MirrorJob (its queued snapshot/state/event signals: MainWindow's job-list
-//     update and JobMonitor::addSnapshot), events to any widget of the monitor (its paints,
-//     resizes, the QCustomPlot replots they trigger), and any event during which the
+//     to a MirrorJob (its queued snapshot/state/event signals: MainWindow's job-list
+//     update and JobMonitor::addSnapshot), events to any widget of a monitor (its paints,
+//     resizes, the QCustomPlot replots they trigger), and any event during which a
 //     monitor's redraw count rose (its coalescing redraw timer). Nested events are counted
-//     once. Upkeep share = that CPU time / wall time of the phase.
+//     once. Upkeep share = that CPU time / wall time of the phase; split by whether the
+//     monitor was visible (the current tab) or hidden when the event began. Replots of a
+//     monitor's plots are counted too, and those done while the monitor was hidden.
 //   and by difference: the UI thread's whole CPU time per wall second in the monitor phase
 //     minus the same in the headless phase (an upper bound: it also holds the job list,
 //     the cluster panes' refreshes and the window's backing-store flush).
-// Also per phase: records/s (steady: 80% of the records over the time between 10% and 90%
-// of them acknowledged by the target, from the job's own snapshots; and end to end) and
-// the process CPU time. Prints PASS/FAIL per monitor phase against p99 < 16 ms and upkeep
-// < 5% of one core, and exits non-zero on FAIL.
+// Also per phase: records/s, summed over the jobs (steady: 80% of the records over the time
+// between 10% and 90% of them acknowledged by the target, from the jobs' own snapshots; and
+// end to end: all records over the first start to the last finish) and the process CPU
+// time. Prints PASS/FAIL per monitor phase against p99 < 16 ms and upkeep (all monitors
+// together) < 5% of one core, and exits non-zero on FAIL.
 
 #include "JobListModel.h"
 #include "JobMonitor.h"
@@ -39,23 +53,23 @@
 #include "MetricsSnapshot.h"
 #include "MirrorJob.h"
 #include "MirrorJobSpec.h"
+#include "Navigator.h"
+#include "WorkArea.h"
+#include "bench_monitor_live_kafka.h"
+#include "bench_monitor_live_probe.h"
+
+#include "QCustomPlotInclude.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
-#include <QFile>
-#include <QPointer>
 #include <QRegularExpression>
-#include <QThread>
+#include <QTableView>
 #include <QTimer>
-
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <vector>
 
 using namespace md;
@@ -64,133 +78,50 @@ namespace {
 
 constexpr double kP99LimitMs = 16.0;
 constexpr double kUpkeepLimit = 0.05; // of one core
-
-qint64 threadCpuNs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return qint64(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
-}
-
-double processCpuS()
-{
-    rusage ru{};
-    getrusage(RUSAGE_SELF, &ru);
-    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-double percentile(std::vector<double> v, double p)
-{
-    if (v.empty())
-        return 0;
-    std::sort(v.begin(), v.end());
-    return v[std::min(v.size() - 1, size_t(p * double(v.size() - 1) + 0.5))];
-}
-
-bool isInside(const QObject *o, const QObject *ancestor)
-{
-    for (; o; o = o->parent()) {
-        if (o == ancestor)
-            return true;
-    }
-    return false;
-}
-
-// Attributes the UI thread's CPU time to the monitor, event by event (see the header).
-class ProbeApp final : public QApplication {
-public:
-    using QApplication::QApplication;
-
-    void watch(JobMonitor *monitor, QObject *job)
-    {
-        m_monitor = monitor;
-        m_job = job;
-        m_upkeepNs = 0;
-    }
-    void unwatch() { watch(nullptr, nullptr); }
-    qint64 upkeepNs() const { return m_upkeepNs; }
-
-    bool notify(QObject *receiver, QEvent *event) override
-    {
-        if (!m_monitor || m_counting || QThread::currentThread() != thread())
-            return QApplication::notify(receiver, event);
-        if (receiver == m_job || isInside(receiver, m_monitor)) {
-            m_counting = true;
-            const qint64 t0 = threadCpuNs();
-            const bool r = QApplication::notify(receiver, event);
-            const qint64 dt = threadCpuNs() - t0;
-            m_counting = false;
-            m_upkeepNs += dt;
-            m_nestedNs += dt;
-            return r;
-        }
-        if (m_depth > 0) {
-            ++m_depth;
-            const bool r = QApplication::notify(receiver, event);
-            --m_depth;
-            return r;
-        }
-        // An outermost event elsewhere: counted when it redrew the monitor (its timer).
-        ++m_depth;
-        m_nestedNs = 0;
-        const int redraws = m_monitor->redrawCount();
-        const qint64 t0 = threadCpuNs();
-        const bool r = QApplication::notify(receiver, event);
-        const qint64 dt = threadCpuNs() - t0;
-        --m_depth;
-        if (m_monitor && m_monitor->redrawCount() != redraws)
-            m_upkeepNs += dt - m_nestedNs; // nested monitor events were added already
-        return r;
-    }
-
-private:
-    QPointer<JobMonitor> m_monitor;
-    QObject *m_job = nullptr;
-    bool m_counting = false;
-    int m_depth = 0;
-    qint64 m_nestedNs = 0;
-    qint64 m_upkeepNs = 0;
-};
+constexpr qint64 kWarmUpNs = 1'000'000'000;
 
 struct PhaseResult {
     QString name;
-    bool ok = false; // the job finished and copied every record
+    bool ok = false; // every job finished and copied all its records
     QString error;
     double wallS = 0;
-    qint64 records = 0;
+    qint64 records = 0; // over all jobs
     double steadyRate = 0;
     double endToEndRate = 0;
+    double firstDoneS = 0, lastDoneS = 0;          // when the first and the last job finished
+    std::vector<std::pair<double, double>> perJob; // (first record acknowledged, finished) s
+    double targetsS = -1;                          // --create-targets: how long making them took
     double p50 = 0, p99 = 0, max = 0;
+    double p99AfterWarmUp = 0; // without the first second (the window's first show and paint)
     size_t probes = 0;
-    double upkeepShare = -1; // monitor phases only
+    double upkeepShare = -1;                         // monitor phases only: all monitors
+    double visibleShare = 0;                         // of which in the shown monitor
+    double hiddenShare = 0;                          // in monitors of hidden tabs
+    double minMonitorShare = 0, maxMonitorShare = 0; // one monitor's, shown or hidden
     double uiCpuShare = 0;
+    long uiWaits = 0, uiPreempted = 0; // the UI thread's voluntary and involuntary context switches
     double processCpuS = 0;
     int snapshots = 0;
     int redraws = 0;
+    int replots = 0, hiddenReplots = 0;
 };
 
 struct Options {
     QString source, target, topic;
-    qint64 records = 0;
+    qint64 records = 0; // per job (topic)
+    int jobs = 1;
     int rounds = 2;
     QString phases = QStringLiteral("both");
     int chart = -1; // -1: cycle
     int cycleMs = 3000;
     int probeMs = 5;
     bool panes = true;
+    bool createTargets = false;
+    double throttleMBps = 0; // per job; 0: full speed
     int timeoutS = 300;
-};
 
-QString harnessBootstrap(const QString &name)
-{
-    const QString dir = qEnvironmentVariable("MIRRORDESK_KAFKA_STATE");
-    if (dir.isEmpty())
-        return {};
-    QFile f(QDir(dir).filePath(name + QStringLiteral("/bootstrap")));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QString::fromUtf8(f.readAll()).trimmed();
-}
+    QString topicOf(int job) const { return jobs == 1 ? topic : QStringLiteral("%1-%2").arg(topic).arg(job + 1); }
+};
 
 // The time at which the acknowledged count crossed `target`, interpolated between samples.
 double crossingS(const std::vector<std::pair<double, qint64>> &samples, double target)
@@ -212,8 +143,12 @@ public:
         m_probe.setInterval(m_o.probeMs);
         QObject::connect(&m_probe, &QTimer::timeout, [this] {
             const qint64 now = m_clock.nsecsElapsed();
-            if (m_recording && m_lastProbeNs > 0)
-                m_late.push_back(std::max(0.0, double(now - m_lastProbeNs) / 1e6 - m_o.probeMs));
+            if (m_recording && m_lastProbeNs > 0) {
+                const double late = std::max(0.0, double(now - m_lastProbeNs) / 1e6 - m_o.probeMs);
+                m_late.push_back(late);
+                if (now - m_recordingSinceNs >= kWarmUpNs)
+                    m_lateAfterWarmUp.push_back(late);
+            }
             m_lastProbeNs = now;
         });
         m_clock.start();
@@ -224,111 +159,223 @@ public:
     {
         PhaseResult res;
         res.name = phaseName;
-        MirrorJobSpec spec;
-        // A fresh target topic and group per phase: "<alias>.<topic>" under the prefix policy.
-        const QString alias = QStringLiteral("ml%1%2").arg(QCoreApplication::applicationPid()).arg(++m_phaseNo);
-        spec.name = QStringLiteral("monitor-live-") + alias;
-        spec.source.alias = alias;
-        spec.source.bootstrap = m_o.source;
-        spec.target.alias = QStringLiteral("tgt");
-        spec.target.bootstrap = m_o.target;
-        spec.include = {QRegularExpression::escape(m_o.topic)};
-        spec.naming = NamingPolicy::Prefix;
-        spec.start = StartPosition::Earliest;
-        spec.stop = StopCondition::CaughtUp;
-
-        auto *job = new MirrorJob(spec);
+        const int n = m_o.jobs;
+        ++m_phaseNo;
+        QList<MirrorJob *> jobs;
+        for (int i = 0; i < n; ++i) {
+            MirrorJobSpec spec;
+            // A fresh target topic and group per phase and job: "<alias>.<topic>" under the
+            // prefix policy; the group follows the job's name.
+            QString alias = QStringLiteral("ml%1%2").arg(QCoreApplication::applicationPid()).arg(m_phaseNo);
+            if (n > 1)
+                alias += QStringLiteral("j%1").arg(i + 1);
+            spec.name = QStringLiteral("monitor-live-") + alias;
+            spec.source.alias = alias;
+            spec.source.bootstrap = m_o.source;
+            spec.target.alias = QStringLiteral("tgt");
+            spec.target.bootstrap = m_o.target;
+            spec.include = {QRegularExpression::escape(m_o.topicOf(i))};
+            spec.naming = NamingPolicy::Prefix;
+            spec.start = StartPosition::Earliest;
+            spec.stop = StopCondition::CaughtUp;
+            spec.throttleBytesPerSecond = qint64(m_o.throttleMBps * 1e6);
+            jobs.append(new MirrorJob(spec));
+        }
+        if (m_o.createTargets) {
+            QList<MirrorJobSpec> specs;
+            QStringList topics;
+            for (int i = 0; i < n; ++i) {
+                specs.append(jobs.at(i)->spec());
+                topics.append(m_o.topicOf(i));
+            }
+            QElapsedTimer made;
+            made.start();
+            res.error = createTargetTopics(specs, topics, 60'000);
+            res.targetsS = double(made.nsecsElapsed()) / 1e9;
+            if (!res.error.isEmpty()) {
+                res.error = QStringLiteral("--create-targets: %1").arg(res.error);
+                qDeleteAll(jobs);
+                return res;
+            }
+        }
         MainWindow *window = nullptr;
-        JobMonitor *monitor = nullptr;
+        QList<JobMonitor *> monitors;
         if (withMonitor) {
             window = new MainWindow;
             window->show();
-            // What MainWindow does on the job editor's Run (runRequested), minus the editor.
+            // What MainWindow::runJob does on the job editor's Run, minus the editor and with
+            // the starts deferred until every job is in: the clusters, the job in the list
+            // (JobMonitor::setJob, status), its row selected, its monitor opened as a tab.
             if (m_o.panes)
-                window->showClusters(spec.source, spec.target);
-            window->addJob(job); // the app's wiring: job list, JobMonitor::setJob, status
-            monitor = window->jobMonitor(window->jobModel()->rowCount() - 1);
-            if (!monitor || !monitor->isVisible()) {
-                res.error = QStringLiteral("the job's monitor is not shown");
+                window->showClusters(jobs.first()->spec().source, jobs.first()->spec().target);
+            for (MirrorJob *job : std::as_const(jobs)) {
+                window->addJob(job); // takes ownership
+                const int row = window->jobModel()->rowCount() - 1;
+                window->navigator()->jobView()->selectRow(row);
+                monitors.append(window->openJobMonitor(row));
+            }
+            for (JobMonitor *m : std::as_const(monitors)) {
+                if (!m || !window->workArea()->isOpen(m))
+                    res.error = QStringLiteral("a job's monitor is not open as a tab");
+            }
+            if (res.error.isEmpty() && !monitors.last()->isVisible())
+                res.error = QStringLiteral("the last job's monitor is not shown");
+            if (!res.error.isEmpty()) {
                 delete window;
                 return res;
             }
-            if (m_o.chart >= 0)
-                monitor->setCurrentChart(JobMonitor::Chart(m_o.chart));
+            if (m_o.chart >= 0) {
+                for (JobMonitor *m : std::as_const(monitors))
+                    m->setCurrentChart(JobMonitor::Chart(m_o.chart));
+            }
         }
 
-        std::vector<std::pair<double, qint64>> samples; // (s since start, acknowledged)
+        std::vector<std::pair<double, qint64>> samples; // (s since start, acknowledged by all jobs)
+        std::vector<qint64> acked(size_t(n), 0);
+        std::vector<double> doneS(size_t(n), -1);
+        std::vector<double> firstS(size_t(n), -1);
+        qint64 ackedSum = 0;
+        int finishedJobs = 0;
+        bool allOk = true;
         QElapsedTimer wall;
-        QObject::connect(job, &MirrorJob::metricsSampled, job, [&](const MetricsSnapshot &s) {
-            samples.emplace_back(double(wall.nsecsElapsed()) / 1e9, s.recordsProduced);
-            ++res.snapshots;
-        });
         QEventLoop loop;
-        bool finished = false;
-        QObject::connect(job, &MirrorJob::finished, &loop, [&](bool ok, const QString &error) {
-            finished = true;
-            res.ok = ok;
-            res.error = error;
-            loop.quit();
-        });
+        for (int i = 0; i < n; ++i) {
+            MirrorJob *job = jobs.at(i);
+            QObject::connect(job, &MirrorJob::metricsSampled, job, [&, i](const MetricsSnapshot &s) {
+                ackedSum += s.recordsProduced - acked[size_t(i)];
+                if (firstS[size_t(i)] < 0 && s.recordsProduced > 0)
+                    firstS[size_t(i)] = double(wall.nsecsElapsed()) / 1e9;
+                acked[size_t(i)] = s.recordsProduced;
+                samples.emplace_back(double(wall.nsecsElapsed()) / 1e9, ackedSum);
+                ++res.snapshots;
+            });
+            QObject::connect(job, &MirrorJob::eventRaised, job, [&, i](const JobEvent &e) {
+                if (e.severity != JobEvent::Severity::Info) // what slowed or failed a job, as it happened
+                    std::printf("%-16s      %.2f s, job %d: %s\n", "", double(wall.nsecsElapsed()) / 1e9, i + 1,
+                                qPrintable(e.text));
+            });
+            QObject::connect(job, &MirrorJob::finished, &loop, [&, i](bool ok, const QString &error) {
+                doneS[size_t(i)] = double(wall.nsecsElapsed()) / 1e9;
+                if (!ok && allOk)
+                    res.error = n > 1 ? QStringLiteral("job %1: %2").arg(i + 1).arg(error) : error;
+                allOk = allOk && ok;
+                if (++finishedJobs == n)
+                    loop.quit();
+            });
+        }
+        // Replots of every plot of every monitor, and those of a hidden monitor.
+        QList<QMetaObject::Connection> replotWatch;
+        for (JobMonitor *m : std::as_const(monitors)) {
+            for (int c = 0; c < JobMonitor::ChartCount; ++c) {
+                if (QCustomPlot *plot = m->plot(JobMonitor::Chart(c))) {
+                    replotWatch.append(QObject::connect(plot, &QCustomPlot::afterReplot, plot, [&res, m] {
+                        ++res.replots;
+                        if (!m->isVisible())
+                            ++res.hiddenReplots;
+                    }));
+                }
+            }
+        }
         QTimer timeout;
         timeout.setSingleShot(true);
         QObject::connect(&timeout, &QTimer::timeout, &loop, &QEventLoop::quit);
         timeout.start(m_o.timeoutS * 1000);
         QTimer cycler;
-        if (monitor && m_o.chart < 0) {
-            QObject::connect(&cycler, &QTimer::timeout, monitor, [monitor] {
-                monitor->setCurrentChart(JobMonitor::Chart((monitor->currentChart() + 1) % JobMonitor::ChartCount));
+        if (!monitors.isEmpty() && (m_o.chart < 0 || n > 1)) {
+            QObject::connect(&cycler, &QTimer::timeout, window, [&, shown = n - 1]() mutable {
+                JobMonitor *m = monitors.at(shown);
+                if (n > 1) {
+                    shown = (shown + 1) % n;
+                    m = monitors.at(shown);
+                }
+                if (m_o.chart < 0)
+                    m->setCurrentChart(JobMonitor::Chart((m->currentChart() + 1) % JobMonitor::ChartCount));
+                if (n > 1)
+                    window->workArea()->raise(m); // as selecting the job's row does
             });
             cycler.start(m_o.cycleMs);
         }
 
-        if (monitor)
-            m_app->watch(monitor, job);
-        const int redraws0 = monitor ? monitor->redrawCount() : 0;
+        if (!monitors.isEmpty())
+            m_app->watch(monitors, QList<QObject *>(jobs.cbegin(), jobs.cend()));
+        std::vector<int> redraws0;
+        for (const JobMonitor *m : std::as_const(monitors))
+            redraws0.push_back(m->redrawCount());
         m_late.clear();
+        m_lateAfterWarmUp.clear();
         m_lastProbeNs = 0;
+        m_recordingSinceNs = m_clock.nsecsElapsed();
         m_recording = true;
         const qint64 ui0 = threadCpuNs();
+        const ThreadSwitches switches0 = threadSwitches();
         const double proc0 = processCpuS();
         wall.start();
-        job->start();
+        for (MirrorJob *job : std::as_const(jobs))
+            job->start();
         loop.exec();
         res.wallS = double(wall.nsecsElapsed()) / 1e9;
         res.processCpuS = processCpuS() - proc0;
         res.uiCpuShare = double(threadCpuNs() - ui0) / 1e9 / res.wallS;
+        res.uiWaits = threadSwitches().voluntary - switches0.voluntary;
+        res.uiPreempted = threadSwitches().involuntary - switches0.involuntary;
         m_recording = false;
         cycler.stop();
-        if (monitor) {
+        for (const QMetaObject::Connection &c : std::as_const(replotWatch))
+            QObject::disconnect(c);
+        if (!monitors.isEmpty()) {
             res.upkeepShare = double(m_app->upkeepNs()) / 1e9 / res.wallS;
-            res.redraws = monitor->redrawCount() - redraws0;
+            res.visibleShare = double(m_app->visibleUpkeepNs()) / 1e9 / res.wallS;
+            res.hiddenShare = double(m_app->hiddenUpkeepNs()) / 1e9 / res.wallS;
+            res.minMonitorShare = res.upkeepShare;
+            for (int i = 0; i < monitors.size(); ++i) {
+                res.redraws += monitors.at(i)->redrawCount() - redraws0[size_t(i)];
+                const double share = double(m_app->upkeepNs(i)) / 1e9 / res.wallS;
+                res.minMonitorShare = std::min(res.minMonitorShare, share);
+                res.maxMonitorShare = std::max(res.maxMonitorShare, share);
+            }
         }
         m_app->unwatch();
         res.p50 = percentile(m_late, 0.5);
         res.p99 = percentile(m_late, 0.99);
         res.max = percentile(m_late, 1.0);
         res.probes = m_late.size();
+        res.p99AfterWarmUp = percentile(m_lateAfterWarmUp, 0.99);
 
-        if (!finished) {
-            res.ok = false;
-            res.error = QStringLiteral("the job did not finish within %1 s").arg(m_o.timeoutS);
-            job->abort();
+        res.ok = finishedJobs == n && allOk;
+        if (finishedJobs < n) {
+            res.error = QStringLiteral("%1 of %2 jobs did not finish within %3 s")
+                            .arg(n - finishedJobs)
+                            .arg(n)
+                            .arg(m_o.timeoutS);
+            for (MirrorJob *job : std::as_const(jobs))
+                job->abort();
         }
-        job->waitForFinished(30'000);
-        res.records = samples.empty() ? 0 : samples.back().second;
-        if (res.ok && res.records != m_o.records) {
-            res.ok = false;
-            res.error = QStringLiteral("copied %1 records, expected %2").arg(res.records).arg(m_o.records);
+        for (MirrorJob *job : std::as_const(jobs))
+            job->waitForFinished(30'000);
+        res.records = ackedSum;
+        for (int i = 0; i < n && res.ok; ++i) {
+            if (acked[size_t(i)] != m_o.records) {
+                res.ok = false;
+                res.error = QStringLiteral("%1copied %2 records, expected %3")
+                                .arg(n > 1 ? QStringLiteral("job %1 ").arg(i + 1) : QString())
+                                .arg(acked[size_t(i)])
+                                .arg(m_o.records);
+            }
         }
-        const double t10 = crossingS(samples, 0.1 * double(m_o.records));
-        const double t90 = crossingS(samples, 0.9 * double(m_o.records));
+        const double total = double(n) * double(m_o.records);
+        const double t10 = crossingS(samples, 0.1 * total);
+        const double t90 = crossingS(samples, 0.9 * total);
         if (t10 >= 0 && t90 > t10)
-            res.steadyRate = 0.8 * double(m_o.records) / (t90 - t10);
+            res.steadyRate = 0.8 * total / (t90 - t10);
         res.endToEndRate = double(res.records) / res.wallS;
+        res.firstDoneS = *std::min_element(doneS.begin(), doneS.end());
+        res.lastDoneS = *std::max_element(doneS.begin(), doneS.end());
+        for (int i = 0; i < n; ++i)
+            res.perJob.emplace_back(firstS[size_t(i)], doneS[size_t(i)]);
         if (window)
-            delete window; // owns the job (addJob)
+            delete window; // owns the jobs (addJob)
         else
-            delete job;
+            qDeleteAll(jobs);
         // Let the deleted window's deferred deletes run and the brokers settle.
         QEventLoop pause;
         QTimer::singleShot(2000, &pause, &QEventLoop::quit);
@@ -343,11 +390,13 @@ private:
     QElapsedTimer m_clock;
     qint64 m_lastProbeNs = 0;
     bool m_recording = false;
+    qint64 m_recordingSinceNs = 0;
     std::vector<double> m_late;
+    std::vector<double> m_lateAfterWarmUp; // the probes after the phase's first second
     int m_phaseNo = 0;
 };
 
-void print(const PhaseResult &r)
+void print(const PhaseResult &r, int jobs)
 {
     std::printf("%-16s %s wall %6.2f s  records %lld  steady %8.0f rec/s  end-to-end %8.0f rec/s  "
                 "process CPU %5.2f s\n",
@@ -358,6 +407,22 @@ void print(const PhaseResult &r)
     if (r.upkeepShare >= 0)
         std::printf("  upkeep %5.2f%%  snapshots %d  redraws %d", 100 * r.upkeepShare, r.snapshots, r.redraws);
     std::printf("\n");
+    if (jobs > 1) {
+        std::printf("%-16s      %d jobs finished at %.2f .. %.2f s  UI delay p99 after the first second %6.3f ms", "",
+                    jobs, r.firstDoneS, r.lastDoneS, r.p99AfterWarmUp);
+        if (r.upkeepShare >= 0)
+            std::printf("  upkeep while shown %5.2f%%, while hidden %5.2f%%, per monitor %.2f..%.2f%%  "
+                        "replots %d (%d while hidden)",
+                        100 * r.visibleShare, 100 * r.hiddenShare, 100 * r.minMonitorShare, 100 * r.maxMonitorShare,
+                        r.replots, r.hiddenReplots);
+        std::printf("\n%-16s      per job, first record / done (s):", "");
+        for (size_t i = 0; i < r.perJob.size(); ++i)
+            std::printf(" %zu: %.1f/%.1f", i + 1, r.perJob[i].first, r.perJob[i].second);
+        std::printf("\n");
+    }
+    std::printf("%-16s      UI thread context switches: %ld waits, %ld preemptions\n", "", r.uiWaits, r.uiPreempted);
+    if (r.targetsS >= 0)
+        std::printf("%-16s      target topics created before the start in %.2f s\n", "", r.targetsS);
     if (!r.error.isEmpty())
         std::printf("%-16s      error: %s\n", "", qPrintable(r.error));
     std::fflush(stdout);
@@ -379,8 +444,11 @@ int main(int argc, char **argv)
                                        QStringLiteral("host:port"));
     const QCommandLineOption topicOpt(QStringLiteral("topic"), QStringLiteral("Preloaded source topic."),
                                       QStringLiteral("name"), QStringLiteral("bench"));
-    const QCommandLineOption recordsOpt(QStringLiteral("records"), QStringLiteral("Records in the topic."),
+    const QCommandLineOption recordsOpt(QStringLiteral("records"), QStringLiteral("Records in the (each) topic."),
                                         QStringLiteral("n"));
+    const QCommandLineOption jobsOpt(QStringLiteral("jobs"),
+                                     QStringLiteral("Jobs at once, one per topic NAME-1..NAME-J when > 1 (default 1)."),
+                                     QStringLiteral("j"), QStringLiteral("1"));
     const QCommandLineOption roundsOpt(QStringLiteral("rounds"), QStringLiteral("Rounds (default 2)."),
                                        QStringLiteral("r"), QStringLiteral("2"));
     const QCommandLineOption phasesOpt(QStringLiteral("phases"), QStringLiteral("both, monitor or headless."),
@@ -394,10 +462,17 @@ int main(int argc, char **argv)
                                       QStringLiteral("ms"), QStringLiteral("5"));
     const QCommandLineOption noPanesOpt(QStringLiteral("no-panes"),
                                         QStringLiteral("Do not connect the cluster panes."));
+    const QCommandLineOption createTargetsOpt(
+        QStringLiteral("create-targets"),
+        QStringLiteral("Create the jobs' target topics before each phase (as the engine would) and wait until the "
+                       "target lists them, so topic creation is not part of the run."));
+    const QCommandLineOption throttleOpt(QStringLiteral("throttle"),
+                                         QStringLiteral("Each job's throttle in MB/s (default 0: full speed)."),
+                                         QStringLiteral("mb"), QStringLiteral("0"));
     const QCommandLineOption timeoutOpt(QStringLiteral("timeout"), QStringLiteral("Per-phase limit (default 300)."),
                                         QStringLiteral("s"), QStringLiteral("300"));
-    p.addOptions({sourceOpt, targetOpt, topicOpt, recordsOpt, roundsOpt, phasesOpt, chartOpt, cycleOpt, probeOpt,
-                  noPanesOpt, timeoutOpt});
+    p.addOptions({sourceOpt, targetOpt, topicOpt, recordsOpt, jobsOpt, roundsOpt, phasesOpt, chartOpt, cycleOpt,
+                  probeOpt, noPanesOpt, createTargetsOpt, throttleOpt, timeoutOpt});
     p.process(app);
 
     auto fail = [](const QString &what) {
@@ -420,6 +495,9 @@ int main(int argc, char **argv)
         return fail(QStringLiteral("--records must be the positive number of records in the topic, got '%1'")
                         .arg(p.value(recordsOpt)));
     o.records = v;
+    if (!positive(jobsOpt, &v))
+        return fail(QStringLiteral("--jobs must be a positive integer, got '%1'").arg(p.value(jobsOpt)));
+    o.jobs = int(v);
     if (!positive(roundsOpt, &v))
         return fail(QStringLiteral("--rounds must be a positive integer, got '%1'").arg(p.value(roundsOpt)));
     o.rounds = int(v);
@@ -446,13 +524,23 @@ int main(int argc, char **argv)
                             .arg(charts.join(QStringLiteral(", ")), chart));
     }
     o.panes = !p.isSet(noPanesOpt);
+    o.createTargets = p.isSet(createTargetsOpt);
+    bool throttleOk = false;
+    o.throttleMBps = p.value(throttleOpt).toDouble(&throttleOk);
+    if (!throttleOk || o.throttleMBps < 0)
+        return fail(QStringLiteral("--throttle must be a number of MB/s, got '%1'").arg(p.value(throttleOpt)));
 
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
-    std::printf("monitor-live bench: source %s, target %s, topic %s (%lld records), %d round(s), platform %s, "
-                "cluster panes %s, chart %s, probe every %d ms\n",
-                qPrintable(o.source), qPrintable(o.target), qPrintable(o.topic), o.records, o.rounds,
+    const QString topics =
+        o.jobs == 1 ? o.topic
+                    : QStringLiteral("%1 jobs on %2..%3").arg(o.jobs).arg(o.topicOf(0), o.topicOf(o.jobs - 1));
+    std::printf("monitor-live bench: source %s, target %s, topic %s (%lld records each), %d round(s), platform %s, "
+                "cluster panes %s, chart %s, probe every %d ms%s, throttle %s\n",
+                qPrintable(o.source), qPrintable(o.target), qPrintable(topics), o.records, o.rounds,
                 qPrintable(QGuiApplication::platformName()), o.panes ? "connected" : "not connected",
-                qPrintable(o.chart < 0 ? QStringLiteral("cycled every %1 ms").arg(o.cycleMs) : chart), o.probeMs);
+                qPrintable(o.chart < 0 ? QStringLiteral("cycled every %1 ms").arg(o.cycleMs) : chart), o.probeMs,
+                o.createTargets ? ", target topics created before each phase" : "",
+                o.throttleMBps > 0 ? qPrintable(QStringLiteral("%1 MB/s a job").arg(o.throttleMBps)) : "none");
 
     Bench bench(&app, o);
     std::vector<PhaseResult> headless, monitored;
@@ -466,7 +554,7 @@ int main(int argc, char **argv)
                                           .arg(withMonitor ? QStringLiteral("monitor") : QStringLiteral("headless"))
                                           .arg(round),
                                       withMonitor);
-            print(r);
+            print(r, o.jobs);
             (withMonitor ? monitored : headless).push_back(r);
         }
     }
@@ -482,14 +570,14 @@ int main(int argc, char **argv)
     bool pass = true;
     std::printf("\nmethod: UI delay = lateness of a %d ms precise timer; upkeep = UI-thread CPU time "
                 "(CLOCK_THREAD_CPUTIME_ID) in events that are monitor work (snapshot delivery to the job, "
-                "events to the monitor's widgets, the redraw timer) per wall second\n",
+                "events to the monitors' widgets, the redraw timer) per wall second, all monitors together\n",
                 o.probeMs);
     for (const PhaseResult &r : monitored) {
         const bool ok = r.ok && r.p99 < kP99LimitMs && r.upkeepShare < kUpkeepLimit;
         pass = pass && ok;
         std::printf("%s: %s (p99 %.2f ms %s 16 ms, upkeep %.2f%% %s 5%% of a core%s)\n", qPrintable(r.name),
                     ok ? "PASS" : "FAIL", r.p99, r.p99 < kP99LimitMs ? "<" : ">=", 100 * r.upkeepShare,
-                    r.upkeepShare < kUpkeepLimit ? "<" : ">=", r.ok ? "" : ", job did not complete");
+                    r.upkeepShare < kUpkeepLimit ? "<" : ">=", r.ok ? "" : ", a job did not complete");
     }
     for (const PhaseResult &r : headless)
         pass = pass && r.ok;
@@ -498,9 +586,9 @@ int main(int argc, char **argv)
         const double m = median(monitored, &PhaseResult::steadyRate);
         const double hu = median(headless, &PhaseResult::uiCpuShare);
         const double mu = median(monitored, &PhaseResult::uiCpuShare);
-        std::printf("engine rate (median steady): headless %.0f rec/s, with monitor %.0f rec/s (%.1f%%)\n", h, m,
-                    h > 0 ? 100 * m / h : 0.0);
-        std::printf("UI thread CPU (median): headless %.2f%%, with window+monitor %.2f%%: difference %.2f%% of a core "
+        std::printf("engine rate (median steady, all jobs): headless %.0f rec/s, with monitor %.0f rec/s (%.1f%%)\n", h,
+                    m, h > 0 ? 100 * m / h : 0.0);
+        std::printf("UI thread CPU (median): headless %.2f%%, with window+monitors %.2f%%: difference %.2f%% of a core "
                     "(upper bound of upkeep: includes job list, cluster panes, window flush)\n",
                     100 * hu, 100 * mu, 100 * (mu - hu));
     }

@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# A live job monitor under a full-speed mirror job (issue 5): runs bench_monitor_live.
+# A live job monitor under a full-speed mirror job (issue 5), or J jobs at once, each with
+# its monitor open as a tab (issue 20): runs bench_monitor_live.
 #
-#   tests/bench/monitor-live.sh [--records N] [--size BYTES] [--partitions P] [--rounds R]
-#                               [--xvfb] [--build DIR] [-- BENCH_OPTIONS...]
+#   tests/bench/monitor-live.sh [--records N] [--size BYTES] [--partitions P] [--jobs J]
+#                               [--rounds R] [--xvfb] [--build DIR] [-- BENCH_OPTIONS...]
 #
 # Starts its own source and target harness brokers (private state dir, stopped and removed on
 # exit; JVM settings as mm2-compare.sh uses, so the broker is not the narrowest pipe), preloads
 # the source with bench_kafka (default 3,000,000 records of 200 bytes over 12 partitions, so a
 # round at full speed lasts long enough that the window's first paint is not its p99),
 # then runs bench_monitor_live against them: per round a headless copy and a copy with the
-# GUI's window and job monitor shown (see the bench's header for the method). Offscreen Qt
+# GUI's window and job monitor shown (see the bench's header for the method). With --jobs J
+# (default 1) it loads J topics bench-1..bench-J of N records each (J x N in all) and the
+# bench runs J jobs at once, one per topic. Offscreen Qt
 # by default; --xvfb runs it on the xcb platform under xvfb-run (a real X server, so the
 # window is painted and flushed as on a desktop). Prints the load average before and after.
 # Options after -- go to the bench (e.g. --chart partitions, --no-panes, --probe-ms 1).
@@ -22,6 +25,7 @@ RECORDS=3000000
 SIZE=200
 PARTITIONS=12
 ROUNDS=2
+JOBS=1
 XVFB=""
 EXTRA=()
 
@@ -35,6 +39,7 @@ while (($#)); do
         --size) SIZE="$2"; shift ;;
         --partitions) PARTITIONS="$2"; shift ;;
         --rounds) ROUNDS="$2"; shift ;;
+        --jobs) JOBS="$2"; shift ;;
         --xvfb) XVFB=1 ;;
         --build) BUILD="$2"; shift ;;
         --) shift; EXTRA=("$@"); break ;;
@@ -43,7 +48,7 @@ while (($#)); do
     esac
     shift
 done
-require_positive RECORDS SIZE PARTITIONS ROUNDS
+require_positive RECORDS SIZE PARTITIONS ROUNDS JOBS
 (( SIZE >= 8 )) || die "size must be at least 8 bytes (bench_kafka embeds the send time)"
 
 BK="$BUILD/tests/bench/bench_kafka"
@@ -66,12 +71,17 @@ trap 'exit 130' INT TERM
 
 log "starting source and target brokers (state $MIRRORDESK_KAFKA_STATE)"
 start_brokers "$WORK"
-log "source $SRC, target $TGT; loading $RECORDS records of $SIZE bytes over $PARTITIONS partitions"
-"$BK" create "$SRC" bench "$PARTITIONS" >/dev/null
-"$BK" load "$SRC" bench --records "$RECORDS" --size "$SIZE" | tail -n1 >&2
+TOPICS=(bench)
+((JOBS == 1)) || mapfile -t TOPICS < <(seq -f 'bench-%g' 1 "$JOBS")
+log "source $SRC, target $TGT; loading ${#TOPICS[@]} topic(s) of $RECORDS records of $SIZE bytes over $PARTITIONS partitions"
+for topic in "${TOPICS[@]}"; do
+    "$BK" create "$SRC" "$topic" "$PARTITIONS" >/dev/null
+    "$BK" load "$SRC" "$topic" --records "$RECORDS" --size "$SIZE" | tail -n1 >&2
+done
 
 printf 'load average before: %s\n' "$(cut -d' ' -f1-3 /proc/loadavg)"
-CMD=("$BM" --source "$SRC" --target "$TGT" --topic bench --records "$RECORDS" --rounds "$ROUNDS" "${EXTRA[@]}")
+CMD=("$BM" --source "$SRC" --target "$TGT" --topic bench --records "$RECORDS" --jobs "$JOBS" --rounds "$ROUNDS"
+     "${EXTRA[@]}")
 rc=0
 if [[ -n "$XVFB" ]]; then
     QT_QPA_PLATFORM=xcb xvfb-run -a -s "-screen 0 1920x1080x24" "${CMD[@]}" || rc=$?
