@@ -253,9 +253,9 @@ void MirrorWorker::run()
     // Exactly-once: the transactional id is registered before anything is
     // read, so no partition is assigned to a producer that cannot write yet.
     const bool ready = !eos() || initTransactions();
+    m_nextRefresh = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.topicRefreshIntervalMs));
     if (ready)
         refreshTopics();
-    m_nextRefresh = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.topicRefreshIntervalMs));
     // Created topics got the source's configs just now; later changes follow.
     m_nextConfigSync = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.configSyncIntervalMs));
     setState(JobState::Running);
@@ -456,8 +456,9 @@ void MirrorWorker::tick()
 {
     const auto now = Clock::now();
     if (now >= m_nextRefresh) {
-        refreshTopics();
+        // Set first: a target topic that failed to sync pulls the next refresh forward.
         m_nextRefresh = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.topicRefreshIntervalMs));
+        refreshTopics();
     }
     if (now >= m_nextConfigSync) {
         syncTopicConfigs();

@@ -153,6 +153,7 @@ private:
         bool targetReady = false;
         QString lastError;
         std::chrono::steady_clock::time_point nextSyncAttempt; // after a failed create/grow
+        std::chrono::seconds syncRetryDelay{0};                // the last wait; doubles per failure
         QByteArray topicId;                   // the source topic's id when last seen (recreation shows as a new id)
         bool missing = false;                 // selected before, gone from the source at the last refresh
         bool recreated = false;               // its partitions start from their first record, whatever progress says

@@ -8,8 +8,12 @@ namespace md {
 namespace {
 
 // A target topic that could not be created or grown is tried again after
-// this long: each attempt can block the engine thread for an admin timeout.
-constexpr std::chrono::seconds kSyncRetry(30);
+// 2 s, then twice as long each time up to 30 s: each attempt can block the
+// engine thread for an admin timeout, but the usual failure is brief (a
+// created topic the broker has not put in its metadata yet; ten jobs that
+// create their targets at once on one broker waited a whole 30 s for it).
+constexpr std::chrono::seconds kFirstSyncRetry(2);
+constexpr std::chrono::seconds kMaxSyncRetry(30);
 
 } // namespace
 
@@ -35,7 +39,10 @@ void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
             MetadataPtr(raw).reset();
     }
     if (!r.error.isEmpty()) {
-        t->nextSyncAttempt = Clock::now() + kSyncRetry;
+        t->syncRetryDelay = std::clamp(2 * t->syncRetryDelay, kFirstSyncRetry, kMaxSyncRetry);
+        t->nextSyncAttempt = Clock::now() + t->syncRetryDelay;
+        // The refresh that tries again comes no later than the attempt is due.
+        m_nextRefresh = std::min(m_nextRefresh, t->nextSyncAttempt);
         if (r.error != t->lastError)
             event(JobEvent::Severity::Error,
                   t->targetReady
@@ -44,6 +51,7 @@ void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
         t->lastError = r.error;
     } else {
         t->lastError.clear();
+        t->syncRetryDelay = std::chrono::seconds(0);
     }
     for (auto &p : t->parts)
         if (p && p->blocked && p->partition < t->targetPartitions)

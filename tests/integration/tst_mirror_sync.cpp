@@ -225,6 +225,42 @@ private Q_SLOTS:
         QVERIFY(job.waitForFinished(60000));
     }
 
+    // A target topic that could not be synced is tried again within seconds,
+    // not after a fixed 30 s and not only at the next topic refresh (10 s):
+    // topic creation is off, and the operator creates the missing target
+    // topic after the job said so. (Ten jobs creating their targets at once
+    // on one broker hit the same wait when the broker was slow to list them.)
+    void aMissingTargetTopicIsTriedAgainSoon()
+    {
+        const QString topic = uniqueName(QStringLiteral("latetgt"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        const QList<TestRecord> records = numbered(topic, 20, 2);
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.createTopics = false;
+        spec.stop = StopCondition::RunForever;
+        spec.topicRefreshIntervalMs = 10000; // the default
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        job.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(joined(events).contains(QLatin1String("topic creation is off")),
+                                  qPrintable(joined(events)), 30000);
+        QVERIFY2(createTopic(targetBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        QElapsedTimer sinceCreated;
+        sinceCreated.start();
+        QString seen;
+        QTRY_VERIFY2_WITH_TIMEOUT(targetHolds(topic, valueSet(records), &seen),
+                                  qPrintable(seen + QStringLiteral("; events:\n  ") + joined(events)), 60000);
+        const qint64 tookMs = sinceCreated.elapsed();
+        qInfo("copied %lld ms after the target topic was created", tookMs);
+        // The next attempt comes 2 s after the failure; the old fixed wait was 30 s.
+        QVERIFY2(tookMs < 20000, qPrintable(QStringLiteral("%1 ms; events:\n  %2").arg(tookMs).arg(joined(events))));
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
+
     void addedPartitionsAreCopiedFromTheirFirstRecord()
     {
         const QString topic = uniqueName(QStringLiteral("grow"));
