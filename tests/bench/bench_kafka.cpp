@@ -1,10 +1,10 @@
 // Load generator, limit probes and target watcher for tests/bench/mm2-compare.sh (issue 7).
 //
-//   bench_kafka create  BOOTSTRAP TOPIC PARTITIONS
-//   bench_kafka delete  BOOTSTRAP TOPIC
-//   bench_kafka load    BOOTSTRAP TOPIC --records N --size BYTES [--rate R]
-//   bench_kafka consume BOOTSTRAP TOPIC --records N
-//   bench_kafka watch   BOOTSTRAP TOPIC --records N [--timeout S] [--committed 1]
+//   bench_kafka create  BOOTSTRAP TOPIC PARTITIONS [--topics T]
+//   bench_kafka delete  BOOTSTRAP TOPIC [--topics T]
+//   bench_kafka load    BOOTSTRAP TOPIC --records N --size BYTES [--rate R] [--topics T]
+//   bench_kafka consume BOOTSTRAP TOPIC --records N [--topics T]
+//   bench_kafka watch   BOOTSTRAP TOPIC --records N [--timeout S] [--committed 1] [--topics T]
 //   bench_kafka latency BOOTSTRAP TOPIC --records N [--skip K] [--timeout S]
 //   bench_kafka copy    BOOTSTRAP TOPIC --records N --to BOOTSTRAP2 --to-topic TOPIC2
 //
@@ -27,6 +27,12 @@
 //   if its own work cost nothing; the target topic must exist with at least the source's partitions.
 // latency: a consumer on the target from the beginning; per record, now minus the embedded
 //   send time; the first K records are warm-up and not counted.
+// --topics T (create, delete, load, consume, watch): the T topics TOPIC-0 .. TOPIC-(T-1)
+//   instead of TOPIC (many-partitions.sh, issue 20). create and delete make one admin call
+//   for all; load spreads the records round-robin over every partition of all T topics;
+//   consume reads them all; watch sums the end offsets of all T, read with ListOffsets in
+//   calls of whole topics of about 1,000 partitions each (librdkafka's ListOffsets costs
+//   the square of a call's size, see engine/ProbeClient.cpp).
 //
 // Every command ends with one line of key=value pairs on stdout (times in ms since the
 // epoch, rates over the 10%..90% stretch of the records) that the script parses.
@@ -40,6 +46,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace {
@@ -76,7 +83,20 @@ struct Args {
     long long skip = 0;
     double timeoutS = 600;
     bool committed = false; // watch: last stable offsets, not high watermarks
+    int topics = 0;         // > 0: TOPIC-0 .. TOPIC-(topics-1) instead of TOPIC
 };
+
+// The topics a command works on: TOPIC, or with --topics T the T numbered ones.
+std::vector<std::string> topicNames(const Args &a)
+{
+    if (a.topics <= 0)
+        return {a.topic};
+    std::vector<std::string> names;
+    names.reserve(size_t(a.topics));
+    for (int i = 0; i < a.topics; ++i)
+        names.push_back(a.topic + "-" + std::to_string(i));
+    return names;
+}
 
 Args parse(int argc, char **argv)
 {
@@ -116,6 +136,8 @@ Args parse(int argc, char **argv)
             a.toTopic = v;
         else if (k == "--committed")
             a.committed = std::atoi(v) != 0;
+        else if (k == "--topics")
+            a.topics = std::atoi(v);
         else
             die("unknown option " + k);
     }
@@ -209,6 +231,87 @@ long long lastStableOffsets(rd_kafka_t *rk, const std::string &topic, int partit
     return sum;
 }
 
+// Partition counts of `names` from one metadata request for all topics, -1 for each that
+// does not exist (yet).
+std::vector<int> partitionsOfAll(rd_kafka_t *rk, const std::vector<std::string> &names)
+{
+    std::vector<int> counts(names.size(), -1);
+    const rd_kafka_metadata_t *md = nullptr;
+    if (rd_kafka_metadata(rk, 1, nullptr, &md, 10000) != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return counts;
+    std::unordered_map<std::string, int> found;
+    for (int i = 0; i < md->topic_cnt; ++i)
+        if (md->topics[i].err == RD_KAFKA_RESP_ERR_NO_ERROR && md->topics[i].partition_cnt > 0)
+            found[md->topics[i].topic] = md->topics[i].partition_cnt;
+    rd_kafka_metadata_destroy(md);
+    for (size_t i = 0; i < names.size(); ++i)
+        if (auto it = found.find(names[i]); it != found.end())
+            counts[i] = it->second;
+    return counts;
+}
+
+// The sum of the end offsets of every partition of `names` (counts[i] partitions each):
+// high watermarks, or with `committed` the last stable offsets; -1 when a partition does not
+// answer. One ListOffsets call per whole topics of about 1,000 partitions, all in flight at
+// once: librdkafka matches each answered partition to its call's list by a linear search,
+// so one call for thousands of partitions costs the square of its size.
+long long endOffsetsOf(rd_kafka_t *rk, const std::vector<std::string> &names, const std::vector<int> &counts,
+                       bool committed, int timeoutMs)
+{
+    constexpr int kChunk = 1000;
+    rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
+    std::vector<rd_kafka_topic_partition_list_t *> lists;
+    std::vector<rd_kafka_AdminOptions_t *> options;
+    size_t first = 0;
+    long long asked = 0;
+    while (first < names.size()) {
+        rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(kChunk);
+        while (first < names.size() && (list->cnt == 0 || list->cnt + counts[first] <= kChunk)) {
+            for (int p = 0; p < counts[first]; ++p)
+                rd_kafka_topic_partition_list_add(list, names[first].c_str(), p)->offset = RD_KAFKA_OFFSET_SPEC_LATEST;
+            ++first;
+        }
+        rd_kafka_AdminOptions_t *o = rd_kafka_AdminOptions_new(rk, RD_KAFKA_ADMIN_OP_LISTOFFSETS);
+        char err[256];
+        rd_kafka_AdminOptions_set_request_timeout(o, timeoutMs, err, sizeof err);
+        if (committed) {
+            if (rd_kafka_error_t *e =
+                    rd_kafka_AdminOptions_set_isolation_level(o, RD_KAFKA_ISOLATION_LEVEL_READ_COMMITTED))
+                rd_kafka_error_destroy(e);
+        }
+        rd_kafka_ListOffsets(rk, list, o, q);
+        asked += list->cnt;
+        lists.push_back(list);
+        options.push_back(o);
+    }
+    long long sum = 0, answered = 0;
+    for (size_t i = 0; i < lists.size() && sum >= 0; ++i) {
+        rd_kafka_event_t *ev = rd_kafka_queue_poll(q, timeoutMs + 1000);
+        if (!ev || rd_kafka_event_error(ev) || !rd_kafka_event_ListOffsets_result(ev)) {
+            sum = -1;
+        } else {
+            size_t n = 0;
+            const rd_kafka_ListOffsetsResultInfo_t **infos =
+                rd_kafka_ListOffsets_result_infos(rd_kafka_event_ListOffsets_result(ev), &n);
+            for (size_t j = 0; j < n && sum >= 0; ++j) {
+                const rd_kafka_topic_partition_t *tp = rd_kafka_ListOffsetsResultInfo_topic_partition(infos[j]);
+                sum = tp->err ? -1 : sum + tp->offset;
+            }
+            answered += (long long)n;
+        }
+        if (ev)
+            rd_kafka_event_destroy(ev);
+    }
+    if (answered != asked)
+        sum = -1;
+    rd_kafka_queue_destroy(q); // a late answer goes with it
+    for (rd_kafka_AdminOptions_t *o : options)
+        rd_kafka_AdminOptions_destroy(o);
+    for (rd_kafka_topic_partition_list_t *l : lists)
+        rd_kafka_topic_partition_list_destroy(l);
+    return sum;
+}
+
 // Wall times at which a count passed 10% and 90% of the total, for the steady rate.
 struct Progress {
     long long total = 0;
@@ -238,10 +341,13 @@ struct Progress {
 int cmdCreate(const Args &a)
 {
     rd_kafka_t *rk = client(RD_KAFKA_PRODUCER, baseConf(a));
-    rd_kafka_NewTopic_t *nt = rd_kafka_NewTopic_new(a.topic.c_str(), a.partitions, 1, nullptr, 0);
+    const std::vector<std::string> names = topicNames(a);
+    std::vector<rd_kafka_NewTopic_t *> nts;
+    for (const std::string &name : names)
+        nts.push_back(rd_kafka_NewTopic_new(name.c_str(), a.partitions, 1, nullptr, 0));
     rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
-    rd_kafka_CreateTopics(rk, &nt, 1, nullptr, q);
-    rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 30000);
+    rd_kafka_CreateTopics(rk, nts.data(), nts.size(), nullptr, q);
+    rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 30000 + 100 * int(names.size()));
     if (!ev)
         die("CreateTopics timed out");
     const rd_kafka_CreateTopics_result_t *res = rd_kafka_event_CreateTopics_result(ev);
@@ -249,30 +355,46 @@ int cmdCreate(const Args &a)
     const rd_kafka_topic_result_t **tr = res ? rd_kafka_CreateTopics_result_topics(res, &n) : nullptr;
     if (rd_kafka_event_error(ev))
         die(std::string("CreateTopics: ") + rd_kafka_event_error_string(ev));
-    if (n == 1 && rd_kafka_topic_result_error(tr[0]))
-        die(std::string("CreateTopics: ") + rd_kafka_topic_result_error_string(tr[0]));
+    for (size_t i = 0; i < n; ++i)
+        if (rd_kafka_topic_result_error(tr[i]))
+            die(std::string("CreateTopics: ") + rd_kafka_topic_result_name(tr[i]) + ": " +
+                rd_kafka_topic_result_error_string(tr[i]));
     rd_kafka_event_destroy(ev);
     rd_kafka_queue_destroy(q);
-    rd_kafka_NewTopic_destroy(nt);
+    for (rd_kafka_NewTopic_t *nt : nts)
+        rd_kafka_NewTopic_destroy(nt);
     // KRaft: a fresh topic may not answer ListOffsets for a moment.
-    const auto deadline = Clock::now() + std::chrono::seconds(30);
-    while (partitionsOf(rk, a.topic) != a.partitions || highWatermarks(rk, a.topic, a.partitions) < 0) {
+    const auto deadline = Clock::now() + std::chrono::seconds(30 + int(names.size()) / 10);
+    const auto ready = [&] {
+        if (a.topics <= 0)
+            return partitionsOf(rk, a.topic) == a.partitions && highWatermarks(rk, a.topic, a.partitions) >= 0;
+        const std::vector<int> counts = partitionsOfAll(rk, names);
+        return std::all_of(counts.begin(), counts.end(), [&](int c) { return c == a.partitions; }) &&
+               endOffsetsOf(rk, names, counts, false, 5000) >= 0;
+    };
+    while (!ready()) {
         if (Clock::now() > deadline)
-            die("topic " + a.topic + " did not become ready");
+            die("topic " + a.topic + (a.topics > 0 ? "-*" : "") + " did not become ready");
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     rd_kafka_destroy(rk);
-    std::printf("RESULT create topic=%s partitions=%d\n", a.topic.c_str(), a.partitions);
+    if (a.topics > 0)
+        std::printf("RESULT create topic=%s topics=%d partitions=%d\n", a.topic.c_str(), a.topics, a.partitions);
+    else
+        std::printf("RESULT create topic=%s partitions=%d\n", a.topic.c_str(), a.partitions);
     return 0;
 }
 
 int cmdDelete(const Args &a)
 {
     rd_kafka_t *rk = client(RD_KAFKA_PRODUCER, baseConf(a));
-    rd_kafka_DeleteTopic_t *dt = rd_kafka_DeleteTopic_new(a.topic.c_str());
+    const std::vector<std::string> names = topicNames(a);
+    std::vector<rd_kafka_DeleteTopic_t *> dts;
+    for (const std::string &name : names)
+        dts.push_back(rd_kafka_DeleteTopic_new(name.c_str()));
     rd_kafka_queue_t *q = rd_kafka_queue_new(rk);
-    rd_kafka_DeleteTopics(rk, &dt, 1, nullptr, q);
-    rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 30000);
+    rd_kafka_DeleteTopics(rk, dts.data(), dts.size(), nullptr, q);
+    rd_kafka_event_t *ev = rd_kafka_queue_poll(q, 30000 + 100 * int(names.size()));
     if (!ev)
         die("DeleteTopics timed out");
     const rd_kafka_DeleteTopics_result_t *res = rd_kafka_event_DeleteTopics_result(ev);
@@ -280,13 +402,19 @@ int cmdDelete(const Args &a)
     const rd_kafka_topic_result_t **tr = res ? rd_kafka_DeleteTopics_result_topics(res, &n) : nullptr;
     if (rd_kafka_event_error(ev))
         die(std::string("DeleteTopics: ") + rd_kafka_event_error_string(ev));
-    if (n == 1 && rd_kafka_topic_result_error(tr[0]))
-        die(std::string("DeleteTopics: ") + rd_kafka_topic_result_error_string(tr[0]));
+    for (size_t i = 0; i < n; ++i)
+        if (rd_kafka_topic_result_error(tr[i]))
+            die(std::string("DeleteTopics: ") + rd_kafka_topic_result_name(tr[i]) + ": " +
+                rd_kafka_topic_result_error_string(tr[i]));
     rd_kafka_event_destroy(ev);
     rd_kafka_queue_destroy(q);
-    rd_kafka_DeleteTopic_destroy(dt);
+    for (rd_kafka_DeleteTopic_t *dt : dts)
+        rd_kafka_DeleteTopic_destroy(dt);
     rd_kafka_destroy(rk);
-    std::printf("RESULT delete topic=%s\n", a.topic.c_str());
+    if (a.topics > 0)
+        std::printf("RESULT delete topic=%s topics=%d\n", a.topic.c_str(), a.topics);
+    else
+        std::printf("RESULT delete topic=%s\n", a.topic.c_str());
     return 0;
 }
 
@@ -339,10 +467,19 @@ int cmdLoad(const Args &a)
     LoadState st;
     st.progress.total = a.records;
     rd_kafka_t *rk = benchProducer(a.bootstrap, &st, &onDelivery);
-    const int parts = partitionsOf(rk, a.topic);
-    if (parts <= 0)
-        die("topic " + a.topic + " does not exist");
-    rd_kafka_topic_t *rkt = rd_kafka_topic_new(rk, a.topic.c_str(), nullptr);
+    // Every partition of every topic, round-robin.
+    const std::vector<std::string> names = topicNames(a);
+    const std::vector<int> counts =
+        a.topics > 0 ? partitionsOfAll(rk, names) : std::vector<int>{partitionsOf(rk, a.topic)};
+    std::vector<rd_kafka_topic_t *> rkts;
+    std::vector<std::pair<rd_kafka_topic_t *, int>> slots;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (counts[i] <= 0)
+            die("topic " + names[i] + " does not exist");
+        rkts.push_back(rd_kafka_topic_new(rk, names[i].c_str(), nullptr));
+        for (int p = 0; p < counts[i]; ++p)
+            slots.emplace_back(rkts.back(), p);
+    }
 
     std::vector<char> value(size_t(a.size), 'x');
     for (size_t i = 8; i < value.size(); ++i)
@@ -366,7 +503,7 @@ int cmdLoad(const Args &a)
         std::memcpy(value.data(), &now, 8);
         char key[24];
         const int keyLen = std::snprintf(key, sizeof key, "k%lld", sent);
-        const int partition = int(sent % parts);
+        const auto &[rkt, partition] = slots[size_t(sent % (long long)slots.size())];
         if (rd_kafka_produce(rkt, partition, RD_KAFKA_MSG_F_COPY, value.data(), value.size(), key, size_t(keyLen),
                              nullptr) != 0) {
             if (rd_kafka_last_error() == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
@@ -384,7 +521,8 @@ int cmdLoad(const Args &a)
     }
     awaitDeliveries(rk, st, a.records);
     const double end = wallMs();
-    rd_kafka_topic_destroy(rkt);
+    for (rd_kafka_topic_t *rkt : rkts)
+        rd_kafka_topic_destroy(rkt);
     rd_kafka_destroy(rk);
     st.progress.print("load", a.size);
     std::printf("RESULT load_total start_ms=%.1f end_ms=%.1f rps=%.0f\n", start, end,
@@ -404,16 +542,24 @@ rd_kafka_t *assignedConsumer(const Args &a, int *partsOut, const char *fetchWait
     set(conf, "fetch.queue.backoff.ms", "10");
     rd_kafka_t *rk = client(RD_KAFKA_CONSUMER, conf);
     rd_kafka_poll_set_consumer(rk);
-    int parts = -1;
+    const std::vector<std::string> names = topicNames(a);
+    std::vector<int> counts;
     const auto deadline = Clock::now() + std::chrono::seconds(int(a.timeoutS));
-    while ((parts = partitionsOf(rk, a.topic)) <= 0) {
+    for (;;) {
+        counts = a.topics > 0 ? partitionsOfAll(rk, names) : std::vector<int>{partitionsOf(rk, a.topic)};
+        if (std::all_of(counts.begin(), counts.end(), [](int c) { return c > 0; }))
+            break;
         if (Clock::now() > deadline)
-            die("topic " + a.topic + " never appeared");
+            die("topic " + a.topic + (a.topics > 0 ? "-*" : "") + " never appeared");
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
+    int parts = 0;
+    for (int c : counts)
+        parts += c;
     rd_kafka_topic_partition_list_t *list = rd_kafka_topic_partition_list_new(parts);
-    for (int p = 0; p < parts; ++p)
-        rd_kafka_topic_partition_list_add(list, a.topic.c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
+    for (size_t i = 0; i < names.size(); ++i)
+        for (int p = 0; p < counts[i]; ++p)
+            rd_kafka_topic_partition_list_add(list, names[i].c_str(), p)->offset = RD_KAFKA_OFFSET_BEGINNING;
     if (rd_kafka_assign(rk, list) != RD_KAFKA_RESP_ERR_NO_ERROR)
         die("assign failed");
     rd_kafka_topic_partition_list_destroy(list);
@@ -532,6 +678,8 @@ int cmdWatch(const Args &a)
     pr.total = a.records;
     const auto deadline = Clock::now() + std::chrono::seconds(int(a.timeoutS));
     int parts = -1;
+    const std::vector<std::string> names = topicNames(a);
+    std::vector<int> counts;
     long long n = 0;
     while (n < a.records) {
         if (Clock::now() > deadline) {
@@ -540,9 +688,21 @@ int cmdWatch(const Args &a)
             return 2;
         }
         const auto next = Clock::now() + std::chrono::milliseconds(100);
-        if (parts <= 0)
+        if (a.topics > 0) {
+            // All topics once they all exist (a mirror creates them before it copies).
+            if (counts.empty() || std::any_of(counts.begin(), counts.end(), [](int c) { return c <= 0; }))
+                counts = partitionsOfAll(rk, names);
+            if (std::all_of(counts.begin(), counts.end(), [](int c) { return c > 0; })) {
+                const long long hw = endOffsetsOf(rk, names, counts, a.committed, 5000);
+                if (hw >= 0) {
+                    n = hw;
+                    pr.update(n, wallMs());
+                }
+            }
+        } else if (parts <= 0) {
             parts = partitionsOf(rk, a.topic);
-        if (parts > 0) {
+        }
+        if (a.topics <= 0 && parts > 0) {
             const long long hw =
                 a.committed ? lastStableOffsets(rk, a.topic, parts) : highWatermarks(rk, a.topic, parts);
             if (hw >= 0) {
@@ -601,6 +761,8 @@ int cmdLatency(const Args &a)
 int main(int argc, char **argv)
 {
     const Args a = parse(argc, argv);
+    if (a.topics > 0 && (a.command == "copy" || a.command == "latency"))
+        die(a.command + " works on one topic: no --topics");
     if (a.command == "create")
         return cmdCreate(a);
     if (a.command == "delete")
