@@ -77,18 +77,26 @@ std::shared_ptr<SchemaDecoderCache> AdminService::decoderCache()
     return m_decoders->cache();
 }
 
+rd_kafka_t *AdminService::groupOffsetsHandle(QString *error)
+{
+    if (!m_groupOffsetsProbe)
+        m_groupOffsetsProbe = ProbeClient::createForGroupOffsets(m_config, error, qMin(m_timeoutMs, 10000));
+    return m_groupOffsetsProbe ? m_groupOffsetsProbe->handle() : nullptr;
+}
+
 EventPtr AdminService::runAdmin(rd_kafka_admin_op_t op, const QString &what,
                                 const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call,
-                                QString *error, rd_kafka_resp_err_t *code)
+                                QString *error, rd_kafka_resp_err_t *code, rd_kafka_t *on)
 {
-    AdminOptionsPtr options(rd_kafka_AdminOptions_new(rk(), op));
+    rd_kafka_t *handle = on ? on : rk();
+    AdminOptionsPtr options(rd_kafka_AdminOptions_new(handle, op));
     char errstr[256];
     rd_kafka_AdminOptions_set_request_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
     // Topic operations: let the controller finish before it answers, within our bound.
     if (op == RD_KAFKA_ADMIN_OP_CREATETOPICS || op == RD_KAFKA_ADMIN_OP_DELETETOPICS ||
         op == RD_KAFKA_ADMIN_OP_CREATEPARTITIONS)
         rd_kafka_AdminOptions_set_operation_timeout(options.get(), m_timeoutMs, errstr, sizeof errstr);
-    QueuePtr queue(rd_kafka_queue_new(rk()));
+    QueuePtr queue(rd_kafka_queue_new(handle));
     call(options.get(), queue.get());
     // The request timeout bounds librdkafka; the margin covers its own bookkeeping.
     EventPtr event(rd_kafka_queue_poll(queue.get(), m_timeoutMs + 2000));

@@ -236,9 +236,13 @@ private:
     }
     // Runs one admin request and waits for its result event (bounded). On
     // failure *error says why and *code, when given, holds the event's error.
+    // `on`: the handle the call uses (default rk()).
     EventPtr runAdmin(rd_kafka_admin_op_t op, const QString &what,
                       const std::function<void(rd_kafka_AdminOptions_t *, rd_kafka_queue_t *)> &call, QString *error,
-                      rd_kafka_resp_err_t *code = nullptr);
+                      rd_kafka_resp_err_t *code = nullptr, rd_kafka_t *on = nullptr);
+    // The client for ListConsumerGroupOffsets, made on first use (see
+    // ProbeClient::createForGroupOffsets); null with *error when it cannot be.
+    rd_kafka_t *groupOffsetsHandle(QString *error);
     // A request on one topic whose answer is a per-topic result list (create,
     // delete, add partitions): success or the topic's error in plain words.
     AdminResult<Done>
@@ -252,6 +256,7 @@ private:
     ClusterConfig m_config;
     int m_timeoutMs = 10000;
     std::unique_ptr<ProbeClient> m_probe; // the connection and its last error
+    std::unique_ptr<ProbeClient> m_groupOffsetsProbe;
     std::shared_ptr<RegistryDecoders> m_decoders;
 };
 

@@ -215,13 +215,16 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QStrin
     std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
         rd_kafka_ListConsumerGroupOffsets_new(id.constData(), nullptr));
     QString error;
+    rd_kafka_t *handle = groupOffsetsHandle(&error);
+    if (!handle)
+        return R::failure(what + QStringLiteral(": ") + error);
     EventPtr ev = runAdmin(
         RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, what,
         [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
             rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
-            rd_kafka_ListConsumerGroupOffsets(rk(), arr, 1, o, q);
+            rd_kafka_ListConsumerGroupOffsets(handle, arr, 1, o, q);
         },
-        &error);
+        &error, nullptr, handle);
     if (!ev)
         return R::failure(error);
     size_t n = 0;

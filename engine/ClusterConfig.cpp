@@ -3,6 +3,8 @@
 #include "CertificateCheck.h"
 #include "ClientProperties.h"
 
+#include <QUuid>
+
 namespace md {
 
 QString securityProtocolName(SecurityProtocol p)
@@ -96,6 +98,11 @@ ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QM
     // Harmless without TLS; with it, a refused certificate is reported with its reason.
     installCertificateCheck(conf.get());
     return {std::move(conf), {}};
+}
+
+QString offsetFetchGroupId()
+{
+    return QStringLiteral("mirrordesk-admin-") + QUuid::createUuid().toString(QUuid::Id128);
 }
 
 } // namespace md

@@ -16,6 +16,11 @@ bool parseSecurityProtocol(const QString &name, SecurityProtocol *out);
 // Which client a configuration is for: each may carry its own extra properties.
 enum class ClientRole { Admin, Consumer, Producer };
 
+// The group.id of an admin client that reads consumer groups' offsets
+// (ListConsumerGroupOffsets): unique, never joined or committed to. Such a
+// client needs a group of its own, see ProbeClient::createForGroupOffsets.
+QString offsetFetchGroupId();
+
 // Connection settings of one cluster, with secrets already resolved (the
 // profile or the keychain resolves ${env:NAME} and references before this).
 struct ClusterConfig {

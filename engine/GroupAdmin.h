@@ -69,9 +69,12 @@ public:
             return;
         }
         const int connectMs = std::clamp(timeoutMs, 1000, 30000);
+        // A group.id of its own, never joined: ListConsumerGroupOffsets on a
+        // handle without one crashes on NOT_COORDINATOR (ProbeClient::createForGroupOffsets).
         ConfResult conf =
             makeKafkaConf(cluster, ClientRole::Admin,
                           {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+                           {QStringLiteral("group.id"), offsetFetchGroupId()},
                            {QStringLiteral("socket.connection.setup.timeout.ms"), QString::number(connectMs)}});
         if (!conf.conf) {
             m_error = m_where + QStringLiteral(": invalid client setting ") + conf.error;
@@ -81,7 +84,7 @@ public:
         rd_kafka_conf_set_error_cb(conf.conf.get(), &onClientError);
         rd_kafka_conf_set_log_cb(conf.conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
         char errstr[512];
-        // A consumer-type handle without a group.id: admin calls only, never joins a group.
+        // A consumer-type handle: admin calls only, never joins a group.
         m_rk.reset(rd_kafka_new(RD_KAFKA_CONSUMER, conf.conf.get(), errstr, sizeof errstr));
         if (!m_rk) {
             m_error = m_where + QStringLiteral(": ") + QString::fromUtf8(errstr);

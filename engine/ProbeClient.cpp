@@ -52,7 +52,22 @@ std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, QS
     return probe;
 }
 
+std::unique_ptr<ProbeClient> ProbeClient::createForGroupOffsets(const ClusterConfig &config, QString *error,
+                                                                int connectTimeoutMs)
+{
+    KafkaError e;
+    std::unique_ptr<ProbeClient> probe = create(config, &e, connectTimeoutMs, offsetFetchGroupId());
+    *error = e.message;
+    return probe;
+}
+
 std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, KafkaError *error, int connectTimeoutMs)
+{
+    return create(config, error, connectTimeoutMs, QString());
+}
+
+std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, KafkaError *error, int connectTimeoutMs,
+                                                 const QString &groupId)
 {
     if (config.bootstrap.trimmed().isEmpty()) {
         *error = KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG, QStringLiteral("no bootstrap servers given"));
@@ -60,10 +75,12 @@ std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, Ka
     }
     std::unique_ptr<ProbeClient> probe(new ProbeClient);
     probe->m_config = config;
-    ConfResult conf = makeKafkaConf(config, ClientRole::Admin,
-                                    {{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+    QMap<QString, QString> overrides{{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
                                      {QStringLiteral("socket.connection.setup.timeout.ms"),
-                                      QString::number(std::clamp(connectTimeoutMs, 1000, 30000))}});
+                                      QString::number(std::clamp(connectTimeoutMs, 1000, 30000))}};
+    if (!groupId.isEmpty())
+        overrides.insert(QStringLiteral("group.id"), groupId);
+    ConfResult conf = makeKafkaConf(config, ClientRole::Admin, overrides);
     if (!conf.conf) {
         *error = KafkaError::from(RD_KAFKA_RESP_ERR__INVALID_ARG,
                                   config.bootstrap + QStringLiteral(": invalid client setting ") + conf.error);

@@ -51,6 +51,13 @@ public:
     // context when the client is created).
     static std::unique_ptr<ProbeClient> create(const ClusterConfig &config, KafkaError *error,
                                                int connectTimeoutMs = 7000);
+    // A client for ListConsumerGroupOffsets: the same, with a group id of its
+    // own (offsetFetchGroupId()) that it never joins. librdkafka 2.12 answers a
+    // NOT_COORDINATOR to that request by asking the handle's consumer group to
+    // find its coordinator again, and a handle without a group.id has none: it
+    // dereferences a null group and the process dies (librdkafka issue 5040).
+    static std::unique_ptr<ProbeClient> createForGroupOffsets(const ClusterConfig &config, QString *error,
+                                                              int connectTimeoutMs = 7000);
     ~ProbeClient();
 
     rd_kafka_t *handle() const { return m_rk.get(); }
@@ -85,6 +92,8 @@ public:
 
 private:
     ProbeClient() = default;
+    static std::unique_ptr<ProbeClient> create(const ClusterConfig &config, KafkaError *error, int connectTimeoutMs,
+                                               const QString &groupId);
     bool queryWatermarks(const QList<TopicInfo *> &topics, int timeoutMs, QString *error);
     bool queryWatermarkChunk(const QList<TopicInfo *> &topics, int count, int timeoutMs, QString *error);
     static void errorCallback(rd_kafka_t *rk, int err, const char *reason, void *opaque);
