@@ -92,12 +92,13 @@ private Q_SLOTS:
             std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
                 rd_kafka_ListConsumerGroupOffsets_new(id.constData(), nullptr));
             QString error;
-            EventPtr ev = admin.call(RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, QStringLiteral("ListConsumerGroupOffsets"),
-                                     [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                                         rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
-                                         rd_kafka_ListConsumerGroupOffsets(admin.rk(), arr, 1, o, q);
-                                     },
-                                     &error);
+            EventPtr ev = admin.call(
+                RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, QStringLiteral("ListConsumerGroupOffsets"),
+                [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                    rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
+                    rd_kafka_ListConsumerGroupOffsets(admin.rk(), arr, 1, o, q);
+                },
+                &error);
             if (fault) {
                 QVERIFY2(!ev && error.contains(QLatin1String("Not coordinator")), qPrintable(error));
                 continue;
