@@ -432,24 +432,44 @@ void MirrorWorker::onError(rd_kafka_t *rk, int err, const char *reason)
 void MirrorWorker::checkTargetSilence(Clock::time_point now)
 {
     // Counted per report and compared here, once a tick: no clock read per record.
-    if (m_inFlight == 0 || m_deliveryReports != m_deliveryReportsSeen) {
-        m_deliveryReportsSeen = m_deliveryReports;
-        m_acksAwaitedSince = now;
-        m_silenceReported = false;
+    m_ackWait.update(now, m_deliveryReports + m_inFlight, m_deliveryReports);
+    const auto waited = m_ackWait.oldestWait(now);
+    if (waited < std::chrono::seconds(5)) {
+        m_waitReported = false;
+        if (m_targetSlow) {
+            m_targetSlow = false;
+            event(JobEvent::Severity::Info,
+                  QStringLiteral("target kafka %1 keeps up again").arg(m_spec.target.bootstrap));
+        }
         return;
     }
-    if (m_silenceReported || now - m_acksAwaitedSince < std::chrono::seconds(10))
+    if (m_waitReported || waited < std::chrono::seconds(10))
         return;
-    // Once per silence, under the key of the target's other outage events;
-    // the next acknowledgement says it is back (m_targetTrouble).
-    m_silenceReported = true;
-    m_targetTrouble = true;
-    debouncedEvent(QStringLiteral("target-down"), JobEvent::Severity::Warning,
-                   QStringLiteral("target kafka %1 unreachable: it has acknowledged nothing for %2 s while %3 records "
-                                  "wait for it")
-                       .arg(m_spec.target.bootstrap)
-                       .arg(std::chrono::duration_cast<std::chrono::seconds>(now - m_acksAwaitedSince).count())
-                       .arg(m_inFlight));
+    // Once per wait, under the key of the target's other outage events.
+    m_waitReported = true;
+    const auto seconds = [](auto d) { return std::chrono::duration_cast<std::chrono::seconds>(d).count(); };
+    // Records in flight when it went silent were still acknowledged just after
+    // the oldest waiting one was sent: silent is "nothing for half the wait".
+    if (const auto silent = m_ackWait.sinceLastReport(now); silent >= waited / 2) {
+        // Nothing at all: the next acknowledgement says it is back (m_targetTrouble).
+        m_targetTrouble = true;
+        debouncedEvent(QStringLiteral("target-down"), JobEvent::Severity::Warning,
+                       QStringLiteral("target kafka %1 unreachable: it has acknowledged nothing for %2 s while %3 "
+                                      "records wait for it")
+                           .arg(m_spec.target.bootstrap)
+                           .arg(seconds(silent))
+                           .arg(m_inFlight));
+    } else {
+        // A trickle (connections cut mid-request, a broker answering late):
+        // said once, and again when the oldest wait is short again.
+        m_targetSlow = true;
+        debouncedEvent(QStringLiteral("target-slow"), JobEvent::Severity::Warning,
+                       QStringLiteral("target kafka %1 slow or failing: records have waited %2 s for its "
+                                      "acknowledgement, %3 wait for it now")
+                           .arg(m_spec.target.bootstrap)
+                           .arg(seconds(waited))
+                           .arg(m_inFlight));
+    }
 }
 
 void MirrorWorker::tick()

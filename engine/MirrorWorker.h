@@ -1,5 +1,6 @@
 #pragma once
 
+#include "AckWaitClock.h"
 #include "InFlightRing.h"
 #include "KafkaHandles.h"
 #include "LatencyHistogram.h"
@@ -287,6 +288,7 @@ private:
     bool m_userPaused = false;
     bool m_throttled = false;
     bool m_backpressure = false;
+    bool m_replaysPending = false; // some partition has a failedOffset (serviceReplays)
     bool m_stopping = false;
     bool m_aborting = false;
     QString m_fatal;
@@ -335,12 +337,14 @@ private:
     QHash<QString, Debounce> m_debounce;
     bool m_targetTrouble = false;
     bool m_sourceTrouble = false;
-    // Since when records have waited for the target with no delivery report:
-    // a black-holed target answers nothing (no error until librdkafka's
-    // socket timeout), and the operator must hear of it before that.
-    Clock::time_point m_acksAwaitedSince;
-    qint64 m_deliveryReports = 0, m_deliveryReportsSeen = 0;
-    bool m_silenceReported = false;
+    // How long records have waited for the target: a black-holed target
+    // answers nothing (no error until librdkafka's socket timeout), and one
+    // that cuts every connection mid-request answers a trickle; the operator
+    // must hear of both before that.
+    AckWaitClock m_ackWait;
+    qint64 m_deliveryReports = 0;
+    bool m_waitReported = false;
+    bool m_targetSlow = false;
 };
 
 } // namespace md
