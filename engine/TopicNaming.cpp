@@ -1,5 +1,6 @@
 #include "TopicNaming.h"
 
+#include <QHash>
 #include <QRegularExpression>
 #include <QSet>
 
@@ -11,8 +12,17 @@ const QLatin1String kTopicPlaceholder("${topic}");
 
 bool wholeMatch(const QString &pattern, const QString &topic)
 {
-    const QRegularExpression re(QRegularExpression::anchoredPattern(pattern));
-    return re.isValid() && re.match(topic).hasMatch();
+    // Compiled once per thread and pattern: a topic refresh asks this for
+    // every topic of the cluster, and compiling the pattern each time cost
+    // more than matching it. Per thread: no lock, and a job's patterns are few.
+    thread_local QHash<QString, QRegularExpression> compiled;
+    auto it = compiled.constFind(pattern);
+    if (it == compiled.constEnd()) {
+        if (compiled.size() >= 256)
+            compiled.clear();
+        it = compiled.insert(pattern, QRegularExpression(QRegularExpression::anchoredPattern(pattern)));
+    }
+    return it->isValid() && it->match(topic).hasMatch();
 }
 
 QSet<QString> bootstrapSet(const QString &bootstrap)
