@@ -1,5 +1,6 @@
 #include "MessageSearch.h"
 
+#include "BackgroundPriority.h"
 #include "KafkaError.h"
 #include "KafkaHandles.h"
 #include "Tasks.h"
@@ -10,14 +11,7 @@
 #include <QPointer>
 
 #include <algorithm>
-#include <cerrno>
 #include <vector>
-
-#ifdef Q_OS_LINUX
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
 
 namespace md {
 
@@ -41,46 +35,6 @@ struct PartitionScan {
     qint64 from = 0; // the range being read: [from, to)
     qint64 to = 0;
     bool active = false;
-};
-
-// A search from the window is background work that can take every cycle it
-// gets; the window must not wait for a core meanwhile (headless searches and
-// benchmarks run at full priority). On Linux the scanning thread runs at a
-// lower priority (nice is per thread there) while it searches, and the
-// client's own threads, created from it, inherit that. Restored after: the
-// thread belongs to the task pool.
-class BackgroundPriority {
-public:
-    BackgroundPriority()
-    {
-#ifdef Q_OS_LINUX
-        m_tid = pid_t(syscall(SYS_gettid));
-        errno = 0;
-        m_old = getpriority(PRIO_PROCESS, id_t(m_tid));
-        // Relative to the main thread (whose id is the process id), not to this one: an
-        // unprivileged process cannot lower a thread's nice value again, so a pool thread
-        // may still be at +10 from an earlier search and must not sink further.
-        const int target = std::min(19, getpriority(PRIO_PROCESS, id_t(getpid())) + 10);
-        m_changed = errno == 0 && m_old < target && setpriority(PRIO_PROCESS, id_t(m_tid), target) == 0;
-#endif
-    }
-    ~BackgroundPriority()
-    {
-#ifdef Q_OS_LINUX
-        // Without CAP_SYS_NICE (or an RLIMIT_NICE allowing it) this fails and the pool
-        // thread stays at +10: its later tasks are background work too.
-        if (m_changed)
-            (void)setpriority(PRIO_PROCESS, id_t(m_tid), m_old);
-#endif
-    }
-    Q_DISABLE_COPY_MOVE(BackgroundPriority)
-
-private:
-#ifdef Q_OS_LINUX
-    pid_t m_tid = 0;
-    int m_old = 0;
-    bool m_changed = false;
-#endif
 };
 
 class Searcher {

@@ -1,11 +1,13 @@
 #include "MirrorJob.h"
 
+#include "BackgroundPriority.h"
 #include "GroupSyncRunner.h"
 #include "MirrorWorker.h"
 
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 
 namespace md {
 
@@ -98,7 +100,10 @@ void MirrorJob::start()
     }
     // The last reference may be this one: the worker's clients then close here,
     // on the engine thread, not on the job's.
-    m_thread.start([core = m_core]() mutable {
+    m_thread.start([core = m_core, background = m_backgroundPriority]() mutable {
+        std::optional<BackgroundPriority> lower;
+        if (background)
+            lower.emplace(); // before run() makes the clients: their threads inherit it
         core->worker->run();
         core.reset();
     });

@@ -34,6 +34,10 @@ public:
     void stop();  // graceful: flush, commit, then finished()
     void abort(); // at once, without flushing or committing: what a crash leaves (tests, emergencies)
     void setThrottle(qint64 bytesPerSecond); // live; 0 removes the throttle
+    // Before start(): the engine thread and the librdkafka threads it makes run
+    // at a lower priority (BackgroundPriority), so a window showing many busy
+    // jobs stays responsive. The window's jobs use it; headless runs do not.
+    void setBackgroundPriority(bool on) { m_backgroundPriority = on; }
     JobState state() const;
     bool isRunning() const;                       // started and the engine thread has not ended
     bool hasStarted() const { return m_started; } // start() was called (a job runs once)
@@ -55,6 +59,7 @@ private:
     std::shared_ptr<Core> m_core;                        // shared with the engine thread
     WorkerThread m_thread{QStringLiteral("mirror-job")}; // runs MirrorWorker::run
     bool m_started = false;
+    bool m_backgroundPriority = false;
 };
 
 } // namespace md

@@ -366,6 +366,9 @@ MirrorJob *MainWindow::runJob(const MirrorJobSpec &spec, const QString &profileP
 void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
 {
     job->setParent(this);
+    // Ten busy jobs' librdkafka threads on two cores kept the window waiting
+    // for a core (event-loop p99 of 195-346 ms; docs/PERFORMANCE.md).
+    job->setBackgroundPriority(true);
     const int row = m_jobModel->addJob(job->spec().name);
     m_jobs.append(job);
     m_profilePaths.append(canonicalProfilePath(profilePath));

@@ -9,6 +9,7 @@
 #include "KafkaTestUtil.h"
 #include "LatencyHistogram.h"
 #include "MirrorJob.h"
+#include "MockCluster.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -16,35 +17,10 @@
 #include <librdkafka/rdkafka_mock.h>
 
 using namespace md;
+using md::test::MockCluster;
 using md::test::TestRecord;
 
 namespace {
-
-// One mock cluster, hosted by a dummy producer handle that keeps it alive.
-class MockCluster {
-public:
-    explicit MockCluster(int brokers = 1)
-    {
-        char errstr[256];
-        rd_kafka_conf_t *conf = rd_kafka_conf_new();
-        rd_kafka_conf_set(conf, "log_level", "2", errstr, sizeof errstr);
-        m_host.reset(rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr));
-        m_cluster = rd_kafka_mock_cluster_new(m_host.get(), brokers);
-    }
-    ~MockCluster() { rd_kafka_mock_cluster_destroy(m_cluster); }
-    Q_DISABLE_COPY_MOVE(MockCluster)
-
-    QString bootstrap() const { return QString::fromUtf8(rd_kafka_mock_cluster_bootstraps(m_cluster)); }
-    void createTopic(const QString &name, int partitions)
-    {
-        rd_kafka_mock_topic_create(m_cluster, name.toUtf8().constData(), partitions, 1);
-    }
-    rd_kafka_mock_cluster_t *get() const { return m_cluster; }
-
-private:
-    KafkaPtr m_host;
-    rd_kafka_mock_cluster_t *m_cluster = nullptr;
-};
 
 MirrorJobSpec mockSpec(const MockCluster &src, const MockCluster &dst, const QString &topic)
 {
