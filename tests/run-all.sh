@@ -7,7 +7,9 @@
 #   5. fuzz: the libFuzzer targets built with clang in build-fuzz/ and run
 #      briefly from their seed corpora (tests/fuzz/run.sh)
 #   6. ctest: unit, gui and integration tests; the `kafka` fixture starts the
-#      real brokers before the integration tests and stops them after.
+#      real brokers before the integration tests and stops them after, and the
+#      `kafka2` fixture a second source/target pair on which the longest tests
+#      run beside the others (tests/CMakeLists.txt lists them).
 # Exits with ctest's code. Brokers are stopped even when interrupted.
 #
 #   bash tests/run-all.sh
@@ -37,9 +39,12 @@ cleanup() {
     trap - EXIT INT TERM
     # Brokers run detached from ctest (setsid): an interrupted or timed-out run
     # would otherwise leave three JVMs behind.
-    if [[ -d "$(kafka_state)" ]]; then
-        MIRRORDESK_KAFKA_STATE="$(kafka_state)" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
-    fi
+    local state
+    for state in "$(kafka_state)" "$(kafka_state)-lane2"; do
+        if [[ -d "$state" ]]; then
+            MIRRORDESK_KAFKA_STATE="$state" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
+        fi
+    done
     exit "$rc"
 }
 CTEST_PID=""
@@ -102,16 +107,18 @@ if (( fuzz_seconds > 0 )); then
 fi
 
 t=$SECONDS
-phase "tests (ctest -j2)"
+phase "tests (ctest -j3: two broker lanes and the unit and gui tests)"
 # No broker may be left from an earlier, killed run of this tree.
-MIRRORDESK_KAFKA_STATE="$(kafka_state)" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
+for state in "$(kafka_state)" "$(kafka_state)-lane2"; do
+    MIRRORDESK_KAFKA_STATE="$state" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
+done
 ctest_rc=0
 # In the background and waited for, so that INT/TERM reach this script at once
 # (bash defers traps while a foreground command runs). timeout puts ctest in
 # its own process group; signalling timeout takes down ctest and its tests.
 # shellcheck disable=SC2086  # extra args are words on purpose
 timeout --signal=TERM --kill-after=60 "${MIRRORDESK_CTEST_TIMEOUT:-3600}" \
-    ctest --test-dir "$BUILD_DIR" --output-on-failure -j2 --timeout 600 \
+    ctest --test-dir "$BUILD_DIR" --output-on-failure -j3 --timeout 600 \
     --output-log "$BUILD_DIR/ctest.log" ${MIRRORDESK_CTEST_ARGS:-} &
 CTEST_PID=$!
 wait "$CTEST_PID" || ctest_rc=$?

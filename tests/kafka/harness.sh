@@ -14,6 +14,7 @@
 #                                    SASL_SSL listeners, SCRAM-SHA-512, see tls.sh),
 #                                    the schema registry and a second one named
 #                                    "second", all in parallel
+#   harness.sh start-pair            "source" and "target" only, in parallel
 #   harness.sh stop-all              stop every broker and registry of the state dir
 #   harness.sh bootstrap NAME        print host:port of NAME's client listener
 #   harness.sh ssl-bootstrap NAME    print host:port of a --sasl broker's SSL listener
@@ -48,6 +49,7 @@
 # files and tls/ (a test CA, the broker's keystores, a client certificate with
 # an encrypted key, and an unrelated CA, other-ca.pem, for the "wrong CA"
 # case). Each broker is stopped by its own pid only, never by process name.
+# MIRRORDESK_KAFKA_PORTS=LOW-HIGH: the loopback ports to choose from (pick_ports).
 set -euo pipefail
 
 HARNESS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -139,16 +141,21 @@ kafka_java() {
 
 # N distinct free loopback ports. Chosen below the kernel's ephemeral range so
 # an outgoing connection cannot take a broker's port while it is down between
-# kill and restart.
+# kill and restart. MIRRORDESK_KAFKA_PORTS=LOW-HIGH narrows the range: test
+# lanes that run side by side get ranges of their own, so one lane's new broker
+# cannot take the port of another lane's broker killed a moment before.
 pick_ports() {
-    python3 - "$1" <<'EOF'
+    local range="${MIRRORDESK_KAFKA_PORTS:-20000-31999}"
+    [[ "$range" =~ ^([0-9]+)-([0-9]+)$ ]] && (( BASH_REMATCH[1] >= 1024 && BASH_REMATCH[1] < BASH_REMATCH[2] )) ||
+        die "MIRRORDESK_KAFKA_PORTS must be LOW-HIGH with 1024 <= LOW < HIGH, not '$range'"
+    python3 - "$1" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" <<'EOF'
 import random, socket, sys
-n = int(sys.argv[1])
+n, low, high = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 held, ports = [], []
 for _ in range(2000):
     if len(ports) == n:
         break
-    p = random.randrange(20000, 32000)
+    p = random.randrange(low, high + 1)
     if p in ports:
         continue
     s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -562,6 +569,29 @@ cmd_start_all() {
     log "all brokers and the registries ready in $((SECONDS - start))s (state in $STATE)"
 }
 
+# "source" and "target" only: a second lane of tests that need nothing else
+# runs beside the first on brokers of its own (tests/CMakeLists.txt).
+cmd_start_pair() {
+    require_java
+    cmd_fetch
+    cmd_stop_all || true
+    local all
+    all=($(pick_ports 4))
+    local start=$SECONDS rc=0
+    cmd_start source --ports "${all[0]} ${all[1]}" &
+    local p1=$!
+    cmd_start target --ports "${all[2]} ${all[3]}" &
+    local p2=$!
+    wait $p1 || rc=1
+    wait $p2 || rc=1
+    if (( rc != 0 )); then
+        log "start-pair failed; stopping whatever started"
+        cmd_stop_all || true
+        exit 1
+    fi
+    log "source and target ready in $((SECONDS - start))s (state in $STATE)"
+}
+
 main() {
     local cmd="${1:-}"
     [[ -n "$cmd" ]] || usage
@@ -573,6 +603,7 @@ main() {
         kill) cmd_kill "$@" ;;
         restart) cmd_restart "$@" ;;
         start-all) cmd_start_all ;;
+        start-pair) cmd_start_pair ;;
         stop-all) cmd_stop_all ;;
         bootstrap) cmd_bootstrap "$@" ;;
         ssl-bootstrap) cmd_ssl_bootstrap "$@" ;;

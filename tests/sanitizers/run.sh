@@ -10,8 +10,9 @@
 # Each run configures its preset (CMakePresets.json) when build-<preset>/ has
 # none, builds the tests it runs, starts private brokers in its own state dir
 # (integration tests kill and restart brokers: never the shared ones), runs
-# ctest with -FA kafka (the fixture would restart them) and stops the brokers
-# at the end, also when interrupted.
+# ctest with -FA ^kafka$ (the fixture would restart them; the second lane's
+# kafka2 fixture starts its own pair as usual) and stops the brokers at the
+# end, also when interrupted.
 #
 # Env: MIRRORDESK_KAFKA_STATE   the brokers' state dir (default: <build dir>/kafka-state)
 #      SANITIZE_CTEST_ARGS      extra ctest arguments (e.g. "-R tst_resume")
@@ -58,7 +59,9 @@ trap 'exit 130' INT TERM
 start_brokers() { # build dir
     BROKER_STATE="$(kafka_state "$1")"
     MIRRORDESK_KAFKA_STATE="$BROKER_STATE" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
-    MIRRORDESK_KAFKA_STATE="$BROKER_STATE" bash "$ROOT/tests/kafka/harness.sh" start-all
+    # The first lane's port range: the second lane's pair (kafka2 fixture) picks from its own.
+    MIRRORDESK_KAFKA_STATE="$BROKER_STATE" MIRRORDESK_KAFKA_PORTS=20000-25999 \
+        bash "$ROOT/tests/kafka/harness.sh" start-all
 }
 
 run_ctest() { # build dir, ctest selection...
@@ -71,7 +74,7 @@ run_ctest() { # build dir, ctest selection...
     LSAN_OPTIONS="suppressions=$SUPP/lsan.supp:print_suppressions=0" \
     UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$SUPP/ubsan.supp:log_path=$logs/ubsan" \
     TSAN_OPTIONS="suppressions=$SUPP/tsan.supp:second_deadlock_stack=1:log_path=$logs/tsan" \
-        nice -n 19 ctest --test-dir "$dir" -FA kafka --output-on-failure "$@" ${SANITIZE_CTEST_ARGS:-} || rc=$?
+        nice -n 19 ctest --test-dir "$dir" -FA '^kafka$' --output-on-failure "$@" ${SANITIZE_CTEST_ARGS:-} || rc=$?
     local reports
     reports="$(find "$logs" -type f | wc -l)"
     if (( reports > 0 )); then
