@@ -87,7 +87,8 @@ private Q_SLOTS:
         c.update(t0 + end, qint64(end.count()), qint64(std::chrono::milliseconds(2h).count()));
         const auto waited = c.oldestWait(t0 + end);
         QVERIFY(waited <= 1h);
-        QVERIFY2(waited >= 59min, qPrintable(QString::number(std::chrono::duration_cast<std::chrono::seconds>(waited).count())));
+        QVERIFY2(waited >= 59min,
+                 qPrintable(QString::number(std::chrono::duration_cast<std::chrono::seconds>(waited).count())));
     }
 };
 
