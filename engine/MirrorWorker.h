@@ -276,9 +276,10 @@ private:
 
     std::map<QString, std::unique_ptr<TopicState>> m_topics;
     QHash<const void *, TopicState *> m_byRkt;
-    QSet<QString> m_selected;   // selected source topics at the last refresh
-    QStringList m_subscribed;   // what the consumer is subscribed to
-    bool m_sourceKnown = false; // the last source metadata read worked
+    QSet<QString> m_selected;      // selected source topics at the last refresh
+    QStringList m_subscribed;      // what the consumer is subscribed to
+    QSet<QString> m_subscribedSet; // the same, looked up once per topic by caughtUp() (every tick)
+    bool m_sourceKnown = false;    // the last source metadata read worked
     bool m_rebalancePending = false;
     bool m_firstAssignmentDone = false;
     bool m_joined = false;            // the group assigned this instance its share (maybe none)
@@ -301,6 +302,8 @@ private:
     Clock::time_point m_nextCommit;
     Clock::time_point m_quickCommitsUntil; // after a target outage: commits every 200 ms until then
     Clock::time_point m_nextSample;
+    qint64 m_snapshots = 0;      // taken so far: whose turn it is to read watermarks (sampleMetrics)
+    qint64 m_watermarkEvery = 1; // each partition's watermarks read every this many snapshots
     Clock::time_point m_nextRefresh;
     Clock::time_point m_nextConfigSync;
     Clock::time_point m_nextGroupCheck;

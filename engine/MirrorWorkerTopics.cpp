@@ -143,7 +143,7 @@ void MirrorWorker::refreshTopics()
     checkTopicIds(names);
     if (wanted != m_subscribed) {
         for (const QString &name : wanted)
-            if (!m_subscribed.contains(name))
+            if (!m_subscribedSet.contains(name))
                 event(JobEvent::Severity::Info,
                       QStringLiteral("mirroring %1 to %2").arg(name, m_topics.at(name)->targetName));
         if (wanted.isEmpty()) {
@@ -157,6 +157,7 @@ void MirrorWorker::refreshTopics()
                 event(JobEvent::Severity::Error, QStringLiteral("could not subscribe: %1").arg(kafkaErrorText(err)));
         }
         m_subscribed = wanted;
+        m_subscribedSet = QSet<QString>(wanted.begin(), wanted.end());
         m_rebalancePending = !wanted.isEmpty();
     }
     applyPauses();
