@@ -2,6 +2,7 @@
 
 #include <QUuid>
 
+#include "BootstrapRevival.h"
 #include "ClusterConfig.h"
 #include "KafkaError.h"
 #include "TopicNaming.h"
@@ -447,6 +448,7 @@ void MirrorWorker::checkTargetSilence(Clock::time_point now)
         return;
     // Once per wait, under the key of the target's other outage events.
     m_waitReported = true;
+    reviveBrokers(true); // records wait on a producer that may have lost every broker
     const auto seconds = [](auto d) { return std::chrono::duration_cast<std::chrono::seconds>(d).count(); };
     // Records in flight when it went silent were still acknowledged just after
     // the oldest waiting one was sent: silent is "nothing for half the wait".
@@ -470,6 +472,20 @@ void MirrorWorker::checkTargetSilence(Clock::time_point now)
                            .arg(seconds(waited))
                            .arg(m_inFlight));
     }
+}
+
+void MirrorWorker::reviveBrokers(bool target)
+{
+    // At most once a minute per client: during a real outage it changes nothing.
+    const auto now = Clock::now();
+    Clock::time_point &next = target ? m_nextTargetRevival : m_nextSourceRevival;
+    if (now < next)
+        return;
+    next = now + std::chrono::seconds(60);
+    if (target)
+        reviveBootstrapBrokers(m_producer.get(), m_spec.target.bootstrap);
+    else
+        reviveBootstrapBrokers(m_consumer.get(), m_spec.source.bootstrap);
 }
 
 void MirrorWorker::tick()

@@ -180,6 +180,7 @@ private:
     void refillThrottle();
     void checkStopCondition();
     void checkTargetSilence(Clock::time_point now);
+    void reviveBrokers(bool target); // BootstrapRevival.h, when a client cannot reach its cluster
     void park(PartState *p);
     void unpark(PartState *p, qint64 offset);
     bool caughtUp(bool exceptParked = false) const;
@@ -348,6 +349,7 @@ private:
     qint64 m_deliveryReports = 0;
     bool m_waitReported = false;
     bool m_targetSlow = false;
+    Clock::time_point m_nextSourceRevival, m_nextTargetRevival; // reviveBrokers
 };
 
 } // namespace md

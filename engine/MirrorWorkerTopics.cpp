@@ -85,6 +85,7 @@ void MirrorWorker::refreshTopics()
         debouncedEvent(QStringLiteral("source-down"), JobEvent::Severity::Warning,
                        QStringLiteral("source kafka %1 unreachable: cannot list topics: %2")
                            .arg(m_spec.source.bootstrap, src.error));
+        reviveBrokers(false);
         return;
     }
     m_sourceKnown = true;
@@ -130,6 +131,7 @@ void MirrorWorker::refreshTopics()
                     debouncedEvent(QStringLiteral("target-down"), JobEvent::Severity::Warning,
                                    QStringLiteral("target kafka %1 unreachable: cannot list topics: %2")
                                        .arg(m_spec.target.bootstrap, tgt.error));
+                    reviveBrokers(true);
                 }
             }
             if (tgt.ok && Clock::now() >= t->nextSyncAttempt)

@@ -224,6 +224,27 @@ bool restartBroker(const QString &name, QString *error)
     return runHarness({QStringLiteral("restart"), name}, error, 180000);
 }
 
+static bool signalBroker(const QString &command, const QString &name, QString *error)
+{
+    if (isOverridden(name)) {
+        if (error)
+            *error = QStringLiteral("broker '%1' comes from env %2: the harness cannot %3 it")
+                         .arg(name, QString::fromLatin1(overrideVariable(name)), command);
+        return false;
+    }
+    return runHarness({command, name}, error, 30000);
+}
+
+bool pauseBroker(const QString &name, QString *error)
+{
+    return signalBroker(QStringLiteral("pause"), name, error);
+}
+
+bool resumeBroker(const QString &name, QString *error)
+{
+    return signalBroker(QStringLiteral("resume"), name, error);
+}
+
 QString uniqueName(const QString &prefix)
 {
     static QAtomicInt counter;

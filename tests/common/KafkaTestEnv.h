@@ -109,6 +109,9 @@ bool runHarness(const QStringList &args, QString *error = nullptr, int timeoutMs
 // not own those.
 bool killBroker(const QString &name, QString *error = nullptr);
 bool restartBroker(const QString &name, QString *error = nullptr);
+// SIGSTOP / SIGCONT broker `name` (harness.sh pause/resume): a stall, not a crash.
+bool pauseBroker(const QString &name, QString *error = nullptr);
+bool resumeBroker(const QString &name, QString *error = nullptr);
 
 // A topic/group name unique to this process and call ("<prefix>-<pid>-<n>-<ms>"),
 // so test runs and retries never see each other's data.
