@@ -75,14 +75,10 @@ while (($#)); do
     shift
 done
 require_positive RECORDS SIZE TOPICS PARTITIONS BASE_PARTITIONS REPEAT IDLE TRICKLE
-(( SIZE >= 8 )) || die "size must be at least 8 bytes (bench_kafka embeds the send time)"
+require_send_time_size
 
-MD="$BUILD/app/mirrordesk"
-BK="$BUILD/tests/bench/bench_kafka"
-[[ -x "$MD" ]] || die "$MD not built (cmake --build $BUILD --target mirrordesk bench_kafka)"
-[[ -x "$BK" ]] || die "$BK not built (cmake --build $BUILD --target bench_kafka)"
-[[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (apt-get install time)"
-command -v java >/dev/null || die "java not found"
+require_md_and_bk
+require_time_and_java
 ((PERF == 0)) || command -v perf >/dev/null || die "--perf needs perf (linux-perf)"
 
 # Each broker keeps a file open per partition log (tests/bench/large-cluster.sh): the
@@ -111,30 +107,12 @@ cleanup() {
         wait "$p" 2>/dev/null || true
     done
     stop_brokers
-    if [[ -n "${KEEP_WORK:-}" ]]; then
-        log "work dir kept: $WORK"
-    else
-        rm -rf "$WORK"
-    fi
+    remove_work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-field() { sed -n "s/^RESULT $2 .*\b$3=\([^ ]*\).*/\1/p" "$1" | tail -n1; }
-time_field() { tail -n1 "$1" | awk -v i="$2" '{print $i}'; }
-record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RESULTS"; }
-now_ms() { date +%s%3N; }
-TIMEFMT="%e %U %S %M"
-
-# CPU ticks (user + system) both broker JVMs have used so far.
-broker_ticks() {
-    local total=0 name pid
-    for name in source target; do
-        pid="$(cat "$MIRRORDESK_KAFKA_STATE/$name/pid" 2>/dev/null)" || continue
-        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-    done
-    echo "$total"
-}
+# CPU ticks (user + system) a process has used so far (broker_ticks: both brokers').
 pid_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 
 # The two kinds: the source topic prefix, its topic count and partitions per topic.
@@ -179,12 +157,8 @@ run_copy() { # KIND RUN LABEL
     wait $w || die "MirrorDesk did not land $RECORDS records ($label $kind $r)"
     b1=$(broker_ticks)
     [[ $label == run ]] || return 0
-    record "$kind" "$r" steady_rps "$(field "$d/watch" watch steady_rps)"
-    record "$kind" "$r" steady_mbps "$(field "$d/watch" watch steady_mbps)"
-    record "$kind" "$r" e2e_s "$(awk -v a="$(field "$d/watch" watch done_ms)" -v b="$t0" 'BEGIN{printf "%.1f", (a-b)/1000}')"
-    record "$kind" "$r" rss_mb "$(awk -v k="$(time_field "$d/time" 4)" 'BEGIN{printf "%.0f", k/1024}')"
-    record "$kind" "$r" cpu_s "$(awk -v u="$(time_field "$d/time" 2)" -v s="$(time_field "$d/time" 3)" 'BEGIN{printf "%.1f", u+s}')"
-    record "$kind" "$r" broker_cpu_s "$(awk -v a="$b0" -v b="$b1" -v hz="$CLK_TCK" 'BEGIN{printf "%.2f", (b-a)/hz}')"
+    record_run "$kind" "$r" "$d/watch" watch "$d/time" "$t0"
+    record_broker_cpu "$kind" "$r" "$b0" "$b1"
     log "  $kind: $(field "$d/watch" watch steady_rps) records/s steady, $(time_field "$d/time" 4) KB peak RSS"
 }
 

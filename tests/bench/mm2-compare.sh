@@ -131,14 +131,10 @@ require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN MAP_GROUPS MAP_
 ((FOOTPRINT && MAPCOST)) && die "--footprint and --map-cost are two modes: pick one"
 (( SIZE >= 8 )) || die "size must be at least 8 bytes (the send time is embedded)"
 
-MD="$BUILD/app/mirrordesk"
-BK="$BUILD/tests/bench/bench_kafka"
-[[ -x "$MD" ]] || die "$MD not built (cmake --build $BUILD --target mirrordesk bench_kafka)"
-[[ -x "$BK" ]] || die "$BK not built (cmake --build $BUILD --target bench_kafka)"
+require_md_and_bk
 BG="$BUILD/tests/bench/bench_groupsync"
 ((MAPCOST == 0)) || [[ -x "$BG" ]] || die "$BG not built (cmake --build $BUILD --target bench_groupsync)"
-[[ -x /usr/bin/time ]] || die "/usr/bin/time is missing (apt-get install time)"
-command -v java >/dev/null || die "java not found"
+require_time_and_java
 
 KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/tests/kafka/pom.xml")"
 LIBS="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/kafka-$KAFKA_VERSION/libs"
@@ -162,11 +158,7 @@ cleanup() {
         kill_tree "$p"
     done
     stop_brokers
-    if [[ -n "${KEEP_WORK:-}" ]]; then
-        log "work dir kept: $WORK"
-    else
-        rm -rf "$WORK"
-    fi
+    remove_work
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -185,15 +177,6 @@ kill_tree() {
     fi
     wait "$p" 2>/dev/null || true
 }
-
-now_ms() { date +%s%3N; }
-# value of KEY in the RESULT line WHAT of a file
-field() { sed -n "s/^RESULT $2 .*\b$3=\([^ ]*\).*/\1/p" "$1" | tail -n1; }
-# /usr/bin/time -f "%e %U %S %M" output: wall user sys maxrss_kb (last line: the program
-# may print before it)
-time_field() { tail -n1 "$1" | awk -v i="$2" '{print $i}'; }
-record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$RESULTS"; }
-TIMEFMT="%e %U %S %M"
 
 log "work dir $WORK; starting brokers"
 start_brokers "$WORK"
@@ -432,43 +415,19 @@ run_md() { # KIND RUN DIR DELIVERY [EXTRA_KEYS]
     wait $w || die "MirrorDesk did not land $RECORDS records (run $r)"
     b1=$(broker_ticks)
     collect "$kind" "$r" "$d/$kind.watch" "$d/$kind.time" "$t0"
-    record "$kind" "$r" broker_cpu_s "$(awk -v a="$b0" -v b="$b1" -v hz="$(getconf CLK_TCK)" 'BEGIN{printf "%.2f", (b-a)/hz}')"
+    record_broker_cpu "$kind" "$r" "$b0" "$b1"
     # A long --map-cost series would fill the disk with copies nobody reads again.
     ((MAPCOST == 0)) || "$BK" delete "$TGT" "$kind$r.bench" >/dev/null
 }
 
-# CPU ticks (user + system) both broker JVMs have used so far.
-broker_ticks() {
-    local total=0 name pid
-    for name in source target; do
-        pid="$(cat "$MIRRORDESK_KAFKA_STATE/$name/pid" 2>/dev/null)" || continue
-        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat" 2>/dev/null || echo 0)))
-    done
-    echo "$total"
-}
-
 collect() { # KIND RUN WATCHFILE TIMEFILE T0
-    local rps mbps done
-    rps=$(field "$3" watch steady_rps)
-    mbps=$(field "$3" watch steady_mbps)
-    done=$(field "$3" watch done_ms)
-    record "$1" "$2" steady_rps "$rps"
-    record "$1" "$2" steady_mbps "$mbps"
-    record "$1" "$2" e2e_s "$(awk -v a="$done" -v b="$5" 'BEGIN{printf "%.1f", (a-b)/1000}')"
-    record "$1" "$2" rss_mb "$(awk -v k="$(time_field "$4" 4)" 'BEGIN{printf "%.0f", k/1024}')"
-    record "$1" "$2" cpu_s "$(awk -v u="$(time_field "$4" 2)" -v s="$(time_field "$4" 3)" 'BEGIN{printf "%.1f", u+s}')"
-    log "  $1: $rps records/s steady, $(tail -n1 "$RESULTS" | cut -f4) CPU s"
+    record_run "$1" "$2" "$3" watch "$4" "$5"
+    log "  $1: $(field "$3" watch steady_rps) records/s steady, $(tail -n1 "$RESULTS" | cut -f4) CPU s"
 }
 
 collect_self() { # KIND RUN OUTFILE WHAT TIMEFILE T0
-    local rps
-    rps=$(field "$3" "$4" steady_rps)
-    record "$1" "$2" steady_rps "$rps"
-    record "$1" "$2" steady_mbps "$(field "$3" "$4" steady_mbps)"
-    record "$1" "$2" e2e_s "$(awk -v a="$(field "$3" "$4" done_ms)" -v b="$6" 'BEGIN{printf "%.1f", (a-b)/1000}')"
-    record "$1" "$2" rss_mb "$(awk -v k="$(time_field "$5" 4)" 'BEGIN{printf "%.0f", k/1024}')"
-    record "$1" "$2" cpu_s "$(awk -v u="$(time_field "$5" 2)" -v s="$(time_field "$5" 3)" 'BEGIN{printf "%.1f", u+s}')"
-    log "  $1: $rps records/s steady"
+    record_run "$@"
+    log "  $1: $(field "$3" "$4" steady_rps) records/s steady"
 }
 
 # ---------------------------------------------------------------- latency
@@ -534,8 +493,7 @@ run_latency() {
             record "$kind" "$r" p99_ms "$(field "$d/latency.out" latency p99_ms)"
             record "$kind" "$r" p999_ms "$(field "$d/latency.out" latency p999_ms)"
             record "$kind" "$r" max_ms "$(field "$d/latency.out" latency max_ms)"
-            record "$kind" "$r" rss_mb "$(awk -v k="$(time_field "$d/time" 4)" 'BEGIN{printf "%.0f", k/1024}')"
-            record "$kind" "$r" cpu_s "$(awk -v u="$(time_field "$d/time" 2)" -v s="$(time_field "$d/time" 3)" 'BEGIN{printf "%.1f", u+s}')"
+            record_time "$kind" "$r" "$d/time"
             log "  $kind: $(sed -n 's/^RESULT latency //p' "$d/latency.out")"
         done
     done

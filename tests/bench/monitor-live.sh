@@ -49,7 +49,7 @@ while (($#)); do
     shift
 done
 require_positive RECORDS SIZE PARTITIONS ROUNDS JOBS
-(( SIZE >= 8 )) || die "size must be at least 8 bytes (bench_kafka embeds the send time)"
+require_send_time_size
 
 BK="$BUILD/tests/bench/bench_kafka"
 BM="$BUILD/tests/bench/bench_monitor_live"
