@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Markdown table from mm2-compare.sh's results (kind, run, metric, value per line).
+"""Markdown table from the results of mm2-compare.sh (modes throughput and latency) or
+many-partitions.sh (mode partitions): kind, run, metric, value per line.
 
 Medians over the repeats with min..max in brackets; ratios are taken within each run
 (same brokers, same minute of machine load) and then summarised the same way.
@@ -36,11 +37,13 @@ def runs_of(kind, metric):
     return data[kind][metric]
 
 
-def ratio(a_kind, a_metric, b_kind, b_metric, invert=False):
+# keep_zero: a run where a is 0 gives a ratio of 0 instead of being left out (how
+# many-partitions.sh's table has always counted a copy that showed no steady rate).
+def ratio(a_kind, a_metric, b_kind, b_metric, invert=False, keep_zero=False):
     a, b = runs_of(a_kind, a_metric), runs_of(b_kind, b_metric)
     out = []
     for r in sorted(set(a) & set(b)):
-        if a[r] > 0 and b[r] > 0:
+        if (a[r] > 0 or keep_zero) and b[r] > 0:
             out.append(b[r] / a[r] if invert else a[r] / b[r])
     return out
 
@@ -118,6 +121,64 @@ if mode == "throughput":
     print(f"| MirrorDesk / MM2 end to end | {summary(ratio('md', 'e2e_s', 'mm2', 'e2e_s'), '{:.2f}')} | |")
     if any(data["mdalo"].values()):
         print(f"| exactly-once / at-least-once steady rate | {summary(ratio('md', 'steady_rps', 'mdalo', 'steady_rps'), '{:.2f}')} | ≥ 0.7 |")
+elif mode == "partitions":
+    # many-partitions.sh: "one" (1 topic x B partitions) against "many" (T topics x P
+    # partitions), both sizes read back from the parameters line.
+    one_parts = re.search(r"\bone=1x(\d+)", params).group(1)
+    many_topics, many_per_topic = re.search(r"\bmany=(\d+)x(\d+)", params).groups()
+    many_parts = int(many_topics) * int(many_per_topic)
+    trickle = int(re.search(r"\btrickle_rps=(\d+)", params).group(1))
+
+    def once(kind, metric):  # measured once per kind: run 0
+        return data[kind][metric].get(0)
+
+    def one_decimal(v):
+        return "n/a" if v is None else f"{v:.1f}"
+
+    labels = {"one": f"1 topic x {one_parts} partitions", "many": f"{many_parts:,} partitions"}
+    print("| copy of the same records | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s | brokers' CPU s |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for kind in ("one", "many"):
+        print(f"| {labels[kind]} | {summary(runs_of(kind, 'steady_rps').values())} "
+              f"| {summary(runs_of(kind, 'steady_mbps').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'e2e_s').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'rss_mb').values())} "
+              f"| {summary(runs_of(kind, 'cpu_s').values(), '{:.1f}')} "
+              f"| {summary(runs_of(kind, 'broker_cpu_s').values(), '{:.1f}')} |")
+    for kind in ("one", "many"):
+        load = once(kind, "load_rps")
+        print(f"| for scale: 1 producer loading the source, {labels[kind]} (once) | {summary([load] if load else [])} | | | | | |")
+    print()
+    print("| ratio, pair by pair (median [min..max]) | value | target |")
+    print("|---|---:|---|")
+    print(f"| {many_parts} / {one_parts} partitions steady rate "
+          f"| {summary(ratio('many', 'steady_rps', 'one', 'steady_rps', keep_zero=True), '{:.2f}')} | ≥ 0.8 |")
+    print(f"| {many_parts} / {one_parts} partitions peak RSS "
+          f"| {summary(ratio('many', 'rss_mb', 'one', 'rss_mb', keep_zero=True), '{:.2f}')} | |")
+    print(f"| {many_parts} / {one_parts} partitions CPU seconds "
+          f"| {summary(ratio('many', 'cpu_s', 'one', 'cpu_s', keep_zero=True), '{:.2f}')} | |")
+    print()
+    print("| upkeep, caught up (CPU ms per second) | MirrorDesk | brokers | MirrorDesk | brokers |")
+    print("|---|---:|---:|---:|---:|")
+    print(f"| | {labels['one']} | | {labels['many']} | |")
+    rows = [("idle", "defaults: refresh every 10 s, samples every 250 ms, commit round every 1 s"),
+            ("refresh1s", "`\"topicRefreshIntervalMs\": 1000`"),
+            ("sample10ms", "`\"samplingIntervalMs\": 10`"),
+            ("trickle", f"defaults, {trickle:,} records/s round-robin over all partitions")]
+    for key, label in rows:
+        cells = []
+        for kind in ("one", "many"):
+            cells += [one_decimal(once(kind, f"{key}_md_ms_per_s")), one_decimal(once(kind, f"{key}_broker_ms_per_s"))]
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    print()
+    for kind in ("one", "many"):
+        idle, ref, smp = (once(kind, f"{k}_md_ms_per_s") for k in ("idle", "refresh1s", "sample10ms"))
+        bidle, bref = once(kind, "idle_broker_ms_per_s"), once(kind, "refresh1s_broker_ms_per_s")
+        if None in (idle, ref, smp, bidle, bref):
+            continue
+        # refresh1s: 1 refresh a second instead of 0.1; sample10ms: 100 snapshots a second instead of 4
+        print(f"- {labels[kind]}: a topic refresh costs MirrorDesk about {(ref - idle) / 0.9:.1f} ms of CPU "
+              f"(the brokers {(bref - bidle) / 0.9:.1f} ms), a metric snapshot about {(smp - idle) / 96:.2f} ms.")
 else:
     print("| at fixed rate | p50 ms | p99 ms | p99.9 ms | max ms | peak RSS MB | CPU s |")
     print("|---|---:|---:|---:|---:|---:|---:|")

@@ -242,80 +242,9 @@ for kind in one many; do
 done
 
 TABLE="$WORK/table.md"
-{
-    echo "Parameters: records=$RECORDS size=$SIZE one=1x$BASE_PARTITIONS many=${TOPICS}x$PARTITIONS repeat=$REPEAT" \
-        "idle_s=$IDLE trickle_rps=$TRICKLE cores=$(nproc)"
-    echo
-    python3 - "$RESULTS" "$((TOPICS * PARTITIONS))" "$BASE_PARTITIONS" "$TRICKLE" <<'EOF'
-import statistics, sys
-from collections import defaultdict
-path, many_parts, one_parts, trickle = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-data = defaultdict(lambda: defaultdict(dict))  # kind -> metric -> run -> value
-for line in open(path):
-    parts = line.rstrip("\n").split("\t")
-    if len(parts) == 4 and parts[3] not in ("", "nan"):
-        data[parts[0]][parts[2]][int(parts[1])] = float(parts[3])
-
-def summary(values, fmt="{:,.0f}"):
-    values = list(values)
-    if not values:
-        return "n/a"
-    med = statistics.median(values)
-    if len(values) == 1:
-        return fmt.format(med)
-    return f"{fmt.format(med)} [{fmt.format(min(values))}..{fmt.format(max(values))}]"
-
-def one(kind, metric):
-    return data[kind][metric].get(0)
-
-names = {"one": f"1 topic x {one_parts} partitions", "many": f"{many_parts:,} partitions"}
-print("| copy of the same records | steady records/s | steady MB/s | end to end s | peak RSS MB | CPU s | brokers' CPU s |")
-print("|---|---:|---:|---:|---:|---:|---:|")
-for kind in ("one", "many"):
-    d = data[kind]
-    print(f"| {names[kind]} | {summary(d['steady_rps'].values())} | {summary(d['steady_mbps'].values(), '{:.1f}')} "
-          f"| {summary(d['e2e_s'].values(), '{:.1f}')} | {summary(d['rss_mb'].values())} "
-          f"| {summary(d['cpu_s'].values(), '{:.1f}')} | {summary(d['broker_cpu_s'].values(), '{:.1f}')} |")
-for kind in ("one", "many"):
-    load = one(kind, "load_rps")
-    print(f"| for scale: 1 producer loading the source, {names[kind]} (once) | {summary([load] if load else [])} | | | | | |")
-print()
-
-def ratio(metric):
-    a, b = data["many"][metric], data["one"][metric]
-    return [a[r] / b[r] for r in sorted(set(a) & set(b)) if r > 0 and b[r] > 0]
-
-print("| ratio, pair by pair (median [min..max]) | value | target |")
-print("|---|---:|---|")
-print(f"| {many_parts} / {one_parts} partitions steady rate | {summary(ratio('steady_rps'), '{:.2f}')} | ≥ 0.8 |")
-print(f"| {many_parts} / {one_parts} partitions peak RSS | {summary(ratio('rss_mb'), '{:.2f}')} | |")
-print(f"| {many_parts} / {one_parts} partitions CPU seconds | {summary(ratio('cpu_s'), '{:.2f}')} | |")
-print()
-print("| upkeep, caught up (CPU ms per second) | MirrorDesk | brokers | MirrorDesk | brokers |")
-print("|---|---:|---:|---:|---:|")
-print(f"| | {names['one']} | | {names['many']} | |")
-rows = [("idle", "defaults: refresh every 10 s, samples every 250 ms, commit round every 1 s"),
-        ("refresh1s", "`\"topicRefreshIntervalMs\": 1000`"),
-        ("sample10ms", "`\"samplingIntervalMs\": 10`"),
-        ("trickle", f"defaults, {int(trickle):,} records/s round-robin over all partitions")]
-def fmt(v):
-    return "n/a" if v is None else f"{v:.1f}"
-for key, label in rows:
-    cells = []
-    for kind in ("one", "many"):
-        cells += [fmt(one(kind, f"{key}_md_ms_per_s")), fmt(one(kind, f"{key}_broker_ms_per_s"))]
-    print(f"| {label} | " + " | ".join(cells) + " |")
-print()
-for kind in ("one", "many"):
-    idle, ref, smp = (one(kind, f"{k}_md_ms_per_s") for k in ("idle", "refresh1s", "sample10ms"))
-    bidle, bref = one(kind, "idle_broker_ms_per_s"), one(kind, "refresh1s_broker_ms_per_s")
-    if None in (idle, ref, smp, bidle, bref):
-        continue
-    # refresh1s: 1 refresh a second instead of 0.1; sample10ms: 100 snapshots a second instead of 4
-    print(f"- {names[kind]}: a topic refresh costs MirrorDesk about {(ref - idle) / 0.9:.1f} ms of CPU "
-          f"(the brokers {(bref - bidle) / 0.9:.1f} ms), a metric snapshot about {(smp - idle) / 96:.2f} ms.")
-EOF
-} >"$TABLE"
+PARAMS="records=$RECORDS size=$SIZE one=1x$BASE_PARTITIONS many=${TOPICS}x$PARTITIONS repeat=$REPEAT"
+PARAMS+=" idle_s=$IDLE trickle_rps=$TRICKLE cores=$(nproc)"
+python3 "$HERE/bench_table.py" "$RESULTS" partitions "$PARAMS" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"
