@@ -5,6 +5,8 @@
 #   bash installer/librdkafka.sh           build when missing, print the prefix
 #   bash installer/librdkafka.sh --check   print the prefix, or exit 1 when it
 #                                          is not built yet
+#   bash installer/librdkafka.sh --tsan    the same for the thread sanitizer
+#                                          build (both flags may be given)
 #
 # Why not Debian's librdkafka-dev: bookworm ships 2.0.2, whose SASL/SCRAM is
 # refused by Kafka 4.x (it repeats the server nonce in its final message,
@@ -14,6 +16,21 @@
 # Static library, position-independent, with SSL, SASL (Cyrus), zstd, lz4,
 # zlib and curl (OIDC) from Debian's -dev packages (installer/deps.sh).
 #
+# --tsan builds a second one, into librdkafka-<version>-tsan, for the tsan
+# preset, as librdkafka's own dev-conf.sh tsan does: on librdkafka's own
+# threads (tinycthread over pthreads) instead of glibc's C11 threads, whose
+# thrd_create and mtx_lock call glibc's pthread internals directly, past
+# ThreadSanitizer's interceptors (TSan would have no state for librdkafka's
+# threads, which crash at their first malloc, and see none of its locking);
+# instrumented, so TSan sees its reference counts: otherwise every buffer
+# librdkafka frees after the last reference went on another thread shows as
+# a race with whoever read it (a record's payload read by our code); and with
+# the __atomic builtins for its atomics' stores, as its ./configure (mklove)
+# build has: its CMake build never defines HAVE_ATOMICS_{32,64}_ATOMIC, so
+# rd_atomic32_set and rd_atomic64_set are plain stores ("FIXME" in
+# rdatomic.h), a race with every atomic read of the same counter (harmless on
+# x86-64, where the store is one instruction; 50 reports in one TSan run).
+#
 # MIRRORDESK_RDKAFKA_PREFIX overrides where it goes; CMake looks in the same
 # place (see the top-level CMakeLists.txt).
 set -euo pipefail
@@ -21,14 +38,24 @@ set -euo pipefail
 VERSION=2.12.1
 CRATE_VERSION="4.10.0+$VERSION"
 CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk"
-PREFIX="${MIRRORDESK_RDKAFKA_PREFIX:-$CACHE/librdkafka-$VERSION}"
+CHECK=0 TSAN=0
+for arg in "$@"; do
+    case "$arg" in
+    --check) CHECK=1 ;;
+    --tsan) TSAN=1 ;;
+    *) echo "librdkafka.sh: unknown argument $arg" >&2; exit 2 ;;
+    esac
+done
+VARIANT=""
+(( TSAN )) && VARIANT=-tsan
+PREFIX="${MIRRORDESK_RDKAFKA_PREFIX:-$CACHE/librdkafka-$VERSION$VARIANT}"
 STAMP="$PREFIX/lib/cmake/RdKafka/RdKafkaConfigVersion.cmake"
 
 if [[ -f "$STAMP" ]] && grep -q "\"$VERSION\"" "$STAMP"; then
     echo "$PREFIX"
     exit 0
 fi
-if [[ "${1:-}" == --check ]]; then
+if (( CHECK )); then
     echo "librdkafka.sh: librdkafka $VERSION is not built in $PREFIX" >&2
     exit 1
 fi
@@ -60,11 +87,25 @@ d = json.load(sys.stdin)
 print(next(p["manifest_path"] for p in d["packages"] if p["name"] == "rdkafka-sys"))')"
 source_dir="$(dirname "$manifest")/librdkafka"
 [[ -f "$source_dir/CMakeLists.txt" ]] || { echo "librdkafka.sh: no librdkafka source in $source_dir" >&2; exit 1; }
+if (( TSAN )); then
+    # librdkafka's CMake build has no switch for it: it takes C11 threads when
+    # its probe compiles. A copy whose probe cannot compile builds tinycthread.
+    cp -a "$source_dir" "$work/source"
+    source_dir="$work/source"
+    echo '#error "not for ThreadSanitizer (installer/librdkafka.sh --tsan)"' \
+        > "$source_dir/packaging/cmake/try_compile/c11threads_test.c"
+fi
 
-echo "librdkafka.sh: building librdkafka $VERSION into $PREFIX (about two minutes)" >&2
-generator=()
+echo "librdkafka.sh: building librdkafka $VERSION$VARIANT into $PREFIX (about two minutes)" >&2
+generator=() flags=()
 command -v ninja >/dev/null && generator=(-G Ninja)
-cmake -S "$source_dir" -B "$work/build" "${generator[@]}" \
+if (( TSAN )); then
+    # Reports name its files librdkafka-<version>/src/..., not this temporary copy.
+    tsan="-fsanitize=thread -g -fdebug-prefix-map=$source_dir=librdkafka-$VERSION"
+    tsan+=" -DHAVE_ATOMICS_32_ATOMIC=1 -DHAVE_ATOMICS_64_ATOMIC=1"
+    flags=(-DCMAKE_C_FLAGS="$tsan" -DCMAKE_CXX_FLAGS="$tsan")
+fi
+cmake -S "$source_dir" -B "$work/build" "${generator[@]}" "${flags[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$work/install" \
     -DCMAKE_INSTALL_LIBDIR=lib \

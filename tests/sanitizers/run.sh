@@ -32,18 +32,23 @@ TSAN_TESTS=(unit/tst_mirrorjob_mock unit/tst_workerthread integration/tst_resume
 
 log() { printf '\n=== sanitize: %s\n' "$*"; }
 
-configure() { # preset
-    local dir="$ROOT/build-$1"
+configure() { # preset, cmake arguments...
+    local dir="$ROOT/build-$1" preset="$1"
+    shift
     if [[ ! -f "$dir/CMakeCache.txt" ]]; then
         local extra=()
         command -v ccache >/dev/null && extra+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
         [[ -n "${MIRRORDESK_KAFKA_STATE:-}" ]] && extra+=("-DMIRRORDESK_KAFKA_STATE=$MIRRORDESK_KAFKA_STATE")
-        cmake --preset "$1" "${extra[@]}" >/dev/null
+        cmake --preset "$preset" "${extra[@]}" "$@" >/dev/null
     fi
 }
 
+cached() { # build dir, cache variable
+    sed -n "s/^$2:[A-Z]*=//p" "$1/CMakeCache.txt"
+}
+
 kafka_state() { # build dir
-    sed -n 's/^MIRRORDESK_KAFKA_STATE:[A-Z]*=//p' "$1/CMakeCache.txt"
+    cached "$1" MIRRORDESK_KAFKA_STATE
 }
 
 BROKER_STATE=""
@@ -102,8 +107,14 @@ run_asan() {
 }
 
 run_tsan() {
-    local t=$SECONDS dir="$ROOT/build-tsan" targets=() regex=""
-    configure tsan
+    local t=$SECONDS dir="$ROOT/build-tsan" targets=() regex="" rdkafka
+    # librdkafka on pthreads and instrumented (see installer/librdkafka.sh);
+    # a build dir configured with another one is switched over to it.
+    rdkafka="$(nice -n 19 bash "$ROOT/installer/librdkafka.sh" --tsan)"
+    if [[ -f "$dir/CMakeCache.txt" && "$(cached "$dir" MIRRORDESK_RDKAFKA_PREFIX)" != "$rdkafka" ]]; then
+        cmake -S "$ROOT" -B "$dir" -DMIRRORDESK_RDKAFKA_PREFIX="$rdkafka" -URdKafka_DIR >/dev/null
+    fi
+    configure tsan -DMIRRORDESK_RDKAFKA_PREFIX="$rdkafka"
     for n in "${TSAN_TESTS[@]}"; do
         targets+=(--target "${n/\//_}")
         regex+="${regex:+|}^$n\$"
