@@ -18,6 +18,7 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <utility>
 #include <vector>
 
@@ -234,7 +235,16 @@ template <typename Part> bool spread(Admin &admin, int count, Part &&part, QStri
     const int n = int(admins.size());
     std::vector<QString> errors(admins.size());
     std::vector<char> done(admins.size(), 0);
-    const auto run = [&](int c) { done[size_t(c)] = part(*admins[size_t(c)], c, n, &errors[size_t(c)]); };
+    // The tasks' results are read here once QFuture says they are finished:
+    // Qt orders that with a QMutex (a futex), which ThreadSanitizer cannot see.
+    // This lock shows it the order; without it TSan took a task's last use of
+    // this frame for a race with whatever the stack held next.
+    std::mutex handOff;
+    const auto run = [&](int c) {
+        const bool ok = part(*admins[size_t(c)], c, n, &errors[size_t(c)]);
+        std::lock_guard lock(handOff);
+        done[size_t(c)] = ok;
+    };
     // Tasks (engine/Tasks.h): waitForFinished() runs one here if no pool thread took it.
     std::vector<QFuture<void>> tasks;
     for (int c = 1; c < n; ++c)
@@ -242,6 +252,7 @@ template <typename Part> bool spread(Admin &admin, int count, Part &&part, QStri
     run(0);
     for (QFuture<void> &t : tasks)
         t.waitForFinished();
+    std::lock_guard lock(handOff);
     for (int c = 0; c < n; ++c) {
         if (!done[size_t(c)]) {
             *error = errors[size_t(c)];
