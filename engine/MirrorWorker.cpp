@@ -444,11 +444,16 @@ void MirrorWorker::checkTargetSilence(Clock::time_point now)
         }
         return;
     }
-    if (m_waitReported || waited < std::chrono::seconds(10))
+    if (waited < std::chrono::seconds(10))
+        return;
+    // Records wait on a producer that may have lost every broker: asked again
+    // while they wait (reviveBrokers allows once a minute), since the broker may
+    // be fenced only after the wait began.
+    reviveBrokers(true);
+    if (m_waitReported)
         return;
     // Once per wait, under the key of the target's other outage events.
     m_waitReported = true;
-    reviveBrokers(true); // records wait on a producer that may have lost every broker
     const auto seconds = [](auto d) { return std::chrono::duration_cast<std::chrono::seconds>(d).count(); };
     // Records in flight when it went silent were still acknowledged just after
     // the oldest waiting one was sent: silent is "nothing for half the wait".
