@@ -8,7 +8,7 @@
 #   harness.sh stop NAME             clean shutdown (TERM, then KILL after a timeout)
 #   harness.sh kill NAME             kill -9, as a crash; data and ports are kept
 #   harness.sh restart NAME          start NAME again with the same ports and data
-#   harness.sh pause|resume NAME     SIGSTOP / SIGCONT the broker (a stall: see cmd_pause)
+#   harness.sh pause|resume NAME     SIGSTOP / SIGCONT the broker (a stall: see cmd_signal)
 #   harness.sh start-all             "source", "target" (PLAINTEXT) and "sasl"
 #                                    (SASL_PLAINTEXT: SCRAM-SHA-512/256 and PLAIN;
 #                                    an SSL listener with client certificates; and
@@ -479,24 +479,15 @@ cmd_kill() {
 # (broker.session.timeout.ms), the controller fences its own broker when it
 # runs again, until the broker's next heartbeat: meanwhile metadata lists no
 # broker at all, as after a long GC pause or a stalled VM.
-cmd_pause() {
-    local name="${1:-}"
-    [[ -n "$name" ]] || die "pause needs a broker name"
+cmd_signal() { # pause|resume NAME
+    local cmd="$1" name="${2:-}" sig=STOP verb=paused
+    [[ "$cmd" == resume ]] && sig=CONT verb=resumed
+    [[ -n "$name" ]] || die "$cmd needs a broker name"
     valid_name "$name"
     local pid
     pid="$(broker_pid "$name")" || die "broker '$name' is not running"
-    kill -STOP "$pid"
-    log "broker '$name' paused (pid $pid)"
-}
-
-cmd_resume() {
-    local name="${1:-}"
-    [[ -n "$name" ]] || die "resume needs a broker name"
-    valid_name "$name"
-    local pid
-    pid="$(broker_pid "$name")" || die "broker '$name' is not running"
-    kill -CONT "$pid"
-    log "broker '$name' resumed (pid $pid)"
+    kill "-$sig" "$pid"
+    log "broker '$name' $verb (pid $pid)"
 }
 
 # Prints a broker's state file: COMMAND NAME FILE WHY-MISSING
@@ -628,8 +619,7 @@ main() {
         stop) cmd_stop "$@" ;;
         kill) cmd_kill "$@" ;;
         restart) cmd_restart "$@" ;;
-        pause) cmd_pause "$@" ;;
-        resume) cmd_resume "$@" ;;
+        pause | resume) cmd_signal "$cmd" "$@" ;;
         start-all) cmd_start_all ;;
         start-pair) cmd_start_pair ;;
         stop-all) cmd_stop_all ;;
