@@ -551,6 +551,21 @@ cmd_stop_all() {
     return $rc
 }
 
+# Waits for the starts run in the background; when one failed, stops
+# whatever started and exits. WHAT names the command in the message.
+wait_started() { # WHAT PID...
+    local what="$1" rc=0 pid
+    shift
+    for pid in "$@"; do
+        wait "$pid" || rc=1
+    done
+    if ((rc != 0)); then
+        log "$what failed; stopping whatever started"
+        cmd_stop_all || true
+        exit 1
+    fi
+}
+
 cmd_start_all() {
     require_java
     cmd_fetch
@@ -572,17 +587,7 @@ cmd_start_all() {
     # started beside the rest, it costs memory (about 240 MB) rather than time.
     cmd_registry_start second "${all[13]}" &
     local p5=$!
-    local rc=0
-    wait $p1 || rc=1
-    wait $p2 || rc=1
-    wait $p3 || rc=1
-    wait $p4 || rc=1
-    wait $p5 || rc=1
-    if (( rc != 0 )); then
-        log "start-all failed; stopping whatever started"
-        cmd_stop_all || true
-        exit 1
-    fi
+    wait_started start-all "$p1" "$p2" "$p3" "$p4" "$p5"
     log "all brokers and the registries ready in $((SECONDS - start))s (state in $STATE)"
 }
 
@@ -594,18 +599,11 @@ cmd_start_pair() {
     cmd_stop_all || true
     local all
     all=($(pick_ports 4))
-    local start=$SECONDS rc=0
+    local start=$SECONDS
     cmd_start source --ports "${all[0]} ${all[1]}" &
     local p1=$!
     cmd_start target --ports "${all[2]} ${all[3]}" &
-    local p2=$!
-    wait $p1 || rc=1
-    wait $p2 || rc=1
-    if (( rc != 0 )); then
-        log "start-pair failed; stopping whatever started"
-        cmd_stop_all || true
-        exit 1
-    fi
+    wait_started start-pair "$p1" "$!"
     log "source and target ready in $((SECONDS - start))s (state in $STATE)"
 }
 
