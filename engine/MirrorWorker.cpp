@@ -5,6 +5,7 @@
 #include "BootstrapRevival.h"
 #include "ClusterConfig.h"
 #include "KafkaError.h"
+#include "RebalanceProtocol.h"
 #include "TopicNaming.h"
 
 #include <QDateTime>
@@ -21,6 +22,13 @@ void setDefault(rd_kafka_conf_t *conf, const ClusterConfig &c, const QMap<QStrin
 {
     if (!c.properties.contains(key) && !role.contains(key))
         setConf(conf, key, value);
+}
+
+std::string confValue(const rd_kafka_conf_t *conf, const char *key)
+{
+    char value[512];
+    size_t size = sizeof value;
+    return rd_kafka_conf_get(conf, key, value, &size) == RD_KAFKA_CONF_OK ? std::string(value) : std::string();
 }
 
 } // namespace
@@ -159,6 +167,8 @@ bool MirrorWorker::setup(QString *error)
                    QStringLiteral("partition.assignment.strategy"), QStringLiteral("cooperative-sticky"));
     if (!m_spec.instanceId.isEmpty())
         setConf(cc.conf.get(), QStringLiteral("group.instance.id"), m_spec.instanceId);
+    m_cooperative =
+        configuredCooperative(confValue(cc.conf.get(), "partition.assignment.strategy"), protocol.toStdString());
     rd_kafka_conf_set_opaque(cc.conf.get(), this);
     rd_kafka_conf_set_rebalance_cb(cc.conf.get(), &MirrorWorker::rebalanceCb);
     rd_kafka_conf_set_error_cb(cc.conf.get(), &MirrorWorker::errorCb);

@@ -282,6 +282,7 @@ private:
     QSet<QString> m_subscribedSet; // the same, looked up once per topic by caughtUp() (every tick)
     bool m_sourceKnown = false;    // the last source metadata read worked
     bool m_rebalancePending = false;
+    bool m_cooperative = true; // the last rebalance protocol known (RebalanceProtocol.h)
     bool m_firstAssignmentDone = false;
     bool m_joined = false;            // the group assigned this instance its share (maybe none)
     std::deque<MessagePtr> m_pending; // consumed, not yet accepted by the producer (queue full)

@@ -1,6 +1,7 @@
 #include "MirrorWorker.h"
 
 #include "ClusterConfig.h"
+#include "RebalanceProtocol.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,7 +12,8 @@ namespace md {
 
 void MirrorWorker::onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts)
 {
-    const bool cooperative = std::strcmp(rd_kafka_rebalance_protocol(m_consumer.get()), "COOPERATIVE") == 0;
+    const bool cooperative = rebalanceIsCooperative(rd_kafka_rebalance_protocol(m_consumer.get()), m_cooperative);
+    m_cooperative = cooperative;
     if (err == RD_KAFKA_RESP_ERR__ASSIGN_PARTITIONS) {
         // An assignment that reaches a closing consumer (another instance
         // left at the same moment) is taken and handed straight back by the
