@@ -242,7 +242,10 @@ private:
     void pollTopicIds();
     void revokePartitions(rd_kafka_topic_partition_list_t *parts);
     bool ensureTargetPartitions(TopicState *t, int32_t partition);
-    void applySyncResult(TopicState *t, const TopicSyncResult &r); // events, partition count, retry time
+    // Events, partition count, retry time; true when the target topic became
+    // ready or grew (the producer's metadata of it is read again, unless the
+    // caller reads all topics once for many).
+    bool applySyncResult(TopicState *t, const TopicSyncResult &r, bool refreshProducer = true);
 
     void event(JobEvent::Severity severity, const QString &text);
     void debouncedEvent(const QString &key, JobEvent::Severity severity, const QString &text);

@@ -19,7 +19,7 @@ constexpr std::chrono::seconds kMaxSyncRetry(30);
 
 // ---------------------------------------------------------------- topics
 
-void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
+bool MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r, bool refreshProducer)
 {
     for (const QString &s : r.infos)
         event(JobEvent::Severity::Info, s);
@@ -31,7 +31,8 @@ void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
         t->targetPartitions = r.targetPartitions;
         t->targetReady = true;
     }
-    if (t->targetReady && (t->targetPartitions != before || !wasReady)) {
+    const bool grown = t->targetReady && (t->targetPartitions != before || !wasReady);
+    if (grown && refreshProducer) {
         // Let the producer see the new (or recreated) topic and partitions
         // before it is asked to use them.
         const rd_kafka_metadata_t *raw = nullptr;
@@ -56,6 +57,7 @@ void MirrorWorker::applySyncResult(TopicState *t, const TopicSyncResult &r)
     for (auto &p : t->parts)
         if (p && p->blocked && p->partition < t->targetPartitions)
             p->blocked = false;
+    return grown;
 }
 
 bool MirrorWorker::ensureTargetPartitions(TopicState *t, int32_t partition)
@@ -115,9 +117,10 @@ void MirrorWorker::refreshTopics()
 
     ClusterTopics tgt;
     bool tgtRead = false;
-    QStringList wanted;
     QStringList names(selected.cbegin(), selected.cend());
     names.sort();
+    QList<TopicSyncRequest> sync;
+    QList<TopicState *> syncing;
     for (const QString &name : names) {
         TopicState *t = topicByName(name);
         const TopicShape &si = src.topics[name];
@@ -134,13 +137,30 @@ void MirrorWorker::refreshTopics()
                     reviveBrokers(true);
                 }
             }
-            if (tgt.ok && Clock::now() >= t->nextSyncAttempt)
-                applySyncResult(
-                    t, syncTargetTopic(m_consumer.get(), m_producer.get(), m_spec, si, t->targetName, tgt, 5000));
+            if (tgt.ok && Clock::now() >= t->nextSyncAttempt) {
+                sync << TopicSyncRequest{si, t->targetName};
+                syncing << t;
+            }
         }
-        if (t->targetReady)
-            wanted << name;
     }
+    // All at once: a job over 200 new topics creates them in two requests.
+    const QList<TopicSyncResult> synced =
+        sync.isEmpty() ? QList<TopicSyncResult>()
+                       : syncTargetTopics(m_consumer.get(), m_producer.get(), m_spec, sync, tgt, 5000);
+    bool grown = false;
+    for (qsizetype i = 0; i < syncing.size(); ++i)
+        grown = applySyncResult(syncing[i], synced.value(i), syncing.size() == 1) || grown;
+    if (grown && syncing.size() > 1) {
+        // One read of all topics updates every topic the producer knows, in
+        // place of a request per new topic.
+        const rd_kafka_metadata_t *raw = nullptr;
+        if (rd_kafka_metadata(m_producer.get(), 1, nullptr, &raw, 5000) == RD_KAFKA_RESP_ERR_NO_ERROR)
+            MetadataPtr(raw).reset();
+    }
+    QStringList wanted;
+    for (const QString &name : names)
+        if (topicByName(name)->targetReady)
+            wanted << name;
     m_selected = selected;
     checkTopicIds(names);
     if (wanted != m_subscribed) {

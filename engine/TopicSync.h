@@ -57,4 +57,15 @@ TopicSyncResult syncTargetTopic(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, cons
                                 const TopicShape &source, const QString &targetName, const ClusterTopics &target,
                                 int timeoutMs);
 
+// The same for many topics at once, one result per request in order: the
+// missing ones are created together (one DescribeConfigs of their sources,
+// CreateTopics of up to 100 topics per request, one metadata wait).
+struct TopicSyncRequest {
+    TopicShape source;
+    QString targetName;
+};
+QList<TopicSyncResult> syncTargetTopics(rd_kafka_t *sourceRk, rd_kafka_t *targetRk, const MirrorJobSpec &spec,
+                                        const QList<TopicSyncRequest> &topics, const ClusterTopics &target,
+                                        int timeoutMs);
+
 } // namespace md

@@ -11,38 +11,46 @@
 #include <QThread>
 
 #include <algorithm>
+#include <vector>
 
 namespace md::test {
 
 using namespace detail;
 
-bool createTopic(const QString &bootstrap, const QString &topic, int partitions, const QMap<QString, QString> &configs,
-                 QString *error, const ClientProperties &client, int timeoutMs)
+bool createTopics(const QString &bootstrap, const QList<TopicToCreate> &topics, QString *error,
+                  const ClientProperties &client, int timeoutMs)
 {
     const QDeadlineTimer deadline(timeoutMs);
     ClientState state;
     KafkaPtr rk = makeClient(RD_KAFKA_PRODUCER, bootstrap, client, {}, &state, error);
     if (!rk)
         return false;
-    char errstr[512];
-    NewTopicPtr newTopic(rd_kafka_NewTopic_new(topic.toUtf8().constData(), partitions, 1, errstr, sizeof errstr));
-    if (!newTopic) {
-        setError(error, QStringLiteral("topic %1: %2").arg(topic, QString::fromUtf8(errstr)));
-        return false;
-    }
-    for (auto it = configs.cbegin(); it != configs.cend(); ++it) {
-        const rd_kafka_resp_err_t err = rd_kafka_NewTopic_set_config(newTopic.get(), it.key().toUtf8().constData(),
-                                                                     it.value().toUtf8().constData());
-        if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
-            setError(error, QStringLiteral("topic %1: config %2: %3").arg(topic, it.key(), errText(err)));
+    std::vector<NewTopicPtr> owned;
+    std::vector<rd_kafka_NewTopic_t *> newTopics;
+    for (const TopicToCreate &t : topics) {
+        char errstr[512];
+        NewTopicPtr newTopic(
+            rd_kafka_NewTopic_new(t.name.toUtf8().constData(), t.partitions, 1, errstr, sizeof errstr));
+        if (!newTopic) {
+            setError(error, QStringLiteral("topic %1: %2").arg(t.name, QString::fromUtf8(errstr)));
             return false;
         }
+        for (auto it = t.configs.cbegin(); it != t.configs.cend(); ++it) {
+            const rd_kafka_resp_err_t err = rd_kafka_NewTopic_set_config(newTopic.get(), it.key().toUtf8().constData(),
+                                                                         it.value().toUtf8().constData());
+            if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
+                setError(error, QStringLiteral("topic %1: config %2: %3").arg(t.name, it.key(), errText(err)));
+                return false;
+            }
+        }
+        newTopics.push_back(newTopic.get());
+        owned.push_back(std::move(newTopic));
     }
     QueuePtr queue(rd_kafka_queue_new(rk.get()));
     AdminOptionsPtr options = adminOptions(rk.get(), RD_KAFKA_ADMIN_OP_CREATETOPICS, deadline);
-    rd_kafka_NewTopic_t *topics[] = {newTopic.get()};
-    rd_kafka_CreateTopics(rk.get(), topics, 1, options.get(), queue.get());
-    const QString what = QStringLiteral("creating topic %1").arg(topic);
+    rd_kafka_CreateTopics(rk.get(), newTopics.data(), newTopics.size(), options.get(), queue.get());
+    const QString what = topics.size() == 1 ? QStringLiteral("creating topic %1").arg(topics.first().name)
+                                            : QStringLiteral("creating %1 topics").arg(topics.size());
     EventPtr event = waitAdminResult(queue.get(), deadline, what, state, error);
     if (!event)
         return false;
@@ -53,32 +61,44 @@ bool createTopic(const QString &bootstrap, const QString &topic, int partitions,
         const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(results[i]);
         if (err != RD_KAFKA_RESP_ERR_NO_ERROR) {
             const char *text = rd_kafka_topic_result_error_string(results[i]);
-            setError(error, QStringLiteral("%1 failed: %2%3")
-                                .arg(what, errText(err),
+            setError(error, QStringLiteral("%1 failed: %2: %3%4")
+                                .arg(what, QString::fromUtf8(rd_kafka_topic_result_name(results[i])), errText(err),
                                      text ? QString(QStringLiteral(": ") + QString::fromUtf8(text)) : QString()));
             return false;
         }
     }
-    // CreateTopics answers once the controller has the topic; wait until this
-    // broker's metadata shows it with leaders, so the next produce cannot race.
-    QString lastError;
-    while (true) {
-        const int state_ = topicState(rk.get(), topic, std::min(remainingMs(deadline), 5000), &lastError);
-        if (state_ == partitions)
-            return true;
-        if (state_ >= 0) {
-            setError(
-                error,
-                QStringLiteral("%1: broker reports %2 partitions, asked for %3").arg(what).arg(state_).arg(partitions));
-            return false;
+    // CreateTopics answers once the controller has the topics; wait until this
+    // broker's metadata shows each with leaders, so the next produce cannot race.
+    for (const TopicToCreate &t : topics) {
+        QString lastError;
+        while (true) {
+            const int state_ = topicState(rk.get(), t.name, std::min(remainingMs(deadline), 5000), &lastError);
+            if (state_ == t.partitions)
+                break;
+            if (state_ >= 0) {
+                setError(error, QStringLiteral("%1: broker reports %2 partitions of %3, asked for %4")
+                                    .arg(what)
+                                    .arg(state_)
+                                    .arg(t.name)
+                                    .arg(t.partitions));
+                return false;
+            }
+            if (deadline.hasExpired()) {
+                setError(error, QStringLiteral("%1: %2 created, but not visible with leaders in time %3")
+                                    .arg(what, t.name,
+                                         lastError.isEmpty() ? QString() : QStringLiteral("(%1)").arg(lastError)));
+                return false;
+            }
+            QThread::msleep(100);
         }
-        if (deadline.hasExpired()) {
-            setError(error, QStringLiteral("%1: created, but not visible with leaders in time %2")
-                                .arg(what, lastError.isEmpty() ? QString() : QStringLiteral("(%1)").arg(lastError)));
-            return false;
-        }
-        QThread::msleep(100);
     }
+    return true;
+}
+
+bool createTopic(const QString &bootstrap, const QString &topic, int partitions, const QMap<QString, QString> &configs,
+                 QString *error, const ClientProperties &client, int timeoutMs)
+{
+    return createTopics(bootstrap, {TopicToCreate{topic, partitions, configs}}, error, client, timeoutMs);
 }
 
 bool deleteTopic(const QString &bootstrap, const QString &topic, QString *error, const ClientProperties &client,

@@ -130,13 +130,26 @@ bool txnOk(rd_kafka_error_t *raw, const QString &step, ClientState &state, QStri
 bool produce(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records, QString *error,
              const ProduceOptions &options)
 {
+    return produce(bootstrap, QMap<QString, QList<TestRecord>>{{topic, records}}, error, options);
+}
+
+bool produce(const QString &bootstrap, const QMap<QString, QList<TestRecord>> &byTopic, QString *error,
+             const ProduceOptions &options)
+{
     const QDeadlineTimer deadline(options.timeoutMs);
     ClientState state;
     KafkaPtr rk = makeClient(RD_KAFKA_PRODUCER, bootstrap, options.client, producerSettings(options), &state, error);
     if (!rk)
         return false;
-    if (!produceOn(rk.get(), topic, records, state, deadline, error))
-        return false;
+    for (auto it = byTopic.cbegin(); it != byTopic.cend(); ++it) {
+        {
+            // produceOn counts this topic's reports (the last topic's were all in).
+            QMutexLocker lock(&state.mutex);
+            state.delivered = 0;
+        }
+        if (!produceOn(rk.get(), it.key(), it.value(), state, deadline, error))
+            return false;
+    }
     char fatal[512];
     const rd_kafka_resp_err_t fatalErr = rd_kafka_fatal_error(rk.get(), fatal, sizeof fatal);
     if (fatalErr != RD_KAFKA_RESP_ERR_NO_ERROR) {

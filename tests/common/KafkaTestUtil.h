@@ -53,6 +53,15 @@ bool createTopic(const QString &bootstrap, const QString &topic, int partitions 
                  const QMap<QString, QString> &configs = {}, QString *error = nullptr,
                  const ClientProperties &client = {}, int timeoutMs = 30000);
 
+// The same for many topics in one CreateTopics request, each waited for.
+struct TopicToCreate {
+    QString name;
+    int partitions = 1;
+    QMap<QString, QString> configs;
+};
+bool createTopics(const QString &bootstrap, const QList<TopicToCreate> &topics, QString *error = nullptr,
+                  const ClientProperties &client = {}, int timeoutMs = 60000);
+
 // Deletes `topic` and waits until the metadata no longer lists it.
 // A topic that does not exist is not an error.
 bool deleteTopic(const QString &bootstrap, const QString &topic, QString *error = nullptr,
@@ -78,6 +87,10 @@ struct ProduceOptions {
 // Produces `records` in order (idempotent producer, acks=all) and waits for
 // every delivery report; fails if any record is not delivered.
 bool produce(const QString &bootstrap, const QString &topic, const QList<TestRecord> &records, QString *error = nullptr,
+             const ProduceOptions &options = {});
+
+// The same for many topics through one producer.
+bool produce(const QString &bootstrap, const QMap<QString, QList<TestRecord>> &byTopic, QString *error = nullptr,
              const ProduceOptions &options = {});
 
 // Produces `records` in one transaction (init, begin, produce, flush, then

@@ -5,6 +5,7 @@
 // recreated under the job is copied from its beginning. The source is changed
 // with librdkafka's admin API directly, never through MirrorDesk's code.
 
+#include "headless_support.h"
 #include "tst_mirror_support.h"
 #include "tst_progress_support.h"
 
@@ -16,6 +17,32 @@ using namespace md;
 using namespace md::test;
 
 namespace {
+
+// Partition counts of the topics whose names start with `prefix`, from one
+// metadata read of the whole cluster.
+QMap<QString, int> partitionCounts(const QString &bootstrap, const QString &prefix, QString *error)
+{
+    QMap<QString, int> out;
+    char err[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.toUtf8().constData(), err, sizeof err);
+    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+    if (!rk) {
+        *error = QString::fromUtf8(err);
+        return out;
+    }
+    const rd_kafka_metadata_t *md = nullptr;
+    if (const rd_kafka_resp_err_t e = rd_kafka_metadata(rk, 1, nullptr, &md, 15000)) {
+        *error = QString::fromUtf8(rd_kafka_err2str(e));
+    } else {
+        for (int i = 0; i < md->topic_cnt; ++i)
+            if (QString::fromUtf8(md->topics[i].topic).startsWith(prefix))
+                out.insert(QString::fromUtf8(md->topics[i].topic), md->topics[i].partition_cnt);
+        rd_kafka_metadata_destroy(md);
+    }
+    rd_kafka_destroy(rk);
+    return out;
+}
 
 // One admin request against `bootstrap`, waited for; the event or nullptr.
 rd_kafka_event_t *adminRequest(const QString &bootstrap,
@@ -259,6 +286,73 @@ private Q_SLOTS:
         QVERIFY2(tookMs < 20000, qPrintable(QStringLiteral("%1 ms; events:\n  %2").arg(tookMs).arg(joined(events))));
         job.stop();
         QVERIFY(job.waitForFinished(60000));
+    }
+
+    // A job over many new topics creates their copies together (CreateTopics
+    // of up to 100 topics a request): more than one request's worth, each
+    // topic with its own partition count and copied configs, and the records
+    // of every one copied, read back by Kafka's own ConsoleConsumer.
+    void manyNewTopicsAreCreatedTogether()
+    {
+        MD_REQUIRE_KAFKA_TOOLS();
+        const QString prefix = uniqueName(QStringLiteral("many"));
+        constexpr int kTopics = 130;
+        QElapsedTimer phase;
+        phase.start();
+        QString error;
+        QStringList topics;
+        QList<TopicToCreate> create;
+        for (int i = 0; i < kTopics; ++i) {
+            topics << prefix + QStringLiteral("-%1").arg(i, 3, 10, QLatin1Char('0'));
+            create << TopicToCreate{topics.last(), 1 + i % 3, {}};
+            if (i % 10 == 0)
+                create.last().configs.insert(QStringLiteral("retention.ms"), QString::number(86400000 + i));
+        }
+        QVERIFY2(createTopics(sourceBootstrap(), create, &error), qPrintable(error));
+        QMap<QString, QList<TestRecord>> records;
+        for (int i = 0; i < kTopics; ++i) {
+            TestRecord r;
+            r.partition = i % 3;
+            r.value = topics[i].toUtf8();
+            records.insert(topics[i], {r});
+        }
+        QVERIFY2(produce(sourceBootstrap(), records, &error), qPrintable(error));
+        qInfo("%d source topics made in %lld ms", kTopics, phase.restart());
+        MirrorJobSpec spec = harnessSpec(prefix, {QRegularExpression::escape(prefix) + QStringLiteral("-.*")});
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        QSignalSpy done(&job, &MirrorJob::finished);
+        job.start();
+        QTRY_VERIFY_WITH_TIMEOUT(!done.isEmpty(), 240000);
+        QVERIFY2(done.first().at(0).toBool(), qPrintable(done.first().at(1).toString() + u'\n' + joined(events)));
+        qInfo("the job created and copied them in %lld ms", phase.restart());
+        int created = 0;
+        for (const QString &e : events)
+            created += e.startsWith(QLatin1String("created target topic ")) ? 1 : 0;
+        QCOMPARE(created, kTopics);
+        const QMap<QString, int> counts = partitionCounts(targetBootstrap(), prefix, &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(counts.size(), qsizetype(kTopics));
+        for (int i = 0; i < kTopics; ++i) {
+            QCOMPARE(counts.value(topics[i]), 1 + i % 3);
+            if (i % 10 == 0)
+                QCOMPARE(topicConfig(targetBootstrap(), topics[i], QStringLiteral("retention.ms")),
+                         QString::number(86400000 + i));
+        }
+        QString out;
+        QVERIFY2(runKafkaTool(QStringLiteral("org.apache.kafka.tools.consumer.ConsoleConsumer"),
+                              {QStringLiteral("--bootstrap-server"), targetBootstrap(), QStringLiteral("--include"),
+                               QRegularExpression::escape(prefix) + QStringLiteral("-.*"),
+                               QStringLiteral("--from-beginning"), QStringLiteral("--max-messages"),
+                               QString::number(kTopics), QStringLiteral("--timeout-ms"), QStringLiteral("30000"),
+                               QStringLiteral("--group"), uniqueName(QStringLiteral("reader"))},
+                              &out, &error, 180000),
+                 qPrintable(error));
+        QStringList values = out.split(u'\n', Qt::SkipEmptyParts);
+        values.sort();
+        QCOMPARE(values, topics);
+        qInfo("checked in %lld ms", phase.elapsed());
     }
 
     void addedPartitionsAreCopiedFromTheirFirstRecord()
