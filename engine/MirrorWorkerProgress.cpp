@@ -1,6 +1,7 @@
 #include "MirrorWorker.h"
 
 #include "AdminCall.h"
+#include "WatermarkRotation.h"
 
 #include <QDateTime>
 
@@ -180,20 +181,18 @@ void MirrorWorker::sampleMetrics()
     m_latency.reset();
     s.throttleBytesPerSecond = m_throttleRate;
     qint64 lagTime = -1;
-    // Watermarks are cached from fetch responses (no broker round trip), but
-    // librdkafka finds each partition's topic by a linear search of names: at
-    // 2,000 partitions a quarter of an idle job's CPU. Up to 256 partitions
-    // are read every snapshot; beyond, a rotating share, each at least every
-    // m_watermarkEvery snapshots (2 s at 2,000 and 4 a second), and a
-    // partition whose end is not known yet always.
-    const qint64 turn = m_snapshots++ % m_watermarkEvery;
+    // Watermarks are cached from fetch responses (no broker round trip); a
+    // rotating share of them is read (WatermarkRotation.h: each partition at
+    // least every m_watermarkEvery snapshots, 2 s at 2,000 and 4 a second),
+    // and a partition whose end is not known yet always.
+    const qint64 snapshot = m_snapshots++;
     qint64 assigned = 0;
     for (auto &[name, t] : m_topics) {
         for (auto &p : t->parts) {
             if (!p || !p->assigned)
                 continue;
             int64_t lo = -1, hi = -1;
-            const bool due = assigned++ % m_watermarkEvery == turn;
+            const bool due = watermarkDue(assigned++, snapshot, m_watermarkEvery);
             const bool read = due || p->hi < 0;
             if (read && m_consumer &&
                 rd_kafka_get_watermark_offsets(m_consumer.get(), t->nameUtf8.constData(), p->partition, &lo, &hi) ==
@@ -232,7 +231,7 @@ void MirrorWorker::sampleMetrics()
         }
     }
     s.lagTimeMs = lagTime;
-    m_watermarkEvery = std::max<qint64>(1, (assigned + 255) / 256);
+    m_watermarkEvery = watermarkRounds(assigned);
     s.caughtUp = caughtUp();
     m_sink->onMetrics(s);
 }
