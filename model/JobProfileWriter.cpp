@@ -9,6 +9,7 @@
 #include <QJsonDocument>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <functional>
 #include <utility>
 
@@ -20,14 +21,11 @@ using namespace profile_detail;
 
 namespace {
 
-QByteArray quoted(const QString &s)
+// Appends s as a JSON string to out (one pass, no copy for ASCII text).
+void appendQuoted(QByteArray &out, const QString &s)
 {
-    QByteArray out;
-    out.reserve(s.size() + 2);
     out += '"';
-    const QByteArray utf8 = s.toUtf8();
-    for (const char ch : utf8) {
-        const uchar c = uchar(ch);
+    auto add = [&out](uchar c) {
         switch (c) {
         case '"': out += "\\\""; break;
         case '\\': out += "\\\\"; break;
@@ -40,11 +38,19 @@ QByteArray quoted(const QString &s)
             if (c < 0x20)
                 out += "\\u00" + QByteArray::number(c, 16).rightJustified(2, '0');
             else
-                out += ch;
+                out += char(c);
         }
+    };
+    const bool ascii = std::all_of(s.begin(), s.end(), [](QChar c) { return c.unicode() < 0x80; });
+    if (ascii) {
+        for (const QChar c : s)
+            add(uchar(c.unicode()));
+    } else {
+        const QByteArray utf8 = s.toUtf8();
+        for (const char c : utf8)
+            add(uchar(c));
     }
     out += '"';
-    return out;
 }
 
 // A pretty-printing writer that keeps keys in the order they are written
@@ -58,12 +64,13 @@ public:
     void key(const QString &k)
     {
         separate();
-        out += quoted(k) + ": ";
+        appendQuoted(out, k);
+        out += ": ";
     }
     void string(const QString &k, const QString &v)
     {
         key(k);
-        out += quoted(v);
+        appendQuoted(out, v);
     }
     void number(const QString &k, qint64 v)
     {
@@ -82,7 +89,7 @@ public:
         for (qsizetype i = 0; i < list.size(); ++i) {
             if (i)
                 out += ", ";
-            out += quoted(list.at(i));
+            appendQuoted(out, list.at(i));
         }
         out += ']';
     }
@@ -125,7 +132,7 @@ private:
     void newline()
     {
         out += '\n';
-        out += QByteArray(m_first.size() * 2, ' ');
+        out.append(m_first.size() * 2, ' ');
     }
 
     QList<bool> m_first;
@@ -291,15 +298,43 @@ private:
         return table;
     }
 
+    // Each object's keys in file order with their paths and emitters, by the
+    // object's path: listed once, not for every object of every profile written.
+    struct Child {
+        QString path;
+        Emit emitter;
+    };
+    static const QHash<QString, QList<Child>> &childTable()
+    {
+        static const QHash<QString, QList<Child>> table = [] {
+            QHash<QString, QList<Child>> out;
+            QStringList parents{QString()};
+            for (const profile_schema::Key &k : profile_schema::keys())
+                parents.append(k.path);
+            for (const QString &path : std::as_const(parents)) {
+                QList<Child> list;
+                for (const QString &key : profile_schema::childKeys(path)) {
+                    const QString child = path.isEmpty() ? key : QString(path + QLatin1Char('.') + key);
+                    const auto it = emitters().constFind(tableKey(child));
+                    if (it == emitters().constEnd())
+                        qFatal("profile key %s has no writer (model/JobProfileWriter.cpp)", qPrintable(child));
+                    list.append({child, *it});
+                }
+                if (!list.isEmpty())
+                    out.insert(path, list);
+            }
+            return out;
+        }();
+        return table;
+    }
+
     void children(const QString &path)
     {
-        for (const QString &key : profile_schema::childKeys(path)) {
-            const QString child = path.isEmpty() ? key : QString(path + QLatin1Char('.') + key);
-            const auto it = emitters().constFind(tableKey(child));
-            if (it == emitters().constEnd())
-                qFatal("profile key %s has no writer (model/JobProfileWriter.cpp)", qPrintable(child));
-            (*it)(*this, child);
-        }
+        const auto it = childTable().constFind(path);
+        if (it == childTable().constEnd())
+            return;
+        for (const Child &c : *it)
+            c.emitter(*this, c.path);
     }
     void object(const QString &path, bool written = true)
     {
@@ -331,6 +366,7 @@ private:
 QByteArray JobProfile::toJson() const
 {
     Writer w;
+    w.out.reserve(2048);
     ProfileWriter(w, *this).write();
     return w.out;
 }

@@ -4,9 +4,10 @@
 #include <QJsonDocument>
 #include <QRegularExpression>
 #include <QSet>
+#include <QVarLengthArray>
 
 #include <algorithm>
-#include <vector>
+#include <cstdlib>
 
 namespace md::profile_detail {
 
@@ -129,9 +130,17 @@ private:
             return false;
         advance();
         if (out) {
-            // Let Qt decode the escapes of the key.
-            const QByteArray raw = "[" + m_d.mid(start, m_i - start) + "]";
-            *out = QJsonDocument::fromJson(raw).array().at(0).toString();
+            // A key of printable ASCII without escapes is its own text (nearly
+            // every key); Qt decodes the others' escapes and UTF-8.
+            const QByteArrayView inner(m_d.constData() + start + 1, m_i - start - 2);
+            const bool plain =
+                std::all_of(inner.begin(), inner.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '\\'; });
+            if (plain) {
+                *out = QString::fromLatin1(inner);
+            } else {
+                const QByteArray raw = "[" + m_d.mid(start, m_i - start) + "]";
+                *out = QJsonDocument::fromJson(raw).array().at(0).toString();
+            }
         }
         return true;
     }
@@ -231,7 +240,8 @@ TextPosition KeyPositions::find(const QString &issuePath) const
     // path["client.rack"] -> path.client.rack
     static const QRegularExpression mapKey(QStringLiteral("\\[\"((?:[^\"\\\\]|\\\\.)*)\"\\]"));
     QString path = issuePath;
-    path.replace(mapKey, QStringLiteral(".\\1"));
+    if (path.contains(QLatin1String("[\""))) // the expression needs one; most paths have none
+        path.replace(mapKey, QStringLiteral(".\\1"));
     while (!path.isEmpty()) {
         const auto it = values.constFind(path);
         if (it != values.constEnd())
@@ -273,30 +283,58 @@ QString mapKeyPath(const QString &path, const QString &key)
     return path + QStringLiteral("[\"") + key + QStringLiteral("\"]");
 }
 
-static int editDistance(const QString &a, const QString &b)
+namespace {
+
+// Each UTF-16 unit through QChar::toLower, as the distance compares them;
+// on the stack for the short keys it is asked about.
+using Lowered = QVarLengthArray<char16_t, 72>;
+
+Lowered lowered(const QString &s)
 {
-    std::vector<int> prev(size_t(b.size()) + 1), cur(size_t(b.size()) + 1);
-    for (size_t j = 0; j < prev.size(); ++j)
+    Lowered out(s.size());
+    for (qsizetype i = 0; i < s.size(); ++i)
+        out[i] = s.at(i).toLower().unicode();
+    return out;
+}
+
+// The edit distance of a and b (case-insensitive), or `limit` when it is
+// `limit` or more: a distance is at least the length difference and at least
+// the smallest cell of any row, so such a pair stops early.
+int editDistance(const Lowered &a, const Lowered &b, int limit)
+{
+    if (std::abs(a.size() - b.size()) >= limit)
+        return limit;
+    QVarLengthArray<int, 72> rows(2 * (b.size() + 1));
+    int *prev = rows.data();
+    int *cur = prev + b.size() + 1;
+    for (qsizetype j = 0; j <= b.size(); ++j)
         prev[j] = int(j);
     for (qsizetype i = 1; i <= a.size(); ++i) {
         cur[0] = int(i);
+        int rowMin = cur[0];
         for (qsizetype j = 1; j <= b.size(); ++j) {
-            const int subst = prev[size_t(j - 1)] + (a.at(i - 1).toLower() == b.at(j - 1).toLower() ? 0 : 1);
-            cur[size_t(j)] = std::min({prev[size_t(j)] + 1, cur[size_t(j - 1)] + 1, subst});
+            const int subst = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+            cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, subst});
+            rowMin = std::min(rowMin, cur[j]);
         }
+        if (rowMin >= limit)
+            return limit;
         std::swap(prev, cur);
     }
-    return prev[size_t(b.size())];
+    return std::min(prev[b.size()], limit);
 }
+
+} // namespace
 
 QString closestKey(const QString &key, const QStringList &known)
 {
     if (key.size() > 64)
         return {};
+    const Lowered a = lowered(key);
     QString best;
     int bestDistance = 3;
     for (const QString &k : known) {
-        const int d = editDistance(key, k);
+        const int d = editDistance(a, lowered(k), bestDistance);
         if (d < bestDistance) {
             bestDistance = d;
             best = k;
