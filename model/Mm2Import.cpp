@@ -268,7 +268,10 @@ void Importer::explainLeftovers()
             unmapped(key, m_roleReason.value(key));
             continue;
         }
-        if (const QRegularExpressionMatch m = flowKeyRe.match(key); m.hasMatch()) {
+        // The expression needs "->"; most keys have none and skip it.
+        if (const QRegularExpressionMatch m =
+                key.contains(QLatin1String("->")) ? flowKeyRe.match(key) : QRegularExpressionMatch();
+            m.hasMatch()) {
             const QString a = m.captured(1), b = m.captured(2), rest = m.captured(3);
             if (!m_clusters.contains(a) || !m_clusters.contains(b)) {
                 unmapped(key, QStringLiteral("flow %1->%2 names a cluster that is not in \"clusters\"").arg(a, b));

@@ -44,23 +44,24 @@ struct LogicalLine {
 QList<LogicalLine> logicalLines(const QString &text)
 {
     QList<LogicalLine> out;
-    QStringList natural;
+    // Views into text: the lines are only read, and copied once joined.
+    QList<QStringView> natural;
     {
         qsizetype start = 0;
         for (qsizetype i = 0; i < text.size(); ++i) {
             const QChar c = text.at(i);
             if (c == QLatin1Char('\n') || c == QLatin1Char('\r')) {
-                natural << text.mid(start, i - start);
+                natural << QStringView(text).mid(start, i - start);
                 if (c == QLatin1Char('\r') && i + 1 < text.size() && text.at(i + 1) == QLatin1Char('\n'))
                     ++i;
                 start = i + 1;
             }
         }
         if (start < text.size())
-            natural << text.mid(start);
+            natural << QStringView(text).mid(start);
     }
     for (qsizetype i = 0; i < natural.size(); ++i) {
-        QString line = natural.at(i);
+        const QStringView line = natural.at(i);
         qsizetype first = 0;
         while (first < line.size() && isPropSpace(line.at(first)))
             ++first;
@@ -70,7 +71,7 @@ QList<LogicalLine> logicalLines(const QString &text)
             continue;
         LogicalLine l;
         l.line = int(i) + 1;
-        QString current = line.mid(first);
+        QString current = line.mid(first).toString();
         for (;;) {
             qsizetype backslashes = 0;
             for (qsizetype j = current.size() - 1; j >= 0 && current.at(j) == QLatin1Char('\\'); --j)
@@ -82,7 +83,7 @@ QList<LogicalLine> logicalLines(const QString &text)
             }
             current.chop(1);
             ++i;
-            QString next = natural.at(i);
+            const QStringView next = natural.at(i);
             qsizetype s = 0;
             while (s < next.size() && isPropSpace(next.at(s)))
                 ++s;
@@ -98,6 +99,13 @@ QList<LogicalLine> logicalLines(const QString &text)
 bool unescape(const QString &s, qsizetype from, qsizetype to, QString *out, QString *error)
 {
     out->clear();
+    const QStringView part = QStringView(s).mid(from, to - from);
+    if (!part.contains(QLatin1Char('\\'))) {
+        if (!part.isEmpty())
+            *out = part.toString(); // nothing to resolve (most keys and values)
+        return true;
+    }
+    out->reserve(to - from);
     for (qsizetype i = from; i < to; ++i) {
         const QChar c = s.at(i);
         if (c != QLatin1Char('\\')) {
