@@ -83,6 +83,34 @@ qsizetype firstNonSpace(const QByteArray &data)
 
 namespace {
 
+// The keys of one object so far: a short list searched in order (no hash
+// table for each of the many small objects), a set once it grows.
+class SeenKeys final {
+public:
+    // True when key was seen before; remembers it.
+    bool check(const QString &key)
+    {
+        if (m_many.isEmpty()) {
+            if (std::find(m_few.cbegin(), m_few.cend(), key) != m_few.cend())
+                return true;
+            if (m_few.size() < 32) {
+                m_few.append(key);
+                return false;
+            }
+            for (const QString &k : std::as_const(m_few))
+                m_many.insert(k);
+        }
+        if (m_many.contains(key))
+            return true;
+        m_many.insert(key);
+        return false;
+    }
+
+private:
+    QVarLengthArray<QString, 16> m_few;
+    QSet<QString> m_many;
+};
+
 // A small reader over JSON text that Qt accepted; it only tracks positions,
 // and stops quietly at anything it does not expect.
 class PositionScanner final {
@@ -111,8 +139,12 @@ private:
     }
     void skipSpace()
     {
-        while (!atEnd() && (peek() == ' ' || peek() == '\t' || peek() == '\r' || peek() == '\n'))
+        while (m_i < m_d.size()) {
+            const char c = m_d.at(m_i);
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+                return;
             advance();
+        }
     }
     bool string(QString *out)
     {
@@ -120,11 +152,13 @@ private:
             return false;
         const qsizetype start = m_i;
         advance();
-        while (!atEnd() && peek() != '"') {
-            if (peek() == '\\')
-                advance();
-            if (!atEnd())
-                advance();
+        while (m_i < m_d.size()) {
+            const char c = m_d.at(m_i);
+            if (c == '"')
+                break;
+            advance();
+            if (c == '\\' && m_i < m_d.size())
+                advance(); // the escaped character
         }
         if (atEnd())
             return false;
@@ -152,7 +186,7 @@ private:
         const char c = peek();
         if (c == '{') {
             advance();
-            QSet<QString> seen;
+            SeenKeys seen;
             skipSpace();
             if (peek() == '}') {
                 advance();
@@ -165,9 +199,8 @@ private:
                 if (!string(&key))
                     return false;
                 const QString child = path.isEmpty() ? key : path + QLatin1Char('.') + key;
-                if (seen.contains(key))
+                if (seen.check(key))
                     m_out.duplicates.append({child, keyPos});
-                seen.insert(key);
                 skipSpace();
                 if (peek() != ':')
                     return false;
