@@ -6,6 +6,7 @@
 
 #include "Mm2Support.h"
 
+#include <QHash>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -36,14 +37,33 @@ Mm2ImportResult Importer::run()
     }
     m_clusters = splitList(clusters->value);
     m_clusters.removeDuplicates();
-    for (const QString &a : std::as_const(m_clusters)) {
-        for (const QString &b : std::as_const(m_clusters)) {
-            if (a == b)
-                continue;
-            const std::optional<Entry> enabled = take(a + QStringLiteral("->") + b + QStringLiteral(".enabled"));
-            if (enabled && javaBool(enabled->value))
-                m_flows << qMakePair(a, b);
+    // The "A->B.enabled" keys present, found from the entries: trying every
+    // pair of a long "clusters" list was n² lookups (800 names: 0.3 s). Every
+    // "->" is a possible split, as a name may hold one; the pairs are then
+    // taken in the order of the list, A first, as MM2 lists its flows.
+    QHash<QString, qsizetype> clusterIndex;
+    for (qsizetype i = 0; i < m_clusters.size(); ++i)
+        clusterIndex.insert(m_clusters.at(i), i);
+    QList<std::pair<qsizetype, qsizetype>> pairs;
+    const QLatin1String enabledSuffix(".enabled");
+    for (auto it = m_entries.constBegin(); it != m_entries.constEnd(); ++it) {
+        if (!it.key().endsWith(enabledSuffix))
+            continue;
+        const QStringView head = QStringView(it.key()).chopped(enabledSuffix.size());
+        for (qsizetype at = head.indexOf(u"->"); at >= 0; at = head.indexOf(u"->", at + 1)) {
+            const auto a = clusterIndex.constFind(head.left(at).toString());
+            const auto b = clusterIndex.constFind(head.mid(at + 2).toString());
+            if (a != clusterIndex.constEnd() && b != clusterIndex.constEnd() && *a != *b)
+                pairs.append({*a, *b});
         }
+    }
+    std::sort(pairs.begin(), pairs.end());
+    for (const auto &[i, j] : std::as_const(pairs)) {
+        const QString &a = m_clusters.at(i);
+        const QString &b = m_clusters.at(j);
+        const std::optional<Entry> enabled = take(a + QStringLiteral("->") + b + QStringLiteral(".enabled"));
+        if (enabled && javaBool(enabled->value))
+            m_flows << qMakePair(a, b);
     }
     if (m_flows.isEmpty()) {
         m_result.error = QStringLiteral("%1: no enabled flow: MM2 runs a flow only with \"A->B.enabled = true\" "

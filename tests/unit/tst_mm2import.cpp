@@ -5,6 +5,7 @@
 
 #include "Mm2TestUtil.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 using namespace md;
@@ -168,6 +169,48 @@ private Q_SLOTS:
         QCOMPARE(us.profile.include, QStringList{QStringLiteral(".*")});
         QCOMPARE(us.profile.exclude, QStringList{QStringLiteral("secret.*")});
         QVERIFY2(r.unmapped.isEmpty(), qPrintable(describeUnmapped(r)));
+    }
+
+    // Flows come in the order of the clusters list (source first, then target),
+    // whatever the order of their lines; a name may hold "->" itself.
+    void importFlowOrder()
+    {
+        const QByteArray text = "clusters = x, x->y, z, y->z, eu, dr\n"
+                                "dr->eu.enabled = true\n"
+                                "x->y->z.enabled = true\n"
+                                "eu->dr.enabled = true\n"
+                                "z->x.enabled = false\n"
+                                "nowhere->dr.enabled = true\n"
+                                "eu->eu.enabled = true\n";
+        const Mm2ImportResult r = importMm2Properties(text, QStringLiteral("mm2.properties"));
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QStringList flows;
+        for (const Mm2Flow &f : r.flows)
+            flows << f.sourceAlias + QStringLiteral(" to ") + f.targetAlias;
+        QCOMPARE(flows, (QStringList{QStringLiteral("x to y->z"), QStringLiteral("x->y to z"),
+                                     QStringLiteral("eu to dr"), QStringLiteral("dr to eu")}));
+        QStringList unmapped;
+        for (const Mm2Unmapped &u : r.unmapped)
+            unmapped << u.key;
+        QVERIFY2(unmapped.contains(QStringLiteral("nowhere->dr.enabled")), qPrintable(describeUnmapped(r)));
+        QVERIFY2(!unmapped.contains(QStringLiteral("z->x.enabled")), qPrintable(describeUnmapped(r)));
+    }
+
+    // A long clusters list is read in one pass over the file, not name by name.
+    void importManyClusters()
+    {
+        QStringList names;
+        for (int i = 0; i < 3000; ++i)
+            names << QStringLiteral("c%1").arg(i);
+        const QByteArray text = "clusters = " + names.join(QLatin1Char(',')).toUtf8() +
+                                "\nc2999->c0.enabled = true\nc1->c2.enabled = true\n";
+        QElapsedTimer timer;
+        timer.start();
+        const Mm2ImportResult r = importMm2Properties(text, QStringLiteral("mm2.properties"));
+        QCOMPARE(r.flows.size(), 2);
+        QCOMPARE(r.flows.at(0).sourceAlias, QStringLiteral("c1"));
+        QCOMPARE(r.flows.at(1).sourceAlias, QStringLiteral("c2999"));
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
     }
 
     void importExactlyOnce_data()
