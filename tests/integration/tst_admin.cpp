@@ -79,6 +79,10 @@ private Q_SLOTS:
         QVERIFY2(again.error.contains(QLatin1String("already exists"), Qt::CaseInsensitive), qPrintable(again.error));
         QVERIFY(!admin->createTopic({topic + QStringLiteral("-x"), 0, 1, {}}).ok());
 
+        // CreateTopics answers once the controller has the topic; the broker
+        // that answers DescribeConfigs may list it a moment later (seen once in
+        // CI right after the brokers started: "Unknown topic or partition").
+        QTRY_COMPARE_WITH_TIMEOUT(test::partitionCount(test::sourceBootstrap(), topic), 2, 15000);
         auto configs = admin->describeTopicConfigs(topic);
         QVERIFY2(configs.ok(), qPrintable(configs.error));
         const ConfigEntry *retention = findConfig(configs.value, QStringLiteral("retention.ms"));
