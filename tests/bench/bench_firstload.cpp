@@ -13,24 +13,19 @@
 #include "ClusterPane.h"
 #include "MessagesPanel.h"
 #include "SchemasPanel.h"
+#include "bench_thread_cpu.h"
 
 #include <QApplication>
 #include <QDateTime>
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 
 using namespace md;
 
 namespace {
 
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
+using md::bench::threadCpuMs;
 
 ClusterMetadata makeMetadata(int topics, int partitions)
 {

@@ -26,6 +26,7 @@
 // Prints a RESULT line; exits non-zero when a goal fails.
 
 #include "bench_large_cluster.h"
+#include "bench_thread_cpu.h"
 
 #include "ClusterPane.h"
 #include "ConsumerGroupModel.h"
@@ -46,7 +47,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 #include <functional>
 #include <utility>
 #include <vector>
@@ -59,13 +59,7 @@ constexpr double kStallLimitMs = 50;
 constexpr double kUsableLimitMs = 2000;
 constexpr double kFrameMs = 1000.0 / 60;
 
-// The UI thread's CPU time: what of a stall was its own work, not a wait for a core.
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
+using md::bench::threadCpuMs;
 
 // Nanoseconds this thread has waited on a run queue, runnable but without a core
 // (/proc/thread-self/schedstat, second field); -1 when the kernel does not say.

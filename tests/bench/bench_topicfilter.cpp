@@ -12,6 +12,7 @@
 #include "ClusterMetadata.h"
 #include "TableViews.h"
 #include "TopicTableModel.h"
+#include "bench_thread_cpu.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -20,7 +21,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <ctime>
 
 using namespace md;
 
@@ -31,13 +31,7 @@ double msSince(const QElapsedTimer &t)
     return double(t.nsecsElapsed()) / 1e6;
 }
 
-// The UI thread's CPU time: on a shared machine wall time also counts the waits for a core.
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
-}
+using md::bench::threadCpuMs;
 
 QList<TopicInfo> makeTopics(int topics, int partitions)
 {
