@@ -1,5 +1,7 @@
 #include "ProbeClient.h"
 
+#include "BootstrapRevival.h"
+
 #include <QElapsedTimer>
 #include <QHash>
 
@@ -28,6 +30,14 @@ bool isConnectionError(rd_kafka_resp_err_t err)
     return err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT ||
            err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || err == RD_KAFKA_RESP_ERR__AUTHENTICATION ||
            err == RD_KAFKA_RESP_ERR__SSL || err == RD_KAFKA_RESP_ERR__RESOLVE;
+}
+
+// What a fetch that cannot get through ends with, whether or not the handle
+// still knows a broker.
+bool isUnreachable(rd_kafka_resp_err_t err)
+{
+    return err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT ||
+           err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN;
 }
 
 bool usesTls(const ClusterConfig &config)
@@ -190,6 +200,8 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
             return result;
         }
         rd_kafka_poll(m_rk.get(), 0); // serve the error callback
+        bool hopeless;
+        bool refused;
         {
             QMutexLocker lock(&m_mutex);
             // librdkafka 2.10+ re-bootstraps instead of reporting "all brokers
@@ -199,9 +211,19 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
             if ((lastErr == RD_KAFKA_RESP_ERR__TRANSPORT || lastErr == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) &&
                 m_transportErrorSeen)
                 m_hopeless = true;
-            if (m_hopeless)
-                break;
+            hopeless = m_hopeless;
+            refused = isPrecise(m_fetchErrorCode) || m_tlsHandshakeFailed;
         }
+        // Revived after the first failed round, not when the fetch gives up: a
+        // handle that forgot every broker (librdkafka issue 5301) then reaches
+        // the cluster in this fetch's next round, and the user's refresh or
+        // admin call succeeds instead of failing once more. Once a minute at
+        // most, so a cluster that is slow or down costs nothing more. Refused
+        // credentials or TLS are settings to fix, and a cancelled fetch asks no more.
+        if (!refused && !cancelled() && isUnreachable(lastErr))
+            reviveBrokers();
+        if (hopeless)
+            break;
         // A request that failed at once must not turn the rounds into a busy loop.
         // In slices, so a cancel is seen within one metadata request (a round) and not two.
         for (qint64 rest = std::min<qint64>(roundMs - round.elapsed(), timeoutMs - timer.elapsed());
@@ -231,6 +253,17 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
     text += QStringLiteral(": ") + (cause.isEmpty() ? kafkaErrorText(lastErr) : cause);
     *error = KafkaError::from(code, m_config.bootstrap + QStringLiteral(": ") + text, context);
     return std::nullopt;
+}
+
+void ProbeClient::reviveBrokers()
+{
+    // At most once a minute: during a real outage it changes nothing, and each
+    // call keeps a copy of the list in the handle.
+    const auto now = std::chrono::steady_clock::now();
+    if (now < m_nextRevival)
+        return;
+    m_nextRevival = now + std::chrono::seconds(60);
+    reviveBootstrapBrokers(m_rk.get(), m_config.bootstrap);
 }
 
 ClusterMetadata ProbeClient::convert(const rd_kafka_metadata_t &meta) const

@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -74,6 +75,8 @@ public:
     // rounds so a refused connection, failed authentication or TLS error is
     // reported in about a second, and otherwise fails after about `timeoutMs`,
     // naming the bootstrap address and the reason ("cannot reach the cluster").
+    // A round that cannot get through gives the handle its bootstrap servers
+    // again (at most once a minute): after librdkafka issue 5301 it knows none.
     std::optional<ClusterMetadata> fetchMetadata(int timeoutMs, bool withWatermarks, QString *error);
     // The same with the error's code and kind: the most precise connection
     // error of this fetch, Tls when a handshake failed even if librdkafka's
@@ -102,9 +105,12 @@ private:
     // a nicety like watermarks: left as they are when the call fails.
     void fillFromDescribeCluster(ClusterMetadata &metadata, int timeoutMs);
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    // Gives the handle its bootstrap servers again (BootstrapRevival.h), at most once a minute.
+    void reviveBrokers();
     const std::atomic<bool> *m_cancel = nullptr;
     ProbeOptions m_options;
-    bool m_describeClusterUnsupported = false; // asked once, the cluster cannot answer
+    bool m_describeClusterUnsupported = false;           // asked once, the cluster cannot answer
+    std::chrono::steady_clock::time_point m_nextRevival; // reviveBrokers; the fetching thread's
 
     ClusterConfig m_config;
     KafkaPtr m_rk;

@@ -1,17 +1,19 @@
 // reviveBootstrapBrokers (engine/BootstrapRevival.h): a handle that knows no
 // usable broker gets the bootstrap servers again and reaches the cluster; on
-// a handle that knows them it adds nothing. (The state librdkafka issue 5301
+// a handle that knows them it adds nothing. The state librdkafka issue 5301
 // leaves a handle in, every broker forgotten, needs a broker that lists none
-// in its metadata; the mock cannot answer so. A handle whose only broker is a
-// closed port is the same to it: nothing usable, nothing it will ever try.)
+// in its metadata; the mock cannot answer so, FencingProxy in front of it can.
 
 #include "BootstrapRevival.h"
+#include "FencingProxy.h"
 #include "KafkaHandles.h"
 #include "MockCluster.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 using namespace md;
+using md::test::FencingProxy;
 using md::test::MockCluster;
 
 namespace {
@@ -21,19 +23,31 @@ KafkaPtr consumer(const QByteArray &bootstrap)
     char errstr[512];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
     rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.constData(), errstr, sizeof errstr);
-    rd_kafka_conf_set(conf, "group.id", "revival", errstr, sizeof errstr);
+    // No group.id, like ProbeClient: a group's coordinator lookup names a
+    // broker too, and one answered after the forgetting would bring it back.
     rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof errstr);
     rd_kafka_conf_set(conf, "reconnect.backoff.ms", "50", errstr, sizeof errstr);
+    // Refreshes of its own while it is stuck: they do not save it either.
+    rd_kafka_conf_set(conf, "topic.metadata.refresh.interval.ms", "500", errstr, sizeof errstr);
     return KafkaPtr(rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr));
 }
 
-rd_kafka_resp_err_t metadata(rd_kafka_t *rk, int timeoutMs)
+rd_kafka_resp_err_t metadata(rd_kafka_t *rk, int timeoutMs, MetadataPtr *answer = nullptr)
 {
     const rd_kafka_metadata_t *md = nullptr;
     const rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &md, timeoutMs);
-    if (md)
-        rd_kafka_metadata_destroy(md);
+    MetadataPtr owned(md);
+    if (answer)
+        *answer = std::move(owned);
     return err;
+}
+
+QString versions(const FencingProxy &proxy)
+{
+    QStringList seen;
+    for (const int v : proxy.metadataVersions())
+        seen.append(QString::number(v));
+    return seen.join(QStringLiteral(", "));
 }
 
 } // namespace
@@ -65,6 +79,55 @@ private Q_SLOTS:
         QCOMPARE(reviveBootstrapBrokers(rk.get(), cluster.bootstrap()), 1);
         QCOMPARE(reviveBootstrapBrokers(rk.get(), cluster.bootstrap()), 1);
         QCOMPARE(metadata(rk.get(), 5000), RD_KAFKA_RESP_ERR_NO_ERROR);
+    }
+
+    // Issue 5301 itself: one Metadata answer without brokers (but with the
+    // topic: an answer listing neither is retried, not believed) and the handle
+    // never reaches the cluster again by itself; revived, it does at once.
+    void aHandleThatForgotEveryBrokerReachesTheClusterAgain()
+    {
+        MockCluster cluster;
+        cluster.createTopic(QStringLiteral("t"), 1);
+        FencingProxy proxy(cluster.bootstrap());
+        QVERIFY(proxy.isListening());
+        KafkaPtr rk = consumer(proxy.address().toUtf8());
+        QVERIFY(rk);
+        MetadataPtr answer;
+        QCOMPARE(metadata(rk.get(), 5000, &answer), RD_KAFKA_RESP_ERR_NO_ERROR);
+        // The handle learned the proxy, not the mock broker behind it.
+        QCOMPARE(answer->broker_cnt, 1);
+        QCOMPARE(QStringLiteral("%1:%2").arg(QString::fromUtf8(answer->brokers[0].host)).arg(answer->brokers[0].port),
+                 proxy.address());
+        qInfo("Metadata versions asked: %s", qPrintable(versions(proxy)));
+
+        proxy.setFenced(true);
+        const int fencedBefore = proxy.fencedAnswers();
+        QCOMPARE(metadata(rk.get(), 5000, &answer), RD_KAFKA_RESP_ERR_NO_ERROR);
+        QCOMPARE(answer->broker_cnt, 0);
+        QVERIFY(answer->topic_cnt > 0);
+        QVERIFY(proxy.fencedAnswers() > fencedBefore);
+        proxy.setFenced(false);
+
+        // The broker answers again, to a new client at once; this one has nowhere to ask.
+        {
+            KafkaPtr fresh = consumer(proxy.address().toUtf8());
+            QCOMPARE(metadata(fresh.get(), 5000), RD_KAFKA_RESP_ERR_NO_ERROR);
+        }
+        // It does not even ask: no Metadata request reaches the proxy.
+        const int answers = proxy.metadataAnswers();
+        QElapsedTimer stuck;
+        stuck.start();
+        while (stuck.elapsed() < 10000) {
+            const rd_kafka_resp_err_t err = metadata(rk.get(), 1000);
+            QVERIFY2(err != RD_KAFKA_RESP_ERR_NO_ERROR,
+                     "reached the cluster by itself: issue 5301 fixed? (then the revival may go)");
+            QCOMPARE(err, RD_KAFKA_RESP_ERR__TRANSPORT);
+        }
+        QCOMPARE(proxy.metadataAnswers(), answers);
+
+        QCOMPARE(reviveBootstrapBrokers(rk.get(), proxy.address()), 1);
+        QCOMPARE(metadata(rk.get(), 5000, &answer), RD_KAFKA_RESP_ERR_NO_ERROR);
+        QCOMPARE(answer->broker_cnt, 1);
     }
 
     void nothingToAddIsNoCall()
