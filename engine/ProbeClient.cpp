@@ -6,12 +6,17 @@
 #include <QHash>
 
 #include <algorithm>
+#include <cstring>
 
 namespace md {
 
 namespace {
 constexpr int kWatermarkTimeoutMs = 8000;
 constexpr int kDescribeClusterTimeoutMs = 3000;
+// How long a broker's refusal counts without being reported again: librdkafka
+// reports an identical connection error again after 30 s at the earliest, at
+// its next attempt (reconnect.backoff.max.ms, 10 s, apart at most).
+constexpr auto kRefusalKept = std::chrono::seconds(60);
 
 bool isHopeless(int code)
 {
@@ -38,6 +43,36 @@ bool isUnreachable(rd_kafka_resp_err_t err)
 {
     return err == RD_KAFKA_RESP_ERR__TIMED_OUT || err == RD_KAFKA_RESP_ERR__TRANSPORT ||
            err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN;
+}
+
+// The broker a connection error is about: librdkafka's reasons begin with its
+// name ("127.0.0.1:9092/bootstrap: Connect to ... failed: ...").
+QString brokerOf(const char *reason)
+{
+    const char *end = reason ? std::strstr(reason, ": ") : nullptr;
+    return end ? QString::fromUtf8(reason, end - reason) : QString();
+}
+
+// The connect itself failed, at once: the address answered that no broker
+// listens there ("Connection refused"; host or network unreachable alike), or
+// the name did not resolve. Not a connection setup that timed out, nor one
+// that broke after it was made.
+bool isRefusal(int err, const char *reason)
+{
+    if (err == RD_KAFKA_RESP_ERR__RESOLVE)
+        return true;
+    return err == RD_KAFKA_RESP_ERR__TRANSPORT && reason && std::strstr(reason, "Connect to ") &&
+           std::strstr(reason, " failed: ");
+}
+
+// The distinct entries of a bootstrap list, separated as librdkafka does (commas, spaces).
+int bootstrapEntries(const QString &bootstrap)
+{
+    QSet<QString> entries;
+    for (const QString &entry : QString(bootstrap).replace(QLatin1Char(' '), QLatin1Char(',')).split(QLatin1Char(',')))
+        if (const QString e = entry.trimmed(); !e.isEmpty())
+            entries.insert(e);
+    return int(entries.size());
 }
 
 bool usesTls(const ClusterConfig &config)
@@ -85,6 +120,7 @@ std::unique_ptr<ProbeClient> ProbeClient::create(const ClusterConfig &config, Ka
     }
     std::unique_ptr<ProbeClient> probe(new ProbeClient);
     probe->m_config = config;
+    probe->m_bootstrapCount = bootstrapEntries(config.bootstrap);
     QMap<QString, QString> overrides{{QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
                                      {QStringLiteral("socket.connection.setup.timeout.ms"),
                                       QString::number(std::clamp(connectTimeoutMs, 1000, 30000))}};
@@ -124,8 +160,16 @@ void ProbeClient::errorCallback(rd_kafka_t *rk, int err, const char *reason, voi
     QMutexLocker lock(&self->m_mutex);
     if (isHopeless(err))
         self->m_hopeless = true;
-    if (err == RD_KAFKA_RESP_ERR__TRANSPORT)
-        self->m_transportErrorSeen = true;
+    if (err == RD_KAFKA_RESP_ERR__TRANSPORT || err == RD_KAFKA_RESP_ERR__RESOLVE) {
+        if (const QString broker = brokerOf(reason); !broker.isEmpty()) {
+            self->m_failedThisFetch.insert(broker);
+            // A connection that timed out or broke says the broker is not refusing any more.
+            if (isRefusal(err, reason))
+                self->m_refusedAt.insert(broker, std::chrono::steady_clock::now());
+            else
+                self->m_refusedAt.remove(broker);
+        }
+    }
     if (failedInTlsHandshake(rd_kafka_resp_err_t(err), reason))
         self->m_tlsHandshakeFailed = true;
     if (!isPrecise(self->m_fetchErrorCode) && (err != RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN || !self->m_fetchErrorCode))
@@ -172,7 +216,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         // old "all brokers down" from before a broker came back must not.
         QMutexLocker lock(&m_mutex);
         m_hopeless = false;
-        m_transportErrorSeen = false;
+        m_failedThisFetch.clear();
         m_tlsHandshakeFailed = false;
         m_fetchErrorCode = 0;
     }
@@ -190,6 +234,15 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         lastErr = rd_kafka_metadata(m_rk.get(), 1, nullptr, &raw, int(std::min<qint64>(remaining, roundMs)));
         MetadataPtr meta(raw);
         if (lastErr == RD_KAFKA_RESP_ERR_NO_ERROR && meta) {
+            {
+                // The handle now has the brokers listed (librdkafka drops the bootstrap ones
+                // then), and the refusals it reported are over.
+                QMutexLocker lock(&m_mutex);
+                m_refusedAt.clear();
+                m_failedThisFetch.clear();
+                m_learnedBrokers = meta->broker_cnt;
+                m_bootstrapInHandle = meta->broker_cnt == 0;
+            }
             ClusterMetadata result = convert(*meta);
             fillFromDescribeCluster(result, kDescribeClusterTimeoutMs);
             if (withWatermarks) {
@@ -204,12 +257,14 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         bool refused;
         {
             QMutexLocker lock(&m_mutex);
-            // librdkafka 2.10+ re-bootstraps instead of reporting "all brokers
-            // down" for a cluster never reached; it fails the request with a
-            // transport error at once. After a connection error of our own
-            // that is as final as "all brokers down" was.
+            // A round ends with a transport error when no broker became usable in
+            // it, refused or slow alike. librdkafka as built here never raises
+            // "all brokers down" (its CMake build's atomics, docs/ARCHITECTURE.md),
+            // so: final when every broker the handle has failed in this fetch or
+            // refused lately (a refusal is reported once in 30 s), and not while
+            // another is still connecting.
             if ((lastErr == RD_KAFKA_RESP_ERR__TRANSPORT || lastErr == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) &&
-                m_transportErrorSeen)
+                everyBrokerFailedLocked())
                 m_hopeless = true;
             hopeless = m_hopeless;
             refused = isPrecise(m_fetchErrorCode) || m_tlsHandshakeFailed;
@@ -264,6 +319,24 @@ void ProbeClient::reviveBrokers()
         return;
     m_nextRevival = now + std::chrono::seconds(60);
     reviveBootstrapBrokers(m_rk.get(), m_config.bootstrap);
+    QMutexLocker lock(&m_mutex);
+    m_bootstrapInHandle = true; // beside the brokers it learned, even at the same addresses
+}
+
+bool ProbeClient::everyBrokerFailedLocked()
+{
+    const auto now = std::chrono::steady_clock::now();
+    for (auto it = m_refusedAt.begin(); it != m_refusedAt.end();)
+        it = now - it.value() > kRefusalKept ? m_refusedAt.erase(it) : std::next(it);
+    // Counted, not matched by name: librdkafka's names differ from the bootstrap
+    // list's entries. Too many brokers expected only means waiting for the timeout.
+    const int brokers = m_learnedBrokers + (m_bootstrapInHandle ? m_bootstrapCount : 0);
+    if (brokers <= 0)
+        return false;
+    QSet<QString> failed = m_failedThisFetch;
+    for (auto it = m_refusedAt.cbegin(); it != m_refusedAt.cend(); ++it)
+        failed.insert(it.key());
+    return failed.size() >= brokers;
 }
 
 ClusterMetadata ProbeClient::convert(const rd_kafka_metadata_t &meta) const

@@ -4,7 +4,9 @@
 #include "ClusterMetadata.h"
 #include "KafkaError.h"
 
+#include <QHash>
 #include <QMutex>
+#include <QSet>
 #include <QString>
 #include <QStringList>
 
@@ -75,6 +77,11 @@ public:
     // rounds so a refused connection, failed authentication or TLS error is
     // reported in about a second, and otherwise fails after about `timeoutMs`,
     // naming the bootstrap address and the reason ("cannot reach the cluster").
+    // "Refused" means every broker the handle has refused (or failed) its
+    // connection: while one of several is still connecting, the fetch waits.
+    // A refusal counts for later fetches too (for a minute, until a fetch gets
+    // through), because librdkafka reports a broker's repeated identical
+    // connection error only once in 30 s.
     // A round that cannot get through gives the handle its bootstrap servers
     // again (at most once a minute): after librdkafka issue 5301 it knows none.
     std::optional<ClusterMetadata> fetchMetadata(int timeoutMs, bool withWatermarks, QString *error);
@@ -107,6 +114,9 @@ private:
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     // Gives the handle its bootstrap servers again (BootstrapRevival.h), at most once a minute.
     void reviveBrokers();
+    // Whether every broker the handle has failed its connection in this fetch or
+    // refused it lately (see fetchMetadata). m_mutex held.
+    bool everyBrokerFailedLocked();
     const std::atomic<bool> *m_cancel = nullptr;
     ProbeOptions m_options;
     bool m_describeClusterUnsupported = false;           // asked once, the cluster cannot answer
@@ -117,8 +127,21 @@ private:
     mutable QMutex m_mutex;
     QString m_lastError;
     bool m_hopeless = false;           // every broker down, or credentials/TLS refused, since the last fetch began
-    bool m_transportErrorSeen = false; // a connection failed since the last fetch began
     bool m_tlsHandshakeFailed = false; // a TLS handshake failed since the last fetch began
+    // Connection failures by librdkafka's broker name ("host:port/bootstrap",
+    // "host:port/<id>"), from the error callback. librdkafka reports an error
+    // identical to a broker's last one at most once in 30 s, so a refusal (the
+    // connect itself failed: refused, unreachable, not resolved) is kept across
+    // fetches until a fetch gets through or it is a minute old; any other
+    // transport failure counts for the fetch it happened in.
+    QSet<QString> m_failedThisFetch;
+    QHash<QString, std::chrono::steady_clock::time_point> m_refusedAt;
+    // How many brokers the handle has: its bootstrap servers until a fetch
+    // lists the cluster's brokers (librdkafka then drops the bootstrap ones),
+    // the bootstrap servers again too once revived.
+    int m_bootstrapCount = 0;
+    int m_learnedBrokers = 0;
+    bool m_bootstrapInHandle = true;
     // The code of the most precise connection error since the last fetch began
     // (authentication or TLS outrank the transport error that follows them).
     int m_fetchErrorCode = 0;
