@@ -7,8 +7,10 @@
 namespace md {
 
 // librdkafka 2.10 and later forgets every broker it knew when a Metadata
-// answer lists none, and then never connects again, not even by
-// re-bootstrapping (librdkafka issue 5301, open). A broker that its own KRaft
+// answer lists none (librdkafka issue 5301, open). Built without working
+// atomics (before installer/librdkafka.sh set HAVE_ATOMICS_*) it never
+// connected again; built with them it re-bootstraps by itself, and this
+// stays as a second way back. A broker that its own KRaft
 // controller fenced answers so for a moment: after a long GC pause, a frozen
 // VM, or a machine so loaded that heartbeats come late. Seen here: ten jobs
 // on two cores starved the source broker for 36 s, and every job then said

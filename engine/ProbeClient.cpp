@@ -18,10 +18,12 @@ constexpr int kDescribeClusterTimeoutMs = 3000;
 // its next attempt (reconnect.backoff.max.ms, 10 s, apart at most).
 constexpr auto kRefusalKept = std::chrono::seconds(60);
 
+// Final at once. Not "all brokers down": librdkafka says it also for the
+// moment between forgetting every broker and re-bootstrapping (issue 5301),
+// when the next round gets through; the brokers' own failures decide then.
 bool isHopeless(int code)
 {
     switch (code) {
-    case RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN:
     case RD_KAFKA_RESP_ERR__AUTHENTICATION:
     case RD_KAFKA_RESP_ERR_SASL_AUTHENTICATION_FAILED:
     case RD_KAFKA_RESP_ERR__SSL:
@@ -258,11 +260,11 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
         {
             QMutexLocker lock(&m_mutex);
             // A round ends with a transport error when no broker became usable in
-            // it, refused or slow alike. librdkafka as built here never raises
-            // "all brokers down" (its CMake build's atomics, docs/ARCHITECTURE.md),
-            // so: final when every broker the handle has failed in this fetch or
-            // refused lately (a refusal is reported once in 30 s), and not while
-            // another is still connecting.
+            // it, refused or slow alike. librdkafka says "all brokers down" once
+            // per outage, not at every fetch (docs/ARCHITECTURE.md), so: final
+            // when every broker the handle has failed in this fetch or refused
+            // lately (a refusal is reported once in 30 s), and not while another
+            // is still connecting.
             if ((lastErr == RD_KAFKA_RESP_ERR__TRANSPORT || lastErr == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) &&
                 everyBrokerFailedLocked())
                 m_hopeless = true;

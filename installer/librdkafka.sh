@@ -25,11 +25,17 @@
 # instrumented, so TSan sees its reference counts: otherwise every buffer
 # librdkafka frees after the last reference went on another thread shows as
 # a race with whoever read it (a record's payload read by our code); and with
-# the __atomic builtins for its atomics' stores, as its ./configure (mklove)
-# build has: its CMake build never defines HAVE_ATOMICS_{32,64}_ATOMIC, so
-# rd_atomic32_set and rd_atomic64_set are plain stores ("FIXME" in
-# rdatomic.h), a race with every atomic read of the same counter (harmless on
-# x86-64, where the store is one instruction; 50 reports in one TSan run).
+# the __atomic builtins for its atomics' stores (below).
+#
+# Both builds define HAVE_ATOMICS_{32,64}_ATOMIC, as librdkafka's ./configure
+# (mklove) build does and its CMake build does not (fixed upstream after
+# 2.12.1). Without them rd_atomic32_set and rd_atomic64_set are plain stores
+# that return the new value instead of the old one ("FIXME" in rdatomic.h):
+# a race with every atomic read of the same counter (50 reports in one TSan
+# run), and every "did this change it" test on their result is always true
+# or always false. So librdkafka never reported "all brokers down" and never
+# re-bootstrapped when every known broker was down. A cache built without
+# them (no BUILD_ID file below) is built again.
 #
 # MIRRORDESK_RDKAFKA_PREFIX overrides where it goes; CMake looks in the same
 # place (see the top-level CMakeLists.txt).
@@ -50,8 +56,11 @@ VARIANT=""
 (( TSAN )) && VARIANT=-tsan
 PREFIX="${MIRRORDESK_RDKAFKA_PREFIX:-$CACHE/librdkafka-$VERSION$VARIANT}"
 STAMP="$PREFIX/lib/cmake/RdKafka/RdKafkaConfigVersion.cmake"
+# Changes whenever the flags below change, so an older cache is rebuilt.
+BUILD_ID="atomics-1"
 
-if [[ -f "$STAMP" ]] && grep -q "\"$VERSION\"" "$STAMP"; then
+if [[ -f "$STAMP" ]] && grep -q "\"$VERSION\"" "$STAMP" &&
+    [[ "$(cat "$PREFIX/BUILD_ID" 2>/dev/null)" == "$BUILD_ID" ]]; then
     echo "$PREFIX"
     exit 0
 fi
@@ -97,14 +106,14 @@ if (( TSAN )); then
 fi
 
 echo "librdkafka.sh: building librdkafka $VERSION$VARIANT into $PREFIX (about two minutes)" >&2
-generator=() flags=()
+generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
+cflags="-DHAVE_ATOMICS_32_ATOMIC=1 -DHAVE_ATOMICS_64_ATOMIC=1"
 if (( TSAN )); then
     # Reports name its files librdkafka-<version>/src/..., not this temporary copy.
-    tsan="-fsanitize=thread -g -fdebug-prefix-map=$source_dir=librdkafka-$VERSION"
-    tsan+=" -DHAVE_ATOMICS_32_ATOMIC=1 -DHAVE_ATOMICS_64_ATOMIC=1"
-    flags=(-DCMAKE_C_FLAGS="$tsan" -DCMAKE_CXX_FLAGS="$tsan")
+    cflags+=" -fsanitize=thread -g -fdebug-prefix-map=$source_dir=librdkafka-$VERSION"
 fi
+flags=(-DCMAKE_C_FLAGS="$cflags" -DCMAKE_CXX_FLAGS="$cflags")
 cmake -S "$source_dir" -B "$work/build" "${generator[@]}" "${flags[@]}" \
     -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_INSTALL_PREFIX="$work/install" \
@@ -117,6 +126,7 @@ cmake -S "$source_dir" -B "$work/build" "${generator[@]}" "${flags[@]}" \
     > "$work/configure.log" 2>&1 || { cat "$work/configure.log" >&2; exit 1; }
 cmake --build "$work/build" -j "$(nproc)" > "$work/build.log" 2>&1 || { tail -50 "$work/build.log" >&2; exit 1; }
 cmake --install "$work/build" > /dev/null
+echo "$BUILD_ID" > "$work/install/BUILD_ID"
 
 # Into place in one step: a half-built prefix is never seen as a finished one.
 mkdir -p "$(dirname "$PREFIX")"

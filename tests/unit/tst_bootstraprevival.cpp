@@ -113,17 +113,18 @@ private Q_SLOTS:
             KafkaPtr fresh = consumer(proxy.address().toUtf8());
             QCOMPARE(metadata(fresh.get(), 5000), RD_KAFKA_RESP_ERR_NO_ERROR);
         }
-        // It does not even ask: no Metadata request reaches the proxy.
-        const int answers = proxy.metadataAnswers();
-        QElapsedTimer stuck;
-        stuck.start();
-        while (stuck.elapsed() < 10000) {
-            const rd_kafka_resp_err_t err = metadata(rk.get(), 1000);
-            QVERIFY2(err != RD_KAFKA_RESP_ERR_NO_ERROR,
-                     "reached the cluster by itself: issue 5301 fixed? (then the revival may go)");
-            QCOMPARE(err, RD_KAFKA_RESP_ERR__TRANSPORT);
-        }
-        QCOMPARE(proxy.metadataAnswers(), answers);
+        // librdkafka re-bootstraps by itself once every broker it knew is gone,
+        // now that it is built with working atomics (installer/librdkafka.sh);
+        // built without them it asked nothing for 10 s and more (issue 5301's
+        // state for good). The revival below stays for whatever else leaves a
+        // handle there.
+        QElapsedTimer back;
+        back.start();
+        rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__TRANSPORT;
+        while (err != RD_KAFKA_RESP_ERR_NO_ERROR && back.elapsed() < 15000)
+            err = metadata(rk.get(), 1000);
+        QCOMPARE(err, RD_KAFKA_RESP_ERR_NO_ERROR);
+        qInfo("reached the cluster again by itself in %lld ms", back.elapsed());
 
         QCOMPARE(reviveBootstrapBrokers(rk.get(), proxy.address()), 1);
         QCOMPARE(metadata(rk.get(), 5000, &answer), RD_KAFKA_RESP_ERR_NO_ERROR);
