@@ -4,6 +4,7 @@
 
 #include "BootstrapRevival.h"
 #include "ClusterConfig.h"
+#include "InFlightWindow.h"
 #include "KafkaError.h"
 #include "RebalanceProtocol.h"
 #include "TopicNaming.h"
@@ -146,17 +147,18 @@ bool MirrorWorker::setup(QString *error)
     }
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("client.id"),
                QStringLiteral("mirrordesk-") + m_groupId);
-    // Prefetch: librdkafka's own bounds (64 MB, 100,000 records a
-    // partition), stated here because produced records point into the
-    // consumed fetch buffers (zero copy), so a buffer stays allocated until
-    // the target acknowledges its last record. With fetch.queue.backoff.ms at
-    // 10 ms (makeKafkaConf) a 16 MB bound copies as fast as this one; the
-    // bound was the rate's limit only while a full queue stopped fetching
-    // for a whole second (docs/PERFORMANCE.md).
+    // Prefetch, bounded by records more than by bytes: librdkafka counts only
+    // payload against queued.max.messages.kbytes, but each prefetched record
+    // also holds a ~290 B op and keeps its fetch response allocated until the
+    // target acknowledged it (zero copy). The consumer outruns the target, so
+    // a deeper queue buys nothing: 20,000 records instead of librdkafka's
+    // 100,000 took a tenth off the peak at the same rate. Smaller fetches
+    // (fetch.max.bytes, max.partition.fetch.bytes) save more but cost rate at
+    // one end or the other (docs/PERFORMANCE.md, "Footprint").
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties,
                QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("65536"));
     setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.min.messages"),
-               QStringLiteral("100000"));
+               QStringLiteral("20000"));
     // Instances of one profile share the partitions; a joining or leaving
     // instance must not stop the others (incremental rebalancing). KIP-848
     // (group.protocol=consumer) assigns on the broker and refuses the setting.
@@ -212,14 +214,16 @@ bool MirrorWorker::setup(QString *error)
     }
     setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("client.id"),
                QStringLiteral("mirrordesk-") + m_groupId);
-    // What is in flight stays bounded: every produced record pins its
-    // consumed message (zero copy) until the target acknowledges it, about
-    // 0.5 KB of bookkeeping plus the record. 50,000 records (or 32 MB) cover
-    // several hundred milliseconds of acknowledgement delay at 100k+
-    // records/s; more only grows memory (a 1M-record copy peaked at 194-330 MB
-    // resident with 1,000,000, at 94-113 MB with this; docs/PERFORMANCE.md).
-    setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties,
-               QStringLiteral("queue.buffering.max.messages"), QStringLiteral("50000"));
+    // What is in flight stays bounded by the engine's window
+    // (InFlightWindow.h, which grows with the partitions assigned); the
+    // queue's own bound is above it. An operator's own setting of the queue
+    // is the window instead (a 1M-record copy peaked at 194-330 MB resident
+    // with 1,000,000; docs/PERFORMANCE.md).
+    const QString queueKey = QStringLiteral("queue.buffering.max.messages");
+    m_operatorWindow =
+        m_spec.target.properties.contains(queueKey) || m_spec.target.producerProperties.contains(queueKey);
+    setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, queueKey,
+               QString::number(InFlightWindow::kMaxRecords + InFlightWindow::kProducerHeadroom));
     setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties,
                QStringLiteral("queue.buffering.max.kbytes"), QStringLiteral("32768"));
     setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("linger.ms"),

@@ -2,6 +2,7 @@
 
 #include "AckWaitClock.h"
 #include "InFlightRing.h"
+#include "InFlightWindow.h"
 #include "KafkaHandles.h"
 #include "LatencyHistogram.h"
 #include "MetricsSnapshot.h"
@@ -334,6 +335,11 @@ private:
     // totals
     qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;
     qint64 m_inFlight = 0;
+    // Records allowed in flight (InFlightWindow.h), from the partitions
+    // assigned; librdkafka's queue alone bounds them when the operator set it.
+    qint64 m_inFlightWindow = InFlightWindow::kMinRecords;
+    qint64 m_assignedPartitions = 0;
+    bool m_operatorWindow = false;
     RateWindow<4> m_rates; // records and bytes, consumed and produced
     LatencyHistogram m_latency;
 

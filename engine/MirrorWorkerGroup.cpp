@@ -68,6 +68,7 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         rd_kafka_topic_partition_t &e = parts->elems[i];
         TopicState *t = topicByName(QString::fromUtf8(e.topic));
         PartState *p = partFor(t, e.partition);
+        m_assignedPartitions += p->assigned ? 0 : 1;
         p->assigned = true;
         p->pausedActual = false;
         p->ring.clear();
@@ -107,6 +108,7 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
             startWithoutProgress(e, byTime.get());
         }
     }
+    m_inFlightWindow = InFlightWindow::forPartitions(m_assignedPartitions);
     if (byTime->cnt > 0) {
         const rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(m_consumer.get(), byTime.get(), 10000);
         for (int i = 0; i < byTime->cnt; ++i) {
@@ -181,6 +183,8 @@ void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
         waitForAcks(revoked, kFlushTimeoutMs);
     if (!m_aborting)
         commit(true, &revoked); // writes the revoked partitions' map first
+    m_assignedPartitions -= qint64(revoked.size());
+    m_inFlightWindow = InFlightWindow::forPartitions(m_assignedPartitions);
     for (PartState *p : revoked) {
         p->assigned = false;
         p->pausedActual = false;

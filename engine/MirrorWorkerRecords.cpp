@@ -129,6 +129,10 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         msg.reset();
         return true;
     }
+    if (m_inFlight >= m_inFlightWindow && !m_operatorWindow) {
+        m_backpressure = true; // waits in line until acknowledgements make room
+        return false;
+    }
     // Headers move from the consumed message to the produced one (no copy).
     // librdkafka parses them on every ask when a record has none (nothing
     // is cached then), so they are asked for once.

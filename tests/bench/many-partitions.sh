@@ -3,7 +3,8 @@
 #
 #   tests/bench/many-partitions.sh [--records N] [--size BYTES] [--topics T] [--partitions P]
 #                                  [--base-partitions B] [--repeat R] [--idle S] [--trickle RPS]
-#                                  [--perf] [--build DIR] [--out FILE]
+#                                  [--perf] [--copies-only] [--md-consumer-props JSON]
+#                                  [--md-producer-props JSON] [--build DIR] [--out FILE]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit) and loads the same records (default 1,000,000 of 200 bytes) twice into
@@ -25,6 +26,9 @@
 #     "topicRefreshIntervalMs": 1000 ("refresh1s": 10 times the refreshes, so the difference
 #     to "idle" is 0.9 refreshes a second) and with "samplingIntervalMs": 10 ("sample10ms":
 #     100 metric snapshots a second instead of 4).
+#   --md-consumer-props / --md-producer-props put librdkafka properties into every job's
+#     profile (a tuning tried on both kinds without rebuilding); --copies-only skips the
+#     upkeep and trickle runs.
 #   trickle: the same job while a producer writes RPS records a second (default 4,000)
 #     round-robin over all its source partitions, so every commit round (one a second)
 #     commits every partition: the cost of commits and of fetching and producing a little
@@ -51,6 +55,9 @@ IDLE=60
 TRICKLE=4000
 OUT=""
 PERF=0
+COPIES_ONLY=0
+MD_CONSUMER_PROPS="{}"
+MD_PRODUCER_PROPS="{}"
 
 BENCH_NAME=many-partitions
 # shellcheck source=lib.sh
@@ -67,6 +74,9 @@ while (($#)); do
         --idle) IDLE="$2"; shift ;;
         --trickle) TRICKLE="$2"; shift ;;
         --perf) PERF=1 ;;
+        --copies-only) COPIES_ONLY=1 ;;
+        --md-consumer-props) MD_CONSUMER_PROPS="$2"; shift ;;
+        --md-producer-props) MD_PRODUCER_PROPS="$2"; shift ;;
         --build) BUILD="$2"; shift ;;
         --out) OUT="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -128,8 +138,10 @@ write_profile() { # FILE NAME ALIAS KIND [EXTRA_KEYS]
 {
   "mirrordesk": 1,
   "name": "$2",
-  "source": { "alias": "$3", "bootstrap": "$SRC", "security": "plaintext" },
-  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext" },
+  "source": { "alias": "$3", "bootstrap": "$SRC", "security": "plaintext",
+              "consumerProperties": $MD_CONSUMER_PROPS },
+  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext",
+              "producerProperties": $MD_PRODUCER_PROPS },
   "topics": { "include": ["$4-[0-9]+"] },
   "naming": { "policy": "prefix", "separator": "." },
   "start": "earliest",
@@ -233,8 +245,8 @@ for ((r = 1; r <= REPEAT; r++)); do
     done
 done
 
-log "upkeep: the last jobs again, caught up, $IDLE s each"
-for kind in one many; do
+((COPIES_ONLY)) || log "upkeep: the last jobs again, caught up, $IDLE s each"
+((COPIES_ONLY)) || for kind in one many; do
     run_upkeep "$kind" idle
     run_upkeep "$kind" refresh1s ', "topicRefreshIntervalMs": 1000'
     run_upkeep "$kind" sample10ms ', "samplingIntervalMs": 10'
@@ -244,6 +256,7 @@ done
 TABLE="$WORK/table.md"
 PARAMS="records=$RECORDS size=$SIZE one=1x$BASE_PARTITIONS many=${TOPICS}x$PARTITIONS repeat=$REPEAT"
 PARAMS+=" idle_s=$IDLE trickle_rps=$TRICKLE cores=$(nproc)"
+PARAMS+=" md_consumer=$MD_CONSUMER_PROPS md_producer=$MD_PRODUCER_PROPS"
 python3 "$HERE/bench_table.py" "$RESULTS" partitions "$PARAMS" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then

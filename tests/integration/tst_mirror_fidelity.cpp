@@ -116,6 +116,53 @@ private Q_SLOTS:
         QVERIFY(last.bytesProduced > 300 * 1024);
     }
 
+    // Records far larger than a partition's fetch (1 MB) and than the
+    // prefetch an operator may shrink the consumer to (fetch.max.bytes, for
+    // memory): copied whole (the broker answers with the whole first batch,
+    // KIP-74), between small records of the same partitions, in order.
+    void recordsLargerThanOneFetch()
+    {
+        const QString topic = uniqueName(QStringLiteral("huge"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2,
+                             {{QStringLiteral("max.message.bytes"), QStringLiteral("12000000")}}, &error),
+                 qPrintable(error));
+        auto patterned = [](int size, int seed) {
+            QByteArray v(size, '\0');
+            for (int i = 0; i < size; ++i)
+                v[i] = char((i * 131 + seed) & 0xff);
+            return v;
+        };
+        QList<TestRecord> records = numbered(QStringLiteral("before"), 2000, 2, 2048);
+        for (const auto &[size, partition] : {std::pair{6'000'000, 0}, std::pair{9'000'000, 1}}) {
+            TestRecord big;
+            big.key = QByteArray("big-") + QByteArray::number(size);
+            big.value = patterned(size, partition);
+            big.partition = partition;
+            records << big;
+        }
+        records << numbered(QStringLiteral("after"), 2000, 2, 2048);
+        ProduceOptions large;
+        large.client.insert(QStringLiteral("message.max.bytes"), QStringLiteral("16000000"));
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error, large), qPrintable(error));
+
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.source.consumerProperties.insert(QStringLiteral("fetch.max.bytes"), QStringLiteral("4194304"));
+        MirrorJob job(spec);
+        const JobOutcome out = runJob(job, 120000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        const auto expected = consumeAll(sourceBootstrap(), topic, &error);
+        QVERIFY2(expected, qPrintable(error));
+        const auto copied = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QCOMPARE(copied->size(), records.size());
+        QVERIFY2(sameRecords(*expected, *copied, &error), qPrintable(error));
+        qsizetype biggest = 0;
+        for (const TestRecord &r : *copied)
+            biggest = std::max(biggest, r.value ? r.value->size() : 0);
+        QCOMPARE(biggest, qsizetype(9'000'000));
+    }
+
     void compactedTopicConfigFollows()
     {
         const QString topic = uniqueName(QStringLiteral("compact"));

@@ -5,6 +5,7 @@
 // behaviour is in tests/integration/tst_mirror*.cpp.)
 
 #include "InFlightRing.h"
+#include "InFlightWindow.h"
 #include "KafkaHandles.h"
 #include "KafkaTestUtil.h"
 #include "LatencyHistogram.h"
@@ -245,6 +246,50 @@ private Q_SLOTS:
         const auto copied = md::test::consumeAll(dst.bootstrap(), topic, &error);
         QVERIFY2(copied, qPrintable(error));
         QVERIFY2(md::test::sameRecords(sampleRecords(200, 1), *copied, &error), qPrintable(error));
+    }
+
+    // Records in flight pin their consumed messages: a slow target must not
+    // let them grow past the engine's window (InFlightWindow.h), and nothing
+    // waiting in line for room may be lost or reordered.
+    void inFlightStaysWithinItsWindow()
+    {
+        MockCluster src, dst;
+        const QString topic = QStringLiteral("window");
+        src.createTopic(topic, 2);
+        dst.createTopic(topic, 2);
+        QList<TestRecord> records;
+        const int count = int(InFlightWindow::kMinRecords * 5 / 2);
+        for (int i = 0; i < count; ++i) {
+            TestRecord r;
+            r.partition = i % 2;
+            r.key = QByteArray::number(i);
+            r.value = QByteArray(16, char('a' + i % 26)); // the mock keeps 5 MB a partition
+            records << r;
+        }
+        QString error;
+        QVERIFY2(md::test::produce(src.bootstrap(), topic, records, &error), qPrintable(error));
+        // Every acknowledgement late: the consumer fills the window at once.
+        QCOMPARE(rd_kafka_mock_broker_set_rtt(dst.get(), 1, 100), RD_KAFKA_RESP_ERR_NO_ERROR);
+
+        MirrorJobSpec spec = mockSpec(src, dst, topic);
+        spec.samplingIntervalMs = 20;
+        MirrorJob job(spec);
+        qint64 mostInFlight = 0;
+        connect(&job, &MirrorJob::metricsSampled, this,
+                [&](const MetricsSnapshot &s) { mostInFlight = std::max<qint64>(mostInFlight, s.inFlight); });
+        bool ok = false;
+        QVERIFY2(runToEnd(job, 120000, &ok, &error), "job did not finish");
+        QVERIFY2(ok, qPrintable(error));
+        QVERIFY2(mostInFlight <= InFlightWindow::kMinRecords, qPrintable(QString::number(mostInFlight)));
+        // The window, not something else, held them back.
+        QVERIFY2(mostInFlight >= InFlightWindow::kMinRecords / 2, qPrintable(QString::number(mostInFlight)));
+
+        const auto copied = md::test::consumeAll(dst.bootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        auto expected = records;
+        std::stable_sort(expected.begin(), expected.end(),
+                         [](const TestRecord &a, const TestRecord &b) { return a.partition < b.partition; });
+        QVERIFY2(md::test::sameRecords(expected, *copied, &error), qPrintable(error));
     }
 
     void targetWithFewerPartitions()
