@@ -8,6 +8,7 @@
 #include "CompareView.h"
 #include "CopyMessagesDialog.h"
 #include "FailoverDialog.h"
+#include "LocalPorts.h"
 #include "Tasks.h"
 #include "VerifyDialog.h"
 #include "VerifyJob.h"
@@ -23,6 +24,7 @@
 #include <atomic>
 #include <memory>
 
+using md::test::closedPort;
 using namespace md;
 
 namespace {
@@ -41,15 +43,6 @@ struct BlackHole {
     BlackHole() { server.listen(QHostAddress::LocalHost); }
     QString bootstrap() const { return QStringLiteral("127.0.0.1:%1").arg(server.serverPort()); }
 };
-
-QString closedPort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost);
-    const quint16 port = s.serverPort();
-    s.close();
-    return QStringLiteral("127.0.0.1:%1").arg(port);
-}
 
 MirrorJobSpec specFor(const QString &bootstrap)
 {

@@ -80,6 +80,14 @@ QList<TestRecord> sampleRecords(int n, int partitions)
     return out;
 }
 
+// What a consumer reading partition after partition sees of records produced in this order.
+QList<TestRecord> byPartition(QList<TestRecord> records)
+{
+    std::stable_sort(records.begin(), records.end(),
+                     [](const TestRecord &a, const TestRecord &b) { return a.partition < b.partition; });
+    return records;
+}
+
 bool runToEnd(MirrorJob &job, int timeoutMs, bool *ok, QString *error)
 {
     QSignalSpy finished(&job, &MirrorJob::finished);
@@ -155,10 +163,7 @@ private Q_SLOTS:
 
         const auto copied = md::test::consumeAll(dst.bootstrap(), topic, &error);
         QVERIFY2(copied, qPrintable(error));
-        auto expected = records;
-        std::stable_sort(expected.begin(), expected.end(),
-                         [](const TestRecord &a, const TestRecord &b) { return a.partition < b.partition; });
-        QVERIFY2(md::test::sameRecords(expected, *copied, &error), qPrintable(error));
+        QVERIFY2(md::test::sameRecords(byPartition(records), *copied, &error), qPrintable(error));
 
         QVERIFY(!metrics.isEmpty());
         const auto last = metrics.last().first().value<MetricsSnapshot>();
@@ -286,10 +291,7 @@ private Q_SLOTS:
 
         const auto copied = md::test::consumeAll(dst.bootstrap(), topic, &error);
         QVERIFY2(copied, qPrintable(error));
-        auto expected = records;
-        std::stable_sort(expected.begin(), expected.end(),
-                         [](const TestRecord &a, const TestRecord &b) { return a.partition < b.partition; });
-        QVERIFY2(md::test::sameRecords(expected, *copied, &error), qPrintable(error));
+        QVERIFY2(md::test::sameRecords(byPartition(records), *copied, &error), qPrintable(error));
     }
 
     void targetWithFewerPartitions()

@@ -6,6 +6,7 @@
 
 #include "ClusterConfig.h"
 #include "FencingProxy.h"
+#include "LocalPorts.h"
 #include "MockCluster.h"
 #include "ProbeClient.h"
 
@@ -13,23 +14,10 @@
 #include <QTcpServer>
 #include <QTest>
 
+using md::test::closedPort;
 using namespace md;
 using md::test::FencingProxy;
 using md::test::MockCluster;
-
-namespace {
-
-// A port of 127.0.0.1 nobody listens on: connections to it are refused at once.
-QString closedPort()
-{
-    QTcpServer s;
-    s.listen(QHostAddress::LocalHost);
-    const quint16 port = s.serverPort();
-    s.close();
-    return QStringLiteral("127.0.0.1:%1").arg(port);
-}
-
-} // namespace
 
 class TstProbeRevival final : public QObject {
     Q_OBJECT
