@@ -187,6 +187,7 @@ private:
     bool caughtUp(bool exceptParked = false) const;
     void sampleMetrics();
     bool flushProducer(int timeoutMs);
+    void resizeInFlightWindow(); // from the partitions assigned now, after a rebalance
     void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);
 
     // the offset map (MirrorWorkerMap.cpp)
@@ -336,9 +337,9 @@ private:
     qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;
     qint64 m_inFlight = 0;
     // Records allowed in flight (InFlightWindow.h), from the partitions
-    // assigned; librdkafka's queue alone bounds them when the operator set it.
+    // assigned (resizeInFlightWindow); librdkafka's queue alone bounds them
+    // when the operator set it.
     qint64 m_inFlightWindow = InFlightWindow::kMinRecords;
-    qint64 m_assignedPartitions = 0;
     bool m_operatorWindow = false;
     RateWindow<4> m_rates; // records and bytes, consumed and produced
     LatencyHistogram m_latency;

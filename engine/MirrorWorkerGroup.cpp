@@ -68,7 +68,6 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         rd_kafka_topic_partition_t &e = parts->elems[i];
         TopicState *t = topicByName(QString::fromUtf8(e.topic));
         PartState *p = partFor(t, e.partition);
-        m_assignedPartitions += p->assigned ? 0 : 1;
         p->assigned = true;
         p->pausedActual = false;
         p->ring.clear();
@@ -108,7 +107,7 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
             startWithoutProgress(e, byTime.get());
         }
     }
-    m_inFlightWindow = InFlightWindow::forPartitions(m_assignedPartitions);
+    resizeInFlightWindow();
     if (byTime->cnt > 0) {
         const rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(m_consumer.get(), byTime.get(), 10000);
         for (int i = 0; i < byTime->cnt; ++i) {
@@ -183,13 +182,12 @@ void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
         waitForAcks(revoked, kFlushTimeoutMs);
     if (!m_aborting)
         commit(true, &revoked); // writes the revoked partitions' map first
-    m_assignedPartitions -= qint64(revoked.size());
-    m_inFlightWindow = InFlightWindow::forPartitions(m_assignedPartitions);
     for (PartState *p : revoked) {
         p->assigned = false;
         p->pausedActual = false;
         p->atEof = false;
     }
+    resizeInFlightWindow();
     // Records consumed but not handed over stay on the source for the next owner.
     std::erase_if(m_pending, [&](const MessagePtr &m) {
         if (!m)
@@ -197,6 +195,15 @@ void MirrorWorker::revokePartitions(rd_kafka_topic_partition_list_t *parts)
         PartState *p = partFor(topicFor(m->rkt), m->partition);
         return !p || !p->assigned;
     });
+}
+
+void MirrorWorker::resizeInFlightWindow()
+{
+    qint64 assigned = 0;
+    for (const auto &[name, t] : m_topics)
+        for (const auto &p : t->parts)
+            assigned += p && p->assigned ? 1 : 0;
+    m_inFlightWindow = InFlightWindow::forPartitions(assigned);
 }
 
 void MirrorWorker::waitForAcks(const std::vector<PartState *> &parts, int timeoutMs)
