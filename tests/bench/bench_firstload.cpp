@@ -13,6 +13,7 @@
 #include "ClusterPane.h"
 #include "MessagesPanel.h"
 #include "SchemasPanel.h"
+#include "bench_synthetic_topics.h"
 #include "bench_thread_cpu.h"
 
 #include <QApplication>
@@ -42,16 +43,7 @@ ClusterMetadata makeMetadata(int topics, int partitions)
     for (int i = 0; i < topics; ++i) {
         TopicInfo t;
         t.name = QStringLiteral("topic.%1").arg(i, 5, 10, QLatin1Char('0'));
-        for (int p = 0; p < partitions; ++p) {
-            PartitionInfo pi;
-            pi.id = p;
-            pi.leader = p % 3;
-            pi.replicas = {p % 3};
-            pi.isr = {p % 3};
-            pi.lowWatermark = 0;
-            pi.highWatermark = (i * 31 + p) % 1000;
-            t.partitions.append(pi);
-        }
+        t.partitions = md::bench::syntheticPartitions(i, partitions);
         md.topics.append(t);
     }
     return md;

@@ -12,6 +12,7 @@
 #include "ClusterMetadata.h"
 #include "TableViews.h"
 #include "TopicTableModel.h"
+#include "bench_synthetic_topics.h"
 #include "bench_thread_cpu.h"
 
 #include <QApplication>
@@ -42,16 +43,7 @@ QList<TopicInfo> makeTopics(int topics, int partitions)
         // Names as a real cluster's: a few prefixes, numbered.
         static const char *const kPrefixes[] = {"orders", "payments", "topic", "audit.events", "src.inventory"};
         t.name = QStringLiteral("%1.%2").arg(QLatin1String(kPrefixes[i % 5])).arg(i, 5, 10, QLatin1Char('0'));
-        for (int p = 0; p < partitions; ++p) {
-            PartitionInfo pi;
-            pi.id = p;
-            pi.leader = p % 3;
-            pi.replicas = {p % 3};
-            pi.isr = {p % 3};
-            pi.lowWatermark = 0;
-            pi.highWatermark = (i * 31 + p) % 1000;
-            t.partitions.append(pi);
-        }
+        t.partitions = md::bench::syntheticPartitions(i, partitions);
         out.append(t);
     }
     std::sort(out.begin(), out.end(), [](const TopicInfo &a, const TopicInfo &b) { return a.name < b.name; });

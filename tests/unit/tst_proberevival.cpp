@@ -46,7 +46,12 @@ private Q_SLOTS:
         QVERIFY(proxy.fencedAnswers() > 0);
         proxy.setFenced(false);
 
-        // Without the revival this fails after its whole timeout, and every fetch after it too.
+        // It failed after its whole timeout, and every fetch after it too, with
+        // neither the revival nor librdkafka's own re-bootstrap (which works
+        // since installer/librdkafka.sh builds it with real atomics); either
+        // way back must bring it here within the fetch. Nor may "all brokers
+        // down" in between end the fetch (it did before ProbeClient's isHopeless
+        // left it out).
         QElapsedTimer took;
         took.start();
         md = probe->fetchMetadata(8000, false, &error);
