@@ -41,6 +41,18 @@ QString setConf(rd_kafka_conf_t *conf, const QString &key, const QString &value)
     return {};
 }
 
+bool operatorSet(const ClusterConfig &cluster, const QMap<QString, QString> &roleProperties, const QString &key)
+{
+    return cluster.properties.contains(key) || roleProperties.contains(key);
+}
+
+void setConfDefault(rd_kafka_conf_t *conf, const ClusterConfig &cluster, const QMap<QString, QString> &roleProperties,
+                    const QString &key, const QString &value)
+{
+    if (!operatorSet(cluster, roleProperties, key))
+        setConf(conf, key, value);
+}
+
 QString kafkaErrorText(rd_kafka_resp_err_t err)
 {
     return QString::fromUtf8(rd_kafka_err2str(err));

@@ -57,6 +57,14 @@ ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QM
 // Sets one property; on failure returns "property: librdkafka's reason".
 QString setConf(rd_kafka_conf_t *conf, const QString &key, const QString &value);
 
+// Sets a default the operator may override: unless `cluster`'s free
+// properties or those of the role (`roleProperties`) name `key`.
+void setConfDefault(rd_kafka_conf_t *conf, const ClusterConfig &cluster, const QMap<QString, QString> &roleProperties,
+                    const QString &key, const QString &value);
+
+// Whether the operator set `key` for this role (common or role properties).
+bool operatorSet(const ClusterConfig &cluster, const QMap<QString, QString> &roleProperties, const QString &key);
+
 // Text of a librdkafka error code.
 QString kafkaErrorText(rd_kafka_resp_err_t err);
 

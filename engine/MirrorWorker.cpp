@@ -4,7 +4,7 @@
 
 #include "BootstrapRevival.h"
 #include "ClusterConfig.h"
-#include "InFlightWindow.h"
+#include "CopyBounds.h"
 #include "KafkaError.h"
 #include "RebalanceProtocol.h"
 #include "TopicNaming.h"
@@ -14,25 +14,6 @@
 #include <algorithm>
 
 namespace md {
-
-namespace {
-
-// A default the operator may override through the free properties.
-void setDefault(rd_kafka_conf_t *conf, const ClusterConfig &c, const QMap<QString, QString> &role, const QString &key,
-                const QString &value)
-{
-    if (!c.properties.contains(key) && !role.contains(key))
-        setConf(conf, key, value);
-}
-
-std::string confValue(const rd_kafka_conf_t *conf, const char *key)
-{
-    char value[512];
-    size_t size = sizeof value;
-    return rd_kafka_conf_get(conf, key, value, &size) == RD_KAFKA_CONF_OK ? std::string(value) : std::string();
-}
-
-} // namespace
 
 MirrorWorker::MirrorWorker(MirrorJobSpec spec, MirrorSink *sink) : m_spec(std::move(spec)), m_sink(sink)
 {
@@ -121,69 +102,10 @@ void MirrorWorker::handleCommands()
 bool MirrorWorker::setup(QString *error)
 {
     m_groupId = consumerGroupId(m_spec);
+    if (!createConsumer(ConsumerPrefetch::kMinRecords, error))
+        return false;
+
     char errstr[512];
-
-    const QMap<QString, QString> consumerOverrides{
-        {QStringLiteral("group.id"), m_groupId},
-        // Progress is committed by the engine only after the target acknowledged.
-        {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-        {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-        // Aborted transactions are never copied.
-        {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
-        // EOF tells when a partition is caught up, past control records too.
-        {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-        // Only reached without progress when the committed offset could not be
-        // read, or when the position left the log (records vanished, topic
-        // recreated): never skip then. noteJump reports what happened.
-        {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
-        // New partitions of subscribed topics show up within this time.
-        {QStringLiteral("topic.metadata.refresh.interval.ms"),
-         QString::number(qBound(1000, m_spec.topicRefreshIntervalMs, 10000))},
-    };
-    ConfResult cc = makeKafkaConf(m_spec.source, ClientRole::Consumer, consumerOverrides);
-    if (!cc.conf) {
-        *error = QStringLiteral("source cluster configuration: ") + cc.error;
-        return false;
-    }
-    setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("client.id"),
-               QStringLiteral("mirrordesk-") + m_groupId);
-    // Prefetch, bounded by records more than by bytes: librdkafka counts only
-    // payload against queued.max.messages.kbytes, but each prefetched record
-    // also holds a ~290 B op and keeps its fetch response allocated until the
-    // target acknowledged it (zero copy). The consumer outruns the target, so
-    // a deeper queue buys nothing: 20,000 records instead of librdkafka's
-    // 100,000 took a tenth off the peak at the same rate. Smaller fetches
-    // (fetch.max.bytes, max.partition.fetch.bytes) save more but cost rate at
-    // one end or the other (docs/PERFORMANCE.md, "Footprint").
-    setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties,
-               QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("65536"));
-    setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.min.messages"),
-               QStringLiteral("20000"));
-    // Instances of one profile share the partitions; a joining or leaving
-    // instance must not stop the others (incremental rebalancing). KIP-848
-    // (group.protocol=consumer) assigns on the broker and refuses the setting.
-    const QString protocol = m_spec.source.consumerProperties.value(
-        QStringLiteral("group.protocol"), m_spec.source.properties.value(QStringLiteral("group.protocol")));
-    if (protocol != QLatin1String("consumer"))
-        setDefault(cc.conf.get(), m_spec.source, m_spec.source.consumerProperties,
-                   QStringLiteral("partition.assignment.strategy"), QStringLiteral("cooperative-sticky"));
-    if (!m_spec.instanceId.isEmpty())
-        setConf(cc.conf.get(), QStringLiteral("group.instance.id"), m_spec.instanceId);
-    m_cooperative =
-        configuredCooperative(confValue(cc.conf.get(), "partition.assignment.strategy"), protocol.toStdString());
-    rd_kafka_conf_set_opaque(cc.conf.get(), this);
-    rd_kafka_conf_set_rebalance_cb(cc.conf.get(), &MirrorWorker::rebalanceCb);
-    rd_kafka_conf_set_error_cb(cc.conf.get(), &MirrorWorker::errorCb);
-    rd_kafka_conf_set_offset_commit_cb(cc.conf.get(), &MirrorWorker::commitCb);
-    rd_kafka_t *consumer = rd_kafka_new(RD_KAFKA_CONSUMER, cc.conf.get(), errstr, sizeof errstr);
-    if (!consumer) {
-        *error = QStringLiteral("source consumer: ") + QString::fromUtf8(errstr);
-        return false;
-    }
-    (void)cc.conf.release(); // owned by the handle now
-    m_consumer.reset(consumer);
-    rd_kafka_poll_set_consumer(consumer);
-
     const QMap<QString, QString> producerOverrides{
         {QStringLiteral("enable.idempotence"), QStringLiteral("true")},
         {QStringLiteral("acks"), QStringLiteral("all")},
@@ -212,26 +134,26 @@ bool MirrorWorker::setup(QString *error)
         *error = QStringLiteral("target cluster configuration: ") + pc.error;
         return false;
     }
-    setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("client.id"),
-               QStringLiteral("mirrordesk-") + m_groupId);
+    setConfDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("client.id"),
+                   QStringLiteral("mirrordesk-") + m_groupId);
     // What is in flight stays bounded by the engine's window
-    // (InFlightWindow.h, which grows with the partitions assigned); the
+    // (CopyBounds.h, which grows with the partitions assigned); the
     // queue's own bound is above it. An operator's own setting of the queue
     // is the window instead (a 1M-record copy peaked at 194-330 MB resident
     // with 1,000,000; docs/PERFORMANCE.md).
     const QString queueKey = QStringLiteral("queue.buffering.max.messages");
     m_operatorWindow =
         m_spec.target.properties.contains(queueKey) || m_spec.target.producerProperties.contains(queueKey);
-    setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, queueKey,
-               QString::number(InFlightWindow::kMaxRecords + InFlightWindow::kProducerHeadroom));
-    setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties,
-               QStringLiteral("queue.buffering.max.kbytes"), QStringLiteral("32768"));
-    setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("linger.ms"),
-               QStringLiteral("5"));
+    setConfDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, queueKey,
+                   QString::number(InFlightWindow::kMaxRecords + InFlightWindow::kProducerHeadroom));
+    setConfDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties,
+                   QStringLiteral("queue.buffering.max.kbytes"), QStringLiteral("32768"));
+    setConfDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("linger.ms"),
+                   QStringLiteral("5"));
     // Records up to what the brokers allow; the target topic's
     // max.message.bytes (copied from the source) decides.
-    setDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("message.max.bytes"),
-               QStringLiteral("16777216"));
+    setConfDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, QStringLiteral("message.max.bytes"),
+                   QStringLiteral("16777216"));
     rd_kafka_conf_set_opaque(pc.conf.get(), this);
     rd_kafka_conf_set_dr_msg_cb(pc.conf.get(), &MirrorWorker::deliveryCb);
     rd_kafka_conf_set_error_cb(pc.conf.get(), &MirrorWorker::errorCb);

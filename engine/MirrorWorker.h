@@ -1,8 +1,8 @@
 #pragma once
 
 #include "AckWaitClock.h"
+#include "CopyBounds.h"
 #include "InFlightRing.h"
-#include "InFlightWindow.h"
 #include "KafkaHandles.h"
 #include "LatencyHistogram.h"
 #include "MetricsSnapshot.h"
@@ -166,6 +166,9 @@ private:
 
     // setup and teardown
     bool setup(QString *error);
+    // the source consumer (MirrorWorkerConsumer.cpp)
+    bool createConsumer(qint64 prefetchRecords, QString *error);
+    void sizeConsumer(const QList<qint64> &selectedPartitions); // once, before it first subscribes
     void shutdown(bool graceful);
 
     // the loop
@@ -287,7 +290,9 @@ private:
     QSet<QString> m_subscribedSet; // the same, looked up once per topic by caughtUp() (every tick)
     bool m_sourceKnown = false;    // the last source metadata read worked
     bool m_rebalancePending = false;
-    bool m_cooperative = true; // the last rebalance protocol known (RebalanceProtocol.h)
+    bool m_cooperative = true;    // the last rebalance protocol known (RebalanceProtocol.h)
+    qint64 m_prefetchRecords = 0; // the prefetch the consumer was made with (CopyBounds.h; the operator's own wins)
+    bool m_consumerSized = false; // sizeConsumer decided
     bool m_firstAssignmentDone = false;
     bool m_joined = false;            // the group assigned this instance its share (maybe none)
     std::deque<MessagePtr> m_pending; // consumed, not yet accepted by the producer (queue full)
@@ -336,7 +341,7 @@ private:
     // totals
     qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;
     qint64 m_inFlight = 0;
-    // Records allowed in flight (InFlightWindow.h), from the partitions
+    // Records allowed in flight (CopyBounds.h), from the partitions
     // assigned (resizeInFlightWindow); librdkafka's queue alone bounds them
     // when the operator set it.
     qint64 m_inFlightWindow = InFlightWindow::kMinRecords;

@@ -114,6 +114,12 @@ void MirrorWorker::refreshTopics()
     if (selected.isEmpty())
         debouncedEvent(QStringLiteral("nomatch"), JobEvent::Severity::Warning,
                        QStringLiteral("no source topic matches the job's include patterns"));
+    QList<qint64> selectedPartitions;
+    for (const QString &name : selected)
+        selectedPartitions << src.topics.value(name).partitions;
+    sizeConsumer(selectedPartitions);
+    if (!m_fatal.isEmpty())
+        return;
 
     ClusterTopics tgt;
     bool tgtRead = false;

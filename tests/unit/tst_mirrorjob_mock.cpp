@@ -4,8 +4,8 @@
 // CreateTopics/DescribeConfigs, so target topics are made here; real-broker
 // behaviour is in tests/integration/tst_mirror*.cpp.)
 
+#include "CopyBounds.h"
 #include "InFlightRing.h"
-#include "InFlightWindow.h"
 #include "KafkaHandles.h"
 #include "KafkaTestUtil.h"
 #include "LatencyHistogram.h"
@@ -254,7 +254,7 @@ private Q_SLOTS:
     }
 
     // Records in flight pin their consumed messages: a slow target must not
-    // let them grow past the engine's window (InFlightWindow.h), and nothing
+    // let them grow past the engine's window (CopyBounds.h), and nothing
     // waiting in line for room may be lost or reordered.
     void inFlightStaysWithinItsWindow()
     {
@@ -292,6 +292,68 @@ private Q_SLOTS:
         const auto copied = md::test::consumeAll(dst.bootstrap(), topic, &error);
         QVERIFY2(copied, qPrintable(error));
         QVERIFY2(md::test::sameRecords(byPartition(records), *copied, &error), qPrintable(error));
+    }
+
+    // The consumer's prefetch grows with the partitions a job selects: it is
+    // made again, before it first subscribes, and that loses nothing.
+    void prefetchGrowsWithTheSelectedPartitions()
+    {
+        const int partitions = 600;
+        const qint64 wanted = ConsumerPrefetch::forPartitions(partitions);
+        QVERIFY(wanted > ConsumerPrefetch::kMinRecords);
+        const QString prefetchEvent = QStringLiteral("prefetching up to %1 records for %2 partitions");
+        auto prefetchEvents = [](const QSignalSpy &events) {
+            QStringList out;
+            for (const auto &args : events)
+                if (const auto e = args.first().value<JobEvent>(); e.text.startsWith(QLatin1String("prefetching")))
+                    out << e.text;
+            return out;
+        };
+
+        MockCluster src, dst;
+        const QString wide = QStringLiteral("wide"), narrow = QStringLiteral("narrow");
+        src.createTopic(wide, partitions);
+        dst.createTopic(wide, partitions);
+        src.createTopic(narrow, 2);
+        dst.createTopic(narrow, 2);
+        const QList<TestRecord> records = sampleRecords(2 * partitions, partitions);
+        QString error;
+        QVERIFY2(md::test::produce(src.bootstrap(), wide, records, &error), qPrintable(error));
+        QVERIFY2(md::test::produce(src.bootstrap(), narrow, sampleRecords(20, 2), &error), qPrintable(error));
+
+        {
+            MirrorJob job(mockSpec(src, dst, wide));
+            QSignalSpy events(&job, &MirrorJob::eventRaised);
+            bool ok = false;
+            QVERIFY2(runToEnd(job, 120000, &ok, &error), "job did not finish");
+            QVERIFY2(ok, qPrintable(error));
+            // The text reads the value back from the consumer librdkafka was given.
+            QCOMPARE(prefetchEvents(events), QStringList{prefetchEvent.arg(wanted).arg(partitions)});
+            const auto copied = md::test::consumeAll(dst.bootstrap(), wide, &error);
+            QVERIFY2(copied, qPrintable(error));
+            QVERIFY2(md::test::sameRecords(byPartition(records), *copied, &error), qPrintable(error));
+        }
+        {
+            // A few partitions keep the smallest prefetch the consumer was made with.
+            MirrorJob job(mockSpec(src, dst, narrow));
+            QSignalSpy events(&job, &MirrorJob::eventRaised);
+            bool ok = false;
+            QVERIFY2(runToEnd(job, 60000, &ok, &error), "job did not finish");
+            QVERIFY2(ok, qPrintable(error));
+            QCOMPARE(prefetchEvents(events), QStringList());
+        }
+        {
+            // The operator's own setting stays.
+            MirrorJobSpec spec = mockSpec(src, dst, wide);
+            spec.groupId += QStringLiteral("-own");
+            spec.source.consumerProperties.insert(QStringLiteral("queued.min.messages"), QStringLiteral("7000"));
+            MirrorJob job(spec);
+            QSignalSpy events(&job, &MirrorJob::eventRaised);
+            bool ok = false;
+            QVERIFY2(runToEnd(job, 120000, &ok, &error), "job did not finish");
+            QVERIFY2(ok, qPrintable(error));
+            QCOMPARE(prefetchEvents(events), QStringList());
+        }
     }
 
     void targetWithFewerPartitions()

@@ -1,0 +1,119 @@
+#include "MirrorWorker.h"
+
+#include "ClusterConfig.h"
+#include "CopyBounds.h"
+#include "RebalanceProtocol.h"
+
+namespace md {
+
+namespace {
+
+std::string confValue(const rd_kafka_conf_t *conf, const char *key)
+{
+    char value[512];
+    size_t size = sizeof value;
+    return rd_kafka_conf_get(conf, key, value, &size) == RD_KAFKA_CONF_OK ? std::string(value) : std::string();
+}
+
+} // namespace
+
+// ---------------------------------------------------------------- the source consumer
+
+bool MirrorWorker::createConsumer(qint64 prefetchRecords, QString *error)
+{
+    const QMap<QString, QString> consumerOverrides{
+        {QStringLiteral("group.id"), m_groupId},
+        // Progress is committed by the engine only after the target acknowledged.
+        {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
+        {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
+        // Aborted transactions are never copied.
+        {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
+        // EOF tells when a partition is caught up, past control records too.
+        {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
+        // Only reached without progress when the committed offset could not be
+        // read, or when the position left the log (records vanished, topic
+        // recreated): never skip then. noteJump reports what happened.
+        {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
+        // New partitions of subscribed topics show up within this time.
+        {QStringLiteral("topic.metadata.refresh.interval.ms"),
+         QString::number(qBound(1000, m_spec.topicRefreshIntervalMs, 10000))},
+    };
+    const ClusterConfig &source = m_spec.source;
+    const QMap<QString, QString> &props = source.consumerProperties;
+    ConfResult cc = makeKafkaConf(source, ClientRole::Consumer, consumerOverrides);
+    if (!cc.conf) {
+        *error = QStringLiteral("source cluster configuration: ") + cc.error;
+        return false;
+    }
+    setConfDefault(cc.conf.get(), source, props, QStringLiteral("client.id"),
+                   QStringLiteral("mirrordesk-") + m_groupId);
+    // Prefetch, bounded by records (CopyBounds.h) more than by bytes:
+    // librdkafka counts only payload against queued.max.messages.kbytes.
+    // Smaller fetches (fetch.max.bytes, max.partition.fetch.bytes) save more
+    // but cost rate at one end or the other, and a small fetch.max.bytes caps
+    // a long link at one fetch a round trip (docs/PERFORMANCE.md, "Footprint").
+    setConfDefault(cc.conf.get(), source, props, QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("65536"));
+    setConfDefault(cc.conf.get(), source, props, QStringLiteral("queued.min.messages"),
+                   QString::number(prefetchRecords));
+    // Instances of one profile share the partitions; a joining or leaving
+    // instance must not stop the others (incremental rebalancing). KIP-848
+    // (group.protocol=consumer) assigns on the broker and refuses the setting.
+    const QString protocol =
+        props.value(QStringLiteral("group.protocol"), source.properties.value(QStringLiteral("group.protocol")));
+    if (protocol != QLatin1String("consumer"))
+        setConfDefault(cc.conf.get(), source, props, QStringLiteral("partition.assignment.strategy"),
+                       QStringLiteral("cooperative-sticky"));
+    if (!m_spec.instanceId.isEmpty())
+        setConf(cc.conf.get(), QStringLiteral("group.instance.id"), m_spec.instanceId);
+    m_cooperative =
+        configuredCooperative(confValue(cc.conf.get(), "partition.assignment.strategy"), protocol.toStdString());
+    rd_kafka_conf_set_opaque(cc.conf.get(), this);
+    rd_kafka_conf_set_rebalance_cb(cc.conf.get(), &MirrorWorker::rebalanceCb);
+    rd_kafka_conf_set_error_cb(cc.conf.get(), &MirrorWorker::errorCb);
+    rd_kafka_conf_set_offset_commit_cb(cc.conf.get(), &MirrorWorker::commitCb);
+    char errstr[512];
+    rd_kafka_t *consumer = rd_kafka_new(RD_KAFKA_CONSUMER, cc.conf.get(), errstr, sizeof errstr);
+    if (!consumer) {
+        *error = QStringLiteral("source consumer: ") + QString::fromUtf8(errstr);
+        return false;
+    }
+    (void)cc.conf.release(); // owned by the handle now
+    m_consumer.reset(consumer);
+    rd_kafka_poll_set_consumer(consumer);
+    m_prefetchRecords = prefetchRecords;
+    return true;
+}
+
+void MirrorWorker::sizeConsumer(const QList<qint64> &selectedPartitions)
+{
+    // Once, at the first refresh that selects topics: before the consumer
+    // first subscribes, so it has joined no group, owns no partition and
+    // holds no record, and a new one loses nothing. A job that grows a lot
+    // later keeps its prefetch until it is started again.
+    if (m_consumerSized || selectedPartitions.isEmpty())
+        return;
+    m_consumerSized = true;
+    if (operatorSet(m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.min.messages")))
+        return;
+    qint64 partitions = 0;
+    for (qint64 n : selectedPartitions)
+        partitions += n;
+    const qint64 wanted = ConsumerPrefetch::forPartitions(partitions);
+    if (wanted == m_prefetchRecords)
+        return;
+    m_topicIdQueue.reset(); // a queue goes before its client; an answer still out is asked for again
+    m_topicIdPending = false;
+    rd_kafka_consumer_close(m_consumer.get());
+    m_consumer.reset();
+    QString error;
+    if (!createConsumer(wanted, &error) && !createConsumer(m_prefetchRecords, &error)) {
+        m_fatal = error;
+        return;
+    }
+    event(JobEvent::Severity::Info,
+          QStringLiteral("prefetching up to %1 records for %2 partitions")
+              .arg(QString::fromStdString(confValue(rd_kafka_conf(m_consumer.get()), "queued.min.messages")))
+              .arg(partitions));
+}
+
+} // namespace md
