@@ -102,8 +102,10 @@ void MirrorWorker::handleCommands()
 bool MirrorWorker::setup(QString *error)
 {
     m_groupId = consumerGroupId(m_spec);
-    if (!createConsumer(ConsumerPrefetch::kMinRecords, error))
+    m_consumer = makeConsumer(ConsumerPrefetch::kMinRecords, &m_cooperative, error);
+    if (!m_consumer)
         return false;
+    m_prefetchRecords = ConsumerPrefetch::kMinRecords;
 
     char errstr[512];
     const QMap<QString, QString> producerOverrides{

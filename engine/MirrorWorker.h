@@ -167,7 +167,7 @@ private:
     // setup and teardown
     bool setup(QString *error);
     // the source consumer (MirrorWorkerConsumer.cpp)
-    bool createConsumer(qint64 prefetchRecords, QString *error);
+    KafkaPtr makeConsumer(qint64 prefetchRecords, bool *cooperative, QString *error);
     void sizeConsumer(const QList<qint64> &selectedPartitions); // once, before it first subscribes
     void shutdown(bool graceful);
 

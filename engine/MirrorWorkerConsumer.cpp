@@ -19,7 +19,7 @@ std::string confValue(const rd_kafka_conf_t *conf, const char *key)
 
 // ---------------------------------------------------------------- the source consumer
 
-bool MirrorWorker::createConsumer(qint64 prefetchRecords, QString *error)
+KafkaPtr MirrorWorker::makeConsumer(qint64 prefetchRecords, bool *cooperative, QString *error)
 {
     const QMap<QString, QString> consumerOverrides{
         {QStringLiteral("group.id"), m_groupId},
@@ -43,7 +43,7 @@ bool MirrorWorker::createConsumer(qint64 prefetchRecords, QString *error)
     ConfResult cc = makeKafkaConf(source, ClientRole::Consumer, consumerOverrides);
     if (!cc.conf) {
         *error = QStringLiteral("source cluster configuration: ") + cc.error;
-        return false;
+        return nullptr;
     }
     setConfDefault(cc.conf.get(), source, props, QStringLiteral("client.id"),
                    QStringLiteral("mirrordesk-") + m_groupId);
@@ -65,23 +65,21 @@ bool MirrorWorker::createConsumer(qint64 prefetchRecords, QString *error)
                        QStringLiteral("cooperative-sticky"));
     if (!m_spec.instanceId.isEmpty())
         setConf(cc.conf.get(), QStringLiteral("group.instance.id"), m_spec.instanceId);
-    m_cooperative =
+    *cooperative =
         configuredCooperative(confValue(cc.conf.get(), "partition.assignment.strategy"), protocol.toStdString());
     rd_kafka_conf_set_opaque(cc.conf.get(), this);
     rd_kafka_conf_set_rebalance_cb(cc.conf.get(), &MirrorWorker::rebalanceCb);
     rd_kafka_conf_set_error_cb(cc.conf.get(), &MirrorWorker::errorCb);
     rd_kafka_conf_set_offset_commit_cb(cc.conf.get(), &MirrorWorker::commitCb);
     char errstr[512];
-    rd_kafka_t *consumer = rd_kafka_new(RD_KAFKA_CONSUMER, cc.conf.get(), errstr, sizeof errstr);
+    KafkaPtr consumer(rd_kafka_new(RD_KAFKA_CONSUMER, cc.conf.get(), errstr, sizeof errstr));
     if (!consumer) {
         *error = QStringLiteral("source consumer: ") + QString::fromUtf8(errstr);
-        return false;
+        return nullptr;
     }
     (void)cc.conf.release(); // owned by the handle now
-    m_consumer.reset(consumer);
-    rd_kafka_poll_set_consumer(consumer);
-    m_prefetchRecords = prefetchRecords;
-    return true;
+    rd_kafka_poll_set_consumer(consumer.get());
+    return consumer;
 }
 
 void MirrorWorker::sizeConsumer(const QList<qint64> &selectedPartitions)
@@ -101,15 +99,25 @@ void MirrorWorker::sizeConsumer(const QList<qint64> &selectedPartitions)
     const qint64 wanted = ConsumerPrefetch::forPartitions(partitions);
     if (wanted == m_prefetchRecords)
         return;
-    m_topicIdQueue.reset(); // a queue goes before its client; an answer still out is asked for again
-    m_topicIdPending = false;
-    rd_kafka_consumer_close(m_consumer.get());
-    m_consumer.reset();
+    // The new one first: if it cannot be made, the job goes on with the one it has.
     QString error;
-    if (!createConsumer(wanted, &error) && !createConsumer(m_prefetchRecords, &error)) {
-        m_fatal = error;
+    bool cooperative = m_cooperative;
+    KafkaPtr fresh = makeConsumer(wanted, &cooperative, &error);
+    if (!fresh) {
+        event(JobEvent::Severity::Warning, QStringLiteral("could not make the source consumer again to prefetch %1 "
+                                                          "records for %2 partitions, keeping %3: %4")
+                                               .arg(wanted)
+                                               .arg(partitions)
+                                               .arg(m_prefetchRecords)
+                                               .arg(error));
         return;
     }
+    m_topicIdQueue.reset(); // a queue goes before its client (none is made before the first listing)
+    m_topicIdPending = false;
+    rd_kafka_consumer_close(m_consumer.get());
+    m_consumer = std::move(fresh);
+    m_cooperative = cooperative;
+    m_prefetchRecords = wanted;
     event(JobEvent::Severity::Info,
           QStringLiteral("prefetching up to %1 records for %2 partitions")
               .arg(QString::fromStdString(confValue(rd_kafka_conf(m_consumer.get()), "queued.min.messages")))

@@ -118,8 +118,6 @@ void MirrorWorker::refreshTopics()
     for (const QString &name : selected)
         selectedPartitions << src.topics.value(name).partitions;
     sizeConsumer(selectedPartitions);
-    if (!m_fatal.isEmpty())
-        return;
 
     ClusterTopics tgt;
     bool tgtRead = false;

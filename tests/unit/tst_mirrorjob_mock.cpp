@@ -309,6 +309,12 @@ private Q_SLOTS:
                     out << e.text;
             return out;
         };
+        auto eventIndex = [](const QSignalSpy &events, const QString &prefix) {
+            for (qsizetype i = 0; i < events.size(); ++i)
+                if (events.at(i).first().value<JobEvent>().text.startsWith(prefix))
+                    return i;
+            return qsizetype(-1);
+        };
 
         MockCluster src, dst;
         const QString wide = QStringLiteral("wide"), narrow = QStringLiteral("narrow");
@@ -329,6 +335,10 @@ private Q_SLOTS:
             QVERIFY2(ok, qPrintable(error));
             // The text reads the value back from the consumer librdkafka was given.
             QCOMPARE(prefetchEvents(events), QStringList{prefetchEvent.arg(wanted).arg(partitions)});
+            // Made again before it subscribed to anything.
+            const qsizetype subscribed = eventIndex(events, QStringLiteral("mirroring wide"));
+            QVERIFY(subscribed >= 0);
+            QVERIFY(eventIndex(events, QStringLiteral("prefetching")) < subscribed);
             const auto copied = md::test::consumeAll(dst.bootstrap(), wide, &error);
             QVERIFY2(copied, qPrintable(error));
             QVERIFY2(md::test::sameRecords(byPartition(records), *copied, &error), qPrintable(error));
