@@ -18,7 +18,9 @@ using md::test::MockCluster;
 
 namespace {
 
-KafkaPtr consumer(const QByteArray &bootstrap)
+// `recoverByItself` false: librdkafka's own re-bootstrap is off
+// (metadata.recovery.strategy none), so only a revival brings the handle back.
+KafkaPtr consumer(const QByteArray &bootstrap, bool recoverByItself = true)
 {
     char errstr[512];
     rd_kafka_conf_t *conf = rd_kafka_conf_new();
@@ -29,6 +31,8 @@ KafkaPtr consumer(const QByteArray &bootstrap)
     rd_kafka_conf_set(conf, "reconnect.backoff.ms", "50", errstr, sizeof errstr);
     // Refreshes of its own while it is stuck: they do not save it either.
     rd_kafka_conf_set(conf, "topic.metadata.refresh.interval.ms", "500", errstr, sizeof errstr);
+    if (!recoverByItself)
+        rd_kafka_conf_set(conf, "metadata.recovery.strategy", "none", errstr, sizeof errstr);
     return KafkaPtr(rd_kafka_new(RD_KAFKA_CONSUMER, conf, errstr, sizeof errstr));
 }
 
@@ -83,14 +87,18 @@ private Q_SLOTS:
 
     // Issue 5301 itself: one Metadata answer without brokers (but with the
     // topic: an answer listing neither is retried, not believed) and the handle
-    // never reaches the cluster again by itself; revived, it does at once.
+    // knows no broker any more. librdkafka built with working atomics
+    // (installer/librdkafka.sh) re-bootstraps by itself, mostly within 25 ms,
+    // but not always: once in CI it asked nothing for 15 s after an answer
+    // like this. So the engine and ProbeClient revive such a handle, and here
+    // librdkafka's own way back is off: only the revival can bring it back.
     void aHandleThatForgotEveryBrokerReachesTheClusterAgain()
     {
         MockCluster cluster;
         cluster.createTopic(QStringLiteral("t"), 1);
         FencingProxy proxy(cluster.bootstrap());
         QVERIFY(proxy.isListening());
-        KafkaPtr rk = consumer(proxy.address().toUtf8());
+        KafkaPtr rk = consumer(proxy.address().toUtf8(), false);
         QVERIFY(rk);
         MetadataPtr answer;
         QCOMPARE(metadata(rk.get(), 5000, &answer), RD_KAFKA_RESP_ERR_NO_ERROR);
@@ -113,18 +121,7 @@ private Q_SLOTS:
             KafkaPtr fresh = consumer(proxy.address().toUtf8());
             QCOMPARE(metadata(fresh.get(), 5000), RD_KAFKA_RESP_ERR_NO_ERROR);
         }
-        // librdkafka re-bootstraps by itself once every broker it knew is gone,
-        // now that it is built with working atomics (installer/librdkafka.sh);
-        // built without them it asked nothing for 10 s and more (issue 5301's
-        // state for good). The revival below stays for whatever else leaves a
-        // handle there.
-        QElapsedTimer back;
-        back.start();
-        rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__TRANSPORT;
-        while (err != RD_KAFKA_RESP_ERR_NO_ERROR && back.elapsed() < 15000)
-            err = metadata(rk.get(), 1000);
-        QCOMPARE(err, RD_KAFKA_RESP_ERR_NO_ERROR);
-        qInfo("reached the cluster again by itself in %lld ms", back.elapsed());
+        QVERIFY(metadata(rk.get(), 2000) != RD_KAFKA_RESP_ERR_NO_ERROR);
 
         QCOMPARE(reviveBootstrapBrokers(rk.get(), proxy.address()), 1);
         QCOMPARE(metadata(rk.get(), 5000, &answer), RD_KAFKA_RESP_ERR_NO_ERROR);
