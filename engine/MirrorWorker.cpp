@@ -144,8 +144,7 @@ bool MirrorWorker::setup(QString *error)
     // is the window instead (a 1M-record copy peaked at 194-330 MB resident
     // with 1,000,000; docs/PERFORMANCE.md).
     const QString queueKey = QStringLiteral("queue.buffering.max.messages");
-    m_operatorWindow =
-        m_spec.target.properties.contains(queueKey) || m_spec.target.producerProperties.contains(queueKey);
+    m_operatorWindow = operatorSet(m_spec.target, m_spec.target.producerProperties, queueKey);
     setConfDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties, queueKey,
                    QString::number(InFlightWindow::kMaxRecords + InFlightWindow::kProducerHeadroom));
     setConfDefault(pc.conf.get(), m_spec.target, m_spec.target.producerProperties,
