@@ -1,14 +1,14 @@
-#include "Commands.h"
+#include "app/Commands.h"
 
-#include "ClusterProbe.h"
-#include "CommandLine.h"
-#include "JobProgress.h"
-#include "MirrorPlan.h"
-#include "ProfileLoader.h"
-#include "RegistryCompare.h"
-#include "RetentionCheck.h"
-#include "TargetTopicRule.h"
-#include "TransactionCheck.h"
+#include "app/CommandLine.h"
+#include "app/ProfileLoader.h"
+#include "engine/admin/ClusterProbe.h"
+#include "engine/mirror/JobProgress.h"
+#include "engine/mirror/MirrorPlan.h"
+#include "engine/mirror/RetentionCheck.h"
+#include "engine/mirror/TargetTopicRule.h"
+#include "engine/mirror/TransactionCheck.h"
+#include "engine/schema/RegistryCompare.h"
 
 #include <QLocale>
 

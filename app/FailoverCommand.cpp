@@ -1,10 +1,10 @@
-#include "Commands.h"
+#include "app/Commands.h"
 
-#include "CommandLine.h"
-#include "GroupOffsetSync.h"
-#include "OffsetMap.h"
-#include "ProfileLoader.h"
-#include "TextTable.h"
+#include "app/CommandLine.h"
+#include "app/ProfileLoader.h"
+#include "app/TextTable.h"
+#include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

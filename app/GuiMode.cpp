@@ -1,11 +1,11 @@
-#include "AppCommands.h"
+#include "app/AppCommands.h"
 
-#include "JobWorkspace.h"
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "ProfileLoader.h"
-#include "Sandbox.h"
-#include "SingleInstance.h"
+#include "app/ProfileLoader.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/sandbox/Sandbox.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/SingleInstance.h"
 
 #include <QApplication>
 #include <QFileInfo>

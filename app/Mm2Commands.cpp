@@ -1,8 +1,8 @@
-#include "Mm2Commands.h"
+#include "app/Mm2Commands.h"
 
-#include "CommandLine.h"
-#include "JobProfile.h"
-#include "Mm2Properties.h"
+#include "app/CommandLine.h"
+#include "model/mm2/Mm2Properties.h"
+#include "model/profile/JobProfile.h"
 
 #include <QDir>
 #include <QFile>

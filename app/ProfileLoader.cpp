@@ -1,6 +1,6 @@
-#include "ProfileLoader.h"
+#include "app/ProfileLoader.h"
 
-#include "Sandbox.h"
+#include "engine/sandbox/Sandbox.h"
 
 #include <QEventLoop>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "JobProfile.h"
-#include "MirrorJobSpec.h"
+#include "engine/mirror/MirrorJobSpec.h"
+#include "model/profile/JobProfile.h"
 
 #include <QTextStream>
 

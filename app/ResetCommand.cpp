@@ -1,10 +1,10 @@
-#include "Commands.h"
+#include "app/Commands.h"
 
-#include "CommandLine.h"
-#include "JobProgress.h"
-#include "ProfileLoader.h"
-#include "ProfileSupport.h"
-#include "TextTable.h"
+#include "app/CommandLine.h"
+#include "app/ProfileLoader.h"
+#include "app/TextTable.h"
+#include "engine/mirror/JobProgress.h"
+#include "model/profile/ProfileSupport.h"
 
 #include <QJsonValue>
 #include <QLocale>

@@ -1,12 +1,12 @@
-#include "Commands.h"
+#include "app/Commands.h"
 
-#include "CommandLine.h"
-#include "JobProfile.h"
-#include "OffsetMap.h"
-#include "ProfileLoader.h"
-#include "ReversePlan.h"
-#include "TextTable.h"
-#include "TopicNaming.h"
+#include "app/CommandLine.h"
+#include "app/ProfileLoader.h"
+#include "app/TextTable.h"
+#include "engine/mirror/ReversePlan.h"
+#include "engine/mirror/TopicNaming.h"
+#include "engine/offsetmap/OffsetMap.h"
+#include "model/profile/JobProfile.h"
 
 #include <QFileInfo>
 #include <QLocale>

@@ -1,13 +1,13 @@
-#include "AppCommands.h"
-#include "CommandLine.h"
+#include "app/AppCommands.h"
+#include "app/CommandLine.h"
 
-#include "JobProfile.h"
-#include "LagStatus.h"
-#include "MirrorJob.h"
-#include "NumberFormat.h"
-#include "ProfileLoader.h"
-#include "PrometheusExporter.h"
-#include "Sandbox.h"
+#include "app/ProfileLoader.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/sandbox/Sandbox.h"
+#include "model/monitor/LagStatus.h"
+#include "model/profile/JobProfile.h"
+#include "model/tables/NumberFormat.h"
+#include "service/PrometheusExporter.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,8 +1,8 @@
-#include "Commands.h"
+#include "app/Commands.h"
 
-#include "CommandLine.h"
-#include "ProfileLoader.h"
-#include "Verifier.h"
+#include "app/CommandLine.h"
+#include "app/ProfileLoader.h"
+#include "engine/verify/Verifier.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
-#include "AppCommands.h"
-#include "CommandLine.h"
-#include "Commands.h"
-#include "CrashReport.h"
-#include "Mm2Commands.h"
+#include "app/AppCommands.h"
+#include "app/CommandLine.h"
+#include "app/Commands.h"
+#include "app/CrashReport.h"
+#include "app/Mm2Commands.h"
 
 #include <QCoreApplication>
 

@@ -1,4 +1,4 @@
-#include "HttpRequestHead.h"
+#include "service/HttpRequestHead.h"
 
 #include <QList>
 

@@ -1,6 +1,6 @@
-#include "PrometheusExporter.h"
+#include "service/PrometheusExporter.h"
 
-#include "HttpRequestHead.h"
+#include "service/HttpRequestHead.h"
 
 #include <QCoreApplication>
 #include <QHostAddress>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "LagStatus.h"
-#include "MetricsSnapshot.h"
+#include "engine/mirror/MetricsSnapshot.h"
+#include "model/monitor/LagStatus.h"
 
 #include <QHash>
 #include <QHostAddress>

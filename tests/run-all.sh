@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test run, from a fresh Debian 12 checkout to a verdict:
 #   1. system packages (installer/deps.sh, only what is missing)
-#   2. formatting: every .cpp/.h as .clang-format says (tests/check-format.sh)
+#   2. formatting: every .cpp/.h as .clang-format says (tests/check-format.sh),
+#      and every include within its layer (tests/check-layers.sh)
 #   3. Apache Kafka jars and Apicurio Registry (tests/kafka/harness.sh fetch, once per cache)
 #   4. configure + build the `ci` preset (build-ci/, warnings are errors)
 #   5. fuzz: the libFuzzer targets built with clang in build-fuzz/ and run
@@ -71,6 +72,14 @@ if ! bash "$ROOT/tests/check-format.sh"; then
     exit 1
 fi
 echo "formatting ok ($(elapsed $t))"
+
+t=$SECONDS
+phase "layers (tests/check-layers.sh)"
+if ! bash "$ROOT/tests/check-layers.sh"; then
+    echo "run-all: FAILED: layers (an include above points up, skips a layer or names no folder)"
+    exit 1
+fi
+echo "layers ok ($(elapsed $t))"
 
 t=$SECONDS
 phase "Apache Kafka jars and Apicurio Registry (tests/kafka/harness.sh fetch)"

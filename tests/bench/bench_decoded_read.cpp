@@ -18,11 +18,11 @@
 //   RESULT steps run=R reset_ms= sort_offset_ms=
 // the UI thread's own steps afterwards: the same rows set again, and a sort by offset.
 
-#include "KafkaHandles.h"
-#include "MessagesPanel.h"
-#include "SchemaRegistryClient.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/schema/SchemaRegistryClient.h"
+#include "ui/cluster/MessagesPanel.h"
 
-#include "AdminClient.h"
+#include "engine/admin/AdminClient.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -8,13 +8,13 @@
 //
 //   bench_firstload [--topics N] [--partitions P] [--rounds R]
 
-#include "ClusterClient.h"
-#include "ClusterMetadata.h"
-#include "ClusterPane.h"
-#include "MessagesPanel.h"
-#include "SchemasPanel.h"
 #include "bench_synthetic_topics.h"
 #include "bench_thread_cpu.h"
+#include "engine/admin/ClusterClient.h"
+#include "engine/admin/ClusterMetadata.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/MessagesPanel.h"
+#include "ui/cluster/SchemasPanel.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -23,10 +23,10 @@
 //
 // Engine code (planGroupSync, applyGroupSync) against real brokers; seeding is raw librdkafka.
 
-#include "GroupOffsetSync.h"
-#include "KafkaHandles.h"
 #include "KafkaTestUtil.h"
-#include "OffsetMap.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,7 +1,7 @@
 // Evaluations per second of JsonPredicate on a realistic ~200-byte order
 // record (message search scans topics with it; the goal is well under 1 us).
 //   build-ci/tests/bench/bench_jsonpath [seconds per expression, default 1]
-#include "JsonPath.h"
+#include "engine/query/JsonPath.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

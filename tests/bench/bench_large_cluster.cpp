@@ -28,12 +28,12 @@
 #include "bench_large_cluster.h"
 #include "bench_thread_cpu.h"
 
-#include "ClusterPane.h"
-#include "ConsumerGroupModel.h"
-#include "GroupOffsetsModel.h"
-#include "GroupsPanel.h"
-#include "KafkaHandles.h"
-#include "TopicTableModel.h"
+#include "engine/core/KafkaHandles.h"
+#include "model/tables/ConsumerGroupModel.h"
+#include "model/tables/GroupOffsetsModel.h"
+#include "model/tables/TopicTableModel.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/GroupsPanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

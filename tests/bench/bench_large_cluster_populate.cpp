@@ -3,7 +3,7 @@
 
 #include "bench_large_cluster.h"
 
-#include "KafkaHandles.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QElapsedTimer>
 

@@ -8,7 +8,7 @@
 // issues per redraw. Exits non-zero when the memory is not flat after warm-up or the
 // estimate is off by more than 10% from the measurement.
 
-#include "MetricStore.h"
+#include "model/monitor/MetricStore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

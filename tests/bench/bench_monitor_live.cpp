@@ -47,18 +47,18 @@
 // time. Prints PASS/FAIL per monitor phase against p99 < 16 ms and upkeep (all monitors
 // together) < 5% of one core, and exits non-zero on FAIL.
 
-#include "JobListModel.h"
-#include "JobMonitor.h"
-#include "MainWindow.h"
-#include "MetricsSnapshot.h"
-#include "MirrorJob.h"
-#include "MirrorJobSpec.h"
-#include "Navigator.h"
-#include "WorkArea.h"
 #include "bench_monitor_live_kafka.h"
 #include "bench_monitor_live_probe.h"
+#include "engine/mirror/MetricsSnapshot.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/mirror/MirrorJobSpec.h"
+#include "model/tables/JobListModel.h"
+#include "ui/job/JobMonitor.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/Navigator.h"
+#include "ui/window/WorkArea.h"
 
-#include "QCustomPlotInclude.h"
+#include "ui/charts/QCustomPlotInclude.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,8 +1,8 @@
 #include "bench_monitor_live_kafka.h"
 
-#include "KafkaHandles.h"
-#include "TopicNaming.h"
-#include "TopicSync.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/mirror/TopicNaming.h"
+#include "engine/mirror/TopicSync.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,7 +2,7 @@
 // before a phase starts (--create-targets).
 #pragma once
 
-#include "MirrorJobSpec.h"
+#include "engine/mirror/MirrorJobSpec.h"
 
 #include <QList>
 #include <QString>

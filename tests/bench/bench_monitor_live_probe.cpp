@@ -1,6 +1,6 @@
 #include "bench_monitor_live_probe.h"
 
-#include "JobMonitor.h"
+#include "ui/job/JobMonitor.h"
 
 #include <QThread>
 

@@ -8,8 +8,8 @@
 // the redraw count and the CPU time of chart upkeep (addSnapshot + redraws, thread CPU time)
 // as a share of one core. Exits non-zero when p99 lateness >= 16 ms or upkeep >= 5%.
 
-#include "JobMonitor.h"
-#include "MetricsSnapshot.h"
+#include "engine/mirror/MetricsSnapshot.h"
+#include "ui/job/JobMonitor.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

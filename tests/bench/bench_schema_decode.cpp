@@ -1,7 +1,7 @@
 // Records/s and MB/s of the schema registry decoders on a ~200-byte record.
 //   build-ci/tests/bench/bench_schema_decode avro [seconds, default 2]
 // One function per mode; the protobuf mode is added beside avro.
-#include "AvroDecoder.h"
+#include "engine/schema/AvroDecoder.h"
 
 #include <QElapsedTimer>
 

@@ -3,9 +3,9 @@
 // on 1..N threads. The registry is an in-memory lookup: this measures the
 // cache's cost per record, not HTTP.
 //   build-ci/tests/bench/bench_schema_decode_cache [seconds, default 2] [max threads, default 2]
-#include "AvroDecoder.h"
-#include "SchemaDecoding.h"
-#include "SchemaRegistryClient.h"
+#include "engine/schema/AvroDecoder.h"
+#include "engine/schema/SchemaDecoding.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QElapsedTimer>
 

@@ -1,6 +1,6 @@
 // Protobuf records to JSON, one core: records/s and MB/s for a ~200 B order
 // (nested message, string, int64, double, enum, repeated, map, Timestamp).
-#include "ProtobufDecoder.h"
+#include "engine/schema/ProtobufDecoder.h"
 
 #include <chrono>
 #include <cstdio>

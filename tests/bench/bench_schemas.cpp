@@ -12,11 +12,11 @@
 // Use a registry of its own (harness.sh registry-start with a private state dir): the
 // shared one serves the tests.
 
-#include "ClusterPane.h"
-#include "RegistryDecoders.h"
-#include "SchemaRegistryClient.h"
-#include "SchemaSubjectModel.h"
-#include "SchemasPanel.h"
+#include "engine/schema/RegistryDecoders.h"
+#include "engine/schema/SchemaRegistryClient.h"
+#include "model/tables/SchemaSubjectModel.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/SchemasPanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

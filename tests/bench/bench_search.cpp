@@ -18,12 +18,12 @@
 //   RESULT scan run=R records=N ms=T rate=RECORDS_PER_S matches=M
 //   RESULT ui run=R records=N ms=T rate=RECORDS_PER_S matches=M p50_ms= p99_ms= max_ms=
 
-#include "KafkaHandles.h"
-#include "MessageSearch.h"
-#include "MessageSearchBar.h"
-#include "MessagesPanel.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/query/MessageSearch.h"
+#include "ui/cluster/MessageSearchBar.h"
+#include "ui/cluster/MessagesPanel.h"
 
-#include "AdminClient.h"
+#include "engine/admin/AdminClient.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -4,7 +4,7 @@
 // leaders and replicas over three brokers, message counts that differ from
 // topic to topic (the topic's index) and partition to partition.
 
-#include "ClusterMetadata.h"
+#include "engine/admin/ClusterMetadata.h"
 
 namespace md::bench {
 

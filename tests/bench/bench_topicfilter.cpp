@@ -9,11 +9,11 @@
 //
 //   bench_topicfilter [--topics N] [--partitions P] [--text FILTER] [--rounds R]
 
-#include "ClusterMetadata.h"
-#include "TableViews.h"
-#include "TopicTableModel.h"
 #include "bench_synthetic_topics.h"
 #include "bench_thread_cpu.h"
+#include "engine/admin/ClusterMetadata.h"
+#include "model/tables/TopicTableModel.h"
+#include "ui/widgets/TableViews.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -4,8 +4,8 @@
 
 #include "KafkaTestUtil.h"
 
-#include "KafkaHandles.h"
 #include "KafkaTestUtilDetail.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QDeadlineTimer>
 #include <QThread>

@@ -9,7 +9,7 @@
 //   2. $MIRRORDESK_KAFKA_STATE/<name>/bootstrap, written by the harness once the
 //      broker is ready (default state dir: <build dir>/kafka-state).
 
-#include "ClusterConfig.h"
+#include "engine/core/ClusterConfig.h"
 
 #include <QFileInfo>
 #include <QMap>

@@ -5,8 +5,8 @@
 // watermarks, DeleteRecords; KafkaTestProduceConsume.cpp: producing,
 // consuming, group members). Not for tests: they use KafkaTestUtil.h.
 
-#include "KafkaHandles.h"
 #include "KafkaTestUtil.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QDeadlineTimer>
 #include <QMap>

@@ -4,7 +4,7 @@
 // handle that keeps it alive. For the sandbox and fault injection only: Kafka
 // behaviour is tested against real brokers (tests/integration).
 
-#include "KafkaHandles.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QString>
 

@@ -9,7 +9,7 @@
 // the other until the other registers something new. The integration tests
 // hold the `kafka` resource lock, so nothing else registers meanwhile.
 
-#include "SchemaRegistryClient.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QString>
 

@@ -8,8 +8,8 @@
 // so both the schema text -> decoder step and decoding are fuzzed. A decoder
 // is kept while the schema text stays the same, so mutations of the payload
 // alone run at the decoder's speed.
-#include "SchemaDecoding.h"
-#include "SchemaRegistryClient.h"
+#include "engine/schema/SchemaDecoding.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QByteArray>
 #include <QJsonDocument>

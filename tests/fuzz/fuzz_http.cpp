@@ -1,7 +1,7 @@
 // libFuzzer target: the metrics endpoint's request reader. Besides not
 // crashing, a verdict must not depend on bytes after the head's end, and a
 // head cut short must wait for more (Incomplete) or be refused as too large.
-#include "HttpRequestHead.h"
+#include "service/HttpRequestHead.h"
 
 #include <QByteArray>
 

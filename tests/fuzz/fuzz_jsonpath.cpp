@@ -2,7 +2,7 @@
 // is the length of the expression (UTF-8), the rest is the document; every
 // expression that parses is evaluated on it, then on a few of its prefixes
 // (truncated records), and must give the same answer twice.
-#include "JsonPath.h"
+#include "engine/query/JsonPath.h"
 
 #include <QString>
 

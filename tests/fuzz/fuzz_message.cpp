@@ -1,7 +1,7 @@
 // libFuzzer target: the message table's decoders (text, JSON, hex), the
 // clipboard text and the JSON export of one record. The input is split into
 // a timestamp, key, header value and value, so every field sees fuzzed bytes.
-#include "MessageTableModel.h"
+#include "model/tables/MessageTableModel.h"
 
 #include <QByteArray>
 #include <QJsonDocument>

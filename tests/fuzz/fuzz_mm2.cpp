@@ -1,8 +1,8 @@
 // libFuzzer target: the mm2.properties importer (Java properties syntax, JAAS
 // lines, flows), then what becomes of each imported profile (write, validate,
 // export back to MM2).
-#include "JobProfile.h"
-#include "Mm2Properties.h"
+#include "model/mm2/Mm2Properties.h"
+#include "model/profile/JobProfile.h"
 
 #include <QByteArray>
 #include <QString>

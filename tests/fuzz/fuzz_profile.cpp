@@ -1,8 +1,8 @@
 // libFuzzer target: the *.mirrorjob parser (JobProfile::fromJson), what it
 // hands on (issue texts, validate, toJson, toSpec, the MM2 export) and the
 // round trip of a profile parsed without findings.
-#include "JobProfile.h"
-#include "Mm2Properties.h"
+#include "model/mm2/Mm2Properties.h"
+#include "model/profile/JobProfile.h"
 
 #include <QByteArray>
 #include <QString>

@@ -6,9 +6,9 @@
 // holding a byte string, and a fixture with a temporary folder, an in-memory
 // keychain and the example profile to copy into it.
 
-#include "JobEditor.h"
-#include "JobProfile.h"
-#include "SecretStore.h"
+#include "model/profile/JobProfile.h"
+#include "ui/connections/SecretStore.h"
+#include "ui/job/JobEditor.h"
 
 #include <QCoreApplication>
 #include <QDir>

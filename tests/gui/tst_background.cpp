@@ -1,7 +1,7 @@
 // md::inBackground (ui/Background.h), the one way widgets run one-shot work: the answer
 // reaches `done` on the UI thread, from the event loop and never inside the call, and not
 // at all once the receiver is gone.
-#include "Background.h"
+#include "ui/widgets/Background.h"
 
 #include <QObject>
 #include <QTest>

@@ -4,14 +4,14 @@
 // and Compare's Cancel answer at once (within 200 ms), the view can go right after, and
 // the background task ends by itself well before its connection timeout,
 // finding no dialog. The probe's cancel flag is checked on probeCluster itself.
-#include "ClusterProbe.h"
-#include "CompareView.h"
-#include "CopyMessagesDialog.h"
-#include "FailoverDialog.h"
 #include "LocalPorts.h"
-#include "Tasks.h"
-#include "VerifyDialog.h"
-#include "VerifyJob.h"
+#include "engine/admin/ClusterProbe.h"
+#include "engine/core/Tasks.h"
+#include "engine/verify/VerifyJob.h"
+#include "ui/dialogs/CopyMessagesDialog.h"
+#include "ui/dialogs/FailoverDialog.h"
+#include "ui/dialogs/VerifyDialog.h"
+#include "ui/job/CompareView.h"
 
 #include <QElapsedTimer>
 #include <QPushButton>

@@ -3,14 +3,14 @@
 // one behind by 8 records, one with a different config, one in sync) and the view shows
 // exactly that; the main window opens it for the selected job; an unreachable cluster is
 // reported in words.
-#include "ClusterDiffModel.h"
-#include "CompareView.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "Tasks.h"
-#include "WorkArea.h"
+#include "engine/core/Tasks.h"
+#include "engine/mirror/MirrorJob.h"
+#include "model/tables/ClusterDiffModel.h"
+#include "ui/job/CompareView.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/WorkArea.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

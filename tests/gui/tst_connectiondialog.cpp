@@ -5,10 +5,10 @@
 // an encrypted client key connects and a CA that did not sign the broker says
 // "TLS failed" (each with the error kind the dialog chose its words from). Passwords (SASL and key): with an in-memory
 // keychain they land there and nowhere else; without a keychain the dialog says why and asks at connect time.
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
 #include "KafkaTestEnv.h"
-#include "SecretStore.h"
+#include "model/cluster/ConnectionStore.h"
+#include "ui/connections/ConnectionDialog.h"
+#include "ui/connections/SecretStore.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -6,9 +6,9 @@
 // server in the test) and answers on its own line: "refused" for a 401, ok with
 // the subjects for a list. The secret reaches the registry, typed, from the
 // keychain, or asked for when there is no keychain.
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
-#include "SecretStore.h"
+#include "model/cluster/ConnectionStore.h"
+#include "ui/connections/ConnectionDialog.h"
+#include "ui/connections/SecretStore.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

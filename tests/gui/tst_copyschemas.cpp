@@ -8,14 +8,14 @@
 // and listed beside the result. The CSV export writes decoded values when the
 // table shows them. No fake registry: both registries are real Apicurios.
 
-#include "AdminClient.h"
-#include "CopyMessagesDialog.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MessagesPanel.h"
 #include "RegistryPair.h"
 #include "RegistryTestEnv.h"
-#include "SchemaRegistryClient.h"
+#include "engine/admin/AdminClient.h"
+#include "engine/schema/SchemaRegistryClient.h"
+#include "ui/cluster/MessagesPanel.h"
+#include "ui/dialogs/CopyMessagesDialog.h"
 
 #include <QFile>
 #include <QSignalSpy>

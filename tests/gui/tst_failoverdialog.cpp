@@ -7,8 +7,8 @@
 // have read next on the source. A group active on the target is refused.
 #include "../integration/failover_support.h"
 
-#include "FailoverDialog.h"
-#include "FailoverPlanModel.h"
+#include "model/tables/FailoverPlanModel.h"
+#include "ui/dialogs/FailoverDialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QPushButton>

@@ -3,14 +3,14 @@
 // Burrow status rules), without job controls, lag-in-time or latency charts; a group whose
 // commits stop while lag grows turns STALL (ERR), one catching up is OK. The main window's
 // watchGroup opens one as a tab (one per group; closing parks it; the layout restores it).
-#include "ChartPanel.h"
-#include "ClusterPane.h"
-#include "GroupLagSampler.h"
-#include "GroupMonitor.h"
-#include "JobMonitor.h"
-#include "MainWindow.h"
-#include "PartitionTableModel.h"
-#include "WorkArea.h"
+#include "engine/admin/GroupLagSampler.h"
+#include "model/tables/PartitionTableModel.h"
+#include "ui/charts/ChartPanel.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/job/GroupMonitor.h"
+#include "ui/job/JobMonitor.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/WorkArea.h"
 
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
@@ -24,7 +24,7 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "QCustomPlotInclude.h"
+#include "ui/charts/QCustomPlotInclude.h"
 
 using namespace md;
 

@@ -7,16 +7,16 @@
 // JSON and hex; clipboard JSON; JSON and CSV exports parse back; and copying
 // selected messages and an offset range to the other cluster.
 
-#include "AdminClient.h"
-#include "AdminService.h"
-#include "ConsumerGroupModel.h"
-#include "CopyMessagesDialog.h"
-#include "GroupOffsetsModel.h"
-#include "GroupsPanel.h"
-#include "KafkaHandles.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MessagesPanel.h"
+#include "engine/admin/AdminClient.h"
+#include "engine/admin/AdminService.h"
+#include "engine/core/KafkaHandles.h"
+#include "model/tables/ConsumerGroupModel.h"
+#include "model/tables/GroupOffsetsModel.h"
+#include "ui/cluster/GroupsPanel.h"
+#include "ui/cluster/MessagesPanel.h"
+#include "ui/dialogs/CopyMessagesDialog.h"
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>

@@ -4,16 +4,16 @@
 // the unsaved-change question, an unreadable file, and undo / redo. The plan
 // and Run: tst_jobeditorplan; passwords: tst_jobeditorsecrets.
 
-#include "JobDocument.h"
-#include "JobEditor.h"
 #include "JobEditorTestUtil.h"
-#include "JobWorkspace.h"
 #include "KafkaTestEnv.h"
-#include "MainWindow.h"
-#include "PlanView.h"
-#include "RecentFiles.h"
-#include "SecretField.h"
-#include "SecretStore.h"
+#include "ui/connections/SecretField.h"
+#include "ui/connections/SecretStore.h"
+#include "ui/job/JobDocument.h"
+#include "ui/job/JobEditor.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/job/PlanView.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/RecentFiles.h"
 
 #include <QCheckBox>
 #include <QComboBox>

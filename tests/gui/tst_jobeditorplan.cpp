@@ -3,18 +3,18 @@
 // topic gets (real brokers: the mock cannot hold topic configs), an
 // unreachable cluster, and Run starting the job in the main window.
 
-#include "JobDocument.h"
-#include "JobEditor.h"
 #include "JobEditorTestUtil.h"
-#include "JobListModel.h"
-#include "JobWorkspace.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "PlanView.h"
-#include "Sandbox.h"
-#include "SecretStore.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/sandbox/Sandbox.h"
+#include "model/tables/JobListModel.h"
+#include "ui/connections/SecretStore.h"
+#include "ui/job/JobDocument.h"
+#include "ui/job/JobEditor.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/job/PlanView.h"
+#include "ui/window/MainWindow.h"
 
 #include <QCheckBox>
 #include <QElapsedTimer>

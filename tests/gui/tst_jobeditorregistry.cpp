@@ -5,12 +5,12 @@
 // fields are empty, the secrets are references (never the typed value), and a
 // bad URL gets check's message beside the field.
 
-#include "JobDocument.h"
-#include "JobEditor.h"
 #include "JobEditorTestUtil.h"
-#include "JobWorkspace.h"
-#include "SecretField.h"
-#include "SecretStore.h"
+#include "ui/connections/SecretField.h"
+#include "ui/connections/SecretStore.h"
+#include "ui/job/JobDocument.h"
+#include "ui/job/JobEditor.h"
+#include "ui/job/JobWorkspace.h"
 
 #include <QComboBox>
 #include <QLineEdit>

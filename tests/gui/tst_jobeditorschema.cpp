@@ -3,9 +3,9 @@
 // default; spin boxes stop at the key's range; keyword boxes offer exactly
 // the key's values.
 
-#include "JobDocument.h"
-#include "JobEditor.h"
-#include "ProfileSchema.h"
+#include "model/profile/ProfileSchema.h"
+#include "ui/job/JobDocument.h"
+#include "ui/job/JobEditor.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>

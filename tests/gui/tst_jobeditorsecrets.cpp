@@ -3,13 +3,13 @@
 // or without one to an environment reference, or in clear text only when the
 // user chooses it (then owner-only, with a warning).
 
-#include "JobDocument.h"
-#include "JobEditor.h"
 #include "JobEditorTestUtil.h"
-#include "JobWorkspace.h"
-#include "RecentFiles.h"
-#include "SecretField.h"
-#include "SecretStore.h"
+#include "ui/connections/SecretField.h"
+#include "ui/connections/SecretStore.h"
+#include "ui/job/JobDocument.h"
+#include "ui/job/JobEditor.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/window/RecentFiles.h"
 
 #include <QComboBox>
 #include <QFile>

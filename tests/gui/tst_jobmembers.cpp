@@ -1,12 +1,12 @@
 // Two instances of one profile (one consumer group) share the source partitions; the monitor
 // of one shows, from DescribeConsumerGroups polled off the UI thread, which partitions the
 // other member owns. Real brokers (MD_REQUIRE_BROKERS), offscreen.
-#include "GroupLagSampler.h"
-#include "JobMonitor.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MirrorJob.h"
-#include "PartitionTableModel.h"
+#include "engine/admin/GroupLagSampler.h"
+#include "engine/mirror/MirrorJob.h"
+#include "model/tables/PartitionTableModel.h"
+#include "ui/job/JobMonitor.h"
 
 #include <QAbstractItemModelTester>
 #include <QRegularExpression>

@@ -1,13 +1,13 @@
 // The job monitor fed with synthetic snapshots (no Kafka): what its charts, lag map and
 // partition table hold, that redraws are coalesced and skipped while hidden, the exports,
 // and that its controls drive a real MirrorJob.
-#include "ChartPanel.h"
-#include "GroupLagSampler.h"
-#include "JobMonitor.h"
-#include "MirrorJob.h"
-#include "NumberFormat.h"
-#include "PartitionTableModel.h"
-#include "TopicNaming.h"
+#include "engine/admin/GroupLagSampler.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/mirror/TopicNaming.h"
+#include "model/tables/NumberFormat.h"
+#include "model/tables/PartitionTableModel.h"
+#include "ui/charts/ChartPanel.h"
+#include "ui/job/JobMonitor.h"
 
 #include <QAbstractItemModelTester>
 #include <QDoubleSpinBox>
@@ -21,7 +21,7 @@
 #include <QTest>
 #include <QToolButton>
 
-#include "QCustomPlotInclude.h"
+#include "ui/charts/QCustomPlotInclude.h"
 
 using namespace md;
 

@@ -10,12 +10,12 @@
 //    saves no password anywhere, and `run` fails with a message that names the
 //    key path and the keychain's reason.
 // Either way HOME is a fresh directory that the test searches for the password.
-#include "ConnectionDialog.h"
-#include "ConnectionStore.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "ProcessTestUtil.h"
-#include "SecretStore.h"
+#include "model/cluster/ConnectionStore.h"
+#include "ui/connections/ConnectionDialog.h"
+#include "ui/connections/SecretStore.h"
 
 #include <QCheckBox>
 #include <QComboBox>

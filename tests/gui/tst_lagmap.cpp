@@ -2,11 +2,11 @@
 // row each, grouped by topic with lines between topics, labels that never overlap at any
 // height, zoom and scroll of the rows, the hover text, a click that selects the partition in
 // the monitor's table, a dark palette that stays readable, and what a refresh costs.
-#include "JobMonitor.h"
-#include "LagMapLayout.h"
-#include "LagMapWidget.h"
-#include "NumberFormat.h"
-#include "PartitionTableModel.h"
+#include "model/tables/NumberFormat.h"
+#include "model/tables/PartitionTableModel.h"
+#include "ui/charts/LagMapLayout.h"
+#include "ui/charts/LagMapWidget.h"
+#include "ui/job/JobMonitor.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -21,7 +21,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
-#include "QCustomPlotInclude.h"
+#include "ui/charts/QCustomPlotInclude.h"
 
 #include <algorithm>
 #include <cmath>

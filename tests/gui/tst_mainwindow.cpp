@@ -1,18 +1,18 @@
 // The main window on the sandbox: both panes connect on their admin threads,
 // the source pane lists the demo topics with their partition counts, the
 // target pane the topics the sandbox prepared, and the demo job runs.
-#include "ClusterClient.h"
-#include "ClusterPane.h"
-#include "JobEditor.h"
-#include "JobListModel.h"
-#include "JobMonitor.h"
-#include "JobWorkspace.h"
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "Sandbox.h"
-#include "TopicNaming.h"
-#include "TopicTableModel.h"
-#include "WorkArea.h"
+#include "engine/admin/ClusterClient.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/mirror/TopicNaming.h"
+#include "engine/sandbox/Sandbox.h"
+#include "model/tables/JobListModel.h"
+#include "model/tables/TopicTableModel.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/job/JobEditor.h"
+#include "ui/job/JobMonitor.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/WorkArea.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -4,8 +4,8 @@
 // its tooltip, and the record viewer names the schema (id, type, subject,
 // version) beside the decoded value, the raw bytes in hex beside it.
 
-#include "AdminClient.h"
-#include "MessagesPanel.h"
+#include "engine/admin/AdminClient.h"
+#include "ui/cluster/MessagesPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -6,12 +6,12 @@
 // named in the status line before anything runs; the record viewer shows the
 // selected record as pretty JSON beside its hex.
 
-#include "AdminClient.h"
-#include "AdminService.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MessageSearchBar.h"
-#include "MessagesPanel.h"
+#include "engine/admin/AdminClient.h"
+#include "engine/admin/AdminService.h"
+#include "ui/cluster/MessageSearchBar.h"
+#include "ui/cluster/MessagesPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>

@@ -3,11 +3,11 @@
 // The D-Bus way is checked against a fake org.freedesktop.Notifications on a bus of the test's
 // own (a dbus-daemon it starts: no session bus is needed from CTest; skipped without
 // dbus-daemon); the banner way with a bus that leads nowhere and no tray (offscreen has none).
-#include "JobMonitor.h"
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "NotificationBanner.h"
-#include "Notifier.h"
+#include "engine/mirror/MirrorJob.h"
+#include "ui/job/JobMonitor.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/NotificationBanner.h"
+#include "ui/window/Notifier.h"
 
 #include <QAction>
 #include <QDBusConnection>

@@ -1,9 +1,9 @@
 // PlanView's background probe without brokers: a result that a newer edit made
 // stale is never shown, and closing the view while a probe runs returns at once
 // (nothing waits on the UI thread) and survives the probe's late answer.
-#include "JobProfile.h"
-#include "PlanView.h"
-#include "Tasks.h"
+#include "engine/core/Tasks.h"
+#include "model/profile/JobProfile.h"
+#include "ui/job/PlanView.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

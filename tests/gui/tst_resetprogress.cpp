@@ -6,17 +6,17 @@
 // with the reason shown, a result that arrives after the dialog closed is
 // dropped, the window's Reset action is unavailable while it runs the job, and
 // the job editor's plan says per partition where the job starts and why.
-#include "JobEditor.h"
-#include "JobProfile.h"
-#include "JobWorkspace.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "PlanView.h"
-#include "ProgressTableModel.h"
-#include "ResetProgressDialog.h"
-#include "SecretStore.h"
+#include "engine/mirror/MirrorJob.h"
+#include "model/profile/JobProfile.h"
+#include "model/tables/ProgressTableModel.h"
+#include "ui/connections/SecretStore.h"
+#include "ui/dialogs/ResetProgressDialog.h"
+#include "ui/job/JobEditor.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/job/PlanView.h"
+#include "ui/window/MainWindow.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,13 +3,13 @@
 // whose subject the renamed target topic lacks shows in the Compare view's
 // Schemas section and in the job editor plan's Schemas tab; with no registry
 // the section stays hidden.
-#include "CompareView.h"
-#include "JobProfile.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "PlanView.h"
 #include "RegistryTestEnv.h"
-#include "SchemaRegistryClient.h"
+#include "engine/schema/SchemaRegistryClient.h"
+#include "model/profile/JobProfile.h"
+#include "ui/job/CompareView.h"
+#include "ui/job/PlanView.h"
 
 #include <QListWidget>
 #include <QRegularExpression>

@@ -12,14 +12,14 @@
 // registry says how to add one. A registry that is down shows its error inline
 // naming it; one that does not answer leaves the window responsive.
 
-#include "ClusterPane.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "RegistryTestEnv.h"
-#include "SchemaDetails.h"
-#include "SchemaRegistryClient.h"
-#include "SchemaSubjectModel.h"
-#include "SchemasPanel.h"
+#include "engine/schema/SchemaRegistryClient.h"
+#include "model/tables/SchemaSubjectModel.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/SchemaDetails.h"
+#include "ui/cluster/SchemasPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>

@@ -7,10 +7,10 @@
 
 #include "../integration/registry_fake_support.h"
 
-#include "RegistryDecoders.h"
-#include "SchemaDetails.h"
-#include "SchemaSubjectModel.h"
-#include "SchemasPanel.h"
+#include "engine/schema/RegistryDecoders.h"
+#include "model/tables/SchemaSubjectModel.h"
+#include "ui/cluster/SchemaDetails.h"
+#include "ui/cluster/SchemasPanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QPlainTextEdit>

@@ -7,12 +7,12 @@
 // and a topic no job mirrors are refused with the reason.
 #include "../integration/failover_support.h"
 
-#include "ClusterPane.h"
-#include "JobProfile.h"
-#include "MainWindow.h"
-#include "MessagesPanel.h"
-#include "MirrorJob.h"
-#include "OtherSideLookup.h"
+#include "engine/mirror/MirrorJob.h"
+#include "model/profile/JobProfile.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/MessagesPanel.h"
+#include "ui/cluster/OtherSideLookup.h"
+#include "ui/window/MainWindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

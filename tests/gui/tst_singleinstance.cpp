@@ -5,7 +5,7 @@
 // what it received when MIRRORDESK_PRINT_OPEN_EVENTS is set), including a
 // first instance that was killed and left its socket behind.
 #include "KafkaTestEnv.h"
-#include "SingleInstance.h"
+#include "ui/window/SingleInstance.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -6,16 +6,16 @@
 // delete with the typed confirmation (a wrong name refuses), the ACL tab on a
 // broker without authorizer, auto-refresh choices and selection across refreshes.
 // KRaft trails admin changes in metadata and DescribeConfigs: every check polls.
-#include "AclTableModel.h"
-#include "AclView.h"
-#include "AdminDialogs.h"
-#include "ClusterPane.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "PartitionDetailModel.h"
-#include "TopicConfigModel.h"
-#include "TopicDetails.h"
-#include "TopicTableModel.h"
+#include "model/tables/AclTableModel.h"
+#include "model/tables/PartitionDetailModel.h"
+#include "model/tables/TopicConfigModel.h"
+#include "model/tables/TopicTableModel.h"
+#include "ui/cluster/AclView.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/TopicDetails.h"
+#include "ui/dialogs/AdminDialogs.h"
 
 #include <QAction>
 #include <QComboBox>

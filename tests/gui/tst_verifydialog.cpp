@@ -7,11 +7,11 @@
 // Verifier itself, and the table model passes QAbstractItemModelTester.
 #include "../integration/verify_support.h"
 
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "VerifyDialog.h"
-#include "VerifyJob.h"
-#include "VerifyTableModel.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/verify/VerifyJob.h"
+#include "model/tables/VerifyTableModel.h"
+#include "ui/dialogs/VerifyDialog.h"
+#include "ui/window/MainWindow.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -4,17 +4,17 @@
 // job's monitor or a comparison is cut off or has its text squeezed, on any tab; the key
 // tables (topics, messages, the monitor's partitions) show a useful number of rows. The
 // job editor opens as its own window. No brokers: nothing connects, nothing is started.
-#include "ClusterPane.h"
-#include "CompareView.h"
-#include "JobEditorDialog.h"
-#include "JobMonitor.h"
-#include "JobWorkspace.h"
-#include "LagMapWidget.h"
-#include "MainWindow.h"
-#include "MessagesPanel.h"
-#include "MirrorJob.h"
-#include "QCustomPlotInclude.h"
-#include "WorkArea.h"
+#include "engine/mirror/MirrorJob.h"
+#include "ui/charts/LagMapWidget.h"
+#include "ui/charts/QCustomPlotInclude.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/MessagesPanel.h"
+#include "ui/job/CompareView.h"
+#include "ui/job/JobEditorDialog.h"
+#include "ui/job/JobMonitor.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/WorkArea.h"
 
 #include <QAbstractButton>
 #include <QAbstractScrollArea>

@@ -4,14 +4,14 @@
 // stays there in the next window; the navigator's
 // cluster entries bring their page forward; the open tabs, splitters and columns come back
 // in a new window with the same settings. Brokers: the in-process sandbox, or none.
-#include "ClusterPane.h"
-#include "JobListModel.h"
-#include "JobMonitor.h"
-#include "MainWindow.h"
-#include "MirrorJob.h"
-#include "Navigator.h"
-#include "Sandbox.h"
-#include "WorkArea.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/sandbox/Sandbox.h"
+#include "model/tables/JobListModel.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/job/JobMonitor.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/Navigator.h"
+#include "ui/window/WorkArea.h"
 
 #include <QAbstractButton>
 #include <QAbstractItemModelTester>

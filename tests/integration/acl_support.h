@@ -3,7 +3,7 @@
 // ACLs on a test broker started with `harness.sh start NAME --acl`, granted
 // and taken away through its direct listener (an anonymous super user).
 
-#include "KafkaHandles.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QList>
 #include <QString>

@@ -6,7 +6,7 @@
 
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MirrorJobSpec.h"
+#include "engine/mirror/MirrorJobSpec.h"
 
 #include <QElapsedTimer>
 #include <QFile>

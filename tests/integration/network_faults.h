@@ -6,8 +6,8 @@
 // broker's direct listener and so see no fault. A ContinuousWriter keeps
 // numbered records coming while a fault is on, as in production.
 
-#include "KafkaHandles.h"
 #include "KafkaTestEnv.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -3,10 +3,10 @@
 // offset resets (refused while the group has a member), group deletion,
 // message reads by offset / timestamp / latest N with nulls and headers,
 // ACL listing on a broker without an authorizer, and SASL with a wrong password.
-#include "AdminClient.h"
-#include "AdminService.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
+#include "engine/admin/AdminClient.h"
+#include "engine/admin/AdminService.h"
 
 #include <QDateTime>
 

@@ -2,12 +2,12 @@
 // topic plan under each naming policy, and the executable's output and exit
 // codes. Where a job starts, retention and transactions: tst_checkreadiness.
 
-#include "ClusterProbe.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MirrorPlan.h"
-#include "TopicNaming.h"
 #include "check_support.h"
+#include "engine/admin/ClusterProbe.h"
+#include "engine/mirror/MirrorPlan.h"
+#include "engine/mirror/TopicNaming.h"
 
 #include <QFile>
 #include <QtTest/QtTest>

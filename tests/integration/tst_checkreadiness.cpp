@@ -6,10 +6,10 @@
 
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MirrorPlan.h"
-#include "RetentionCheck.h"
-#include "TransactionCheck.h"
 #include "check_support.h"
+#include "engine/mirror/MirrorPlan.h"
+#include "engine/mirror/RetentionCheck.h"
+#include "engine/mirror/TransactionCheck.h"
 #include "tst_progress_support.h"
 
 #include <QDateTime>

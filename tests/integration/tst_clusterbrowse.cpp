@@ -2,10 +2,10 @@
 // are seen through ClusterClient (admin thread) and TopicTableModel, with
 // partition counts and message counts; an unreachable cluster is reported
 // within ten seconds, naming the address.
-#include "ClusterClient.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "TopicTableModel.h"
+#include "engine/admin/ClusterClient.h"
+#include "model/tables/TopicTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QElapsedTimer>

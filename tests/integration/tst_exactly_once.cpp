@@ -21,7 +21,7 @@
 // mirrors to topics of the same name instead of MM2's default prefix.
 #include "eos_support.h"
 
-#include "OffsetMap.h"
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <QTemporaryDir>
 

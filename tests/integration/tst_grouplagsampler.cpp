@@ -2,11 +2,11 @@
 // consumed part of a topic is sampled with the broker's per-partition lag;
 // producing more raises it, committing lowers it; rates follow; an unreachable
 // cluster is reported, not hung on.
-#include "AdminService.h"
-#include "GroupLagSampler.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MetricStore.h"
+#include "engine/admin/AdminService.h"
+#include "engine/admin/GroupLagSampler.h"
+#include "model/monitor/MetricStore.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

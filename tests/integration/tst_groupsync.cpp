@@ -8,9 +8,9 @@
 
 #include "failover_support.h"
 
-#include "GroupOffsetSync.h"
-#include "KafkaHandles.h"
-#include "OffsetMap.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>

@@ -3,9 +3,9 @@
 // the group's offsets written by an independent client (a real group member)
 // and records removed with DeleteRecords through librdkafka directly.
 
-#include "JobProgress.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
+#include "engine/mirror/JobProgress.h"
 #include "tst_progress_support.h"
 
 #include <QRegularExpression>

@@ -7,11 +7,11 @@
 // broker of this test's own). The benchmark (tests/bench/large-cluster.sh)
 // measures them at 50,000 partitions; this fails when one breaks.
 
-#include "ClusterClient.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "ProbeClient.h"
-#include "TopicTableModel.h"
+#include "engine/admin/ClusterClient.h"
+#include "engine/admin/ProbeClient.h"
+#include "model/tables/TopicTableModel.h"
 #include "network_faults.h"
 
 #include <QElapsedTimer>

@@ -5,10 +5,10 @@
 // range; a missing target topic and an empty range fail with a clear error;
 // the threaded job reports progress and its result.
 
-#include "AdminService.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MessageCopier.h"
+#include "engine/admin/AdminService.h"
+#include "engine/query/MessageCopier.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -9,7 +9,7 @@
 
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MessageSearch.h"
+#include "engine/query/MessageSearch.h"
 
 #include <QElapsedTimer>
 #include <QSet>

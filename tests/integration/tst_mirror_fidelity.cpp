@@ -3,8 +3,8 @@
 // headers, old timestamps, compressed batches), aborted transactions are not
 // copied, topic configs follow, and naming policies and topic filters hold.
 
-#include "KafkaHandles.h"
-#include "TopicSync.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/mirror/TopicSync.h"
 #include "tst_mirror_support.h"
 
 using namespace md;

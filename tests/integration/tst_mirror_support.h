@@ -5,7 +5,7 @@
 
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MirrorJob.h"
+#include "engine/mirror/MirrorJob.h"
 
 #include <QRegularExpression>
 #include <QSet>

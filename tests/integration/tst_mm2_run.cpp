@@ -5,11 +5,11 @@
 // the SASL/SCRAM broker, so the ${env:NAME} password reference and the
 // EnvVarConfigProvider the export declares are exercised too.
 
-#include "JobProfile.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "Mm2Properties.h"
 #include "headless_support.h"
+#include "model/mm2/Mm2Properties.h"
+#include "model/profile/JobProfile.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -7,8 +7,8 @@
 // markers, aborted records and offsets past the copy are refused with a reason.
 #include "headless_support.h"
 
-#include "JobProfile.h"
-#include "OffsetLookup.h"
+#include "engine/offsetmap/OffsetLookup.h"
+#include "model/profile/JobProfile.h"
 
 #include <QTemporaryDir>
 

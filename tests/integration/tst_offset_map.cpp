@@ -15,8 +15,8 @@
 // mirrored.
 #include "headless_support.h"
 
-#include "JobProfile.h"
-#include "OffsetMap.h"
+#include "engine/offsetmap/OffsetMap.h"
+#include "model/profile/JobProfile.h"
 
 #include <QTemporaryDir>
 

@@ -4,8 +4,8 @@
 // tst_checkreadiness): records removed from the source with DeleteRecords through
 // librdkafka directly, never through MirrorDesk's own code.
 
-#include "KafkaHandles.h"
 #include "KafkaTestEnv.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QString>
 

@@ -7,12 +7,12 @@
 // type; plain bytes stay Plain; an id the registry does not have fails with
 // that reason; a JSON path search matches on the decoded values.
 
-#include "AdminService.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "MessageSearch.h"
 #include "RegistryTestEnv.h"
-#include "SchemaRegistryClient.h"
+#include "engine/admin/AdminService.h"
+#include "engine/query/MessageSearch.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QTest>
 

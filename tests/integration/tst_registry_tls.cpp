@@ -7,12 +7,12 @@
 // the CA file in the profile (relative to it) compares the registries, and
 // without it says why it could not.
 
-#include "AdminService.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "RegistryTestEnv.h"
-#include "SchemaRegistryClient.h"
 #include "check_support.h"
+#include "engine/admin/AdminService.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QElapsedTimer>
 #include <QFile>

@@ -9,14 +9,14 @@
 // copy dialog makes run here too. No fake HTTP registry: a real one produces
 // every case here.
 
-#include "AdminService.h"
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "RegistryCompare.h"
 #include "RegistryPair.h"
 #include "RegistryTestEnv.h"
-#include "SchemaRegistryClient.h"
 #include "check_support.h"
+#include "engine/admin/AdminService.h"
+#include "engine/schema/RegistryCompare.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QProcess>
 #include <QtTest/QtTest>

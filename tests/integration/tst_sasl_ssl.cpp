@@ -7,8 +7,8 @@
 
 #include "saslssl_support.h"
 
-#include "ClusterClient.h"
-#include "ClusterProbe.h"
+#include "engine/admin/ClusterClient.h"
+#include "engine/admin/ClusterProbe.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -9,7 +9,7 @@
 
 #include "KafkaTestEnv.h"
 #include "RegistryTestEnv.h"
-#include "SchemaRegistryClient.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -9,7 +9,7 @@
 
 #include "saslssl_support.h"
 
-#include "JobProfile.h"
+#include "model/profile/JobProfile.h"
 
 #include <QDirIterator>
 #include <QRandomGenerator>

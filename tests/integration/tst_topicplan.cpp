@@ -3,8 +3,8 @@
 // topic with exactly those: planned == created, read back with DescribeConfigs.
 // `mirrordesk check` lists the same configs.
 
-#include "AdminService.h"
-#include "MirrorPlan.h"
+#include "engine/admin/AdminService.h"
+#include "engine/mirror/MirrorPlan.h"
 #include "tst_mirror_support.h"
 
 #include <QFile>

@@ -7,7 +7,7 @@
 
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
-#include "Verifier.h"
+#include "engine/verify/Verifier.h"
 #include "verify_support.h"
 
 #include <QElapsedTimer>

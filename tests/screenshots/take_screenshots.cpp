@@ -8,18 +8,18 @@
 // job's monitor tab and the target's view), the monitor's lag map, a message search, the
 // comparison's tab and the job editor. Exits non-zero when a step does not come to pass.
 
-#include "ClusterPane.h"
-#include "CompareView.h"
-#include "JobEditorDialog.h"
-#include "JobMonitor.h"
-#include "JobWorkspace.h"
-#include "MainWindow.h"
-#include "MessageSearchBar.h"
-#include "MessagesPanel.h"
-#include "MirrorJob.h"
-#include "ProfileLoader.h"
-#include "Sandbox.h"
-#include "WorkArea.h"
+#include "app/ProfileLoader.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/sandbox/Sandbox.h"
+#include "ui/cluster/ClusterPane.h"
+#include "ui/cluster/MessageSearchBar.h"
+#include "ui/cluster/MessagesPanel.h"
+#include "ui/job/CompareView.h"
+#include "ui/job/JobEditorDialog.h"
+#include "ui/job/JobMonitor.h"
+#include "ui/job/JobWorkspace.h"
+#include "ui/window/MainWindow.h"
+#include "ui/window/WorkArea.h"
 
 #include <QApplication>
 #include <QComboBox>

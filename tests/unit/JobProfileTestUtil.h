@@ -4,7 +4,7 @@
 // a valid profile to break in one place, a fully populated one, issue lists
 // written out for failure messages, and their errors or warnings alone.
 
-#include "JobProfile.h"
+#include "model/profile/JobProfile.h"
 
 #include <QByteArray>
 #include <QJsonArray>

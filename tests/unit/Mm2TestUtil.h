@@ -4,7 +4,7 @@
 // that must never reach a written file, and the import result's unmapped
 // keys listed for comparisons and failure messages or looked up one by one.
 
-#include "Mm2Properties.h"
+#include "model/mm2/Mm2Properties.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -4,7 +4,7 @@
 // tst_prometheushttp): a strict reader of the text exposition format 0.0.4,
 // HTTP over a raw loopback socket, and a snapshot with every figure set.
 
-#include "MetricsSnapshot.h"
+#include "engine/mirror/MetricsSnapshot.h"
 
 #include <QByteArray>
 #include <QDateTime>

@@ -2,7 +2,7 @@
 // "target unreachable" and "target slow" events are decided on. A clock that
 // restarts at every report would miss a target answering a trickle.
 
-#include "AckWaitClock.h"
+#include "engine/mirror/AckWaitClock.h"
 
 #include <QTest>
 

@@ -1,4 +1,4 @@
-#include "AvroDecoder.h"
+#include "engine/schema/AvroDecoder.h"
 
 #include <QTest>
 

@@ -4,10 +4,10 @@
 // leaves a handle in, every broker forgotten, needs a broker that lists none
 // in its metadata; the mock cannot answer so, FencingProxy in front of it can.
 
-#include "BootstrapRevival.h"
 #include "FencingProxy.h"
-#include "KafkaHandles.h"
 #include "MockCluster.h"
+#include "engine/core/BootstrapRevival.h"
+#include "engine/core/KafkaHandles.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -2,9 +2,9 @@
 // group offsets ("none" for no committed offset), messages (text / JSON / hex
 // display, JSON and CSV export written atomically). Every model runs under
 // QAbstractItemModelTester in Fatal mode.
-#include "ConsumerGroupModel.h"
-#include "GroupOffsetsModel.h"
-#include "MessageTableModel.h"
+#include "model/tables/ConsumerGroupModel.h"
+#include "model/tables/GroupOffsetsModel.h"
+#include "model/tables/MessageTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

@@ -4,11 +4,11 @@
 // a saved connection, and the engine's own client configuration. A real
 // plugin that leaves a mark when loaded shows none of them gets that far; the
 // last test shows the plugin does load when set directly, so the others can fail.
-#include "ClientProperties.h"
-#include "ClusterConfig.h"
-#include "ConnectionStore.h"
-#include "JobProfile.h"
-#include "Mm2Properties.h"
+#include "engine/core/ClientProperties.h"
+#include "engine/core/ClusterConfig.h"
+#include "model/cluster/ConnectionStore.h"
+#include "model/mm2/Mm2Properties.h"
+#include "model/profile/JobProfile.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>

@@ -1,5 +1,5 @@
-#include "ClusterDiff.h"
-#include "ClusterDiffModel.h"
+#include "model/cluster/ClusterDiff.h"
+#include "model/tables/ClusterDiffModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>

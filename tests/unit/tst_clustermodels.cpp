@@ -1,8 +1,8 @@
 // Topic, broker and job list models: merges by key instead of resets, and the
 // models stay consistent under QAbstractItemModelTester.
-#include "JobListModel.h"
-#include "NumberFormat.h"
-#include "TopicTableModel.h"
+#include "model/tables/JobListModel.h"
+#include "model/tables/NumberFormat.h"
+#include "model/tables/TopicTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>

@@ -1,4 +1,4 @@
-#include "ConnectionStore.h"
+#include "model/cluster/ConnectionStore.h"
 
 #include <QFile>
 #include <QSettings>

@@ -1,6 +1,6 @@
 // FailoverPlanModel: a failover plan as rows of group and partition, what
 // the dialog's preview shows; QAbstractItemModelTester watches every change.
-#include "FailoverPlanModel.h"
+#include "model/tables/FailoverPlanModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

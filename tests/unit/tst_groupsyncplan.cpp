@@ -3,8 +3,8 @@
 // write, already there, never backwards, never an active group, never a guess),
 // and the copy lag failover waits for.
 
-#include "GroupOffsetSync.h"
-#include "OffsetMap.h"
+#include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // The job monitor's "Groups" table: one row per synced group, merged (not
 // reset) on every snapshot, checked by QAbstractItemModelTester.
 
-#include "GroupSyncTableModel.h"
+#include "model/tables/GroupSyncTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

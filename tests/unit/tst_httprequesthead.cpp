@@ -1,6 +1,6 @@
 // The metrics endpoint's request reader (readHttpRequestHead), the pure part
 // of PrometheusExporter's socket handling that tests/fuzz/fuzz_http.cpp fuzzes.
-#include "HttpRequestHead.h"
+#include "service/HttpRequestHead.h"
 
 #include <QtTest/QtTest>
 

@@ -4,9 +4,9 @@
 // job keeps full priority. Read from /proc: the nice value of each thread the
 // job created. Linux only (nice is per thread there).
 
-#include "BackgroundPriority.h"
-#include "MirrorJob.h"
 #include "MockCluster.h"
+#include "engine/core/BackgroundPriority.h"
+#include "engine/mirror/MirrorJob.h"
 
 #include <QDir>
 #include <QFile>

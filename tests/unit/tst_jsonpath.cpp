@@ -1,4 +1,4 @@
-#include "JsonPath.h"
+#include "engine/query/JsonPath.h"
 
 #include <QTest>
 

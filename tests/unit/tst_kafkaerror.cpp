@@ -2,8 +2,8 @@
 // its answers by: every kind, the codes librdkafka really reports for each,
 // and the ambiguous one (a TLS handshake that fails as _TRANSPORT) that only
 // the context decides.
-#include "CertificateCheck.h"
-#include "KafkaError.h"
+#include "engine/core/CertificateCheck.h"
+#include "engine/core/KafkaError.h"
 
 #include <openssl/x509_vfy.h>
 

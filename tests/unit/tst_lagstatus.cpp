@@ -1,8 +1,8 @@
 // Burrow's consumer lag evaluation rules: the published evaluator cases replayed against
 // evaluateLagWindow(), then the tracker that turns 250 ms snapshots into Burrow-like windows.
 
-#include "LagStatus.h"
-#include "MetricsSnapshot.h"
+#include "engine/mirror/MetricsSnapshot.h"
+#include "model/monitor/LagStatus.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // JSON path predicates, headers by name (duplicates, null values), null keys
 // and values never matching, the timestamp range with inclusive ends, and
 // compile errors that name the condition and the place.
-#include "MessageFilter.h"
+#include "engine/query/MessageFilter.h"
 
 #include <QTest>
 

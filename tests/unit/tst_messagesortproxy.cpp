@@ -2,8 +2,8 @@
 // gives by MessageTableModel::SortRole (ties included: both sorts are stable),
 // for every column and both orders, and passes QAbstractItemModelTester.
 
-#include "MessageSortProxy.h"
-#include "MessageTableModel.h"
+#include "model/tables/MessageSortProxy.h"
+#include "model/tables/MessageTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>

@@ -1,8 +1,8 @@
 // The per-job metric store: fixed rings, exact min/max/mean downsampling, window queries that
 // pick the finest tier holding the window, wrap-around, and per-partition lag history.
 
-#include "MetricStore.h"
-#include "RingBuffer.h"
+#include "model/monitor/MetricStore.h"
+#include "model/monitor/RingBuffer.h"
 
 #include <QTest>
 

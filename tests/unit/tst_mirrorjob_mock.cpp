@@ -4,13 +4,13 @@
 // CreateTopics/DescribeConfigs, so target topics are made here; real-broker
 // behaviour is in tests/integration/tst_mirror*.cpp.)
 
-#include "CopyBounds.h"
-#include "InFlightRing.h"
-#include "KafkaHandles.h"
 #include "KafkaTestUtil.h"
-#include "LatencyHistogram.h"
-#include "MirrorJob.h"
 #include "MockCluster.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/mirror/CopyBounds.h"
+#include "engine/mirror/InFlightRing.h"
+#include "engine/mirror/LatencyHistogram.h"
+#include "engine/mirror/MirrorJob.h"
 
 #include <QSignalSpy>
 #include <QTest>

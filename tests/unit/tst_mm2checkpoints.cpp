@@ -3,11 +3,11 @@
 // INT32, INT64, a version INT16 first in the value), the topic name, which
 // planned partitions get one, and the profile's "checkpoints" key.
 
-#include "GroupOffsetSync.h"
-#include "GroupSyncRunner.h"
 #include "JobProfileTestUtil.h"
-#include "Mm2Checkpoints.h"
-#include "OffsetMap.h"
+#include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/groupsync/GroupSyncRunner.h"
+#include "engine/offsetmap/Mm2Checkpoints.h"
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // formatCount and formatBytes: the compact figures of the job list, the monitor and `run`'s
 // progress line, at and around every unit boundary.
 
-#include "NumberFormat.h"
+#include "model/tables/NumberFormat.h"
 
 #include <QTest>
 

@@ -10,9 +10,9 @@
 // fails with that error (librdkafka's admin request does not retry it) and the
 // next one answers. Without the group ids these cases crash the test.
 
-#include "AdminService.h"
-#include "GroupAdmin.h"
-#include "KafkaHandles.h"
+#include "engine/admin/AdminService.h"
+#include "engine/core/KafkaHandles.h"
+#include "engine/groupsync/GroupAdmin.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // "Show on the other cluster" without brokers: otherSideOffset on a map built
 // by hand (a gap, a re-copy whose older duplicates the map no longer points
 // at), both directions, every kind; and which jobs otherSideCandidates offers.
-#include "OffsetLookup.h"
-#include "OtherSideJobs.h"
+#include "engine/offsetmap/OffsetLookup.h"
+#include "model/profile/OtherSideJobs.h"
 
 #include <QTest>
 

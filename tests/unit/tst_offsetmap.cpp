@@ -1,4 +1,4 @@
-#include "OffsetMap.h"
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <QTest>
 

@@ -1,7 +1,7 @@
 // PartitionStart's words for people (check, reset and the GUI show them): one
 // per reason, with numbers grouped by thousands, and the vanished-records warning.
 
-#include "JobProgress.h"
+#include "engine/mirror/JobProgress.h"
 
 #include <QtTest/QtTest>
 

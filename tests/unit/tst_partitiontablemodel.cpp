@@ -1,8 +1,8 @@
 // The partition table under QAbstractItemModelTester (fatal) while snapshots add, remove and
 // change partitions: bulk changes only, no reset per tick, sortable by raw values.
 
-#include "MetricStore.h"
-#include "PartitionTableModel.h"
+#include "model/monitor/MetricStore.h"
+#include "model/tables/PartitionTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>

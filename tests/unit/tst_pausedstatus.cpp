@@ -1,6 +1,6 @@
-#include "JobListModel.h"
-#include "LagStatus.h"
-#include "MetricStore.h"
+#include "model/monitor/LagStatus.h"
+#include "model/monitor/MetricStore.h"
+#include "model/tables/JobListModel.h"
 
 #include <QTest>
 

@@ -4,11 +4,11 @@
 // broker is back. Its next fetch gives the handle the bootstrap servers again
 // after a failed round and reaches the cluster within that same fetch.
 
-#include "ClusterConfig.h"
 #include "FencingProxy.h"
 #include "LocalPorts.h"
 #include "MockCluster.h"
-#include "ProbeClient.h"
+#include "engine/admin/ProbeClient.h"
+#include "engine/core/ClusterConfig.h"
 
 #include <QElapsedTimer>
 #include <QTcpServer>

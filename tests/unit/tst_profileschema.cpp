@@ -4,8 +4,8 @@
 // reader accepts; the writer writes only its keys, in its order, and all of them.
 
 #include "JobProfileTestUtil.h"
-#include "ProfileSchema.h"
-#include "ProfileSupport.h"
+#include "model/profile/ProfileSchema.h"
+#include "model/profile/ProfileSupport.h"
 
 #include <QFile>
 #include <QHash>

@@ -2,7 +2,7 @@
 // QAbstractItemModelTester (fatal): the values it shows, "none" for a partition
 // without progress, raw numbers to sort by, and the summary lines.
 
-#include "ProgressTableModel.h"
+#include "model/tables/ProgressTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

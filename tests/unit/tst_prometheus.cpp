@@ -4,8 +4,8 @@
 // and moved jobs, instance labels, and counters that never go down. Serving
 // it over HTTP: tst_prometheushttp.
 
-#include "PrometheusExporter.h"
 #include "PrometheusTestUtil.h"
+#include "service/PrometheusExporter.h"
 
 #include <QTest>
 

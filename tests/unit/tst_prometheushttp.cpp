@@ -3,8 +3,8 @@
 // clients at once, updates from another thread while scraped, a real HTTP
 // client, and listen errors and addresses.
 
-#include "PrometheusExporter.h"
 #include "PrometheusTestUtil.h"
+#include "service/PrometheusExporter.h"
 
 #include <QDeadlineTimer>
 #include <QNetworkAccessManager>

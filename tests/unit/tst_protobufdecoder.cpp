@@ -1,4 +1,4 @@
-#include "ProtobufDecoder.h"
+#include "engine/schema/ProtobufDecoder.h"
 
 #include <google/protobuf/compiler/parser.h>
 #include <google/protobuf/descriptor.h>

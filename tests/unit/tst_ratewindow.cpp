@@ -1,7 +1,7 @@
 // The one rate every view shows (engine/RateWindow.h): steady for batched
 // deliveries and uneven ticks, where a rate per tick jumps between 0 and
 // bursts; a restarted counter starts again instead of going negative.
-#include "RateWindow.h"
+#include "engine/mirror/RateWindow.h"
 
 #include <QTest>
 

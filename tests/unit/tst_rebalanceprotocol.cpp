@@ -2,7 +2,7 @@
 // (engine/RebalanceProtocol.h). librdkafka reports no protocol once a closing
 // consumer's group is terminating, and a callback can still come then.
 
-#include "RebalanceProtocol.h"
+#include "engine/core/RebalanceProtocol.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // over answers written by hand: every verdict, the sentence the user reads,
 // renamed target topics, one-sided and silent registries; and the copy
 // dialog's per-id judgement.
-#include "AdminService.h"
-#include "RegistryCompare.h"
+#include "engine/admin/AdminService.h"
+#include "engine/schema/RegistryCompare.h"
 
 #include <QtTest/QTest>
 

@@ -2,7 +2,7 @@
 // arrival (RetentionCheck), without a cluster: which target settings make old
 // records vanish, and the exact line.
 
-#include "RetentionCheck.h"
+#include "engine/mirror/RetentionCheck.h"
 
 #include <QtTest/QtTest>
 

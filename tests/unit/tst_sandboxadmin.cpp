@@ -6,14 +6,14 @@
 // warning (only a plain note that configs are not compared), and the demo job
 // runs with its offset map (the sandbox makes the topic) and config sync
 // without a warning.
-#include "ClusterSnapshot.h"
-#include "ConfigEntry.h"
-#include "GroupOffsetSync.h"
-#include "MirrorJob.h"
-#include "OffsetMap.h"
-#include "ProbeClient.h"
-#include "Sandbox.h"
-#include "TopicNaming.h"
+#include "engine/admin/ConfigEntry.h"
+#include "engine/admin/ProbeClient.h"
+#include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/mirror/MirrorJob.h"
+#include "engine/mirror/TopicNaming.h"
+#include "engine/offsetmap/OffsetMap.h"
+#include "engine/sandbox/Sandbox.h"
+#include "model/cluster/ClusterSnapshot.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

@@ -1,5 +1,5 @@
-#include "SchemaDecoding.h"
-#include "SchemaRegistryClient.h"
+#include "engine/schema/SchemaDecoding.h"
+#include "engine/schema/SchemaRegistryClient.h"
 
 #include <QElapsedTimer>
 #include <QHash>

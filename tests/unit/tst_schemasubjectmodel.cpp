@@ -6,8 +6,8 @@
 // by subject, and the schema text pretty-printed (Avro/JSON indented with keys
 // in their order, Protobuf as is).
 
-#include "SchemaCatalog.h"
-#include "SchemaSubjectModel.h"
+#include "engine/schema/SchemaCatalog.h"
+#include "model/tables/SchemaSubjectModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

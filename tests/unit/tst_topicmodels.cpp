@@ -2,10 +2,10 @@
 // ACLs) under QAbstractItemModelTester in Fatal mode, their merge-by-key
 // behaviour (no resets, unchanged refresh emits nothing), and the input checks
 // of the topic dialogs (Kafka's topic name rules, key=value config rows).
-#include "AclTableModel.h"
-#include "PartitionDetailModel.h"
-#include "TopicAdminInput.h"
-#include "TopicConfigModel.h"
+#include "model/cluster/TopicAdminInput.h"
+#include "model/tables/AclTableModel.h"
+#include "model/tables/PartitionDetailModel.h"
+#include "model/tables/TopicConfigModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -1,4 +1,4 @@
-#include "TopicNaming.h"
+#include "engine/mirror/TopicNaming.h"
 
 #include <QRegularExpression>
 #include <QTest>

@@ -3,7 +3,7 @@
 // partition within watermarkRounds() snapshots, so the lag of a job over
 // thousands of partitions is never older than a few snapshots.
 
-#include "WatermarkRotation.h"
+#include "engine/mirror/WatermarkRotation.h"
 
 #include <QTest>
 

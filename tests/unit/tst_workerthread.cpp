@@ -1,7 +1,7 @@
 // WorkerThread, the one owner of a long-lived thread: destroying the owner while
 // its worker is inside a long step returns at once, and the worker is still
 // deleted on its own thread once the step ends; a blocking loop is joined.
-#include "WorkerThread.h"
+#include "engine/core/WorkerThread.h"
 
 #include <QElapsedTimer>
 #include <QTest>

@@ -1,0 +1,371 @@
+#pragma once
+
+#include "engine/core/KafkaHandles.h"
+#include "engine/mirror/AckWaitClock.h"
+#include "engine/mirror/CopyBounds.h"
+#include "engine/mirror/InFlightRing.h"
+#include "engine/mirror/LatencyHistogram.h"
+#include "engine/mirror/MetricsSnapshot.h"
+#include "engine/mirror/MirrorJobSpec.h"
+#include "engine/mirror/RateWindow.h"
+#include "engine/mirror/TopicSync.h"
+#include "engine/offsetmap/OffsetMap.h"
+
+#include <QByteArray>
+#include <QHash>
+#include <QMap>
+#include <QSet>
+#include <QString>
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+namespace md {
+
+// Where the engine thread reports to; MirrorJob forwards to its signals.
+class MirrorSink {
+public:
+    virtual ~MirrorSink() = default;
+    virtual void onState(JobState state) = 0;
+    virtual void onEvent(const JobEvent &event) = 0;
+    virtual void onMetrics(const MetricsSnapshot &snapshot) = 0;
+    virtual void onFinished(bool ok, const QString &error) = 0;
+};
+
+// The engine of one mirror job. run() is the whole life of the engine
+// thread; every other public function may be called from any thread and
+// only posts a command. librdkafka callbacks run inside the polls of run(),
+// on the engine thread, and only record state.
+//
+// The implementation is split by feature: MirrorWorker.cpp (commands, life,
+// callbacks, reporting), MirrorWorkerRecords.cpp (copying records,
+// deliveries, replays, pausing, throttle), MirrorWorkerGroup.cpp (rebalances,
+// start positions, commits), MirrorWorkerTopics.cpp (source topic selection,
+// target topic creation and growth), MirrorWorkerProgress.cpp (stop
+// condition, metrics), MirrorWorkerMap.cpp (the offset map) and
+// MirrorWorkerTxn.cpp (exactly-once: transactions, progress on the target,
+// fencing).
+class MirrorWorker final {
+public:
+    MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
+    ~MirrorWorker();
+    Q_DISABLE_COPY_MOVE(MirrorWorker)
+
+    void run();
+
+    void requestPause();
+    void requestResume();
+    void requestStop();  // graceful: flush, commit, finish
+    void requestAbort(); // at once: no flush, no commit (what a crash leaves behind)
+    void setThrottle(qint64 bytesPerSecond);
+
+    // How long a graceful stop or a rebalance waits for the target to
+    // acknowledge what is in flight.
+    static constexpr int kFlushTimeoutMs = 30000;
+
+private:
+    using Clock = std::chrono::steady_clock;
+
+    struct TopicState;
+    struct PartState {
+        TopicState *topic = nullptr;
+        int32_t partition = -1;
+        bool assigned = false;
+        bool pausedActual = false;
+        bool done = false;    // stop condition reached for this partition
+        bool blocked = false; // the target partition does not exist
+        bool atEof = false;
+        qint64 consumedNext = -1; // offset after the last record handed to the producer (or EOF position)
+        qint64 resumeFrom = -1;   // a record was dropped here: seek back before consuming again
+        qint64 failedOffset = -1; // a delivery failed: replay from here once nothing is in flight
+        qint64 lastFailedOffset = -1;
+        int failures = 0;
+        QString lastFailure;
+        rd_kafka_resp_err_t lastFailureCode = RD_KAFKA_RESP_ERR_NO_ERROR;
+        // Refused by the target 5 times in a row (a record too large for the
+        // target topic, a lost WRITE permission): the partition waits and is
+        // tried again (retryAt, backing off to 30 s) while the others go on;
+        // it is never skipped. The largest refused record names the culprit.
+        bool parked = false;
+        int parkRetries = 0;
+        Clock::time_point retryAt;
+        qint64 largestRefusedOffset = -1, largestRefusedBytes = 0;
+        InFlightRing ring;
+        qint64 committed = -1;
+        qint64 copiedThisRun = 0; // handed to the producer, for AfterRecords
+        qint64 records = 0;       // acknowledged
+        qint64 bytes = 0;
+        qint64 lastAckedTs = -1;
+        qint64 lastConsumedTs = -1;
+        qint64 lo = -1, hi = -1;
+        qint64 vanished = 0; // records gone from the source before they were copied (this instance)
+
+        // The offset map of this assignment (MirrorWorkerMap.cpp): segments in
+        // the order they began, the last one growing. Written segments leave
+        // once acknowledged, oldest first, so what is rewritten keeps its order.
+        struct MapSegment {
+            qint64 sourceStart = -1, sourceEnd = -1, targetStart = -1;
+            bool dirty = true;  // changed since it was last written
+            bool acked = false; // its last write (whole) was acknowledged
+        };
+        std::deque<MapSegment> mapSegs;
+        qint64 mapWrittenCovered = -1; // covered of the last map records produced
+        qint64 mapAcked = -1;          // covered of the last acknowledged map record: commits never pass it
+        int mapInFlight = 0;
+        int mapGeneration = 0; // a new assignment: older map reports are stale
+        bool mapUsed = false;  // something was copied in this assignment
+
+        // Exactly-once: where the open transaction began for this partition
+        // (an abort re-copies from here); whether the committed offset's
+        // metadata names this run (claimed) or says it was handed over.
+        qint64 txnBase = -1;
+        bool claimed = false;
+        bool releasedWritten = false;
+
+        // Delivery of one copied record: extend the current segment (two
+        // integer writes) or begin a new one at a discontinuity.
+        void noteCopied(qint64 source, qint64 target)
+        {
+            if (!mapSegs.empty()) {
+                MapSegment &c = mapSegs.back();
+                if (source == c.sourceEnd && target == c.targetStart + (c.sourceEnd - c.sourceStart)) {
+                    ++c.sourceEnd;
+                    c.dirty = true;
+                    return;
+                }
+            }
+            mapSegs.push_back(MapSegment{source, source + 1, target, true, false});
+            mapUsed = true;
+        }
+
+        qint64 committable() const { return ring.isEmpty() ? consumedNext : ring.frontOffset(); }
+    };
+    struct TopicState {
+        QString name;
+        QByteArray nameUtf8;
+        QString targetName;
+        TopicPtr targetRkt;
+        int sourcePartitions = 0;
+        int targetPartitions = -1;
+        bool targetReady = false;
+        QString lastError;
+        std::chrono::steady_clock::time_point nextSyncAttempt; // after a failed create/grow
+        std::chrono::seconds syncRetryDelay{0};                // the last wait; doubles per failure
+        QByteArray topicId;                   // the source topic's id when last seen (recreation shows as a new id)
+        bool missing = false;                 // selected before, gone from the source at the last refresh
+        bool recreated = false;               // its partitions start from their first record, whatever progress says
+        QMap<QString, QString> syncedConfigs; // what the target topic was last given
+        std::vector<std::unique_ptr<PartState>> parts;
+    };
+    enum class Command { Pause, Resume, Stop, Abort };
+
+    // setup and teardown
+    bool setup(QString *error);
+    // the source consumer (MirrorWorkerConsumer.cpp)
+    KafkaPtr makeConsumer(qint64 prefetchRecords, bool *cooperative, QString *error);
+    void sizeConsumer(const QList<qint64> &selectedPartitions); // once, before it first subscribes
+    void shutdown(bool graceful);
+
+    // the loop
+    void handleCommands();
+    bool handleMessage(MessagePtr &msg); // false: could not take it now (stays pending)
+    void drainPending();
+    void refreshTopics();
+    void tick();
+    void commit(bool sync, const std::vector<PartState *> *only = nullptr); // the map, then the offsets
+    void commitOffsets(bool sync, const std::vector<PartState *> *only);
+    void applyPauses();
+    void serviceReplays();
+    void refillThrottle();
+    void checkStopCondition();
+    void checkTargetSilence(Clock::time_point now);
+    void reviveBrokers(bool target); // BootstrapRevival.h, when a client cannot reach its cluster
+    void park(PartState *p);
+    void unpark(PartState *p, qint64 offset);
+    bool caughtUp(bool exceptParked = false) const;
+    void sampleMetrics();
+    bool flushProducer(int timeoutMs);
+    void resizeInFlightWindow(); // from the partitions assigned now, after a rebalance
+    void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);
+
+    // the offset map (MirrorWorkerMap.cpp)
+    struct MapWrite; // the opaque of a map record: tells its delivery report from a mirrored record's
+    void setupOffsetMap();
+    void pollOffsetMapSetup();
+    void giveUpOffsetMap(const QString &why);
+    void writeOffsetMap(const std::vector<PartState *> *only);
+    void waitForMapAcks(const std::vector<PartState *> *only, int timeoutMs);
+    void onMapDelivery(const rd_kafka_message_t *msg);
+    qint64 commitLimit(const PartState *p) const; // what the map lets a commit reach
+
+    // exactly-once (MirrorWorkerTxn.cpp)
+    bool eos() const { return m_spec.delivery == DeliveryGuarantee::ExactlyOnce; }
+    bool setupTransactions(QString *error); // the progress reader on the target
+    bool initTransactions();                // blocking; false: stopped or failed
+    bool beginTransaction();
+    bool transactionFull() const { return m_txnOpen && m_txnRecords >= m_spec.transactionMaxRecords; }
+    void noteTransactional(PartState *p, qint64 before); // a record of p went into the open transaction
+    // Flush, write the map, send the offsets, commit. `released`: partitions
+    // handed over (revoke), all: every assigned partition (stop).
+    bool commitTransaction(const std::vector<PartState *> *released, bool releaseAll, bool syncSource);
+    void abortTransaction(const QString &why);
+    bool handleTxnError(rd_kafka_error_t *error, const char *step); // false: the instance stops
+    void mergeTargetProgress(rd_kafka_topic_partition_list_t *committed, rd_kafka_resp_err_t *sourceErr);
+    bool readTargetProgress(rd_kafka_topic_partition_list_t *list, bool stable);
+    bool fenceTransactionalId(const QString &id);
+    void waitForMapSetup();
+    void tickTransactions(Clock::time_point now);
+    bool stretchTransaction(Clock::time_point now);
+    void claimPartitions(rd_kafka_topic_partition_list_t *parts); // before any of their records is written
+
+    // librdkafka callbacks (static trampolines into these)
+    void onRebalance(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts);
+    void onDelivery(const rd_kafka_message_t *msg);
+    void onError(rd_kafka_t *rk, int err, const char *reason);
+    void onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets);
+    static void rebalanceCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *parts,
+                            void *opaque);
+    static void deliveryCb(rd_kafka_t *rk, const rd_kafka_message_t *msg, void *opaque);
+    static void errorCb(rd_kafka_t *rk, int err, const char *reason, void *opaque);
+    static void commitCb(rd_kafka_t *rk, rd_kafka_resp_err_t err, rd_kafka_topic_partition_list_t *offsets,
+                         void *opaque);
+
+    TopicState *topicFor(const rd_kafka_topic_t *rkt);
+    TopicState *topicByName(const QString &name);
+    PartState *partFor(TopicState *t, int32_t partition);
+    void assignPartitions(rd_kafka_topic_partition_list_t *parts);
+    void startWithoutProgress(rd_kafka_topic_partition_t &e, rd_kafka_topic_partition_list_t *byTime);
+    void noteJump(PartState *p, qint64 offset, bool eof); // offsets not contiguous: vanished records, recreated topic
+    bool groupCaughtUp(); // every partition of the job, whoever owns it, committed at its end
+    void syncTopicConfigs();
+    void checkTopicIds(const QStringList &names); // asks; pollTopicIds takes the answer
+    void pollTopicIds();
+    void revokePartitions(rd_kafka_topic_partition_list_t *parts);
+    bool ensureTargetPartitions(TopicState *t, int32_t partition);
+    // Events, partition count, retry time; true when the target topic became
+    // ready or grew (the producer's metadata of it is read again, unless the
+    // caller reads all topics once for many).
+    bool applySyncResult(TopicState *t, const TopicSyncResult &r, bool refreshProducer = true);
+
+    void event(JobEvent::Severity severity, const QString &text);
+    void debouncedEvent(const QString &key, JobEvent::Severity severity, const QString &text);
+    void setState(JobState s);
+    void fail(const QString &error);
+    static qint64 nowMs(); // wall clock, ms since the epoch (record timestamps)
+
+    MirrorJobSpec m_spec;
+    MirrorSink *m_sink;
+
+    std::mutex m_cmdMutex;
+    std::vector<Command> m_commands;
+    std::atomic<bool> m_hasCommands{false};
+    std::atomic<qint64> m_throttleRequest{-1};
+
+    KafkaPtr m_producer; // declared first: destroyed after the consumer
+    KafkaPtr m_consumer;
+    KafkaPtr m_progressReader; // exactly-once: reads the job's committed progress on the target
+    KafkaPtr m_ownerReader;    // the same without waiting for open transactions: who owns a partition
+    std::unique_ptr<rd_kafka_consumer_group_metadata_t, KafkaDeleter> m_txnGroup;
+    QString m_txnId;
+    bool m_txnOpen = false;
+    bool m_txnAbortPending = false; // a record or map record failed: the transaction can only abort
+    QString m_txnAbortWhy;
+    int m_txnRecords = 0;
+    int m_txnAborts = 0; // in a row
+    Clock::time_point m_txnBegan;
+    Clock::time_point m_txnStretchCheck;
+    bool m_txnStretching = false; // a backlog keeps the open transaction going (stretchTransaction)
+    static constexpr std::chrono::milliseconds kTxnStretchMax{1000};
+    QString m_groupId;
+
+    std::map<QString, std::unique_ptr<TopicState>> m_topics;
+    QHash<const void *, TopicState *> m_byRkt;
+    QSet<QString> m_selected;      // selected source topics at the last refresh
+    QStringList m_subscribed;      // what the consumer is subscribed to
+    QSet<QString> m_subscribedSet; // the same, looked up once per topic by caughtUp() (every tick)
+    bool m_sourceKnown = false;    // the last source metadata read worked
+    bool m_rebalancePending = false;
+    bool m_cooperative = true;    // the last rebalance protocol known (RebalanceProtocol.h)
+    qint64 m_prefetchRecords = 0; // the prefetch the consumer was made with (CopyBounds.h; the operator's own wins)
+    bool m_consumerSized = false; // sizeConsumer decided
+    bool m_firstAssignmentDone = false;
+    bool m_joined = false;            // the group assigned this instance its share (maybe none)
+    std::deque<MessagePtr> m_pending; // consumed, not yet accepted by the producer (queue full)
+
+    JobState m_state = JobState::Starting;
+    bool m_userPaused = false;
+    bool m_throttled = false;
+    bool m_backpressure = false;
+    bool m_replaysPending = false; // some partition has a failedOffset (serviceReplays)
+    bool m_stopping = false;
+    bool m_aborting = false;
+    QString m_fatal;
+
+    qint64 m_throttleRate = 0;
+    double m_tokens = 0;
+    Clock::time_point m_lastRefill;
+
+    Clock::time_point m_started;
+    Clock::time_point m_nextCommit;
+    Clock::time_point m_quickCommitsUntil; // after a target outage: commits every 200 ms until then
+    Clock::time_point m_nextSample;
+    qint64 m_snapshots = 0;      // taken so far: whose turn it is to read watermarks (sampleMetrics)
+    qint64 m_watermarkEvery = 1; // each partition's watermarks read every this many snapshots
+    Clock::time_point m_nextRefresh;
+    Clock::time_point m_nextConfigSync;
+    Clock::time_point m_nextGroupCheck;
+    QString m_mapTopic;
+    TopicPtr m_mapRkt;   // null: the map is not written (yet: its topic is being created, or not at all)
+    QueuePtr m_mapQueue; // the map topic's CreateTopics answer, taken without waiting
+    bool m_mapSetupPending = false;
+    int m_mapSetupAttempts = 0;
+    Clock::time_point m_mapSetupSent;
+    Clock::time_point m_mapSetupRetryAt;
+    int m_mapInFlight = 0;
+    int m_mapFailures = 0;              // in a row; past a bound the map is given up (m_mapOff)
+    bool m_mapOff = false;              // the target refuses the map: mirror without it, commits no longer wait for it
+    bool m_offsetCommitPending = false; // the periodic map went out; its offsets follow once it is acknowledged
+    Clock::time_point m_offsetCommitBy;
+    QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting
+    bool m_topicIdPending = false;
+    Clock::time_point m_topicIdSent;
+    int m_topicIdFailures = 0;
+    QString m_memberId;
+    Clock::time_point m_lastConsumerPoll;
+
+    // totals
+    qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;
+    qint64 m_inFlight = 0;
+    // Records allowed in flight (CopyBounds.h), from the partitions
+    // assigned (resizeInFlightWindow); librdkafka's queue alone bounds them
+    // when the operator set it.
+    qint64 m_inFlightWindow = InFlightWindow::kMinRecords;
+    bool m_operatorWindow = false;
+    RateWindow<4> m_rates; // records and bytes, consumed and produced
+    LatencyHistogram m_latency;
+
+    // connectivity events
+    struct Debounce {
+        Clock::time_point last;
+        int suppressed = 0;
+    };
+    QHash<QString, Debounce> m_debounce;
+    bool m_targetTrouble = false;
+    bool m_sourceTrouble = false;
+    // How long records have waited for the target: a black-holed target
+    // answers nothing (no error until librdkafka's socket timeout), and one
+    // that cuts every connection mid-request answers a trickle; the operator
+    // must hear of both before that.
+    AckWaitClock m_ackWait;
+    qint64 m_deliveryReports = 0;
+    bool m_waitReported = false;
+    bool m_targetSlow = false;
+    Clock::time_point m_nextSourceRevival, m_nextTargetRevival; // reviveBrokers
+};
+
+} // namespace md
