@@ -6,6 +6,7 @@
 #include "engine/sandbox/Sandbox.h"
 #include "model/monitor/LagStatus.h"
 #include "model/profile/JobProfile.h"
+#include "model/session/MonitoredJob.h"
 #include "model/tables/NumberFormat.h"
 #include "service/PrometheusExporter.h"
 
@@ -164,18 +165,15 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out << "serving Prometheus metrics on http://" << host << ':' << metricsPort << "/metrics" << Qt::endl;
     }
 
-    MirrorJob job(*spec);
-    LagStatusTracker lagStatus;
-    MetricsSnapshot latest;
-    bool haveMetrics = false;
+    // The same owner of the job's state as the window's (MonitoredJob), with the short
+    // history a progress line and the lag status need.
+    MonitoredJob monitored(new MirrorJob(*spec), file, MonitoredJob::statusOnlyConfig());
+    MirrorJob &job = *monitored.job();
     int exitCode = 0;
-    QObject::connect(&job, &MirrorJob::metricsSampled, &job, [&](const MetricsSnapshot &s) {
-        latest = s;
-        haveMetrics = true;
-        lagStatus.addSnapshot(s);
-        if (metrics)
-            metrics->update(s, lagStatus.jobStatus(s.time.toMSecsSinceEpoch()));
-    });
+    if (metrics) {
+        QObject::connect(&monitored, &MonitoredJob::snapshotAdded, &monitored,
+                         [&](const MetricsSnapshot &s) { metrics->update(s, monitored.status()); });
+    }
     QObject::connect(&job, &MirrorJob::eventRaised, &job, [&](const JobEvent &e) {
         const char *level = e.severity == JobEvent::Severity::Error     ? "error"
                             : e.severity == JobEvent::Severity::Warning ? "warning"
@@ -183,10 +181,11 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         err << level << ": " << e.text << Qt::endl;
     });
     QObject::connect(&job, &MirrorJob::finished, &job, [&](bool ok, const QString &error) {
-        if (haveMetrics)
-            out << progressLine(latest) << Qt::endl;
+        const MetricStore &store = monitored.store();
+        if (!store.isEmpty())
+            out << progressLine(store.latest()) << Qt::endl;
         if (ok) {
-            out << "stopped cleanly: " << latest.recordsProduced << " records copied" << Qt::endl;
+            out << "stopped cleanly: " << store.latest().recordsProduced << " records copied" << Qt::endl;
         } else {
             err << "mirrordesk run: job failed: " << error << Qt::endl;
             exitCode = 1;
@@ -196,9 +195,8 @@ int runRunCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 
     QTimer progress;
     QObject::connect(&progress, &QTimer::timeout, &job, [&] {
-        if (!haveMetrics)
-            return;
-        out << progressLine(latest) << Qt::endl;
+        if (!monitored.store().isEmpty())
+            out << progressLine(monitored.store().latest()) << Qt::endl;
     });
     progress.start(1000);
 

@@ -32,7 +32,7 @@
 //   chart upkeep, directly: QApplication::notify() reads the UI thread's CPU clock
 //     (CLOCK_THREAD_CPUTIME_ID) around every event that is monitor work: events delivered
 //     to a MirrorJob (its queued snapshot/state/event signals: MainWindow's job-list
-//     update and JobMonitor::addSnapshot), events to any widget of a monitor (its paints,
+//     update and MonitoredJob::addSnapshot), events to any widget of a monitor (its paints,
 //     resizes, the QCustomPlot replots they trigger), and any event during which a
 //     monitor's redraw count rose (its coalescing redraw timer). Nested events are counted
 //     once. Upkeep share = that CPU time / wall time of the phase; split by whether the
@@ -205,7 +205,7 @@ public:
             window->show();
             // What MainWindow::runJob does on the job editor's Run, minus the editor and with
             // the starts deferred until every job is in: the clusters, the job in the list
-            // (JobMonitor::setJob, status), its row selected, its monitor opened as a tab.
+            // (the session's MonitoredJob), its row selected, its monitor opened as a tab.
             if (m_o.panes)
                 window->showClusters(jobs.first()->spec().source, jobs.first()->spec().target);
             for (MirrorJob *job : std::as_const(jobs)) {

@@ -9,6 +9,7 @@
 // as a share of one core. Exits non-zero when p99 lateness >= 16 ms or upkeep >= 5%.
 
 #include "engine/mirror/MetricsSnapshot.h"
+#include "model/session/MonitoredJob.h"
 #include "ui/job/JobMonitor.h"
 
 #include <QApplication>
@@ -52,7 +53,8 @@ int main(int argc, char **argv)
     const int partitions = args.size() > 2 ? args.at(2).toInt() : 24;
     const int tickMs = args.size() > 3 ? args.at(3).toInt() : 250;
 
-    JobMonitor monitor;
+    MonitoredJob job; // what the session holds; the monitor draws from it
+    JobMonitor monitor(&job);
     monitor.resize(1280, 800);
     monitor.setWindowMs(60'000);
     monitor.show();
@@ -98,7 +100,7 @@ int main(int argc, char **argv)
         s.latency.p50Ms = 8;
         s.latency.p99Ms = 30 + tick % 50;
         const qint64 t0 = threadCpuNs();
-        monitor.addSnapshot(s);
+        job.addSnapshot(s);
         upkeepNs += threadCpuNs() - t0;
         // Cycle the tabs so every chart (the lag map included) is drawn during the run.
         if (tick % (10'000 / tickMs) == 0)

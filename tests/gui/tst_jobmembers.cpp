@@ -5,6 +5,7 @@
 #include "KafkaTestUtil.h"
 #include "engine/admin/GroupLagSampler.h"
 #include "engine/mirror/MirrorJob.h"
+#include "model/session/MonitoredJob.h"
 #include "model/tables/PartitionTableModel.h"
 #include "ui/job/JobMonitor.h"
 
@@ -42,10 +43,11 @@ private Q_SLOTS:
         spec.include = {QRegularExpression::escape(topic)};
         spec.start = StartPosition::Earliest;
         spec.syncTopicConfigs = false;
-        MirrorJob here(spec);
+        MonitoredJob monitored(new MirrorJob(spec)); // this window's job, as the session holds it
+        MirrorJob &here = *monitored.job();
         MirrorJob elsewhere(spec); // the other machine
 
-        JobMonitor monitor;
+        JobMonitor monitor(&monitored);
         monitor.resize(1000, 700);
         monitor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&monitor));
@@ -54,7 +56,6 @@ private Q_SLOTS:
         QAbstractItemModelTester proxyTester(monitor.partitionProxy(),
                                              QAbstractItemModelTester::FailureReportingMode::Fatal);
         monitor.setCurrentChart(JobMonitor::Partitions);
-        monitor.setJob(&here);
         QVERIFY(monitor.ownersSampler() && monitor.ownersSampler()->isRunning());
         QSignalSpy described(monitor.ownersSampler(), &GroupLagSampler::membersSampled);
         here.start();

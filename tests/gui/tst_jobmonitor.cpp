@@ -67,10 +67,10 @@ MetricsSnapshot snapshot(int i, int partitions = 4)
     return s;
 }
 
-void feed(JobMonitor &monitor, int from, int to, int partitions = 4)
+void feed(MonitoredJob &job, int from, int to, int partitions = 4)
 {
     for (int i = from; i < to; ++i)
-        monitor.addSnapshot(snapshot(i, partitions));
+        job.addSnapshot(snapshot(i, partitions));
 }
 
 double lastValue(QCPGraph *g)
@@ -95,9 +95,11 @@ QList<QStringList> readCsv(const QString &path)
     return rows;
 }
 
+// The monitor is a view: its job (the session's MonitoredJob) holds the history it draws.
 struct ShownMonitor {
-    JobMonitor monitor;
-    ShownMonitor()
+    MonitoredJob job;
+    JobMonitor monitor{&job};
+    explicit ShownMonitor(MirrorJob *engine = nullptr) : job(engine)
     {
         monitor.resize(1000, 700);
         monitor.show();
@@ -114,7 +116,7 @@ private Q_SLOTS:
         ShownMonitor m;
         QVERIFY(QTest::qWaitForWindowExposed(&m.monitor));
         m.monitor.setWindowMs(60'000);
-        feed(m.monitor, 0, 40);
+        feed(m.job, 0, 40);
         m.monitor.redraw();
 
         QCustomPlot *tp = m.monitor.plot(JobMonitor::Throughput);
@@ -147,7 +149,7 @@ private Q_SLOTS:
         QCOMPARE(lastValue(lat->graph(1)), 89.0);
 
         // A 1-minute window drops what is older: feed 5 minutes, only ~60 s are queried.
-        feed(m.monitor, 40, 1200);
+        feed(m.job, 40, 1200);
         m.monitor.setCurrentChart(JobMonitor::Throughput);
         m.monitor.redraw();
         QVERIFY2(tp->graph(0)->dataCount() <= 241, qPrintable(QString::number(tp->graph(0)->dataCount())));
@@ -175,7 +177,7 @@ private Q_SLOTS:
                                              QAbstractItemModelTester::FailureReportingMode::Fatal);
         m.monitor.setWindowMs(60'000);
         m.monitor.setCurrentChart(JobMonitor::Partitions);
-        feed(m.monitor, 0, 40, 6);
+        feed(m.job, 0, 40, 6);
         m.monitor.redraw();
 
         QCPColorMapData *map = m.monitor.lagMap()->data();
@@ -211,12 +213,37 @@ private Q_SLOTS:
         for (int i = 40; i < 44; ++i) {
             MetricsSnapshot s = snapshot(i, 6);
             s.partitions.removeAt(2);
-            m.monitor.addSnapshot(s);
+            m.job.addSnapshot(s);
         }
         m.monitor.redraw();
         QCOMPARE(m.monitor.partitionModel()->rowCount(), 5);
         QCOMPARE(m.monitor.partitionModel()->rowOf({QStringLiteral("orders"), 2}), -1);
         QCOMPARE(m.monitor.lagMap()->data()->valueSize(), 6); // its history still shows
+    }
+
+    void aMonitorMadeLaterDrawsTheWholeHistory()
+    {
+        // The job records with no monitor open (a closed tab, a job that has not been looked
+        // at): a monitor made afterwards draws everything the job kept, with no snapshot since.
+        MonitoredJob job;
+        feed(job, 0, 40, 3);
+        MetricsSnapshot withGroups = snapshot(40, 3);
+        GroupSyncMetrics g;
+        g.group = QStringLiteral("billing");
+        withGroups.groups = {g};
+        job.addSnapshot(withGroups);
+        JobMonitor monitor(&job);
+        monitor.resize(1000, 700);
+        monitor.setWindowMs(0);
+        monitor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&monitor));
+        QTRY_VERIFY(monitor.redrawCount() > 0);
+        QCOMPARE(monitor.plot(JobMonitor::Throughput)->graph(0)->dataCount(), 41);
+        QCOMPARE(monitor.store().sampleCount(), 41);
+        QCOMPARE(monitor.groupsModel()->rowCount(), 1); // the groups it syncs, as last reported
+        monitor.setCurrentChart(JobMonitor::Partitions);
+        monitor.redraw();
+        QCOMPARE(monitor.partitionModel()->rowCount(), 3);
     }
 
     void timeLabelsNeverOverlap()
@@ -225,7 +252,7 @@ private Q_SLOTS:
         // default five "HH:mm:ss" ticks drew into each other.
         ShownMonitor m;
         QVERIFY(QTest::qWaitForWindowExposed(&m.monitor));
-        feed(m.monitor, 0, 1200, 6);
+        feed(m.job, 0, 1200, 6);
         for (const int width : {420, 640, 1300}) {
             m.monitor.resize(width, 700);
             for (const qint64 window : {qint64(60'000), qint64(300'000)}) {
@@ -267,7 +294,7 @@ private Q_SLOTS:
         QElapsedTimer clock;
         clock.start();
         for (int i = 0; i < 100; ++i) {
-            m.monitor.addSnapshot(snapshot(i));
+            m.job.addSnapshot(snapshot(i));
             QTest::qWait(2); // the event loop runs between snapshots, as with queued signals
         }
         const qint64 elapsed = clock.elapsed();
@@ -283,7 +310,7 @@ private Q_SLOTS:
 
         // A burst with no event loop in between: exactly one redraw.
         replots.clear();
-        feed(m.monitor, 100, 200);
+        feed(m.job, 100, 200);
         QVERIFY(m.monitor.redrawPending());
         QTRY_COMPARE(replots.size(), 1);
         QTest::qWait(2 * JobMonitor::redrawIntervalMs);
@@ -294,7 +321,7 @@ private Q_SLOTS:
     {
         ShownMonitor m;
         QVERIFY(QTest::qWaitForWindowExposed(&m.monitor));
-        feed(m.monitor, 0, 10);
+        feed(m.job, 0, 10);
         m.monitor.redraw();
         m.monitor.hide();
         QList<QSignalSpy *> spies;
@@ -302,7 +329,7 @@ private Q_SLOTS:
             spies.append(new QSignalSpy(m.monitor.plot(JobMonitor::Chart(c)), &QCustomPlot::afterReplot));
         const int before = m.monitor.redrawCount();
         for (int i = 10; i < 60; ++i) {
-            m.monitor.addSnapshot(snapshot(i));
+            m.job.addSnapshot(snapshot(i));
             QTest::qWait(5);
         }
         QTest::qWait(2 * JobMonitor::redrawIntervalMs);
@@ -324,7 +351,7 @@ private Q_SLOTS:
         ShownMonitor m;
         QVERIFY(QTest::qWaitForWindowExposed(&m.monitor));
         m.monitor.setWindowMs(60'000);
-        feed(m.monitor, 0, 400);
+        feed(m.job, 0, 400);
         m.monitor.redraw();
         QCustomPlot *tp = m.monitor.plot(JobMonitor::Throughput);
         QVERIFY(m.monitor.followsLive());
@@ -337,7 +364,7 @@ private Q_SLOTS:
         QVERIFY(!m.monitor.followsLive());
         QVERIFY(tp->xAxis->range().size() < 60.0);
         const QCPRange zoomed = tp->xAxis->range();
-        feed(m.monitor, 400, 420);
+        feed(m.job, 400, 420);
         m.monitor.redraw();
         QCOMPARE(tp->xAxis->range().upper, zoomed.upper); // new data does not move the view
 
@@ -359,7 +386,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         m.monitor.setWindowMs(60'000);
-        feed(m.monitor, 0, 20);
+        feed(m.job, 0, 20);
         m.monitor.redraw();
 
         const QString csv = dir.filePath(QStringLiteral("throughput.csv"));
@@ -436,10 +463,11 @@ private Q_SLOTS:
         MetricStore::Config config;
         config.lag.minIntervalMs = kTickMs;
         config.lag.minSpanMs = 1000;
-        JobMonitor monitor(config);
-        QSignalSpy status(&monitor, &JobMonitor::statusChanged);
+        MonitoredJob job(config);
+        JobMonitor monitor(&job);
+        QSignalSpy status(&job, &MonitoredJob::statusChanged);
         // Offsets move and every lag grows: Burrow's WARN once the window is old enough.
-        feed(monitor, 0, 30);
+        feed(job, 0, 30);
         QCOMPARE(monitor.status(), JobLagStatus::Warn);
         QCOMPARE(status.size(), 1);
         QCOMPARE(status.at(0).at(0).value<JobLagStatus>(), JobLagStatus::Warn);
@@ -450,7 +478,7 @@ private Q_SLOTS:
             p.lag = 0;
             p.nextOffset = p.endOffset;
         }
-        monitor.addSnapshot(s);
+        job.addSnapshot(s);
         QCOMPARE(monitor.status(), JobLagStatus::Ok);
         QCOMPARE(status.size(), 2);
     }
@@ -468,7 +496,7 @@ private Q_SLOTS:
         for (int i = 0; i < 8; ++i) {
             MetricsSnapshot s = snapshot(i, 4);
             s.memberId = QStringLiteral("m-self");
-            m.monitor.addSnapshot(s);
+            m.job.addSnapshot(s);
         }
         m.monitor.redraw();
         QVERIFY(!m.monitor.summaryText().contains(QStringLiteral("vanished")));
@@ -513,7 +541,7 @@ private Q_SLOTS:
         QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("shared with 1 other member")),
                  qPrintable(m.monitor.summaryText()));
         // This window's table updates keep the other member's rows.
-        m.monitor.addSnapshot(snapshot(8, 4));
+        m.job.addSnapshot(snapshot(8, 4));
         m.monitor.redraw();
         QCOMPARE(model->rowCount(), 6);
 
@@ -522,7 +550,7 @@ private Q_SLOTS:
         s.memberId = QStringLiteral("m-self");
         s.partitions[1].vanishedRecords = 1234;
         s.vanishedRecords = 1234;
-        m.monitor.addSnapshot(s);
+        m.job.addSnapshot(s);
         m.monitor.redraw();
         QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("records vanished")),
                  qPrintable(m.monitor.summaryText()));
@@ -536,18 +564,17 @@ private Q_SLOTS:
         spec.source.bootstrap = QStringLiteral("127.0.0.1:1");
         spec.target.bootstrap = QStringLiteral("127.0.0.1:1");
         spec.include = {QStringLiteral("orders")};
-        MirrorJob atLeastOnce(spec);
+        ShownMonitor atLeastOnce(new MirrorJob(spec));
         spec.delivery = DeliveryGuarantee::ExactlyOnce;
-        MirrorJob exactlyOnce(spec);
-        ShownMonitor m;
-        m.monitor.setJob(&atLeastOnce);
-        m.monitor.addSnapshot(snapshot(1, 2));
-        m.monitor.redraw();
-        QVERIFY2(!m.monitor.summaryText().contains(QStringLiteral("once")), qPrintable(m.monitor.summaryText()));
-        m.monitor.setJob(&exactlyOnce);
-        QVERIFY2(m.monitor.summaryText().contains(QStringLiteral("\u2022 exactly-once")),
-                 qPrintable(m.monitor.summaryText()));
-        m.monitor.setJob(nullptr);
+        ShownMonitor exactlyOnce(new MirrorJob(spec));
+        for (ShownMonitor *m : {&atLeastOnce, &exactlyOnce}) {
+            m->job.addSnapshot(snapshot(1, 2));
+            m->monitor.redraw();
+        }
+        QVERIFY2(!atLeastOnce.monitor.summaryText().contains(QStringLiteral("once")),
+                 qPrintable(atLeastOnce.monitor.summaryText()));
+        QVERIFY2(exactlyOnce.monitor.summaryText().contains(QStringLiteral("\u2022 exactly-once")),
+                 qPrintable(exactlyOnce.monitor.summaryText()));
     }
 
     void controlsDriveTheJob()
@@ -562,9 +589,8 @@ private Q_SLOTS:
         spec.target.bootstrap = QStringLiteral("127.0.0.1:1");
         spec.include = {QStringLiteral("orders")};
         spec.throttleBytesPerSecond = 3'000'000;
-        MirrorJob job(spec);
-        ShownMonitor m;
-        m.monitor.setJob(&job);
+        ShownMonitor m(new MirrorJob(spec));
+        MirrorJob &job = *m.job.job();
         // A shown job monitor asks the job's group who owns the partitions; hidden, it stops.
         QVERIFY(m.monitor.ownersSampler());
         QCOMPARE(m.monitor.ownersSampler()->groupId(), consumerGroupId(spec));
@@ -585,7 +611,7 @@ private Q_SLOTS:
         QSignalSpy samples(&job, &MirrorJob::metricsSampled);
         job.start();
         QTRY_VERIFY_WITH_TIMEOUT(m.monitor.stopButton()->isEnabled(), 5000);
-        // Its snapshots reach the monitor's store through setJob's wiring.
+        // Its snapshots reach the store the monitor draws, through its MonitoredJob.
         QTRY_VERIFY_WITH_TIMEOUT(m.monitor.store().sampleCount() > 0, 10000);
         QCOMPARE(m.monitor.store().sampleCount(), samples.size());
         m.monitor.stopButton()->click();

@@ -418,14 +418,15 @@ private Q_SLOTS:
 
     void aClickSelectsTheTableRow()
     {
-        JobMonitor monitor;
+        MonitoredJob job;
+        JobMonitor monitor(&job);
         monitor.resize(1366, 768);
         monitor.show();
         QVERIFY(QTest::qWaitForWindowExposed(&monitor));
         monitor.setWindowMs(60'000);
         monitor.setCurrentChart(JobMonitor::Partitions);
         for (int tick = 0; tick < 20; ++tick)
-            monitor.addSnapshot(snapshot(m_keys, tick));
+            job.addSnapshot(snapshot(m_keys, tick));
         monitor.redraw();
         auto *map = qobject_cast<LagMapWidget *>(monitor.chart(JobMonitor::Partitions));
         QVERIFY(map);

@@ -4,6 +4,9 @@
 // own (a dbus-daemon it starts: no session bus is needed from CTest; skipped without
 // dbus-daemon); the banner way with a bus that leads nowhere and no tray (offscreen has none).
 #include "engine/mirror/MirrorJob.h"
+#include "model/session/JobSession.h"
+#include "model/session/MonitoredJob.h"
+#include "model/tables/JobListModel.h"
 #include "ui/job/JobMonitor.h"
 #include "ui/window/MainWindow.h"
 #include "ui/window/NotificationBanner.h"
@@ -228,9 +231,12 @@ private Q_SLOTS:
         spec.target.bootstrap = QStringLiteral("127.0.0.1:2");
         spec.include = {QStringLiteral("orders")};
         auto *job = new MirrorJob(spec);
-        window.addJob(job); // not started: the monitor is fed by hand
-        JobMonitor *monitor = window.jobMonitor(0);
-        QVERIFY(monitor);
+        window.addJob(job); // not started: its history is fed by hand
+        // The session's job is followed whether or not a monitor is open (none is).
+        MonitoredJob *monitored = window.session()->at(0);
+        QVERIFY(monitored);
+        QCOMPARE(monitored->job(), job);
+        QVERIFY(!window.jobMonitor(0));
         QSignalSpy delivered(notifier, &Notifier::delivered);
         // A minute of ticks, 2 s apart, whose offsets move while the lag only grows: WARN.
         const qint64 base = QDateTime::currentMSecsSinceEpoch() - 60000;
@@ -248,9 +254,11 @@ private Q_SLOTS:
             m.nextOffset = m.endOffset - m.lag;
             s.totalLag = m.lag;
             s.partitions.append(m);
-            monitor->addSnapshot(s);
+            monitored->addSnapshot(s);
         }
-        QCOMPARE(monitor->status(), JobLagStatus::Warn);
+        QCOMPARE(monitored->status(), JobLagStatus::Warn);
+        QCOMPARE(window.jobModel()->data(window.jobModel()->index(0, JobListModel::Status)).toString(),
+                 QStringLiteral("WARN"));
         QCOMPARE(delivered.size(), 1); // one transition, thirty snapshots
         NotificationBanner *banner = notifier->banner();
         // The lag when it turned (the sixth tick: the window had to be 10 s old) and which partition.

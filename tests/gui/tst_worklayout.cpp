@@ -6,6 +6,8 @@
 // in a new window with the same settings. Brokers: the in-process sandbox, or none.
 #include "engine/mirror/MirrorJob.h"
 #include "engine/sandbox/Sandbox.h"
+#include "model/session/JobSession.h"
+#include "model/session/MonitoredJob.h"
 #include "model/tables/JobListModel.h"
 #include "ui/cluster/ClusterPane.h"
 #include "ui/job/JobMonitor.h"
@@ -204,12 +206,19 @@ private Q_SLOTS:
         QVERIFY(close);
         QTest::mouseClick(close, Qt::LeftButton);
         QVERIFY(!area->isOpen(monitor));
-        // The job keeps its monitor (its charts go on recording), hidden.
-        QVERIFY(monitor);
-        QVERIFY(!monitor->isVisible());
-        QCOMPARE(window.jobMonitor(0), monitor.data());
+        // The monitor was only a view: it goes, the job and its history stay with the session.
+        QTRY_VERIFY(!monitor);
+        QVERIFY(!window.jobMonitor(0));
         QCOMPARE(window.jobModel()->rowCount(), 1);
         QVERIFY(isCurrent(window, window.sourcePane()));
+        // Fed while no monitor is open, the history goes on growing.
+        MonitoredJob *monitored = window.session()->at(0);
+        const qint64 recorded = monitored->store().sampleCount();
+        MetricsSnapshot later;
+        later.time = QDateTime::currentDateTimeUtc().addSecs(60);
+        later.state = JobState::Running;
+        monitored->addSnapshot(later);
+        QCOMPARE(monitored->store().sampleCount(), recorded + 1);
 
         // The cluster views stay: no close button, closing them does nothing.
         QVERIFY(!closeButton(left, window.sourcePane()));
@@ -221,8 +230,11 @@ private Q_SLOTS:
         QTableView *jobs = jobView(window);
         const QRect row = jobs->visualRect(jobs->model()->index(0, JobListModel::Name));
         doubleClick(jobs->viewport(), row.center());
+        monitor = window.jobMonitor(0);
+        QVERIFY(monitor);
         QVERIFY(isCurrent(window, monitor));
         QCOMPARE(area->sideOf(monitor), WorkArea::Left);
+        QCOMPARE(monitor->store().sampleCount(), recorded + 1); // the whole history, drawn by the new view
 
         // Moved to the right and closed, it opens again on the right (Job > Open Monitor).
         area->moveToOtherSide(monitor);
@@ -233,6 +245,8 @@ private Q_SLOTS:
         jobs->selectRow(0);
         QVERIFY(window.openMonitorAction()->isEnabled());
         window.openMonitorAction()->trigger();
+        monitor = window.jobMonitor(0);
+        QVERIFY(monitor);
         QVERIFY(isCurrent(window, monitor));
         QCOMPARE(area->sideOf(monitor), WorkArea::Right);
     }

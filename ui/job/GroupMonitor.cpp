@@ -30,7 +30,10 @@ GroupMonitor::GroupMonitor(const QString &groupId, QWidget *parent) : QWidget(pa
     build(defaultIntervalMs);
 }
 
-GroupMonitor::~GroupMonitor() = default;
+GroupMonitor::~GroupMonitor()
+{
+    delete m_monitor; // the view before the history it draws
+}
 
 void GroupMonitor::build(int intervalMs)
 {
@@ -74,10 +77,11 @@ void GroupMonitor::build(int intervalMs)
 
     // The status rules' window is ten observations at least 5 s apart: polls faster than
     // that are folded into it, slower ones stretch it to ten polls.
-    m_monitor = new JobMonitor(JobMonitor::Kind::ConsumerGroup, MetricStore::Config{}, this);
+    m_history = new MonitoredJob(MetricStore::Config{}, this);
+    connect(m_history, &MonitoredJob::statusChanged, this, &GroupMonitor::statusChanged);
+    m_monitor = new JobMonitor(JobMonitor::Kind::ConsumerGroup, m_history, this);
     m_monitor->setObjectName(QStringLiteral("groupMonitor"));
     m_monitor->setCurrentChart(JobMonitor::Lag);
-    connect(m_monitor, &JobMonitor::statusChanged, this, &GroupMonitor::statusChanged);
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_title, 1);
@@ -95,7 +99,7 @@ void GroupMonitor::addSnapshot(const MetricsSnapshot &snapshot)
 {
     m_error->hide();
     m_error->clear();
-    m_monitor->addSnapshot(snapshot);
+    m_history->addSnapshot(snapshot);
 }
 
 void GroupMonitor::showError(const QString &error)

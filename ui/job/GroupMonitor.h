@@ -14,7 +14,8 @@ namespace md {
 class GroupLagSampler;
 
 // Watches one consumer group of either cluster over time: a GroupLagSampler polls its
-// committed and end offsets, and a JobMonitor in its ConsumerGroup mode shows the samples
+// committed and end offsets into a MonitoredJob of its own, and a JobMonitor in its
+// ConsumerGroup mode shows them
 // with the job monitors' charts, lag map, partition table and Burrow status rules.
 class GroupMonitor final : public QWidget {
     Q_OBJECT
@@ -48,6 +49,9 @@ private:
     QString m_groupId;
     ClusterConfig m_cluster;
     GroupLagSampler *m_sampler = nullptr;
+    // The group's history. Its monitor is a view of it, as a job's is of the job's; a watched
+    // group is not a job of the session, so this tab, kept when closed, holds it.
+    MonitoredJob *m_history = nullptr;
     JobMonitor *m_monitor = nullptr;
     QLabel *m_title = nullptr;
     QLabel *m_error = nullptr;

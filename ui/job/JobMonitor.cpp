@@ -46,22 +46,28 @@ const QList<qint64> &JobMonitor::windowChoicesMs()
     return choices;
 }
 
-JobMonitor::JobMonitor(QWidget *parent) : JobMonitor(MetricStore::Config{}, parent)
+JobMonitor::JobMonitor(MonitoredJob *monitored, QWidget *parent) : JobMonitor(Kind::MirrorJob, monitored, parent)
 {
 }
 
-JobMonitor::JobMonitor(const MetricStore::Config &config, QWidget *parent) : JobMonitor(Kind::MirrorJob, config, parent)
-{
-}
-
-JobMonitor::JobMonitor(Kind kind, const MetricStore::Config &config, QWidget *parent)
-    : QWidget(parent), m_kind(kind), m_store(config)
+JobMonitor::JobMonitor(Kind kind, MonitoredJob *monitored, QWidget *parent)
+    : QWidget(parent), m_kind(kind), m_monitored(monitored)
 {
     m_redrawTimer.setSingleShot(true);
     m_redrawTimer.setInterval(redrawIntervalMs);
     connect(&m_redrawTimer, &QTimer::timeout, this, &JobMonitor::redraw);
     build();
-    updateControls();
+    connect(m_monitored, &MonitoredJob::snapshotAdded, this, &JobMonitor::onSnapshot);
+    // What the job recorded before this view was made: drawn when it is first shown.
+    if (!store().isEmpty()) {
+        const QList<GroupSyncMetrics> &groups = store().latest().groups;
+        if (!groups.isEmpty()) {
+            m_groupsModel->setGroups(groups);
+            m_tabs->setTabVisible(m_groupsTab, true);
+        }
+        m_stale = true;
+    }
+    watchJob();
 }
 
 JobMonitor::~JobMonitor() = default;
@@ -69,7 +75,7 @@ JobMonitor::~JobMonitor() = default;
 void JobMonitor::build()
 {
     const bool group = m_kind == Kind::ConsumerGroup;
-    auto *throughput = new ChartPanel(&m_store, tr("records/s"), this);
+    auto *throughput = new ChartPanel(&m_monitored->store(), tr("records/s"), this);
     if (group) {
         // A group's consumption is seen through its commits, production through end offsets;
         // byte counts are not known.
@@ -84,14 +90,14 @@ void JobMonitor::build()
                               Qt::DashLine);
         throughput->setRightAxisLabel(tr("MB/s"));
     }
-    auto *lag = new ChartPanel(&m_store, tr("records"), this);
+    auto *lag = new ChartPanel(&m_monitored->store(), tr("records"), this);
     lag->addSeries(MetricStore::Series::TotalLag, tr("total lag (records)"));
-    auto *lagTime = new ChartPanel(&m_store, tr("seconds"), this);
+    auto *lagTime = new ChartPanel(&m_monitored->store(), tr("seconds"), this);
     lagTime->addSeries(MetricStore::Series::LagTimeMs, tr("lag in time (s)"), 0.001);
-    auto *latency = new ChartPanel(&m_store, tr("ms"), this);
+    auto *latency = new ChartPanel(&m_monitored->store(), tr("ms"), this);
     latency->addSeries(MetricStore::Series::LatencyP50Ms, tr("latency p50 (ms)"));
     latency->addSeries(MetricStore::Series::LatencyP99Ms, tr("latency p99 (ms)"));
-    m_lagMap = new LagMapWidget(&m_store, this);
+    m_lagMap = new LagMapWidget(&m_monitored->store(), this);
     m_charts = {throughput, lag, lagTime, latency, m_lagMap};
 
     m_partitionModel = new PartitionTableModel(this);
@@ -213,16 +219,16 @@ void JobMonitor::build()
     for (QToolButton *b : {m_pause, m_resume, m_stop})
         b->setToolButtonStyle(Qt::ToolButtonTextOnly);
     connect(m_pause, &QToolButton::clicked, this, [this] {
-        if (m_job)
-            m_job->pause();
+        if (job())
+            job()->pause();
     });
     connect(m_resume, &QToolButton::clicked, this, [this] {
-        if (m_job)
-            m_job->resume();
+        if (job())
+            job()->resume();
     });
     connect(m_stop, &QToolButton::clicked, this, [this] {
-        if (m_job)
-            m_job->stop();
+        if (job())
+            job()->stop();
     });
     m_throttle = new QDoubleSpinBox(this);
     m_throttle->setObjectName(QStringLiteral("throttle"));
@@ -234,8 +240,8 @@ void JobMonitor::build()
     m_throttle->setKeyboardTracking(false); // apply typed values once, not per keystroke
     m_throttle->setToolTip(tr("Bytes copied per second (1 MB = 1,000,000 bytes); 0 = unlimited. Applies live."));
     connect(m_throttle, &QDoubleSpinBox::valueChanged, this, [this](double mbPerSec) {
-        if (m_job)
-            m_job->setThrottle(qint64(std::llround(mbPerSec * kMB)));
+        if (job())
+            job()->setThrottle(qint64(std::llround(mbPerSec * kMB)));
     });
     auto *controls = new QVBoxLayout;
     controls->addWidget(m_pause);
@@ -264,17 +270,9 @@ void JobMonitor::build()
     layout->addLayout(body, 1);
 }
 
-void JobMonitor::setJob(MirrorJob *job)
+void JobMonitor::watchJob()
 {
-    if (m_job)
-        disconnect(m_job.data(), nullptr, this, nullptr);
-    m_job = job;
-    delete m_ownersSampler;
-    m_ownersSampler = nullptr;
-    m_otherMembers = 0;
-    m_partitionModel->setOtherMembers({});
-    if (job) {
-        connect(job, &MirrorJob::metricsSampled, this, &JobMonitor::addSnapshot);
+    if (MirrorJob *job = this->job()) {
         connect(job, &MirrorJob::stateChanged, this, &JobMonitor::updateControls);
         connect(job, &MirrorJob::finished, this, &JobMonitor::updateControls);
         const QSignalBlocker blocker(m_throttle);
@@ -304,15 +302,15 @@ void JobMonitor::updateOwnersPolling()
 
 void JobMonitor::setGroupMembers(const ConsumerGroupInfo &group, const MetricsSnapshot &groupOffsets)
 {
-    const MetricsSnapshot *own = m_store.isEmpty() ? nullptr : &m_store.latest();
+    const MetricsSnapshot *own = store().isEmpty() ? nullptr : &m_monitored->store().latest();
     const QString memberId = own ? own->memberId : QString();
     QString instanceId = own ? own->instanceId : QString();
-    if (instanceId.isEmpty() && m_job)
-        instanceId = m_job->spec().instanceId;
+    if (instanceId.isEmpty() && job())
+        instanceId = job()->spec().instanceId;
     QList<OtherMemberPartition> others = partitionsOfOtherMembers(group, groupOffsets.partitions, memberId, instanceId);
-    if (m_job) {
+    if (job()) {
         for (OtherMemberPartition &o : others)
-            o.metrics.targetTopic = targetTopicName(m_job->spec(), o.metrics.topic);
+            o.metrics.targetTopic = targetTopicName(job()->spec(), o.metrics.topic);
     }
     int members = 0;
     for (const GroupMember &m : group.members) {
@@ -321,7 +319,7 @@ void JobMonitor::setGroupMembers(const ConsumerGroupInfo &group, const MetricsSn
             ++members;
     }
     // Before the job reports its member id, one of them is this job.
-    if (memberId.isEmpty() && instanceId.isEmpty() && m_job && m_job->isRunning())
+    if (memberId.isEmpty() && instanceId.isEmpty() && job() && job()->isRunning())
         --members;
     m_otherMembers = std::max(0, members);
     m_partitionModel->setOtherMembers(std::move(others));
@@ -330,30 +328,22 @@ void JobMonitor::setGroupMembers(const ConsumerGroupInfo &group, const MetricsSn
 
 void JobMonitor::updateControls()
 {
-    const JobState state = m_job ? m_job->state() : JobState::Stopped;
-    const bool alive = m_job && m_job->isRunning();
+    const JobState state = job() ? job()->state() : JobState::Stopped;
+    const bool alive = job() && job()->isRunning();
     m_pause->setEnabled(alive && state != JobState::Paused && state != JobState::Stopping);
     m_resume->setEnabled(alive && state == JobState::Paused);
     m_stop->setEnabled(alive && state != JobState::Stopping);
-    m_throttle->setEnabled(m_job != nullptr);
+    m_throttle->setEnabled(job() != nullptr);
 }
 
-void JobMonitor::addSnapshot(const MetricsSnapshot &snapshot)
+void JobMonitor::onSnapshot(const MetricsSnapshot &snapshot)
 {
-    const JobState previousState = m_store.isEmpty() ? JobState::Starting : m_store.latest().state;
-    if (!m_store.addSnapshot(snapshot))
-        return;
+    // The store has it already: only what this view shows follows.
     if (!snapshot.groups.isEmpty() || m_groupsModel->rowCount() > 0) {
         m_groupsModel->setGroups(snapshot.groups);
         m_tabs->setTabVisible(m_groupsTab, true);
     }
-    if (snapshot.state != previousState)
-        updateControls();
-    const JobLagStatus status = m_store.jobStatus();
-    if (status != m_status) {
-        m_status = status;
-        Q_EMIT statusChanged(status);
-    }
+    updateControls(); // four buttons' enabled state, a few times a second
     scheduleRedraw();
 }
 
@@ -394,12 +384,12 @@ void JobMonitor::currentWindow(qint64 *fromMs, qint64 *toMs) const
         *toMs = m_viewToMs;
         return;
     }
-    const qint64 last = m_store.isEmpty() ? QDateTime::currentMSecsSinceEpoch() : m_store.lastTimeMs();
+    const qint64 last = store().isEmpty() ? QDateTime::currentMSecsSinceEpoch() : store().lastTimeMs();
     *toMs = last;
     if (m_windowMs > 0)
         *fromMs = last - m_windowMs;
     else
-        *fromMs = m_store.isEmpty() ? last - 60'000 : std::min(m_store.firstTimeMs(), last - 1000);
+        *fromMs = store().isEmpty() ? last - 60'000 : std::min(store().firstTimeMs(), last - 1000);
 }
 
 void JobMonitor::redraw()
@@ -419,7 +409,7 @@ void JobMonitor::redraw()
     if (current >= 0 && current < m_charts.size())
         m_charts.at(current)->refresh(from, to);
     if (current == Partitions)
-        m_partitionModel->setRows(m_store.partitionTable());
+        m_partitionModel->setRows(store().partitionTable());
     m_summary->setText(summaryText());
     ++m_redraws;
     m_redrawNs += timer.nsecsElapsed();
@@ -427,18 +417,18 @@ void JobMonitor::redraw()
 
 QString JobMonitor::summaryText() const
 {
-    if (m_store.isEmpty())
+    if (store().isEmpty())
         return {};
-    const MetricsSnapshot &s = m_store.latest();
+    const MetricsSnapshot &s = store().latest();
     if (m_kind == Kind::ConsumerGroup)
         return tr("%1 partitions \u2022 %2 records/s committed \u2022 lag %3 \u2022 %4")
             .arg(QString::number(s.partitions.size()),
-                 formatCount(m_store.recentMean(MetricStore::Series::ConsumeRecordsPerSec)),
-                 formatCount(double(s.totalLag)), jobLagStatusName(m_status));
+                 formatCount(store().recentMean(MetricStore::Series::ConsumeRecordsPerSec)),
+                 formatCount(double(s.totalLag)), jobLagStatusName(status()));
     QString text = tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
                        .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec), // the job list's figure
-                            formatCount(double(s.totalLag)), jobLagStatusName(m_status));
-    if (m_job && m_job->spec().delivery == DeliveryGuarantee::ExactlyOnce)
+                            formatCount(double(s.totalLag)), jobLagStatusName(status()));
+    if (job() && job()->spec().delivery == DeliveryGuarantee::ExactlyOnce)
         text += tr(" \u2022 exactly-once");
     if (m_otherMembers > 0)
         text += tr(" \u2022 shared with %n other member(s)", nullptr, m_otherMembers);

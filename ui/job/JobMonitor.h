@@ -5,6 +5,7 @@
 #include "engine/mirror/MirrorJob.h"
 #include "model/monitor/LagStatus.h"
 #include "model/monitor/MetricStore.h"
+#include "model/session/MonitoredJob.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -32,8 +33,10 @@ class PartitionTableModel;
 // The live view of one mirror job: throughput, lag, lag in time and latency charts, a
 // per-partition lag map and table, the job's controls and exports.
 //
-// Snapshots go into the monitor's MetricStore as they come (fixed rate, a few per second);
-// drawing is decoupled: new data arms a single ~100 ms timer unless one is pending, so the
+// A view only: the job's history and status belong to its MonitoredJob (the session's), which
+// outlives the monitor; a monitor made for a job that has run for hours draws all of it.
+// Snapshots go into that MetricStore as they come (fixed rate, a few per second); drawing is
+// decoupled: new data arms a single ~100 ms timer unless one is pending, so the
 // charts replot at most ~10 times a second however fast snapshots arrive, and not at all
 // while the monitor is hidden (a hidden monitor only marks itself stale). Only the visible
 // tab is redrawn, and it queries only its time window, about one point per pixel.
@@ -58,20 +61,19 @@ public:
     // How often a shown monitor asks the job's group who owns which partition.
     static constexpr int ownersIntervalMs = 3000;
 
-    explicit JobMonitor(QWidget *parent = nullptr);
-    explicit JobMonitor(const MetricStore::Config &config, QWidget *parent = nullptr);
-    JobMonitor(Kind kind, const MetricStore::Config &config, QWidget *parent = nullptr);
+    // Shows `monitored` (which must outlive the monitor) and wires the controls to its job.
+    explicit JobMonitor(MonitoredJob *monitored, QWidget *parent = nullptr);
+    JobMonitor(Kind kind, MonitoredJob *monitored, QWidget *parent = nullptr);
     ~JobMonitor() override;
 
-    // Feeds the monitor from the job and wires the controls to it. Does not take ownership.
-    void setJob(MirrorJob *job);
-    MirrorJob *job() const { return m_job; }
+    MonitoredJob *monitored() const { return m_monitored; }
+    MirrorJob *job() const { return m_monitored->job(); } // null for a group
     Kind kind() const { return m_kind; }
     // The line above the charts ("running • 1.2 k records/s • lag 300 • OK").
     QString summaryText() const;
 
-    const MetricStore &store() const { return m_store; }
-    JobLagStatus status() const { return m_status; }
+    const MetricStore &store() const { return m_monitored->store(); }
+    JobLagStatus status() const { return m_monitored->status(); }
 
     // Current chart (tab) and time window.
     void setCurrentChart(Chart chart);
@@ -111,16 +113,11 @@ public:
     bool redrawPending() const { return m_redrawTimer.isActive(); }
 
 public Q_SLOTS:
-    void addSnapshot(const md::MetricsSnapshot &snapshot);
     // The job's group as described (members, assignments) with its committed offsets: the
     // partitions other members own go into the partition table. Called by the owners sampler.
     void setGroupMembers(const md::ConsumerGroupInfo &group, const md::MetricsSnapshot &groupOffsets);
     // Redraws the current chart now (the timer's target).
     void redraw();
-
-Q_SIGNALS:
-    // The job's rolled-up lag status changed (OK, WARN, ERR).
-    void statusChanged(md::JobLagStatus status);
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -128,6 +125,8 @@ protected:
 
 private:
     void build();
+    void onSnapshot(const md::MetricsSnapshot &snapshot);
+    void watchJob();
     void scheduleRedraw();
     void updateControls();
     void currentWindow(qint64 *fromMs, qint64 *toMs) const;
@@ -135,9 +134,7 @@ private:
     void updateOwnersPolling();
 
     Kind m_kind = Kind::MirrorJob;
-    MetricStore m_store;
-    QPointer<MirrorJob> m_job;
-    JobLagStatus m_status = JobLagStatus::Ok;
+    MonitoredJob *m_monitored;
     bool m_followLive = true;
     qint64 m_windowMs = 5 * 60 * 1000;
     qint64 m_viewFromMs = 0; // user's window when not following live

@@ -4,6 +4,8 @@
 
 #include "engine/mirror/MirrorJob.h"
 #include "engine/mirror/TopicNaming.h"
+#include "model/session/JobSession.h"
+#include "model/session/MonitoredJob.h"
 #include "model/tables/JobListModel.h"
 #include "ui/cluster/ClusterPane.h"
 #include "ui/cluster/MessagesPanel.h"
@@ -44,7 +46,7 @@ namespace md {
 
 MainWindow::MainWindow(QWidget *parent)
     : QMainWindow(parent), m_source(new ClusterPane(tr("Source"), this)), m_target(new ClusterPane(tr("Target"), this)),
-      m_jobModel(new JobListModel(this)), m_start(new QToolButton(this))
+      m_session(new JobSession(this)), m_jobModel(m_session->listModel()), m_start(new QToolButton(this))
 {
     setWindowTitle(QStringLiteral("MirrorDesk"));
     // The first size is the screen's available area (a laptop's 1366x768 included);
@@ -55,12 +57,7 @@ MainWindow::MainWindow(QWidget *parent)
         move(available.topLeft());
     }
 
-    const auto listedJobs = [this] {
-        QList<MirrorJobSpec> specs;
-        for (const MirrorJob *job : std::as_const(m_jobs))
-            specs.append(job->spec());
-        return specs;
-    };
+    const auto listedJobs = [this] { return m_session->specs(); };
     m_otherSide = new OtherSideLookup(m_source, m_target, listedJobs, this);
     // "Watch lag" on a group in either pane opens its lag monitor.
     for (ClusterPane *pane : {m_source, m_target}) {
@@ -91,8 +88,8 @@ MainWindow::MainWindow(QWidget *parent)
     // closed one).
     const auto raiseSelectedMonitor = [this] {
         if (MirrorJob *job = selectedJob()) {
-            JobMonitor *monitor = m_monitors.value(int(m_jobs.indexOf(job)));
-            if (m_workArea->isOpen(monitor))
+            JobMonitor *monitor = jobMonitor(m_session->rowOf(job));
+            if (monitor && m_workArea->isOpen(monitor))
                 m_workArea->raise(monitor);
         }
     };
@@ -106,8 +103,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_start, &QToolButton::clicked, this, [this] {
         if (MirrorJob *job = selectedJob()) {
             QString why;
-            const int row = int(m_jobs.indexOf(job));
-            if (MirrorJob *running = runningDuplicate(job->spec(), m_profilePaths.value(row), job, &why)) {
+            const int row = m_session->rowOf(job);
+            if (MirrorJob *running = runningDuplicate(job->spec(), m_session->at(row)->profilePath(), job, &why)) {
                 showDuplicate(running, why);
             } else {
                 job->start();
@@ -145,6 +142,13 @@ MainWindow::MainWindow(QWidget *parent)
     }
     const auto tray = [this] { return ensureTray(); };
     m_notifier = new Notifier(banner, tray, this);
+    connect(m_session, &JobSession::jobEventRaised, this, [this](MonitoredJob *job, const JobEvent &e) {
+        statusBar()->showMessage(job->job()->spec().name + QStringLiteral(": ") + e.text, 10000);
+    });
+    connect(m_session, &JobSession::jobFinished, this, [this](MonitoredJob *job, bool ok, const QString &error) {
+        if (!ok)
+            statusBar()->showMessage(job->job()->spec().name + QStringLiteral(" failed: ") + error);
+    });
 
     // Job profiles open as editor tabs in their own window, several at once; Run adds the
     // job to the list.
@@ -215,7 +219,12 @@ MainWindow::MainWindow(QWidget *parent)
     updateJobButtons();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The views before what they view: a monitor draws from its job's store.
+    for (const QPointer<JobMonitor> &monitor : std::as_const(m_monitors))
+        delete monitor.data();
+}
 
 void MainWindow::createJobActions()
 {
@@ -225,7 +234,7 @@ void MainWindow::createJobActions()
     m_openMonitorAction->setToolTip(tr("The job's charts, lag map and partitions, as a tab"));
     connect(m_openMonitorAction, &QAction::triggered, this, [this] {
         if (MirrorJob *job = selectedJob())
-            openJobMonitor(int(m_jobs.indexOf(job)));
+            openJobMonitor(m_session->rowOf(job));
     });
     m_startAction = new QAction(tr("&Start"), this);
     m_startAction->setObjectName(QStringLiteral("startJobAction"));
@@ -281,62 +290,16 @@ void MainWindow::showClusters(const ClusterConfig &source, const ClusterConfig &
     m_otherSide->update();
 }
 
-namespace {
-
-QString canonicalProfilePath(const QString &path)
-{
-    if (path.isEmpty())
-        return {};
-    const QFileInfo info(path);
-    const QString canonical = info.canonicalFilePath(); // one file by any link or spelling
-    return canonical.isEmpty() ? info.absoluteFilePath() : canonical;
-}
-
-// "Kafka-EU:9092, kafka-eu2:9092" -> {"kafka-eu:9092", "kafka-eu2:9092"}
-QSet<QString> bootstrapServers(const QString &bootstrap)
-{
-    QSet<QString> out;
-    for (const QString &server : bootstrap.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        QString s = server.trimmed().toLower();
-        if (const qsizetype scheme = s.indexOf(QLatin1String("://")); scheme >= 0)
-            s = s.mid(scheme + 3); // "PLAINTEXT://host:9092"
-        if (!s.isEmpty())
-            out.insert(s);
-    }
-    return out;
-}
-
-} // namespace
-
 MirrorJob *MainWindow::runningDuplicate(const MirrorJobSpec &spec, const QString &profilePath, const MirrorJob *except,
                                         QString *why) const
 {
-    const QString path = canonicalProfilePath(profilePath);
-    const QSet<QString> servers = bootstrapServers(spec.source.bootstrap);
-    const QString group = consumerGroupId(spec);
-    for (qsizetype row = 0; row < m_jobs.size(); ++row) {
-        MirrorJob *job = m_jobs[row];
-        if (job == except || !job->isRunning())
-            continue;
-        if (!path.isEmpty() && m_profilePaths.value(row) == path) {
-            if (why)
-                *why = tr("the same profile file");
-            return job;
-        }
-        // Two jobs of one group in one window would only split the partitions between them.
-        if (consumerGroupId(job->spec()) == group &&
-            bootstrapServers(job->spec().source.bootstrap).intersects(servers)) {
-            if (why)
-                *why = tr("the same source cluster and consumer group %1").arg(group);
-            return job;
-        }
-    }
-    return nullptr;
+    const MonitoredJob *running = m_session->runningDuplicate(spec, profilePath, except, why);
+    return running ? running->job() : nullptr;
 }
 
 void MainWindow::showDuplicate(MirrorJob *running, const QString &why)
 {
-    const int row = int(m_jobs.indexOf(running));
+    const int row = m_session->rowOf(running);
     m_jobView->selectRow(row);
     openJobMonitor(row);
     statusBar()->showMessage(tr("%1 already runs in this window (%2): showing its monitor. To share its "
@@ -365,35 +328,12 @@ MirrorJob *MainWindow::runJob(const MirrorJobSpec &spec, const QString &profileP
 
 void MainWindow::addJob(MirrorJob *job, const QString &profilePath)
 {
-    job->setParent(this);
     // Ten busy jobs' librdkafka threads on two cores kept the window waiting
     // for a core (event-loop p99 of 195-346 ms; docs/PERFORMANCE.md).
     job->setBackgroundPriority(true);
-    const int row = m_jobModel->addJob(job->spec().name);
-    m_jobs.append(job);
-    m_profilePaths.append(canonicalProfilePath(profilePath));
-    connect(job, &MirrorJob::metricsSampled, this,
-            [this, job](const MetricsSnapshot &s) { m_jobModel->setMetrics(int(m_jobs.indexOf(job)), s); });
-    connect(job, &MirrorJob::stateChanged, this,
-            [this, job](JobState state) { m_jobModel->setState(int(m_jobs.indexOf(job)), state); });
-    connect(job, &MirrorJob::eventRaised, this, [this, job](const JobEvent &e) {
-        m_jobModel->setLastEvent(int(m_jobs.indexOf(job)), e);
-        statusBar()->showMessage(job->spec().name + QStringLiteral(": ") + e.text, 10000);
-    });
-    connect(job, &MirrorJob::finished, this, [this, job](bool ok, const QString &error) {
-        m_jobModel->setState(int(m_jobs.indexOf(job)), ok ? JobState::Stopped : JobState::Failed);
-        if (!ok)
-            statusBar()->showMessage(job->spec().name + QStringLiteral(" failed: ") + error);
-    });
-    // Its tab opens when the job starts (or on a double-click); until then it waits hidden.
-    auto *monitor = new JobMonitor(m_workArea);
-    monitor->hide();
-    monitor->setJob(job);
-    m_monitors.append(monitor);
-    connect(monitor, &JobMonitor::statusChanged, this,
-            [this, job](JobLagStatus status) { m_jobModel->setStatus(int(m_jobs.indexOf(job)), status); });
-    m_notifier->watch(job, monitor);
-    m_jobModel->setStatus(row, monitor->status());
+    MonitoredJob *monitored = m_session->add(job, profilePath);
+    const int row = m_session->rowOf(monitored);
+    m_notifier->watch(monitored);
     if (m_jobView->selectionModel()->selectedRows().isEmpty())
         m_jobView->selectRow(row);
     // A monitor left open last time (restoreSettings) opens again with its job.
@@ -408,24 +348,36 @@ MirrorJob *MainWindow::selectedJob() const
     const QModelIndexList rows = m_jobView->selectionModel()->selectedRows();
     if (rows.isEmpty())
         return nullptr;
-    return m_jobs.value(rows.first().row());
+    const MonitoredJob *monitored = m_session->at(rows.first().row());
+    return monitored ? monitored->job() : nullptr;
 }
 
 QString MainWindow::monitorKey(int row) const
 {
     // By the profile's file when it has one: the same job after a restart.
-    const QString path = m_profilePaths.value(row);
-    return QStringLiteral("job:") + (path.isEmpty() ? m_jobs.value(row)->spec().name : path);
+    const MonitoredJob *monitored = m_session->at(row);
+    const QString path = monitored->profilePath();
+    return QStringLiteral("job:") + (path.isEmpty() ? monitored->job()->spec().name : path);
+}
+
+JobMonitor *MainWindow::jobMonitor(int row) const
+{
+    return m_monitors.value(m_session->at(row)).data();
 }
 
 JobMonitor *MainWindow::openJobMonitor(int row)
 {
-    JobMonitor *monitor = m_monitors.value(row);
-    if (!monitor)
+    MonitoredJob *monitored = m_session->at(row);
+    if (!monitored)
         return nullptr;
-    const MirrorJobSpec &spec = m_jobs[row]->spec();
+    // A view of the job's state, made when opened and deleted when closed: the session keeps
+    // recording, and a monitor opened again draws the whole history.
+    QPointer<JobMonitor> &monitor = m_monitors[monitored];
+    if (!monitor)
+        monitor = new JobMonitor(monitored, m_workArea);
+    const MirrorJobSpec &spec = monitored->job()->spec();
     // On the left, over the source's view: the target's stays in sight.
-    m_workArea->open(monitor, monitorKey(row), spec.name, WorkArea::Left);
+    m_workArea->open(monitor, monitorKey(row), spec.name, WorkArea::Left, WorkArea::OnClose::Delete);
     m_workArea->setTitle(monitor, spec.name,
                          tr("%1: %2 → %3").arg(spec.name, spec.source.bootstrap, spec.target.bootstrap));
     return monitor;
@@ -478,14 +430,7 @@ void MainWindow::showJobContextMenu(const QPoint &pos)
 
 QString MainWindow::resetBlockedReason(const MirrorJobSpec &spec) const
 {
-    // A running job commits its own progress over a reset; it is also an active
-    // member, which applyReset refuses anyway, with less to go on.
-    for (MirrorJob *job : m_jobs) {
-        if (job->isRunning() && job->spec().groupId == spec.groupId &&
-            job->spec().source.bootstrap == spec.source.bootstrap)
-            return tr("\u201c%1\u201d runs in this window; stop it first").arg(job->spec().name);
-    }
-    return {};
+    return m_session->resetBlockedReason(spec);
 }
 
 ResetProgressDialog *MainWindow::resetSelectedJobProgress()
@@ -554,8 +499,7 @@ CompareView *MainWindow::compareSelectedJob()
     if (!job)
         return nullptr;
     // One per job, as a tab on the right (over the target's view); closing it ends it.
-    const int row = int(m_jobs.indexOf(job));
-    const QString key = QStringLiteral("compare:") + monitorKey(row);
+    const QString key = QStringLiteral("compare:") + monitorKey(m_session->rowOf(job));
     if (auto *open = qobject_cast<CompareView *>(m_workArea->page(key))) {
         m_workArea->raise(open);
         return open;

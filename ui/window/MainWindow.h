@@ -3,6 +3,7 @@
 #include "engine/core/ClusterConfig.h"
 #include "engine/mirror/MirrorJobSpec.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -26,6 +27,8 @@ class JobListModel;
 class JobMonitor;
 class JobWorkspace;
 class MirrorJob;
+class MonitoredJob;
+class JobSession;
 class Navigator;
 class Notifier;
 class OtherSideLookup;
@@ -62,11 +65,14 @@ public:
     ClusterPane *sourcePane() const { return m_source; }
     ClusterPane *targetPane() const { return m_target; }
     JobListModel *jobModel() const { return m_jobModel; }
+    // The window's jobs and their state; the window, its monitors and the notifier observe it.
+    JobSession *session() const { return m_session; }
     // "Show on the Other Cluster" of both message browsers, through the job list's jobs.
     OtherSideLookup *otherSideLookup() const { return m_otherSide; }
-    // The live monitor of the job in row (one per job, a tab of the work area when open).
-    JobMonitor *jobMonitor(int row) const { return m_monitors.value(row); }
-    // Opens the job's monitor as a tab (an open one is made current); null without that row.
+    // The open monitor of the job in row (a tab of the work area); null while it is closed.
+    JobMonitor *jobMonitor(int row) const;
+    // Opens the job's monitor as a tab (an open one is made current; a closed one is made
+    // anew and draws the job's whole history); null without that row.
     JobMonitor *openJobMonitor(int row);
     WorkArea *workArea() const { return m_workArea; }
     Navigator *navigator() const { return m_navigator; }
@@ -141,7 +147,8 @@ private:
 
     ClusterPane *m_source;
     ClusterPane *m_target;
-    JobListModel *m_jobModel;
+    JobSession *m_session;           // owns the jobs and their state
+    JobListModel *m_jobModel;        // the session's
     QTableView *m_jobView = nullptr; // the navigator's
     QToolButton *m_start;
     QToolButton *m_compare = nullptr;
@@ -154,9 +161,7 @@ private:
     QMenu *m_jobMenu = nullptr;
     QList<QPointer<VerifyDialog>> m_verifyDialogs;
     QList<QPointer<ResetProgressDialog>> m_resetDialogs;
-    QList<MirrorJob *> m_jobs;      // row order of m_jobModel
-    QStringList m_profilePaths;     // row order of m_jobModel; canonical, empty when not from a file
-    QList<JobMonitor *> m_monitors; // row order of m_jobModel
+    QHash<const MonitoredJob *, QPointer<JobMonitor>> m_monitors; // the open ones
     WorkArea *m_workArea = nullptr;
     Navigator *m_navigator = nullptr;
     QAction *m_navigatorAction = nullptr;

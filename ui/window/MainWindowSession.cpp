@@ -4,6 +4,7 @@
 #include "ui/window/MainWindow.h"
 
 #include "engine/mirror/MirrorJob.h"
+#include "model/session/JobSession.h"
 #include "ui/cluster/ClusterPane.h"
 #include "ui/cluster/MessagesPanel.h"
 #include "ui/job/JobEditorDialog.h"
@@ -99,11 +100,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    QList<MirrorJob *> running;
-    for (MirrorJob *job : std::as_const(m_jobs)) {
-        if (job->isRunning())
-            running.append(job);
-    }
+    const QList<MirrorJob *> running = m_session->runningJobs();
     if (running.isEmpty()) {
         saveSettings();
         event->accept();
@@ -240,7 +237,7 @@ void MainWindow::restoreSettings()
         m_workArea->restoreLayout(tabs);
         reopenGroupMonitors(tabs);
     }
-    for (int row = 0; row < m_monitors.size(); ++row) {
+    for (int row = 0; row < m_session->count(); ++row) {
         if (m_workArea->hasPendingPage(monitorKey(row)))
             openJobMonitor(row);
     }

@@ -2,8 +2,7 @@
 
 #include "engine/mirror/MirrorJob.h"
 #include "model/monitor/LagStatus.h"
-#include "model/tables/NumberFormat.h"
-#include "ui/job/JobMonitor.h"
+#include "model/session/MonitoredJob.h"
 #include "ui/window/NotificationBanner.h"
 
 #include <QAction>
@@ -42,32 +41,6 @@ QString healthName(JobHealth h)
 qint64 nowMs()
 {
     return QDateTime::currentMSecsSinceEpoch();
-}
-
-// "lag 12.3 k records; 2 partitions STALL: orders-3, orders-5"
-QString lagReason(const MetricStore &store)
-{
-    QString text = QObject::tr("lag %1 records").arg(formatCount(double(store.latest().totalLag)));
-    const LagStatusTracker &lag = store.lagStatus();
-    const QHash<PartitionKey, PartitionLagStatus> statuses = lag.evaluate(lag.latestObservationMs());
-    PartitionLagStatus worst = PartitionLagStatus::Ok;
-    for (PartitionLagStatus s : statuses)
-        worst = std::max(worst, s);
-    if (worst == PartitionLagStatus::Ok)
-        return text;
-    QList<PartitionKey> keys;
-    for (auto it = statuses.cbegin(); it != statuses.cend(); ++it) {
-        if (it.value() == worst)
-            keys.append(it.key());
-    }
-    std::sort(keys.begin(), keys.end());
-    QStringList names;
-    for (qsizetype i = 0; i < std::min<qsizetype>(keys.size(), 3); ++i)
-        names.append(keys[i].topic + QLatin1Char('-') + QString::number(keys[i].partition));
-    if (keys.size() > 3)
-        names.append(QStringLiteral("\u2026"));
-    return text + QObject::tr("; %n partition(s) %1: %2", "", int(keys.size()))
-                      .arg(partitionLagStatusName(worst), names.join(QStringLiteral(", ")));
 }
 
 } // namespace
@@ -174,15 +147,14 @@ void Notifier::setEnabled(bool on)
     m_enable->setChecked(on);
 }
 
-void Notifier::watch(MirrorJob *job, JobMonitor *monitor)
+void Notifier::watch(MonitoredJob *monitored)
 {
     // The job list's order of JobLagStatus (OK, WARN, ERR) is JobHealth's.
     static_assert(int(JobLagStatus::Err) == int(JobHealth::Err));
-    connect(monitor, &JobMonitor::statusChanged, this,
-            [this, job = QPointer<MirrorJob>(job), monitor](JobLagStatus status) {
-                if (job)
-                    update(job.data(), job->spec().name, JobHealth(int(status)), lagReason(monitor->store()));
-            });
+    MirrorJob *job = monitored->job();
+    connect(monitored, &MonitoredJob::statusChanged, this, [this, monitored, job](JobLagStatus status) {
+        update(job, job->spec().name, JobHealth(int(status)), monitored->lagReason());
+    });
     connect(job, &MirrorJob::finished, this, [this, job](bool ok, const QString &error) {
         if (ok)
             forget(job); // stopped on purpose: its lag no longer matters

@@ -15,8 +15,8 @@ class QSystemTrayIcon;
 
 namespace md {
 
-class JobMonitor;
 class MirrorJob;
+class MonitoredJob;
 class NotificationBanner;
 
 // What a job's health has become, for notifications: its rolled-up lag status, or failed.
@@ -100,8 +100,8 @@ public:
     QAction *enableAction() const { return m_enable; }
     NotificationBanner *banner() const { return m_banner; }
 
-    // Follows the job's lag status (from its monitor) and its end.
-    void watch(MirrorJob *job, JobMonitor *monitor);
+    // Follows the job's lag status and its end.
+    void watch(MonitoredJob *monitored);
     // The entry point watch() uses; job is only a key.
     void update(const void *job, const QString &name, JobHealth health, const QString &reason);
     void forget(const void *job) { m_policy.forget(job); }
