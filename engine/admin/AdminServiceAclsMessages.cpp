@@ -1,6 +1,7 @@
 #include "engine/admin/AdminService.h"
 
 #include "engine/admin/AdminServiceDetail.h"
+#include "engine/core/ReaderConsumer.h"
 #include "engine/schema/RegistryDecoders.h"
 
 #include <QElapsedTimer>
@@ -116,13 +117,8 @@ KafkaMessage kafkaMessageFrom(const rd_kafka_message_t *msg, const QString &topi
 
 KafkaPtr newBrowserConsumer(const ClusterConfig &cluster, QString *error)
 {
-    ConfResult conf = makeKafkaConf(cluster, ClientRole::Consumer,
-                                    {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-browser")},
-                                     {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                     {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-                                     {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-                                     {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
-                                     {QStringLiteral("isolation.level"), QStringLiteral("read_uncommitted")}});
+    // The browser shows what the topic holds, open and aborted transactions' records too.
+    ConfResult conf = readerConf(cluster, {.groupId = QStringLiteral("mirrordesk-browser"), .readCommitted = false});
     if (!conf.conf) {
         *error = QStringLiteral("invalid client setting ") + conf.error;
         return {};

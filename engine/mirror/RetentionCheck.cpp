@@ -5,6 +5,7 @@
 #include "engine/admin/ProbeClient.h"
 #include "engine/core/ClusterConfig.h"
 #include "engine/core/KafkaHandles.h"
+#include "engine/core/ReaderConsumer.h"
 
 #include <QDateTime>
 #include <QElapsedTimer>
@@ -12,7 +13,6 @@
 #include <QMap>
 #include <QPair>
 #include <QSet>
-#include <QUuid>
 
 #include <memory>
 #include <optional>
@@ -100,18 +100,11 @@ QHash<QString, OldestRecord> readLogStartRecords(const ClusterConfig &cluster, c
                                                  int timeoutMs, QStringList *problems)
 {
     QHash<QString, OldestRecord> out;
-    const QMap<QString, QString> overrides{
-        {QStringLiteral("group.id"),
-         QStringLiteral("mirrordesk-check-") + QUuid::createUuid().toString(QUuid::WithoutBraces)},
-        {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-        {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-        {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-        {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
-        // One record per partition is wanted: keep the prefetch small.
-        {QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("1024")},
-        {QStringLiteral("fetch.wait.max.ms"), QStringLiteral("100")},
-    };
-    ConfResult conf = makeKafkaConf(cluster, ClientRole::Consumer, overrides);
+    ReaderOptions reader{.purpose = QStringLiteral("check")};
+    // One record per partition is wanted: keep the prefetch small.
+    reader.extra = {{QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("1024")},
+                    {QStringLiteral("fetch.wait.max.ms"), QStringLiteral("100")}};
+    ConfResult conf = readerConf(cluster, reader);
     if (!conf.conf) {
         *problems << cluster.bootstrap + QStringLiteral(": invalid client setting ") + conf.error;
         return out;

@@ -1,6 +1,7 @@
 #include "engine/admin/AdminCall.h"
 #include "engine/core/ClusterConfig.h"
 #include "engine/core/KafkaHandles.h"
+#include "engine/core/ReaderConsumer.h"
 #include "engine/offsetmap/OffsetMap.h"
 
 #include <QDeadlineTimer>
@@ -44,17 +45,11 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
     KafkaPtr own;
     KafkaPtr &rk = cursor ? cursor->reader : own;
     if (!rk) {
-        // assign() needs a group.id, but the group is never joined (no subscribe)
-        // and nothing is committed to it.
-        ConfResult conf =
-            makeKafkaConf(target, ClientRole::Consumer,
-                          {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-offset-map-reader")},
-                           {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                           {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
-                           {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-                           // A cursor's position gone from the log is an error (then a whole read), never a jump.
-                           {QStringLiteral("auto.offset.reset"), QStringLiteral("error")},
-                           {QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}});
+        // A cursor's position gone from the log is an error (then a whole read), never a jump.
+        ReaderOptions reader{.groupId = QStringLiteral("mirrordesk-offset-map-reader"),
+                             .offsetReset = QStringLiteral("error")};
+        reader.extra = {{QStringLiteral("allow.auto.create.topics"), QStringLiteral("false")}};
+        ConfResult conf = readerConf(target, reader);
         if (!conf.conf)
             return failWith(QStringLiteral("invalid client setting ") + conf.error);
         rd_kafka_conf_set_log_cb(conf.conf.get(), &ignoreLog);

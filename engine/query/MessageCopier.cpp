@@ -1,6 +1,7 @@
 #include "engine/query/MessageCopier.h"
 
 #include "engine/core/KafkaHandles.h"
+#include "engine/core/ReaderConsumer.h"
 #include "engine/core/Tasks.h"
 
 #include <QCoreApplication>
@@ -311,14 +312,8 @@ private:
     void copyRange()
     {
         const QString what = QStringLiteral("%1[%2]").arg(m_spec.sourceTopic).arg(m_spec.sourcePartition);
-        ConfResult cc = makeKafkaConf(m_spec.source, ClientRole::Consumer,
-                                      {{QStringLiteral("group.id"), QStringLiteral("mirrordesk-copy")},
-                                       {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-                                       {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-                                       {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-                                       {QStringLiteral("auto.offset.reset"), QStringLiteral("earliest")},
-                                       // As the mirror: aborted transactions are never copied.
-                                       {QStringLiteral("isolation.level"), QStringLiteral("read_committed")}});
+        // As the mirror: aborted transactions are never copied (read_committed).
+        ConfResult cc = readerConf(m_spec.source, {.groupId = QStringLiteral("mirrordesk-copy")});
         if (!cc.conf) {
             m_result.error = QStringLiteral("source cluster configuration: ") + cc.error;
             return;

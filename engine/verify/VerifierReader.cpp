@@ -1,7 +1,7 @@
+#include "engine/core/ReaderConsumer.h"
 #include "engine/verify/VerifierDetail.h"
 
 #include <QElapsedTimer>
-#include <QUuid>
 
 namespace md::verify_detail {
 
@@ -34,22 +34,13 @@ PartitionReader::~PartitionReader()
 
 QString PartitionReader::open()
 {
-    const QMap<QString, QString> overrides{
-        // A throw-away group id: assign() needs one, and nothing is ever committed to it.
-        {QStringLiteral("group.id"),
-         QStringLiteral("mirrordesk-verify-") + QUuid::createUuid().toString(QUuid::WithoutBraces)},
-        {QStringLiteral("enable.auto.commit"), QStringLiteral("false")},
-        {QStringLiteral("enable.auto.offset.store"), QStringLiteral("false")},
-        {QStringLiteral("enable.partition.eof"), QStringLiteral("true")},
-        {QStringLiteral("isolation.level"), QStringLiteral("read_committed")},
-        // A start offset that vanished (retention) must be an error, not a silent skip.
-        {QStringLiteral("auto.offset.reset"), QStringLiteral("error")},
-        {QStringLiteral("max.partition.fetch.bytes"), QStringLiteral("8388608")},
-        {QStringLiteral("fetch.wait.max.ms"), QStringLiteral("100")},
-        // Bounds librdkafka's prefetch queue, and so the memory of a verify run.
-        {QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("32768")},
-    };
-    ConfResult conf = makeKafkaConf(m_cluster, ClientRole::Consumer, overrides);
+    // A start offset that vanished (retention) must be an error, not a silent skip.
+    ReaderOptions reader{.purpose = QStringLiteral("verify"), .offsetReset = QStringLiteral("error")};
+    reader.extra = {{QStringLiteral("max.partition.fetch.bytes"), QStringLiteral("8388608")},
+                    {QStringLiteral("fetch.wait.max.ms"), QStringLiteral("100")},
+                    // Bounds librdkafka's prefetch queue, and so the memory of a verify run.
+                    {QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("32768")}};
+    ConfResult conf = readerConf(m_cluster, reader);
     if (!conf.conf)
         return m_where + QStringLiteral(": invalid client setting ") + conf.error;
     rd_kafka_conf_set_opaque(conf.conf.get(), &m_errors);
