@@ -31,7 +31,7 @@ done <"$allowed_ui_engine"
 bad=0
 used_ui_engine=()
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-    mapfile -t files < <(git ls-files engine model service ui app | grep -E '\.(cpp|h)$')
+    mapfile -t files < <(git ls-files --cached --others --exclude-standard engine model service ui app | grep -E '\.(cpp|h)$')
 else
     mapfile -t files < <(find engine model service ui app \( -name '*.cpp' -o -name '*.h' \) | sort)
 fi

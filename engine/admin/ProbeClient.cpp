@@ -261,7 +261,7 @@ std::optional<ClusterMetadata> ProbeClient::fetchMetadata(int timeoutMs, bool wi
             QMutexLocker lock(&m_mutex);
             // A round ends with a transport error when no broker became usable in
             // it, refused or slow alike. librdkafka says "all brokers down" once
-            // per outage, not at every fetch (docs/ARCHITECTURE.md), so: final
+            // per outage, not at every fetch (docs/decisions/0006-*), so: final
             // when every broker the handle has failed in this fetch or refused
             // lately (a refusal is reported once in 30 s), and not while another
             // is still connecting.

@@ -13,7 +13,7 @@ namespace md {
 
 // One-shot work, the one way: a task on this pool (runTask), answered by its
 // QFuture. The UI waits for none; it gets the value through md::inBackground
-// (ui/Background.h). Engine code that needs two answers at once (both
+// (ui/widgets/Background.h). Engine code that needs two answers at once (both
 // clusters of a probe) starts one as a task and takes result(), which runs the
 // task on the calling thread if no pool thread has taken it yet, so a task
 // that starts tasks cannot starve the pool. Long-lived workers get a

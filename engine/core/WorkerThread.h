@@ -14,7 +14,7 @@ namespace md {
 // requests or polls on a timer (ClusterClient, AdminClient, GroupLagSampler),
 // or a blocking poll loop (MirrorJob's worker, GroupSyncRunner, the sandbox's
 // producer).
-// One-shot work does not get a thread: it is a task (engine/Tasks.h; the UI
+// One-shot work does not get a thread: it is a task (engine/core/Tasks.h; the UI
 // through md::inBackground, which drops the answer of a closed widget).
 //
 // A QThread running an event loop, with one worker QObject moved onto it and

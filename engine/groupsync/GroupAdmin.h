@@ -245,7 +245,7 @@ template <typename Part> bool spread(Admin &admin, int count, Part &&part, QStri
         std::lock_guard lock(handOff);
         done[size_t(c)] = ok;
     };
-    // Tasks (engine/Tasks.h): waitForFinished() runs one here if no pool thread took it.
+    // Tasks (engine/core/Tasks.h): waitForFinished() runs one here if no pool thread took it.
     std::vector<QFuture<void>> tasks;
     for (int c = 1; c < n; ++c)
         tasks.push_back(runTask(run, c));

@@ -65,14 +65,14 @@ struct MirrorJobSpec {
     int topicRefreshIntervalMs = 10000;
     int configSyncIntervalMs = 60000; // target topic configs follow the source within this
     // Source consumer groups whose committed offsets follow to the target,
-    // translated through the offset map (engine/GroupOffsetSync.h): regexes
+    // translated through the offset map (engine/groupsync/GroupOffsetSync.h): regexes
     // matched against whole group names. Empty include: no group. The job's own
     // group and the mirrordesk-* groups of jobs are never selected.
     QStringList groupsInclude;
     QStringList groupsExclude;
     bool syncGroupOffsets = true;    // while the job runs (only with groupsInclude)
     int groupSyncIntervalMs = 10000; // how often the running job syncs them
-    // MM2-format checkpoints of those groups (engine/Mm2Checkpoints.h), written
+    // MM2-format checkpoints of those groups (engine/offsetmap/Mm2Checkpoints.h), written
     // every group sync round to <checkpointsAlias>.checkpoints.internal on the
     // target, for applications that call MM2's RemoteClusterUtils.translateOffsets.
     bool emitCheckpoints = false;

@@ -21,7 +21,7 @@ QString registryAuthName(RegistryAuth auth); // "none", "basic", "bearer"
 bool parseRegistryAuth(const QString &name, RegistryAuth *out);
 
 // A saved cluster connection, as the connection manager shows it. It never
-// holds a password: those live in the system keychain (ui/SecretStore) or are
+// holds a password: those live in the system keychain (ui/connections/SecretStore) or are
 // asked for at connect time.
 struct Connection {
     QString name;

@@ -1,7 +1,7 @@
 #pragma once
 
-// Helpers the MM2 importer and exporter share (model/Mm2Import.cpp,
-// model/Mm2Export.cpp): list syntax, secret names, JAAS lines, keystore kinds.
+// Helpers the MM2 importer and exporter share (model/mm2/Mm2Import.cpp,
+// model/mm2/Mm2Export.cpp): list syntax, secret names, JAAS lines, keystore kinds.
 // Internal to the model library.
 
 #include <QMap>

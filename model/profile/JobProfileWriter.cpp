@@ -317,7 +317,7 @@ private:
                     const QString child = path.isEmpty() ? key : QString(path + QLatin1Char('.') + key);
                     const auto it = emitters().constFind(tableKey(child));
                     if (it == emitters().constEnd())
-                        qFatal("profile key %s has no writer (model/JobProfileWriter.cpp)", qPrintable(child));
+                        qFatal("profile key %s has no writer (model/profile/JobProfileWriter.cpp)", qPrintable(child));
                     list.append({child, *it});
                 }
                 if (!list.isEmpty())

@@ -324,7 +324,7 @@ const Field &field(const QString &path)
 {
     const Field *f = find(path);
     if (!f)
-        qFatal("profile key %s is not in the schema table (model/ProfileSchema.cpp)", qPrintable(path));
+        qFatal("profile key %s is not in the schema table (model/profile/ProfileSchema.cpp)", qPrintable(path));
     return *f;
 }
 

@@ -32,7 +32,7 @@
 //   for all; load spreads the records round-robin over every partition of all T topics;
 //   consume reads them all; watch sums the end offsets of all T, read with ListOffsets in
 //   calls of whole topics of about 1,000 partitions each (librdkafka's ListOffsets costs
-//   the square of a call's size, see engine/ProbeClient.cpp).
+//   the square of a call's size, see engine/admin/ProbeClient.cpp).
 //
 // Every command ends with one line of key=value pairs on stdout (times in ms since the
 // epoch, rates over the 10%..90% stretch of the records) that the script parses.

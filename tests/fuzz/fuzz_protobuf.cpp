@@ -1,4 +1,4 @@
-// libFuzzer target: the PROTOBUF schema decoder (engine/SchemaDecoding*.cpp), from
+// libFuzzer target: the PROTOBUF schema decoder (engine/schema/SchemaDecoding*.cpp), from
 // the schema text to the decoded record; the input layout is in SchemaFuzz.h.
 #include "SchemaFuzz.h"
 

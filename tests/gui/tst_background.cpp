@@ -1,4 +1,4 @@
-// md::inBackground (ui/Background.h), the one way widgets run one-shot work: the answer
+// md::inBackground (ui/widgets/Background.h), the one way widgets run one-shot work: the answer
 // reaches `done` on the UI thread, from the event loop and never inside the call, and not
 // at all once the receiver is gone.
 #include "ui/widgets/Background.h"

@@ -1,5 +1,5 @@
 // The job editor takes its words and limits from the profile's schema table
-// (model/ProfileSchema.cpp): each field's tooltip is its key's help, range and
+// (model/profile/ProfileSchema.cpp): each field's tooltip is its key's help, range and
 // default; spin boxes stop at the key's range; keyword boxes offer exactly
 // the key's values.
 

@@ -1,4 +1,4 @@
-// The one-off message copy (engine/MessageCopier) between the real "source"
+// The one-off message copy (engine/query/MessageCopier) between the real "source"
 // and "target" brokers: records read by the browser arrive on the other
 // cluster identical (null vs empty keys and values, headers with duplicates
 // and nulls, timestamps, partitions); an offset range copies exactly that

@@ -1,4 +1,4 @@
-// Message search (engine/MessageSearch) against the real "source" broker, on
+// Message search (engine/query/MessageSearch) against the real "source" broker, on
 // records written by the test's own librdkafka producer: each filter (JSON
 // path with wildcards and &&, contains on the key, regex on the value, a
 // header by name, a time range) finds exactly the records the test's own

@@ -1,4 +1,4 @@
-// "Show on the other cluster" (engine/OffsetLookup.h) with real brokers and
+// "Show on the other cluster" (engine/offsetmap/OffsetLookup.h) with real brokers and
 // the real `mirrordesk run`: a source topic with committed and aborted
 // transactions (gaps on the source side) mirrored exactly-once with small
 // transactions (a marker after every few records: gaps on the target side).

@@ -1,4 +1,4 @@
-// The registries of a job's clusters compared (engine/RegistryCompare.h) and
+// The registries of a job's clusters compared (engine/schema/RegistryCompare.h) and
 // what `mirrordesk check` prints of it, against the real brokers and the real
 // registries (Apicurio) of the shared harness. One real registry serves both
 // sides where they should agree (same ids, so nothing differs; a renamed

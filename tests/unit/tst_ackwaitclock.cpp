@@ -1,4 +1,4 @@
-// The target's acknowledgement wait (engine/AckWaitClock.h): what the engine's
+// The target's acknowledgement wait (engine/mirror/AckWaitClock.h): what the engine's
 // "target unreachable" and "target slow" events are decided on. A clock that
 // restarts at every report would miss a target answering a trickle.
 

@@ -1,4 +1,4 @@
-// reviveBootstrapBrokers (engine/BootstrapRevival.h): a handle that knows no
+// reviveBootstrapBrokers (engine/core/BootstrapRevival.h): a handle that knows no
 // usable broker gets the bootstrap servers again and reaches the cluster; on
 // a handle that knows them it adds nothing. The state librdkafka issue 5301
 // leaves a handle in, every broker forgotten, needs a broker that lists none

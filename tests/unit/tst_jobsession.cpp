@@ -173,7 +173,8 @@ private Q_SLOTS:
         QCOMPARE(headless.status(), JobLagStatus::Warn);
         QCOMPARE(headless.store().latest().totalLag, window.store().latest().totalLag);
         QVERIFY2(headless.store().memoryBytes() * 20 < window.store().memoryBytes(),
-                 qPrintable(QStringLiteral("%1 vs %2").arg(headless.store().memoryBytes()).arg(window.store().memoryBytes())));
+                 qPrintable(
+                     QStringLiteral("%1 vs %2").arg(headless.store().memoryBytes()).arg(window.store().memoryBytes())));
     }
 };
 

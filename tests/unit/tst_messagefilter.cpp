@@ -1,4 +1,4 @@
-// The message search's filter (engine/MessageFilter.h) on raw record bytes:
+// The message search's filter (engine/query/MessageFilter.h) on raw record bytes:
 // contains (case-sensitive or not, ASCII and beyond), regular expressions,
 // JSON path predicates, headers by name (duplicates, null values), null keys
 // and values never matching, the timestamp range with inclusive ends, and

@@ -1,4 +1,4 @@
-// The profile's schema table (model/ProfileSchema.cpp) against everything it
+// The profile's schema table (model/profile/ProfileSchema.cpp) against everything it
 // drives: docs/PROFILE.md lists exactly its keys with its types, defaults and
 // ranges; its defaults are the reader's; its ranges and keywords are what the
 // reader accepts; the writer writes only its keys, in its order, and all of them.

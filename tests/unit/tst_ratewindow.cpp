@@ -1,4 +1,4 @@
-// The one rate every view shows (engine/RateWindow.h): steady for batched
+// The one rate every view shows (engine/mirror/RateWindow.h): steady for batched
 // deliveries and uneven ticks, where a rate per tick jumps between 0 and
 // bursts; a restarted counter starts again instead of going negative.
 #include "engine/mirror/RateWindow.h"

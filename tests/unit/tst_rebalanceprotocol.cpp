@@ -1,5 +1,5 @@
 // How the engine's rebalance callback picks incremental or whole assignment
-// (engine/RebalanceProtocol.h). librdkafka reports no protocol once a closing
+// (engine/core/RebalanceProtocol.h). librdkafka reports no protocol once a closing
 // consumer's group is terminating, and a callback can still come then.
 
 #include "engine/core/RebalanceProtocol.h"

@@ -1,4 +1,4 @@
-// The registries of a job's two clusters compared (engine/RegistryCompare.h),
+// The registries of a job's two clusters compared (engine/schema/RegistryCompare.h),
 // over answers written by hand: every verdict, the sentence the user reads,
 // renamed target topics, one-sided and silent registries; and the copy
 // dialog's per-id judgement.

@@ -1,5 +1,5 @@
 // Which partitions a metric snapshot reads the watermarks of
-// (engine/WatermarkRotation.h): never more than 256 a snapshot, and every
+// (engine/mirror/WatermarkRotation.h): never more than 256 a snapshot, and every
 // partition within watermarkRounds() snapshots, so the lag of a job over
 // thousands of partitions is never older than a few snapshots.
 

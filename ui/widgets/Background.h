@@ -10,7 +10,7 @@
 
 namespace md {
 
-// The one way a widget runs one-shot cluster work: `work` as a task (engine/Tasks.h),
+// The one way a widget runs one-shot cluster work: `work` as a task (engine/core/Tasks.h),
 // its result handed to `done` on the UI thread unless `receiver` is gone by
 // then (a dialog closed meanwhile: the result is dropped, nothing waits). The
 // continuation's context is the application, which outlives every task (it
