@@ -3,8 +3,11 @@
 #include "engine/admin/AdminServiceDetail.h"
 #include "engine/schema/RegistryDecoders.h"
 
+#include <QDeadlineTimer>
 #include <QMap>
+#include <QThread>
 
+#include <algorithm>
 #include <utility>
 
 namespace md {
@@ -209,7 +212,7 @@ AdminResult<Done> AdminService::createTopic(const NewTopicSpec &spec)
         if (rd_kafka_NewTopic_set_config(nt.get(), it.key().toUtf8().constData(), it.value().toUtf8().constData()))
             return R::failure(what + QStringLiteral(": invalid config ") + it.key());
     }
-    return topicRequest(
+    AdminResult<Done> created = topicRequest(
         RD_KAFKA_ADMIN_OP_CREATETOPICS, what,
         [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
             rd_kafka_NewTopic_t *arr[] = {nt.get()};
@@ -218,6 +221,33 @@ AdminResult<Done> AdminService::createTopic(const NewTopicSpec &spec)
         [](rd_kafka_event_t *ev, size_t *n) {
             return rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), n);
         });
+    if (created.ok())
+        waitUntilListed(spec.name);
+    return created;
+}
+
+// Kafka answers CreateTopics once the controller has the topic; a broker applies it to its own
+// metadata a little later and until then answers requests for the topic (its configs, its
+// offsets) with UNKNOWN_TOPIC_OR_PARTITION. "Created" should mean "usable": the next request
+// of the same client runs after this. Bounded by the client's timeout; the topic was created
+// either way, so running out of time is no failure.
+void AdminService::waitUntilListed(const QString &topic)
+{
+    TopicPtr handle(rd_kafka_topic_new(rk(), topic.toUtf8().constData(), nullptr));
+    if (!handle)
+        return;
+    QDeadlineTimer deadline(m_timeoutMs);
+    while (!deadline.hasExpired()) {
+        const rd_kafka_metadata_t *raw = nullptr;
+        const int waitMs = int(std::clamp<qint64>(deadline.remainingTime(), 100, 1000));
+        if (rd_kafka_metadata(rk(), 0, handle.get(), &raw, waitMs) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+            const MetadataPtr md(raw);
+            if (md->topic_cnt == 1 && md->topics[0].err == RD_KAFKA_RESP_ERR_NO_ERROR &&
+                md->topics[0].partition_cnt > 0)
+                return;
+        }
+        QThread::msleep(50);
+    }
 }
 
 AdminResult<Done> AdminService::deleteTopic(const QString &topic)

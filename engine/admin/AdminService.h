@@ -253,6 +253,9 @@ private:
     AdminResult<QList<ConfigEntry>> describeConfigs(rd_kafka_ResourceType_t type, const QString &name,
                                                     const QString &what);
 
+    // After a create: until a broker lists the topic, within the timeout (see createTopic).
+    void waitUntilListed(const QString &topic);
+
     ClusterConfig m_config;
     int m_timeoutMs = 10000;
     std::unique_ptr<ProbeClient> m_probe; // the connection and its last error
