@@ -4,6 +4,7 @@
 #include "engine/admin/GroupLagSampler.h"
 #include "engine/mirror/MirrorJob.h"
 #include "engine/mirror/TopicNaming.h"
+#include "model/tables/GroupSyncTableModel.h"
 #include "model/tables/NumberFormat.h"
 #include "model/tables/PartitionTableModel.h"
 #include "ui/charts/ChartPanel.h"
