@@ -10,7 +10,9 @@
 #   6. ctest: unit, gui and integration tests; the `kafka` fixture starts the
 #      real brokers before the integration tests and stops them after, and the
 #      `kafka2` fixture a second source/target pair on which the longest tests
-#      run beside the others (tests/CMakeLists.txt lists them).
+#      run beside the others, and the `kafka3` fixture two three-node clusters
+#      (replication factor 3, an authorizer, SASL users) for the fault lane
+#      (label cluster3); tests/CMakeLists.txt lists them.
 # Exits with ctest's code. Brokers are stopped even when interrupted.
 #
 #   bash tests/run-all.sh
@@ -41,7 +43,7 @@ cleanup() {
     # Brokers run detached from ctest (setsid): an interrupted or timed-out run
     # would otherwise leave three JVMs behind.
     local state
-    for state in "$(kafka_state)" "$(kafka_state)-lane2"; do
+    for state in "$(kafka_state)" "$(kafka_state)-lane2" "$(kafka_state)-cluster3"; do
         if [[ -d "$state" ]]; then
             MIRRORDESK_KAFKA_STATE="$state" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
         fi
@@ -116,9 +118,9 @@ if (( fuzz_seconds > 0 )); then
 fi
 
 t=$SECONDS
-phase "tests (ctest -j3: two broker lanes and the unit and gui tests)"
+phase "tests (ctest -j3: the broker lanes, the three-node fault lane, the unit and gui tests)"
 # No broker may be left from an earlier, killed run of this tree.
-for state in "$(kafka_state)" "$(kafka_state)-lane2"; do
+for state in "$(kafka_state)" "$(kafka_state)-lane2" "$(kafka_state)-cluster3"; do
     MIRRORDESK_KAFKA_STATE="$state" bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
 done
 ctest_rc=0

@@ -245,6 +245,117 @@ bool resumeBroker(const QString &name, QString *error)
     return signalBroker(QStringLiteral("resume"), name, error);
 }
 
+namespace {
+
+QString nodeDir(const QString &cluster, int node)
+{
+    return QDir(stateDir()).filePath(QStringLiteral("%1-%2").arg(cluster).arg(node));
+}
+
+QString readTrimmed(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(file.readAll()).trimmed();
+}
+
+QString nodeListener(const QString &cluster, int node, int column)
+{
+    // ports: "PLAINTEXT CONTROLLER SASL" (harness.sh start_cluster3)
+    const QStringList ports =
+        readTrimmed(QDir(nodeDir(cluster, node)).filePath(QStringLiteral("ports"))).split(QLatin1Char(' '));
+    if (ports.size() != 3)
+        return {};
+    return QStringLiteral("127.0.0.1:") + ports.at(column);
+}
+
+} // namespace
+
+QString cluster3Password(const QString &user)
+{
+    return user + QStringLiteral("-test-secret");
+}
+
+QString cluster3SaslBootstrap(const QString &cluster)
+{
+    return readTrimmed(QDir(stateDir()).filePath(cluster + QStringLiteral("/sasl-bootstrap")));
+}
+
+QString cluster3NodeBootstrap(const QString &cluster, int node)
+{
+    return nodeListener(cluster, node, 0);
+}
+
+QString cluster3NodeSaslBootstrap(const QString &cluster, int node)
+{
+    return nodeListener(cluster, node, 2);
+}
+
+qint64 cluster3NodePid(const QString &cluster, int node)
+{
+    bool ok = false;
+    const qint64 pid = readTrimmed(QDir(nodeDir(cluster, node)).filePath(QStringLiteral("pid"))).toLongLong(&ok);
+    if (!ok || pid <= 0 || !QFileInfo::exists(QStringLiteral("/proc/%1").arg(pid)))
+        return -1;
+    return pid;
+}
+
+QMap<QString, QString> cluster3SaslProperties(const QString &user)
+{
+    return {
+        {QStringLiteral("security.protocol"), QStringLiteral("SASL_PLAINTEXT")},
+        {QStringLiteral("sasl.mechanism"), QStringLiteral("SCRAM-SHA-512")},
+        {QStringLiteral("sasl.username"), user},
+        {QStringLiteral("sasl.password"), cluster3Password(user)},
+    };
+}
+
+md::ClusterConfig cluster3Config(const QString &cluster, const QString &user)
+{
+    md::ClusterConfig config;
+    config.alias = cluster;
+    if (user.isEmpty()) {
+        config.bootstrap = bootstrap(cluster);
+        return config;
+    }
+    config.bootstrap = cluster3SaslBootstrap(cluster);
+    config.security = md::SecurityProtocol::SaslPlaintext;
+    config.saslMechanism = QStringLiteral("SCRAM-SHA-512");
+    config.saslUsername = user;
+    config.saslPassword = cluster3Password(user);
+    return config;
+}
+
+bool clusters3Available(const QStringList &names, QString *missing)
+{
+    QStringList absent;
+    for (const QString &name : names) {
+        if (bootstrap(name).isEmpty() || cluster3SaslBootstrap(name).isEmpty())
+            absent << name;
+    }
+    if (absent.isEmpty())
+        return true;
+    if (missing) {
+        *missing = QStringLiteral("three-node Kafka clusters not running: %1 (no bootstrap lists in %2). Start them "
+                                  "with 'MIRRORDESK_KAFKA_STATE=%2 MIRRORDESK_KAFKA_PORTS=32000-32767 bash "
+                                  "tests/kafka/harness.sh start-cluster3 %3' or run the test through ctest (fixture "
+                                  "'kafka3').")
+                       .arg(absent.join(QStringLiteral(", ")), stateDir(), names.join(QLatin1Char(' ')));
+    }
+    return false;
+}
+
+bool killClusterNode(const QString &cluster, int node, QString *error)
+{
+    return runHarness({QStringLiteral("kill-node"), cluster, QString::number(node)}, error, 30000);
+}
+
+bool startClusterNode(const QString &cluster, int node, QString *error)
+{
+    return runHarness({QStringLiteral("start-node"), cluster, QString::number(node)}, error, 180000);
+}
+
 QString uniqueName(const QString &prefix)
 {
     static QAtomicInt counter;

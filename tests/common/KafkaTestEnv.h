@@ -113,6 +113,55 @@ bool restartBroker(const QString &name, QString *error = nullptr);
 bool pauseBroker(const QString &name, QString *error = nullptr);
 bool resumeBroker(const QString &name, QString *error = nullptr);
 
+// ---- Three-node clusters (harness.sh start-cluster3; CTest fixture `kafka3`,
+// its own state dir and ports, label `cluster3`).
+//
+// "source3" and "target3": three KRaft nodes each (broker + controller in one
+// JVM, node.id 0, 1, 2: a partition leader's id from metadata is the node
+// index), replication factor 3, min.insync.replicas 2 (also for the offsets
+// and transaction logs), StandardAuthorizer. bootstrap("source3") and
+// clusterConfig("source3") give the PLAINTEXT listeners of the three nodes,
+// whose principal User:ANONYMOUS is a super user: tests written for "source"
+// and "target" work there unchanged. The SASL_PLAINTEXT listeners
+// (SCRAM-SHA-512) know the users of kCluster3Users, created at format time:
+// "admin" is a super user, the others may do nothing until a test grants them
+// ACLs.
+inline constexpr char kSource3[] = "source3";
+inline constexpr char kTarget3[] = "target3";
+inline constexpr int kCluster3Nodes = 3;
+inline constexpr char kCluster3Admin[] = "admin";
+inline const QStringList kCluster3Users{QStringLiteral("admin"), QStringLiteral("alice"), QStringLiteral("bob"),
+                                        QStringLiteral("mirror")};
+// The password of a cluster3 user: "<user>-test-secret".
+QString cluster3Password(const QString &user);
+
+// The SASL_PLAINTEXT bootstrap list of cluster `cluster` (empty when unknown).
+QString cluster3SaslBootstrap(const QString &cluster);
+// One node's own PLAINTEXT / SASL_PLAINTEXT listener ("127.0.0.1:port"); it
+// stays known while the node is killed.
+QString cluster3NodeBootstrap(const QString &cluster, int node);
+QString cluster3NodeSaslBootstrap(const QString &cluster, int node);
+// The node's JVM pid from the harness (-1: not running, e.g. killed).
+qint64 cluster3NodePid(const QString &cluster, int node);
+
+// librdkafka properties for `user` on the SASL listener (security.protocol,
+// sasl.mechanism SCRAM-SHA-512, sasl.username, sasl.password).
+QMap<QString, QString> cluster3SaslProperties(const QString &user);
+// A ClusterConfig of `cluster` (alias = cluster): PLAINTEXT when `user` is
+// empty, else the SASL listener as `user`.
+md::ClusterConfig cluster3Config(const QString &cluster, const QString &user = {});
+
+// True when the clusters in `names` are up (their bootstrap lists are
+// written); otherwise false and *missing says how to start them.
+bool clusters3Available(const QStringList &names = {QString::fromLatin1(kSource3), QString::fromLatin1(kTarget3)},
+                        QString *missing = nullptr);
+
+// kill -9 node `node` of `cluster` (harness.sh kill-node) / start it again on
+// the same ports with the same data (harness.sh start-node), returning once it
+// is back in the cluster and accepts clients.
+bool killClusterNode(const QString &cluster, int node, QString *error = nullptr);
+bool startClusterNode(const QString &cluster, int node, QString *error = nullptr);
+
 // A topic/group name unique to this process and call ("<prefix>-<pid>-<n>-<ms>"),
 // so test runs and retries never see each other's data.
 QString uniqueName(const QString &prefix);
@@ -141,6 +190,16 @@ QString uniqueName(const QString &prefix);
 
 #define MD_REQUIRE_BROKERS()                                                                                           \
     MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"), QStringLiteral("sasl"))
+
+// First statement of a test (or initTestCase) on the three-node clusters.
+#define MD_REQUIRE_CLUSTERS3()                                                                                         \
+    do {                                                                                                               \
+        QString md_missing_;                                                                                           \
+        MD_REQUIRE_OR_SKIP(                                                                                            \
+            ::md::test::clusters3Available(                                                                            \
+                {QString::fromLatin1(::md::test::kSource3), QString::fromLatin1(::md::test::kTarget3)}, &md_missing_), \
+            md_missing_);                                                                                              \
+    } while (false)
 
 // A test that runs a built program (`mirrordesk`): not built fails under CI=true.
 #define MD_REQUIRE_FILE(path) MD_REQUIRE_OR_SKIP(QFileInfo::exists(path), QStringLiteral("not built: ") + (path))

@@ -35,6 +35,18 @@
 #   harness.sh toxic NAME add TYPE upstream|downstream JSON | clear | disable | enable
 #                                    network faults on a --proxied broker's proxy
 #   harness.sh proxy-start|proxy-stop  Toxiproxy itself (start NAME --proxied starts it)
+#   harness.sh start-cluster3 NAME...  fresh three-node KRaft clusters NAME (in parallel):
+#                                    nodes NAME-0..NAME-2, each broker + controller
+#                                    (node.id 0..2, three voters), replication factor 3,
+#                                    min ISR 2, StandardAuthorizer; PLAINTEXT (anonymous:
+#                                    a super user) and SASL_PLAINTEXT SCRAM-SHA-512 with the
+#                                    users admin (super user), alice, bob and mirror,
+#                                    password "<user>-test-secret" (see start_cluster3)
+#   harness.sh kill-node NAME IDX    kill -9 node IDX of cluster NAME (a crash; data and
+#                                    ports are kept)
+#   harness.sh start-node NAME IDX   start that node again (same ports and data); returns
+#                                    once it is back in the cluster and serves clients
+#   harness.sh sasl-bootstrap NAME   print a cluster's SASL_PLAINTEXT bootstrap list
 #   harness.sh registry-start|registry-stop [NAME]
 #                                    Apicurio Registry 3 (in memory, empty at each start;
 #                                    see registry.sh); without NAME the default one (http
@@ -50,6 +62,11 @@
 # files and tls/ (a test CA, the broker's keystores, a client certificate with
 # an encrypted key, and an unrelated CA, other-ca.pem, for the "wrong CA"
 # case). Each broker is stopped by its own pid only, never by process name.
+# A three-node cluster NAME: its nodes are brokers NAME-0, NAME-1, NAME-2 as
+# above (each with pid, ports "PLAINTEXT CONTROLLER SASL", bootstrap and
+# sasl-bootstrap of its own), and $MIRRORDESK_KAFKA_STATE/NAME/ holds cluster3
+# (a marker), bootstrap and sasl-bootstrap (the three nodes' addresses, comma
+# separated; written once all three are ready, removed by stop-all).
 # MIRRORDESK_KAFKA_PORTS=LOW-HIGH: the loopback ports to choose from (pick_ports).
 set -euo pipefail
 
@@ -68,6 +85,12 @@ STOP_TIMEOUT=60
 # and the tests, and none of them carries real load.
 JAVA_OPTS_DEFAULT="-Xms64m -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true"
 JAVA_OPTS="${MIRRORDESK_KAFKA_JAVA_OPTS:-$JAVA_OPTS_DEFAULT}"
+# The nodes of the three-node clusters (start-cluster3): six JVMs for two
+# clusters, so a smaller heap still (cost measured: see start_cluster3).
+CLUSTER3_JAVA_OPTS="${MIRRORDESK_CLUSTER3_JAVA_OPTS:--Xms32m -Xmx256m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true}"
+# SCRAM-SHA-512 users of the three-node clusters, created at format time:
+# each with password "<user>-test-secret" (tests/common/KafkaTestEnv.h says the same).
+CLUSTER3_USERS=(admin alice bob mirror)
 
 log() { printf 'harness: %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
@@ -306,13 +329,15 @@ launch() {
     read -r -a sasl_ssl_ports <"$dir/ports"
     sasl_ssl_ports=("${sasl_ssl_ports[@]:4}")
     mode="$(cat "$dir/mode")"
-    rm -f "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap"
+    rm -f "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap" "$dir/sasl-bootstrap"
     remove_sasl_ssl_bootstraps "$dir"
+    local opts="$JAVA_OPTS"
+    [[ "$mode" == cluster3 ]] && opts="$CLUSTER3_JAVA_OPTS"
     # setsid: the broker must outlive this script and not receive the signals
     # sent to CTest's process group; all fds are redirected so CTest does not
     # wait for the broker's end of its output pipes.
     # shellcheck disable=SC2086
-    setsid java $JAVA_OPTS -cp "$LIBS/*" \
+    setsid java $opts -cp "$LIBS/*" \
         -Dkafka.logs.dir="$dir/logs" \
         -Dlog4j2.configurationFile="$HARNESS_DIR/log4j2.properties" \
         -Dmirrordesk.broker="$name" \
@@ -337,6 +362,9 @@ launch() {
     done
     if [[ "$mode" == acl ]]; then
         echo "127.0.0.1:$internal_port" >"$dir/direct-bootstrap"
+    fi
+    if [[ "$mode" == cluster3 ]]; then
+        echo "127.0.0.1:$internal_port" >"$dir/sasl-bootstrap"
     fi
     if [[ "$mode" == proxied ]]; then
         echo "127.0.0.1:$internal_port" >"$dir/direct-bootstrap"
@@ -449,7 +477,7 @@ cmd_stop() {
         wait_gone "$pid"
         log "broker '$name' stopped"
     fi
-    rm -f "$dir/pid" "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap"
+    rm -f "$dir/pid" "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap" "$dir/sasl-bootstrap"
     remove_sasl_ssl_bootstraps "$dir"
 }
 
@@ -548,6 +576,9 @@ cmd_stop_all() {
     pids+=($!)
     for p in "${pids[@]}"; do wait "$p" || rc=1; done
     cmd_proxy_stop || rc=1
+    for name in $(clusters3); do
+        rm -f "$(broker_dir "$name")/bootstrap" "$(broker_dir "$name")/sasl-bootstrap"
+    done
     return $rc
 }
 
@@ -607,6 +638,154 @@ cmd_start_pair() {
     log "source and target ready in $((SECONDS - start))s (state in $STATE)"
 }
 
+# --- three-node clusters ----------------------------------------------------
+
+cluster3_node() { printf '%s-%s' "$1" "$2"; }
+
+# Names of the three-node clusters of the state dir.
+clusters3() {
+    local d
+    [[ -d "$STATE" ]] || return 0
+    for d in "$STATE"/*/; do
+        [[ -f "$d/cluster3" ]] && basename "$d"
+    done
+    return 0
+}
+
+# Formats node IDX of cluster NAME: one cluster id for the three, the static
+# voters of the config, and the SCRAM users.
+format_cluster3_node() { # NAME IDX CLUSTER-ID
+    local node dir user
+    node="$(cluster3_node "$1" "$2")"
+    dir="$(broker_dir "$node")"
+    local args=(format -t "$3" -c "$dir/server.properties")
+    for user in "${CLUSTER3_USERS[@]}"; do
+        args+=(--add-scram "SCRAM-SHA-512=[name=$user,password=$user-test-secret]")
+    done
+    if ! kafka_java -Dkafka.logs.dir="$dir/logs" -Dlog4j2.configurationFile="$HARNESS_DIR/log4j2.properties" \
+            kafka.tools.StorageTool "${args[@]}" >"$dir/logs/format.out" 2>&1; then
+        cat "$dir/logs/format.out" >&2
+        die "formatting the storage of node '$node' failed"
+    fi
+}
+
+# start_cluster3 NAME PORT*9: three nodes, each "PLAINTEXT CONTROLLER SASL".
+# All three start together: none is ready before a quorum of two has elected
+# a controller and unfenced it.
+#
+# Cost, measured on the 2-core test machine (Kafka 4.1.1, Java 17, the heap
+# options of CLUSTER3_JAVA_OPTS): one cluster is ready 9-10 s after the command
+# (the three formats in parallel, ~4 s, then the nodes ~6 s), two in parallel
+# in 16 s beside a build, 48 s when the other lanes' fixtures start at the same
+# time. RSS per node: 150-160 MB once started, 165-235 MB after the four fault
+# scenarios of tst_cluster3_faults: one cluster ~0.5-0.7 GB, two ~1-1.4 GB.
+# stop-all stops both (six nodes in parallel) in 8-10 s.
+start_cluster3() {
+    local name="$1"
+    shift
+    local ports=("$@")
+    (( ${#ports[@]} == 9 )) || die "a three-node cluster needs nine ports"
+    local cdir i node dir voters=""
+    cdir="$(broker_dir "$name")"
+    rm -rf "$cdir"
+    mkdir -p "$cdir"
+    for i in 0 1 2; do
+        voters+="${voters:+,}$i@127.0.0.1:${ports[3 * i + 1]}"
+    done
+    local cid pids=()
+    cid="$(cluster_id)"
+    for i in 0 1 2; do
+        node="$(cluster3_node "$name" "$i")"
+        dir="$(broker_dir "$node")"
+        rm -rf "$dir"
+        mkdir -p "$dir/data" "$dir/logs"
+        echo "${ports[3 * i]} ${ports[3 * i + 1]} ${ports[3 * i + 2]}" >"$dir/ports"
+        echo cluster3 >"$dir/mode"
+        sed -e "s|@NODE_ID@|$i|g" -e "s|@VOTERS@|$voters|g" -e "s|@NAME@|$name|g" \
+            -e "s|@CLIENT_PORT@|${ports[3 * i]}|g" -e "s|@CONTROLLER_PORT@|${ports[3 * i + 1]}|g" \
+            -e "s|@SASL_PORT@|${ports[3 * i + 2]}|g" -e "s|@DATA_DIR@|$dir/data|g" \
+            "$HARNESS_DIR/cluster3.properties.in" >"$dir/server.properties"
+        format_cluster3_node "$name" "$i" "$cid" &
+        pids+=($!)
+    done
+    local p rc=0
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    (( rc == 0 )) || die "formatting cluster '$name' failed"
+    echo 3 >"$cdir/cluster3"
+    local start=$SECONDS
+    pids=()
+    for i in 0 1 2; do
+        launch "$(cluster3_node "$name" "$i")" &
+        pids+=($!)
+    done
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    (( rc == 0 )) || die "cluster '$name' did not start"
+    local plain=() sasl=()
+    for i in 0 1 2; do
+        plain+=("127.0.0.1:${ports[3 * i]}")
+        sasl+=("127.0.0.1:${ports[3 * i + 2]}")
+    done
+    (IFS=,; echo "${sasl[*]}") >"$cdir/sasl-bootstrap"
+    (IFS=,; echo "${plain[*]}") >"$cdir/bootstrap"
+    log "cluster '$name' ready at $(cat "$cdir/bootstrap") (SASL $(cat "$cdir/sasl-bootstrap"), $((SECONDS - start))s)"
+}
+
+cmd_start_cluster3() {
+    (( $# )) || die "start-cluster3 needs one or more cluster names"
+    local name i
+    for name in "$@"; do
+        valid_name "$name"
+    done
+    require_java
+    cmd_fetch
+    # Leftovers of an interrupted run would hold their ports and old topics.
+    for name in "$@"; do
+        for i in 0 1 2; do
+            cmd_stop "$(cluster3_node "$name" "$i")" &
+        done
+    done
+    wait
+    local all pids=() k=0 start=$SECONDS
+    all=($(pick_ports $((9 * $#))))
+    for name in "$@"; do
+        start_cluster3 "$name" "${all[@]:k:9}" &
+        pids+=($!)
+        k=$((k + 9))
+    done
+    wait_started start-cluster3 "${pids[@]}"
+    log "clusters $* ready in $((SECONDS - start))s (state in $STATE)"
+}
+
+# NAME IDX: a node of a cluster started in this state dir.
+cluster3_node_arg() {
+    local cmd="$1" name="${2:-}" idx="${3:-}"
+    [[ -n "$name" && "$idx" =~ ^[0-2]$ ]] || die "$cmd needs a cluster name and a node index 0, 1 or 2"
+    valid_name "$name"
+    [[ -f "$(broker_dir "$name")/cluster3" ]] || die "no three-node cluster '$name' in $STATE"
+    cluster3_node "$name" "$idx"
+}
+
+cmd_kill_node() {
+    local node
+    node="$(cluster3_node_arg kill-node "$@")"
+    cmd_kill "$node"
+}
+
+cmd_start_node() {
+    local node
+    node="$(cluster3_node_arg start-node "$@")"
+    if running "$node"; then
+        die "node '$node' is running (pid $(broker_pid "$node")): kill-node it first"
+    fi
+    require_java
+    launch "$node"
+}
+
+cmd_sasl_bootstrap() {
+    print_state_file sasl-bootstrap "${1:-}" sasl-bootstrap \
+        "no SASL_PLAINTEXT listener list (not a three-node cluster, or not started in $STATE)"
+}
+
 main() {
     local cmd="${1:-}"
     [[ -n "$cmd" ]] || usage
@@ -620,6 +799,10 @@ main() {
         pause | resume) cmd_signal "$cmd" "$@" ;;
         start-all) cmd_start_all ;;
         start-pair) cmd_start_pair ;;
+        start-cluster3) cmd_start_cluster3 "$@" ;;
+        kill-node) cmd_kill_node "$@" ;;
+        start-node) cmd_start_node "$@" ;;
+        sasl-bootstrap) cmd_sasl_bootstrap "$@" ;;
         stop-all) cmd_stop_all ;;
         bootstrap) cmd_bootstrap "$@" ;;
         ssl-bootstrap) cmd_ssl_bootstrap "$@" ;;
