@@ -192,4 +192,16 @@ QString subscriptionRegex(const MirrorJobSpec &spec)
     return QStringLiteral("^(") + parts.join(QLatin1Char('|')) + QStringLiteral(")$");
 }
 
+QString mm2CheckpointsTopic(const QString &alias, const QString &separator)
+{
+    const QString sep = separator.isEmpty() ? QStringLiteral(".") : separator;
+    return alias + sep + QStringLiteral("checkpoints") + sep + QStringLiteral("internal");
+}
+
+QString mm2CheckpointsTopicOf(const MirrorJobSpec &spec)
+{
+    return mm2CheckpointsTopic(spec.checkpointsAlias,
+                               spec.naming == NamingPolicy::Prefix ? spec.separator : QStringLiteral("."));
+}
+
 } // namespace md

@@ -50,4 +50,12 @@ bool sameCluster(const MirrorJobSpec &spec);
 // True when two cluster configs name the same bootstrap servers (as above; empty: never).
 bool sameCluster(const ClusterConfig &a, const ClusterConfig &b);
 
+// `<alias><sep>checkpoints<sep>internal`, as DefaultReplicationPolicy (and
+// IdentityReplicationPolicy, which inherits it) names it; sep is
+// replication.policy.separator, which export-mm2 sets to the prefix naming's
+// separator, "." otherwise.
+QString mm2CheckpointsTopic(const QString &alias, const QString &separator = QStringLiteral("."));
+// The job's: spec.checkpointsAlias (never empty in a spec that emits them).
+QString mm2CheckpointsTopicOf(const MirrorJobSpec &spec);
+
 } // namespace md

@@ -82,18 +82,6 @@ private:
 
 } // namespace
 
-QString mm2CheckpointsTopic(const QString &alias, const QString &separator)
-{
-    const QString sep = separator.isEmpty() ? QStringLiteral(".") : separator;
-    return alias + sep + QStringLiteral("checkpoints") + sep + QStringLiteral("internal");
-}
-
-QString mm2CheckpointsTopicOf(const MirrorJobSpec &spec)
-{
-    return mm2CheckpointsTopic(spec.checkpointsAlias,
-                               spec.naming == NamingPolicy::Prefix ? spec.separator : QStringLiteral("."));
-}
-
 std::optional<QByteArray> mm2CheckpointKey(const Mm2Checkpoint &c)
 {
     QByteArray out;

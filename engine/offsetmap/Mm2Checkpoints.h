@@ -16,6 +16,7 @@
 // only partition 0.
 
 #include "engine/mirror/MirrorJobSpec.h"
+#include "engine/mirror/TopicNaming.h"
 
 #include <QByteArray>
 #include <QList>
@@ -40,13 +41,8 @@ struct Mm2Checkpoint {
     bool operator==(const Mm2Checkpoint &) const = default;
 };
 
-// `<alias><sep>checkpoints<sep>internal`, as DefaultReplicationPolicy (and
-// IdentityReplicationPolicy, which inherits it) names it; sep is
-// replication.policy.separator, which export-mm2 sets to the prefix naming's
-// separator, "." otherwise.
-QString mm2CheckpointsTopic(const QString &alias, const QString &separator = QStringLiteral("."));
-// The job's: spec.checkpointsAlias (never empty in a spec that emits them).
-QString mm2CheckpointsTopicOf(const MirrorJobSpec &spec);
+// The checkpoints topic's name (mm2CheckpointsTopic) is with the other names, in
+// engine/mirror/TopicNaming.h.
 
 // Bytes in MM2's layout; nullopt when a string does not fit an int16 length.
 std::optional<QByteArray> mm2CheckpointKey(const Mm2Checkpoint &c);

@@ -1,6 +1,8 @@
 #include "model/mm2/Mm2Properties.h"
 #include "model/mm2/Mm2Support.h"
 
+#include "engine/mirror/TopicNaming.h"
+
 #include <QFile>
 #include <QHash>
 #include <QJsonDocument>
@@ -218,9 +220,8 @@ void flowLines(ExportContext &c, Lines *out)
     }
     out->append({QStringLiteral("refresh.topics.interval.seconds"),
                  QString::number(qMax(1, (p.topicRefreshIntervalMs + 999) / 1000))});
-    // MirrorDesk copies no ACLs; MM2 would by default. Checkpoints stay at MM2's
-    // default: they change nothing in the copy, and switching them off makes
-    // MM2 4.x log an error for its checkpoint connector at every start.
+    // MirrorDesk copies no ACLs; MM2 would by default. Groups and checkpoints:
+    // groupLines (mm2.properties only; a connector export notes them).
     out->append({QStringLiteral("sync.topic.acls.enabled"), QStringLiteral("false")});
 
     if (p.start == StartPosition::Latest)
@@ -241,6 +242,61 @@ void flowLines(ExportContext &c, Lines *out)
         c.notes << QStringLiteral("createTopics is off, but MM2 always creates the target topics");
 }
 
+// True when the profile syncs or checkpoints any group (as GroupSyncRunner::wanted).
+bool syncsGroups(const JobProfile &p)
+{
+    return p.offsetMap && (p.syncGroupOffsets || p.emitCheckpoints) && !p.groupsInclude.isEmpty();
+}
+
+// Group offset sync and checkpoints, keys as MM2's MirrorCheckpointConnector
+// names them, relative to the flow. Every key is written, MM2's defaults
+// included: MM2 would otherwise checkpoint every group (groups ".*",
+// emit.checkpoints.enabled true) where the profile selects none. An empty
+// "groups" selects no group in MM2 (a blank list matches nothing).
+// `separator` is the replication.policy.separator written, which MM2 also
+// puts in its checkpoints topic's name.
+void groupLines(ExportContext &c, const QString &separator, Lines *out)
+{
+    const JobProfile &p = c.p;
+    for (const QString &list : {p.groupsInclude.join(QString()), p.groupsExclude.join(QString())}) {
+        if (list.contains(QLatin1Char(',')))
+            c.fail(
+                QStringLiteral("groups: a regular expression with a comma cannot be written in MM2's comma-separated "
+                               "lists; rewrite it (e.g. \"a{1,3}\" as \"a|aa|aaa\")"));
+    }
+    out->append({QStringLiteral("groups"), p.groupsInclude.join(QStringLiteral(", "))});
+    out->append({QStringLiteral("groups.exclude"), p.groupsExclude.join(QStringLiteral(", "))});
+    // MM2 counts whole seconds; MirrorDesk does both in one round, MM2 on two timers set alike.
+    const int seconds = qMax(1, (p.groupSyncIntervalMs + 999) / 1000);
+    if (seconds * 1000 != p.groupSyncIntervalMs)
+        c.notes << QStringLiteral("groupSyncIntervalMs %1: MM2 counts whole seconds, written as %2 s")
+                       .arg(p.groupSyncIntervalMs)
+                       .arg(seconds);
+    out->append({QStringLiteral("sync.group.offsets.enabled"),
+                 p.syncGroupOffsets ? QStringLiteral("true") : QStringLiteral("false")});
+    out->append({QStringLiteral("sync.group.offsets.interval.seconds"), QString::number(seconds)});
+    out->append({QStringLiteral("emit.checkpoints.enabled"),
+                 p.emitCheckpoints ? QStringLiteral("true") : QStringLiteral("false")});
+    if (p.emitCheckpoints)
+        out->append({QStringLiteral("emit.checkpoints.interval.seconds"), QString::number(seconds)});
+    if (!p.syncGroupOffsets && !p.emitCheckpoints)
+        c.notes << QStringLiteral(
+            "syncGroupOffsets and checkpoints are both off: MM2 then refuses to start its checkpoint connector and "
+            "logs an error at every start (\"MirrorCheckpointConnector can't run...\"); records are mirrored all the "
+            "same");
+    if (p.emitCheckpoints) {
+        const QString alias = p.checkpointsAlias.isEmpty() ? p.source.alias : p.checkpointsAlias;
+        const QString mm2Topic = mm2CheckpointsTopic(p.source.alias, separator);
+        const QString ownTopic =
+            mm2CheckpointsTopic(alias, p.naming == NamingPolicy::Prefix ? p.separator : QStringLiteral("."));
+        if (mm2Topic != ownTopic)
+            c.notes << QStringLiteral("checkpoints: MM2 writes them to %1 on the target (named after the source "
+                                      "cluster's alias and its separator), not to %2 as the profile does; "
+                                      "applications that read them must follow")
+                           .arg(mm2Topic, ownTopic);
+    }
+}
+
 // Exactly-once (KIP-618), keys as a connector names them: MirrorSourceConnector
 // supports it only with a read_committed source consumer, "required" makes
 // MM2 refuse to run the flow rather than fall back, and the "interval"
@@ -258,6 +314,16 @@ Lines exactlyOnceConnectorLines(ExportContext &c)
     return {{QStringLiteral("exactly.once.support"), QStringLiteral("required")},
             {QStringLiteral("transaction.boundary"), QStringLiteral("interval")},
             {QStringLiteral("transaction.boundary.interval.ms"), QString::number(c.p.transactionIntervalMs)}};
+}
+
+// The value of `key` in `lines`, or an empty string.
+QString clusterValue(const Lines &lines, const QString &key)
+{
+    for (const auto &[k, v] : lines) {
+        if (k == key)
+            return v;
+    }
+    return {};
 }
 
 void checkProfile(ExportContext &c)
@@ -317,6 +383,10 @@ Mm2ExportResult exportMm2Properties(const JobProfile &profile, const Mm2ExportOp
         else
             flow.append({ab + k, v});
     }
+    Lines groups;
+    groupLines(c, clusterValue(clusters, QStringLiteral("replication.policy.separator")), &groups);
+    for (const auto &[k, v] : std::as_const(groups))
+        flow.append({ab + k, v});
     Lines exactlyOnce;
     if (profile.delivery == DeliveryGuarantee::ExactlyOnce) {
         // The workers of flows into b run the transactions; they coordinate
@@ -401,6 +471,11 @@ Mm2ExportResult exportMm2Connector(const JobProfile &profile, const Mm2ExportOpt
     if (profile.start == StartPosition::Latest)
         lines.append({QStringLiteral("source.consumer.auto.offset.reset"), QStringLiteral("latest")});
     flowLines(c, &lines);
+    if (syncsGroups(profile))
+        c.notes << QStringLiteral(
+            "groups, syncGroupOffsets and checkpoints are MM2's MirrorCheckpointConnector's work, a second connector "
+            "this JSON does not hold: give it the same clusters and groups, groups.exclude, "
+            "sync.group.offsets.enabled and emit.checkpoints.enabled (export-mm2 without --connect writes them)");
     if (profile.delivery == DeliveryGuarantee::ExactlyOnce) {
         lines.append({QStringLiteral("source.consumer.isolation.level"), QStringLiteral("read_committed")});
         lines.append(exactlyOnceConnectorLines(c));

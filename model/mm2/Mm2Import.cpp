@@ -6,6 +6,8 @@
 
 #include "model/mm2/Mm2Support.h"
 
+#include "engine/mirror/TopicNaming.h"
+
 #include <QHash>
 #include <QRegularExpression>
 
@@ -201,22 +203,39 @@ Mm2Flow Importer::flow(const QString &a, const QString &b)
     }
     delivery(a, b, &p);
 
+    groups(a, b, &p);
+
     // Features MirrorDesk does not have: fine when they are switched off.
-    for (const char *k : {"sync.topic.acls.enabled", "emit.checkpoints.enabled", "emit.heartbeats.enabled",
-                          "sync.group.offsets.enabled", "emit.offset-syncs.enabled", "refresh.groups.enabled"}) {
+    static const std::pair<const char *, const char *> missing[] = {
+        {"sync.topic.acls.enabled", "MirrorDesk copies no ACLs"},
+        {"emit.heartbeats.enabled", "MirrorDesk writes no heartbeats topic"},
+        {"emit.offset-syncs.enabled",
+         "MirrorDesk writes no offset-syncs topic: it translates offsets through its own offset map on the target "
+         "(\"offsetMap\")"}};
+    for (const auto &[k, why] : missing) {
         const QString key = QString::fromLatin1(k);
         const QString where = flowKey(a, b, key);
         if (const auto e = flowValue(a, b, key); e && javaBool(e->value)) {
             m_used.remove(where);
-            unmapped(where,
-                     QStringLiteral("MirrorDesk has no equivalent (it mirrors records, partitions and topic configs; "
-                                    "not ACLs, checkpoints, heartbeats or group offsets)"));
+            unmapped(where, QString::fromLatin1(why));
         }
     }
     if (const auto e = flowValue(a, b, QStringLiteral("refresh.topics.enabled")); e && !javaBool(e->value)) {
         m_used.remove(flowKey(a, b, QStringLiteral("refresh.topics.enabled")));
         unmapped(flowKey(a, b, QStringLiteral("refresh.topics.enabled")),
                  QStringLiteral("MirrorDesk always picks up new matching topics"));
+    }
+    if (const auto e = flowValue(a, b, QStringLiteral("refresh.groups.enabled")); e && !javaBool(e->value)) {
+        m_used.remove(flowKey(a, b, QStringLiteral("refresh.groups.enabled")));
+        unmapped(flowKey(a, b, QStringLiteral("refresh.groups.enabled")),
+                 QStringLiteral("MirrorDesk always picks up new matching groups (it lists them every group sync "
+                                "round)"));
+    }
+    if (flowValue(a, b, QStringLiteral("refresh.groups.interval.seconds"))) {
+        const QString key = flowKey(a, b, QStringLiteral("refresh.groups.interval.seconds"));
+        m_used.remove(key);
+        unmapped(key, QStringLiteral("no separate interval: MirrorDesk lists the source's groups every group sync "
+                                     "round (groupSyncIntervalMs)"));
     }
     return f;
 }
@@ -274,6 +293,146 @@ void Importer::delivery(const QString &a, const QString &b, JobProfile *p)
     }
 }
 
+QStringList Importer::groupRegexes(const QString &value, QStringList *invalid)
+{
+    QStringList out;
+    for (const QString &item : splitList(value)) {
+        if (item.isEmpty())
+            continue; // "a,,b": an empty alternative only matches an empty group id
+        const QRegularExpression re(item);
+        if (!re.isValid()) {
+            invalid->append(
+                QStringLiteral("\"%1\" (%2 at offset %3)").arg(item, re.errorString()).arg(re.patternErrorOffset()));
+            continue;
+        }
+        out << item;
+    }
+    return out;
+}
+
+std::optional<qint64> Importer::flowSeconds(const QString &a, const QString &b, const QString &key)
+{
+    const QString where = flowKey(a, b, key);
+    const std::optional<Entry> e = flowValue(a, b, key);
+    if (!e)
+        return std::nullopt;
+    bool ok = false;
+    const qint64 seconds = e->value.trimmed().toLongLong(&ok);
+    if (!ok || seconds <= 0) {
+        m_used.remove(where);
+        unmapped(where, QStringLiteral("not a positive number of seconds; MM2's default (%1 s) used")
+                            .arg(kMm2GroupIntervalSeconds));
+        return std::nullopt;
+    }
+    return seconds;
+}
+
+void Importer::groups(const QString &a, const QString &b, JobProfile *p)
+{
+    // Which groups. MM2's DefaultGroupFilter matches each regex against the
+    // whole group id, as the profile's groups do: the lists are taken as they
+    // are (as topics are), less what MirrorDesk's PCRE cannot compile.
+    const QString includeKey = flowKey(a, b, QStringLiteral("groups"));
+    const std::optional<Entry> include = flowValue(a, b, QStringLiteral("groups"));
+    const std::optional<Entry> exclude = flowValue(a, b, QStringLiteral("groups.exclude"));
+    // The deprecated name counts only where groups.exclude is not given (as in MM2).
+    const std::optional<Entry> blacklist = exclude ? std::nullopt : flowValue(a, b, QStringLiteral("groups.blacklist"));
+    const QString excludeKey =
+        flowKey(a, b, exclude ? QStringLiteral("groups.exclude") : QStringLiteral("groups.blacklist"));
+    QStringList invalid;
+    p->groupsInclude = include ? groupRegexes(include->value, &invalid) : QStringList{QStringLiteral(".*")};
+    if (!invalid.isEmpty()) {
+        m_used.remove(includeKey);
+        unmapped(includeKey,
+                 QStringLiteral("invalid regular expression %1: left out, the groups it was to select are not synced "
+                                "or checkpointed")
+                     .arg(invalid.join(QStringLiteral(", "))));
+    }
+    invalid.clear();
+    if (exclude || blacklist)
+        p->groupsExclude = groupRegexes((exclude ? exclude : blacklist)->value, &invalid);
+    else
+        p->groupsExclude = mm2DefaultGroupExclude();
+    if (!invalid.isEmpty()) {
+        // Leaving an exclusion out would select groups MM2 leaves alone: select none.
+        m_used.remove(excludeKey);
+        unmapped(excludeKey, QStringLiteral("invalid regular expression %1: no group of %2->%3 is synced or "
+                                            "checkpointed (without it, groups MM2 leaves alone would be)")
+                                 .arg(invalid.join(QStringLiteral(", ")), a, b));
+        p->groupsInclude.clear();
+        p->groupsExclude.clear();
+    }
+
+    // What is done with them: MM2 emits checkpoints by default, syncs offsets only when asked.
+    const std::optional<Entry> sync = flowValue(a, b, QStringLiteral("sync.group.offsets.enabled"));
+    const std::optional<Entry> checkpoints = flowValue(a, b, QStringLiteral("emit.checkpoints.enabled"));
+    p->syncGroupOffsets = sync && javaBool(sync->value);
+    p->emitCheckpoints = !checkpoints || javaBool(checkpoints->value);
+    const std::optional<qint64> syncSeconds = flowSeconds(a, b, QStringLiteral("sync.group.offsets.interval.seconds"));
+    const std::optional<qint64> checkpointSeconds =
+        flowSeconds(a, b, QStringLiteral("emit.checkpoints.interval.seconds"));
+    const QString offsetSyncsKey = flowKey(a, b, QStringLiteral("emit.offset-syncs.enabled"));
+    if (const auto e = flowValue(a, b, QStringLiteral("emit.offset-syncs.enabled"));
+        e && !javaBool(e->value) && (p->syncGroupOffsets || p->emitCheckpoints) && !p->groupsInclude.isEmpty()) {
+        m_result.notes << QStringLiteral("%1->%2: %3=false: MM2 runs no checkpoint connector without offset syncs, so "
+                                         "no group is synced or checkpointed: imported as \"syncGroupOffsets\": false "
+                                         "and checkpoints off")
+                              .arg(a, b, offsetSyncsKey);
+        p->syncGroupOffsets = false;
+        p->emitCheckpoints = false;
+    }
+    if (p->groupsInclude.isEmpty()) {
+        // No group: nothing to leave out or checkpoint (and no warning from the profile).
+        p->groupsExclude.clear();
+        p->emitCheckpoints = false;
+    }
+
+    // One interval: MirrorDesk syncs and checkpoints in the same round.
+    const qint64 syncS = syncSeconds.value_or(kMm2GroupIntervalSeconds);
+    const qint64 checkpointS = checkpointSeconds.value_or(kMm2GroupIntervalSeconds);
+    qint64 seconds = syncSeconds ? syncS : checkpointS;
+    if (p->syncGroupOffsets && p->emitCheckpoints) {
+        seconds = qMin(syncS, checkpointS);
+        if (syncS != checkpointS)
+            m_result.notes << QStringLiteral("%1->%2: MM2 would sync group offsets every %3 s and emit checkpoints "
+                                             "every %4 s; MirrorDesk does both in one round, every %5 s")
+                                  .arg(a, b)
+                                  .arg(syncS)
+                                  .arg(checkpointS)
+                                  .arg(seconds);
+    } else if (p->syncGroupOffsets) {
+        seconds = syncS;
+    } else if (p->emitCheckpoints) {
+        seconds = checkpointS;
+    }
+    const qint64 ms =
+        qBound(qint64(JobProfile::MinGroupSyncIntervalMs), seconds * 1000, qint64(JobProfile::MaxGroupSyncIntervalMs));
+    p->groupSyncIntervalMs = int(ms);
+    if (ms != seconds * 1000)
+        m_result.notes << QStringLiteral("%1->%2: group sync interval limited to %3 s").arg(a, b).arg(ms / 1000);
+
+    // What MirrorDesk will do because the file said nothing: MM2's defaults, spelled out.
+    if (p->groupsInclude.isEmpty() || (!p->syncGroupOffsets && !p->emitCheckpoints))
+        return;
+    QStringList defaults;
+    if (!include)
+        defaults << QStringLiteral("groups .*");
+    if (!exclude && !blacklist)
+        defaults << QStringLiteral("groups.exclude %1").arg(mm2DefaultGroupExclude().join(QStringLiteral(", ")));
+    if (!checkpoints)
+        defaults << QStringLiteral("checkpoints on (\"checkpoints\": {\"enabled\": true}, to %1 on %2)")
+                        .arg(mm2CheckpointsTopic(a, p->naming == NamingPolicy::Prefix ? p->separator
+                                                                                      : QStringLiteral(".")),
+                             b);
+    if (!sync)
+        defaults << QStringLiteral("group offsets not written to %1's groups (\"syncGroupOffsets\": false)").arg(b);
+    if ((p->syncGroupOffsets ? !syncSeconds : true) && (p->emitCheckpoints ? !checkpointSeconds : true))
+        defaults << QStringLiteral("every %1 s").arg(kMm2GroupIntervalSeconds);
+    if (!defaults.isEmpty())
+        m_result.notes << QStringLiteral("%1->%2: not set in the file, so as MM2 does by default: %3")
+                              .arg(a, b, defaults.join(QStringLiteral("; ")));
+}
+
 void Importer::explainLeftovers()
 {
     QSet<QString> flowClusters;
@@ -312,7 +471,10 @@ void Importer::explainLeftovers()
                 unmapped(key, leftoverReason(key.mid(first.size() + 1)));
             continue;
         }
-        unmapped(key, leftoverReason(key));
+        if (isFlowGroupKey(key))
+            unmapped(key, QStringLiteral("every enabled flow sets its own (A->B.%1)").arg(key));
+        else
+            unmapped(key, leftoverReason(key));
     }
 }
 

@@ -94,6 +94,19 @@ private:
     // with "exactly.once.support = required" (MM2 then refuses to run it without).
     void delivery(const QString &a, const QString &b, JobProfile *p);
 
+    // Consumer groups (MM2's MirrorCheckpointConnector): groups / groups.exclude
+    // become groups.include / groups.exclude, sync.group.offsets.* syncGroupOffsets,
+    // emit.checkpoints.* checkpoints, their intervals groupSyncIntervalMs; what
+    // the file leaves out takes MM2's defaults, said in a note.
+    void groups(const QString &a, const QString &b, JobProfile *p);
+
+    // The regexes of one of MM2's group lists; empty items are dropped and
+    // invalid ones left out, each described in *invalid.
+    static QStringList groupRegexes(const QString &value, QStringList *invalid);
+
+    // A positive number of seconds from a flow setting; anything else is listed.
+    std::optional<qint64> flowSeconds(const QString &a, const QString &b, const QString &key);
+
     // Every key no flow used gets a reason; nothing is dropped silently.
     void explainLeftovers();
 

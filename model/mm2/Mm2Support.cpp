@@ -26,6 +26,26 @@ const QStringList &mm2DefaultExclude()
     return list;
 }
 
+const QStringList &mm2DefaultGroupExclude()
+{
+    static const QStringList list{QStringLiteral("console-consumer-.*"), QStringLiteral("connect-.*"),
+                                  QStringLiteral("__.*")};
+    return list;
+}
+
+bool isFlowGroupKey(const QString &key)
+{
+    static const QSet<QString> keys{QStringLiteral("groups"),
+                                    QStringLiteral("groups.exclude"),
+                                    QStringLiteral("sync.group.offsets.enabled"),
+                                    QStringLiteral("sync.group.offsets.interval.seconds"),
+                                    QStringLiteral("emit.checkpoints.enabled"),
+                                    QStringLiteral("emit.checkpoints.interval.seconds"),
+                                    QStringLiteral("refresh.groups.enabled"),
+                                    QStringLiteral("refresh.groups.interval.seconds")};
+    return keys.contains(key);
+}
+
 // MM2's LIST type: comma separated, white space around items ignored.
 QStringList splitList(const QString &value)
 {
@@ -235,13 +255,17 @@ bool looksPkcs12(const QString &location, const QString &type)
 // Why an mm2.properties key no flow used has no place in a profile.
 QString leftoverReason(const QString &key)
 {
+    if (key == QLatin1String("checkpoints.topic.replication.factor"))
+        return QStringLiteral("MirrorDesk creates the checkpoints topic itself, with the target's default replication "
+                              "factor (default.replication.factor)");
     if (key.endsWith(QLatin1String("replication.factor")) && key != QLatin1String("replication.factor"))
-        return QStringLiteral("not needed: MirrorDesk keeps no internal topics of its own (no heartbeats, checkpoints, "
+        return QStringLiteral("not needed: MirrorDesk keeps none of MM2's other internal topics (no heartbeats, "
                               "offset-syncs or Connect topics)");
     if (key == QLatin1String("replication.factor"))
         return QStringLiteral("MirrorDesk creates target topics with the source's replication factor, capped by the "
                               "target's broker count");
-    if (key == QLatin1String("topics.blacklist") || key == QLatin1String("config.properties.blacklist"))
+    if (key == QLatin1String("topics.blacklist") || key == QLatin1String("config.properties.blacklist") ||
+        key == QLatin1String("groups.blacklist"))
         return QStringLiteral("deprecated name, overridden by the newer *.exclude setting");
     if (key == QLatin1String("exactly.once.source.support"))
         return QStringLiteral(
@@ -253,11 +277,18 @@ QString leftoverReason(const QString &key)
             "through the consumer group)");
     if (key == QLatin1String("tasks.max"))
         return QStringLiteral("no equivalent: to share the work, run several headless instances of the same profile");
-    if (key.startsWith(QLatin1String("groups")) || key.contains(QLatin1String("checkpoint")) ||
-        key.contains(QLatin1String("heartbeat")) || key.contains(QLatin1String("offset-syncs")) ||
-        key.contains(QLatin1String("offset.lag")) || key.startsWith(QLatin1String("sync.group")))
-        return QStringLiteral("MirrorDesk has no equivalent (no consumer group offset translation, checkpoints or "
-                              "heartbeats)");
+    if (isFlowGroupKey(key))
+        return QStringLiteral("a flow setting: MM2 reads it as A->B.%1 or at the top level, not per cluster").arg(key);
+    if (key == QLatin1String("group.filter.class"))
+        return QStringLiteral("no equivalent for a custom group filter: MirrorDesk selects groups by the regexes of "
+                              "groups and groups.exclude");
+    if (key.contains(QLatin1String("heartbeat")) || key.contains(QLatin1String("offset-syncs")) ||
+        key.contains(QLatin1String("offset.lag")))
+        return QStringLiteral("MirrorDesk has no equivalent (it writes no heartbeats, and translates offsets through "
+                              "its own offset map instead of MM2's offset-syncs)");
+    if (key.contains(QLatin1String("checkpoint")))
+        return QStringLiteral("MirrorDesk creates and writes the checkpoints topic itself (one compacted partition, "
+                              "as MM2 reads it)");
     if (key.startsWith(QLatin1String("consumer.")) || key.startsWith(QLatin1String("producer.")) ||
         key.startsWith(QLatin1String("admin.")))
         return QStringLiteral("not per cluster: write it as SOURCE.consumer.*, TARGET.producer.* or A->B.consumer.*");

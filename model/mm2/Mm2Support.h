@@ -14,6 +14,18 @@ namespace md::mm2 {
 
 const QStringList &mm2DefaultExclude();
 
+// MM2's default groups.exclude (MirrorCheckpointConfig): console consumers,
+// Connect's workers and Kafka's internal groups.
+const QStringList &mm2DefaultGroupExclude();
+
+// MM2's default sync.group.offsets.interval.seconds and emit.checkpoints.interval.seconds.
+inline constexpr int kMm2GroupIntervalSeconds = 60;
+
+// The MM2 keys of a flow's group selection, group offset sync and checkpoints
+// (read per flow, "A->B.key", or at the top level; never per cluster), but
+// the deprecated groups.blacklist.
+bool isFlowGroupKey(const QString &key);
+
 // MM2's LIST type: comma separated, white space around items ignored.
 QStringList splitList(const QString &value);
 

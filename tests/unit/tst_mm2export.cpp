@@ -198,6 +198,8 @@ private Q_SLOTS:
                                            << "${sandbox:source}";
         QTest::newRow("comma in regex") << "comma"
                                         << "comma";
+        QTest::newRow("comma in group regex") << "groupcomma"
+                                              << "groups: a regular expression with a comma";
         QTest::newRow("same alias") << "alias"
                                     << "must differ";
         QTest::newRow("dot in alias") << "dot"
@@ -216,6 +218,8 @@ private Q_SLOTS:
             p.source.bootstrap = QStringLiteral("${sandbox:source}");
         else if (what == QLatin1String("comma"))
             p.include = {QStringLiteral("a{1,3}")};
+        else if (what == QLatin1String("groupcomma"))
+            p.groupsExclude = {QStringLiteral("tmp-[0-9]{2,4}")};
         else if (what == QLatin1String("alias"))
             p.target.alias = p.source.alias;
         else if (what == QLatin1String("dot"))
@@ -230,6 +234,106 @@ private Q_SLOTS:
         const Mm2ExportResult r = exportMm2Properties(p);
         QVERIFY(r.data.isEmpty());
         QVERIFY2(r.error.contains(expected), qPrintable(r.error));
+    }
+
+    // Groups, offset sync and checkpoints: MM2's MirrorCheckpointConnector keys of
+    // the flow, every one written (MM2's defaults would checkpoint every group).
+    void exportGroups_data()
+    {
+        QTest::addColumn<JobProfile>("profile");
+        QTest::addColumn<QStringList>(
+            "lines");                      // "key=value" of the flow's keys (without "eu->dr."); "key" alone: absent
+        QTest::addColumn<QString>("note"); // a note that must be given, or empty
+
+        const QStringList noGroups{QStringLiteral("groups="),
+                                   QStringLiteral("groups.exclude="),
+                                   QStringLiteral("sync.group.offsets.enabled=true"),
+                                   QStringLiteral("sync.group.offsets.interval.seconds=10"),
+                                   QStringLiteral("emit.checkpoints.enabled=false"),
+                                   QStringLiteral("emit.checkpoints.interval.seconds")};
+        QTest::newRow("no groups: MM2 selects none") << baseProfile() << noGroups << QString();
+        JobProfile all = baseProfile();
+        all.groupsInclude = {QStringLiteral("orders-.*"), QStringLiteral("billing")};
+        all.groupsExclude = {QStringLiteral("orders-test"), QStringLiteral("orders-tmp-.*")};
+        all.emitCheckpoints = true;
+        all.groupSyncIntervalMs = 30000;
+        QTest::newRow("groups, sync and checkpoints")
+            << all << QStringList{QStringLiteral("groups=orders-.*, billing"),
+                                  QStringLiteral("groups.exclude=orders-test, orders-tmp-.*"),
+                                  QStringLiteral("sync.group.offsets.enabled=true"),
+                                  QStringLiteral("sync.group.offsets.interval.seconds=30"),
+                                  QStringLiteral("emit.checkpoints.enabled=true"),
+                                  QStringLiteral("emit.checkpoints.interval.seconds=30")}
+            << QString();
+        JobProfile checkpoints = all;
+        checkpoints.syncGroupOffsets = false;
+        checkpoints.groupsExclude.clear();
+        QTest::newRow("checkpoints only")
+            << checkpoints
+            << QStringList{QStringLiteral("groups.exclude="), QStringLiteral("sync.group.offsets.enabled=false"),
+                           QStringLiteral("emit.checkpoints.enabled=true")}
+            << QString();
+        JobProfile rounded = all;
+        rounded.groupSyncIntervalMs = 1500;
+        QTest::newRow("interval rounded up to whole seconds")
+            << rounded
+            << QStringList{QStringLiteral("sync.group.offsets.interval.seconds=2"),
+                           QStringLiteral("emit.checkpoints.interval.seconds=2")}
+            << QStringLiteral("groupSyncIntervalMs 1500: MM2 counts whole seconds, written as 2 s");
+        JobProfile off = all;
+        off.syncGroupOffsets = false;
+        off.emitCheckpoints = false;
+        QTest::newRow("both off") << off
+                                  << QStringList{QStringLiteral("sync.group.offsets.enabled=false"),
+                                                 QStringLiteral("emit.checkpoints.enabled=false"),
+                                                 QStringLiteral("emit.checkpoints.interval.seconds")}
+                                  << QStringLiteral("MM2 then refuses to start its checkpoint connector");
+        JobProfile alias = all;
+        alias.checkpointsAlias = QStringLiteral("west");
+        QTest::newRow("another checkpoints alias")
+            << alias << QStringList{QStringLiteral("emit.checkpoints.enabled=true")}
+            << QStringLiteral("MM2 writes them to eu.checkpoints.internal on the target");
+        JobProfile separator = all;
+        separator.separator = QStringLiteral("_");
+        QTest::newRow("separator: MM2's topic alike")
+            << separator << QStringList{QStringLiteral("emit.checkpoints.enabled=true")} << QString();
+    }
+    void exportGroups()
+    {
+        QFETCH(JobProfile, profile);
+        QFETCH(QStringList, lines);
+        QFETCH(QString, note);
+        QVERIFY(!hasErrors(profile.validate()));
+        const Mm2ExportResult r = exportMm2Properties(profile);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const QMap<QString, QString> m = asMap(r.data);
+        for (const QString &line : lines) {
+            const QString key = QStringLiteral("eu->dr.") + line.section(QLatin1Char('='), 0, 0);
+            if (!line.contains(QLatin1Char('=')))
+                QVERIFY2(!m.contains(key), qPrintable(key));
+            else
+                QCOMPARE(m.value(key, QStringLiteral("(absent)")), line.section(QLatin1Char('='), 1));
+        }
+        // Per flow only: nothing at the top level or for the reverse flow.
+        for (const char *k : {"groups", "sync.group.offsets.enabled", "emit.checkpoints.enabled"}) {
+            QVERIFY(!m.contains(QString::fromLatin1(k)));
+            QVERIFY(!m.contains(QStringLiteral("dr->eu.") + QString::fromLatin1(k)));
+        }
+        const QString notes = r.notes.join(QLatin1Char('\n'));
+        if (note.isEmpty())
+            QVERIFY2(!notes.contains(QLatin1String("checkpoint")) && !notes.contains(QLatin1String("whole seconds")),
+                     qPrintable(notes));
+        else
+            QVERIFY2(notes.contains(note), qPrintable(notes));
+
+        // The connector JSON is the MirrorSourceConnector only: the group work is a note.
+        const Mm2ExportResult connector = exportMm2Connector(profile);
+        QVERIFY2(connector.error.isEmpty(), qPrintable(connector.error));
+        QVERIFY(!connector.data.contains("groups"));
+        const bool groupWork =
+            !profile.groupsInclude.isEmpty() && (profile.syncGroupOffsets || profile.emitCheckpoints);
+        QCOMPARE(connector.notes.join(QLatin1Char('\n')).contains(QLatin1String("MirrorCheckpointConnector")),
+                 groupWork);
     }
 
     void exportConnector()
@@ -347,6 +451,29 @@ private Q_SLOTS:
         e.delivery = DeliveryGuarantee::ExactlyOnce;
         e.transactionIntervalMs = 2000;
         QTest::newRow("exactly-once") << e;
+        JobProfile g = baseProfile();
+        g.groupsInclude = {QStringLiteral("orders-.*"), QStringLiteral("billing"), QStringLiteral("app\\.[a-z]+")};
+        g.groupsExclude = {QStringLiteral("orders-test"), QStringLiteral("orders-tmp-.*")};
+        g.emitCheckpoints = true;
+        g.groupSyncIntervalMs = 30000;
+        QTest::newRow("groups, sync and checkpoints") << g;
+        JobProfile c = g;
+        c.syncGroupOffsets = false;
+        c.groupsExclude.clear();
+        c.groupSyncIntervalMs = 120000;
+        QTest::newRow("checkpoints only, no exclusions") << c;
+        JobProfile s = g;
+        s.emitCheckpoints = false;
+        s.groupSyncIntervalMs = JobProfile::MinGroupSyncIntervalMs;
+        QTest::newRow("offset sync only") << s;
+        JobProfile o = g;
+        o.syncGroupOffsets = false;
+        o.emitCheckpoints = false;
+        o.groupSyncIntervalMs = JobProfile::MaxGroupSyncIntervalMs;
+        QTest::newRow("groups listed, both off") << o;
+        JobProfile n = baseProfile();
+        n.syncGroupOffsets = false;
+        QTest::newRow("no groups, sync off") << n;
     }
     void roundTrip()
     {
@@ -375,6 +502,13 @@ private Q_SLOTS:
         QCOMPARE(back.topicRefreshIntervalMs, profile.topicRefreshIntervalMs);
         QCOMPARE(back.delivery, profile.delivery);
         QCOMPARE(back.transactionIntervalMs, profile.transactionIntervalMs);
+        QCOMPARE(back.groupsInclude, profile.groupsInclude);
+        QCOMPARE(back.groupsExclude, profile.groupsExclude);
+        QCOMPARE(back.syncGroupOffsets, profile.syncGroupOffsets);
+        QCOMPARE(back.groupSyncIntervalMs, profile.groupSyncIntervalMs);
+        QCOMPARE(back.emitCheckpoints, profile.emitCheckpoints);
+        QCOMPARE(back.checkpointsAlias, profile.checkpointsAlias);
+        QCOMPARE(back.offsetMap, profile.offsetMap);
         QVERIFY(back == profile);
 
         // And the other way: the imported profile exports to the same file.

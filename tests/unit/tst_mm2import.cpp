@@ -383,12 +383,244 @@ private Q_SLOTS:
         QList<int> lines;
         for (const Mm2Unmapped &u : r.unmapped)
             lines << u.line;
-        QCOMPARE(lines, (QList<int>{7, 8, 11, 12, 13, 14, 15, 16, 17, 19, 20}));
+        // Lines 7, 8 and 14 are group settings MirrorDesk has (importGroups).
+        QVERIFY(p.emitCheckpoints);
+        QVERIFY(p.syncGroupOffsets);
+        QCOMPARE(p.groupsInclude, QStringList{QStringLiteral(".*")});
+        QCOMPARE(lines, (QList<int>{11, 12, 13, 15, 16, 17, 19, 20}));
         QVERIFY(findUnmapped(r, QStringLiteral("tasks.max"))->reason.contains(QLatin1String("headless")));
         QVERIFY(findUnmapped(r, QStringLiteral("dr->eu.topics"))->reason.contains(QLatin1String("not enabled")));
         QVERIFY(r.unmapped.last().reason.contains(QLatin1String("line 21")));
         for (const Mm2Unmapped &u : r.unmapped)
             QVERIFY2(!u.reason.isEmpty(), qPrintable(u.key));
+    }
+
+    // ---------------------------------------------------------------- groups
+    // MM2's MirrorCheckpointConnector settings of a flow: which groups, offset
+    // sync, checkpoints and their intervals; what the file leaves out is MM2's default.
+    void importGroups_data()
+    {
+        QTest::addColumn<QByteArray>("settings");
+        QTest::addColumn<QStringList>("include");
+        QTest::addColumn<QStringList>("exclude");
+        QTest::addColumn<bool>("sync");
+        QTest::addColumn<bool>("checkpoints");
+        QTest::addColumn<int>("intervalMs");
+        QTest::addColumn<QStringList>("unmapped"); // the keys listed
+        QTest::addColumn<QString>("note");         // a note that must be given ("!note": must not), or empty
+
+        const QStringList all{QStringLiteral(".*")};
+        const QStringList mm2Exclude{QStringLiteral("console-consumer-.*"), QStringLiteral("connect-.*"),
+                                     QStringLiteral("__.*")};
+        const QStringList none;
+        // Nothing said: MM2 checkpoints every group but its default exclusions, every 60 s, and syncs none.
+        QTest::newRow("defaults") << QByteArray() << all << mm2Exclude << false << true << 60000 << QStringList()
+                                  << QStringLiteral(
+                                         "eu->dr: not set in the file, so as MM2 does by default: groups .*; "
+                                         "groups.exclude console-consumer-.*, connect-.*, __.*; checkpoints "
+                                         "on (\"checkpoints\": {\"enabled\": true}, to eu.checkpoints.internal "
+                                         "on dr); group offsets not written to dr's groups "
+                                         "(\"syncGroupOffsets\": false); every 60 s");
+        QTest::newRow("every flow key") << QByteArray("eu->dr.groups = app-.*, billing\n"
+                                                      "eu->dr.groups.exclude = app-test.*, billing-tmp\n"
+                                                      "eu->dr.sync.group.offsets.enabled = true\n"
+                                                      "eu->dr.sync.group.offsets.interval.seconds = 15\n"
+                                                      "eu->dr.emit.checkpoints.enabled = true\n"
+                                                      "eu->dr.emit.checkpoints.interval.seconds = 15\n"
+                                                      "eu->dr.refresh.groups.enabled = true\n")
+                                        << QStringList{QStringLiteral("app-.*"), QStringLiteral("billing")}
+                                        << QStringList{QStringLiteral("app-test.*"), QStringLiteral("billing-tmp")}
+                                        << true << true << 15000 << QStringList() << QStringLiteral("!by default");
+        QTest::newRow("top-level keys") << QByteArray("groups = orders-.*\n"
+                                                      "groups.exclude = orders-test\n"
+                                                      "sync.group.offsets.enabled = TRUE\n"
+                                                      "sync.group.offsets.interval.seconds = 30\n"
+                                                      "emit.checkpoints.enabled = false\n")
+                                        << QStringList{QStringLiteral("orders-.*")}
+                                        << QStringList{QStringLiteral("orders-test")} << true << false << 30000
+                                        << QStringList() << QStringLiteral("!by default");
+        QTest::newRow("flow wins over top level")
+            << QByteArray("groups = a.*\n"
+                          "eu->dr.groups = b.*, c.*\n"
+                          "groups.exclude = b-test\n"
+                          "emit.checkpoints.enabled = true\n"
+                          "eu->dr.emit.checkpoints.enabled = false\n"
+                          "sync.group.offsets.enabled = false\n"
+                          "eu->dr.sync.group.offsets.enabled = true\n"
+                          "sync.group.offsets.interval.seconds = 300\n"
+                          "eu->dr.sync.group.offsets.interval.seconds = 20\n")
+            << QStringList{QStringLiteral("b.*"), QStringLiteral("c.*")} << QStringList{QStringLiteral("b-test")}
+            << true << false << 20000
+            << QStringList{QStringLiteral("groups"), QStringLiteral("emit.checkpoints.enabled"),
+                           QStringLiteral("sync.group.offsets.enabled"),
+                           QStringLiteral("sync.group.offsets.interval.seconds")}
+            << QStringLiteral("!by default");
+        QTest::newRow("exclude given, include default")
+            << QByteArray("groups.exclude = \n") << all << none << false << true << 60000 << QStringList()
+            << QStringLiteral("not set in the file, so as MM2 does by default: groups .*; checkpoints on");
+        QTest::newRow("deprecated blacklist")
+            << QByteArray("groups.blacklist = tmp-.*\n") << all << QStringList{QStringLiteral("tmp-.*")} << false
+            << true << 60000 << QStringList() << QString();
+        QTest::newRow("exclude wins over blacklist")
+            << QByteArray("groups.exclude = a\ngroups.blacklist = b\n") << all << QStringList{QStringLiteral("a")}
+            << false << true << 60000 << QStringList{QStringLiteral("groups.blacklist")} << QString();
+        // A blank list selects nothing in MM2 (MirrorUtils.compilePatternList): no group, so no checkpoint.
+        QTest::newRow("empty groups") << QByteArray("eu->dr.groups =\neu->dr.sync.group.offsets.enabled = true\n")
+                                      << none << none << true << false << 60000 << QStringList() << QString();
+        QTest::newRow("empty items dropped")
+            << QByteArray("groups = a, , b,\n") << QStringList{QStringLiteral("a"), QStringLiteral("b")} << mm2Exclude
+            << false << true << 60000 << QStringList() << QString();
+        QTest::newRow("checkpoints only, their interval")
+            << QByteArray("emit.checkpoints.interval.seconds = 45\nsync.group.offsets.interval.seconds = 10\n") << all
+            << mm2Exclude << false << true << 45000 << QStringList() << QString();
+        QTest::newRow("sync only, its interval")
+            << QByteArray("sync.group.offsets.enabled = true\nemit.checkpoints.enabled = false\n"
+                          "sync.group.offsets.interval.seconds = 5\nemit.checkpoints.interval.seconds = 90\n")
+            << all << mm2Exclude << true << false << 5000 << QStringList() << QString();
+        QTest::newRow("both, two intervals: the shorter")
+            << QByteArray("sync.group.offsets.enabled = true\nsync.group.offsets.interval.seconds = 120\n"
+                          "emit.checkpoints.interval.seconds = 30\n")
+            << all << mm2Exclude << true << true << 30000 << QStringList()
+            << QStringLiteral("eu->dr: MM2 would sync group offsets every 120 s and emit checkpoints every 30 s; "
+                              "MirrorDesk does both in one round, every 30 s");
+        QTest::newRow("both off") << QByteArray(
+                                         "sync.group.offsets.enabled = false\nemit.checkpoints.enabled = false\n")
+                                  << all << mm2Exclude << false << false << 60000 << QStringList() << QString();
+        QTest::newRow("interval above the profile's range")
+            << QByteArray("emit.checkpoints.interval.seconds = 7200\n") << all << mm2Exclude << false << true
+            << JobProfile::MaxGroupSyncIntervalMs << QStringList()
+            << QStringLiteral("eu->dr: group sync interval limited to 3600 s");
+        QTest::newRow("interval not a number")
+            << QByteArray("eu->dr.emit.checkpoints.interval.seconds = soon\n") << all << mm2Exclude << false << true
+            << 60000 << QStringList{QStringLiteral("eu->dr.emit.checkpoints.interval.seconds")} << QString();
+        QTest::newRow("interval zero") << QByteArray(
+                                              "sync.group.offsets.enabled = true\nemit.checkpoints.enabled = false\n"
+                                              "sync.group.offsets.interval.seconds = 0\n")
+                                       << all << mm2Exclude << true << false << 60000
+                                       << QStringList{QStringLiteral("sync.group.offsets.interval.seconds")}
+                                       << QString();
+        // An invalid include is left out; an invalid exclude selects no group at all.
+        QTest::newRow("invalid include regex")
+            << QByteArray("eu->dr.groups = ok-.*, (broken\n") << QStringList{QStringLiteral("ok-.*")} << mm2Exclude
+            << false << true << 60000 << QStringList{QStringLiteral("eu->dr.groups")} << QString();
+        QTest::newRow("invalid exclude regex")
+            << QByteArray("groups = a.*\ngroups.exclude = [x\nsync.group.offsets.enabled = true\n") << none << none
+            << true << false << 60000 << QStringList{QStringLiteral("groups.exclude")} << QString();
+        // MM2 4.x runs no checkpoint connector without offset syncs.
+        QTest::newRow("no offset syncs")
+            << QByteArray("emit.offset-syncs.enabled = false\nsync.group.offsets.enabled = true\n") << all << mm2Exclude
+            << false << false << 60000 << QStringList()
+            << QStringLiteral("emit.offset-syncs.enabled=false: MM2 runs no checkpoint connector");
+        QTest::newRow("refresh off") << QByteArray("refresh.groups.enabled = false\n") << all << mm2Exclude << false
+                                     << true << 60000 << QStringList{QStringLiteral("refresh.groups.enabled")}
+                                     << QString();
+        QTest::newRow("refresh interval")
+            << QByteArray("eu->dr.refresh.groups.interval.seconds = 30\n") << all << mm2Exclude << false << true
+            << 60000 << QStringList{QStringLiteral("eu->dr.refresh.groups.interval.seconds")} << QString();
+    }
+    void importGroups()
+    {
+        QFETCH(QByteArray, settings);
+        QFETCH(QStringList, include);
+        QFETCH(QStringList, exclude);
+        QFETCH(bool, sync);
+        QFETCH(bool, checkpoints);
+        QFETCH(int, intervalMs);
+        QFETCH(QStringList, unmapped);
+        QFETCH(QString, note);
+        const Mm2ImportResult r = importMm2Properties("clusters = eu, dr\neu.bootstrap.servers = eu:9092\n"
+                                                      "dr.bootstrap.servers = dr:9092\neu->dr.enabled = true\n" +
+                                                      settings);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.flows.size(), 1);
+        const JobProfile &p = r.flows.first().profile;
+        QCOMPARE(p.groupsInclude, include);
+        QCOMPARE(p.groupsExclude, exclude);
+        QCOMPARE(p.syncGroupOffsets, sync);
+        QCOMPARE(p.emitCheckpoints, checkpoints);
+        QCOMPARE(p.groupSyncIntervalMs, intervalMs);
+        QVERIFY(p.offsetMap);
+        QVERIFY(p.checkpointsAlias.isEmpty()); // eu, as MM2 names eu.checkpoints.internal
+        QCOMPARE(unmappedKeys(r), unmapped);
+        const QString notes = r.notes.join(QLatin1Char('\n'));
+        if (note.startsWith(QLatin1Char('!')))
+            QVERIFY2(!notes.contains(note.mid(1)), qPrintable(notes));
+        else if (!note.isEmpty())
+            QVERIFY2(notes.contains(note), qPrintable(notes));
+        const QList<ProfileIssue> issues = p.validate();
+        QVERIFY2(issues.isEmpty(), qPrintable(issues.isEmpty() ? QString() : issues.first().toString()));
+    }
+
+    // What cannot be mapped names its key and says why.
+    void importGroupsUnmapped_data()
+    {
+        QTest::addColumn<QByteArray>("settings");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("reason"); // part of the reason
+        QTest::newRow("invalid include") << QByteArray("eu->dr.groups = ok, (broken\n") << "eu->dr.groups"
+                                         << "invalid regular expression \"(broken\"";
+        QTest::newRow("invalid exclude") << QByteArray("groups.exclude = a, [x, b\n") << "groups.exclude"
+                                         << "invalid regular expression \"[x\"";
+        QTest::newRow("bad interval") << QByteArray("sync.group.offsets.interval.seconds = -5\n")
+                                      << "sync.group.offsets.interval.seconds"
+                                      << "not a positive number of seconds; MM2's default (60 s) used";
+        QTest::newRow("top level overridden by the flow") << QByteArray("groups = a\neu->dr.groups = b\n") << "groups"
+                                                          << "every enabled flow sets its own (A->B.groups)";
+        QTest::newRow("per cluster") << QByteArray("eu.emit.checkpoints.enabled = false\n")
+                                     << "eu.emit.checkpoints.enabled"
+                                     << "MM2 reads it as A->B.emit.checkpoints.enabled or at the top level";
+        QTest::newRow("custom group filter")
+            << QByteArray("eu->dr.group.filter.class = com.example.Filter\n") << "eu->dr.group.filter.class"
+            << "custom group filter";
+        QTest::newRow("checkpoints topic factor")
+            << QByteArray("checkpoints.topic.replication.factor = 3\n") << "checkpoints.topic.replication.factor"
+            << "creates the checkpoints topic itself";
+        QTest::newRow("offset syncs on") << QByteArray("emit.offset-syncs.enabled = true\n")
+                                         << "emit.offset-syncs.enabled"
+                                         << "its own offset map";
+        QTest::newRow("refresh off") << QByteArray("eu->dr.refresh.groups.enabled = false\n")
+                                     << "eu->dr.refresh.groups.enabled"
+                                     << "picks up new matching groups";
+    }
+    void importGroupsUnmapped()
+    {
+        QFETCH(QByteArray, settings);
+        QFETCH(QString, key);
+        QFETCH(QString, reason);
+        const Mm2ImportResult r = importMm2Properties("clusters = eu, dr\neu.bootstrap.servers = eu:9092\n"
+                                                      "dr.bootstrap.servers = dr:9092\neu->dr.enabled = true\n" +
+                                                      settings);
+        QCOMPARE(r.flows.size(), 1);
+        const Mm2Unmapped *u = findUnmapped(r, key);
+        QVERIFY2(u, qPrintable(describeUnmapped(r)));
+        QVERIFY2(u->reason.contains(reason), qPrintable(u->toString()));
+        QVERIFY2(u->line > 4, qPrintable(u->toString()));
+        QVERIFY(r.flows.first().profile.validate().isEmpty());
+    }
+
+    // Each flow reads its own settings, else the top level's.
+    void importGroupsPerFlow()
+    {
+        const QByteArray text =
+            "clusters = eu, us, dr\n"
+            "eu.bootstrap.servers = eu:1\nus.bootstrap.servers = us:1\ndr.bootstrap.servers = dr:1\n"
+            "eu->dr.enabled = true\nus->dr.enabled = true\n"
+            "groups = shared-.*\n"
+            "sync.group.offsets.enabled = true\n"
+            "us->dr.groups = us-.*\n"
+            "us->dr.sync.group.offsets.enabled = false\n"
+            "us->dr.emit.checkpoints.enabled = false\n";
+        const Mm2ImportResult r = importMm2Properties(text);
+        QCOMPARE(r.flows.size(), 2);
+        const JobProfile &eu = r.flows.at(0).profile;
+        const JobProfile &us = r.flows.at(1).profile;
+        QCOMPARE(eu.groupsInclude, QStringList{QStringLiteral("shared-.*")});
+        QVERIFY(eu.syncGroupOffsets);
+        QVERIFY(eu.emitCheckpoints);
+        QCOMPARE(us.groupsInclude, QStringList{QStringLiteral("us-.*")});
+        QVERIFY(!us.syncGroupOffsets);
+        QVERIFY(!us.emitCheckpoints);
+        QVERIFY2(r.unmapped.isEmpty(), qPrintable(describeUnmapped(r)));
     }
 
     void importErrors_data()
