@@ -172,18 +172,24 @@ void sideLines(ExportContext &c, const ProfileSide &s, const QString &what, cons
     freeProps(s.adminProperties, adminPrefix, what + QStringLiteral(".adminProperties"));
 }
 
+// `name` and `name.exclude` as MM2's comma-separated lists of regular expressions.
+void filterLines(ExportContext &c, const QString &name, const QStringList &include, const QStringList &exclude,
+                 Lines *out)
+{
+    for (const QString &list : {include.join(QString()), exclude.join(QString())}) {
+        if (list.contains(QLatin1Char(',')))
+            c.fail(name + QStringLiteral(": a regular expression with a comma cannot be written in MM2's "
+                                         "comma-separated lists; rewrite it (e.g. \"a{1,3}\" as \"a|aa|aaa\")"));
+    }
+    out->append({name, include.join(QStringLiteral(", "))});
+    out->append({name + QStringLiteral(".exclude"), exclude.join(QStringLiteral(", "))});
+}
+
 // Flow settings shared by both outputs, keys as MM2 connectors name them.
 void flowLines(ExportContext &c, Lines *out)
 {
     const JobProfile &p = c.p;
-    for (const QString &list : {p.include.join(QString()), p.exclude.join(QString())}) {
-        if (list.contains(QLatin1Char(',')))
-            c.fail(
-                QStringLiteral("topics: a regular expression with a comma cannot be written in MM2's comma-separated "
-                               "lists; rewrite it (e.g. \"a{1,3}\" as \"a|aa|aaa\")"));
-    }
-    out->append({QStringLiteral("topics"), p.include.join(QStringLiteral(", "))});
-    out->append({QStringLiteral("topics.exclude"), p.exclude.join(QStringLiteral(", "))});
+    filterLines(c, QStringLiteral("topics"), p.include, p.exclude, out);
     if (!p.excludeInternalTopics)
         c.notes << QStringLiteral("topics.excludeInternal is off, but MM2 never mirrors internal topics");
 
@@ -258,14 +264,7 @@ bool syncsGroups(const JobProfile &p)
 void groupLines(ExportContext &c, const QString &separator, Lines *out)
 {
     const JobProfile &p = c.p;
-    for (const QString &list : {p.groupsInclude.join(QString()), p.groupsExclude.join(QString())}) {
-        if (list.contains(QLatin1Char(',')))
-            c.fail(
-                QStringLiteral("groups: a regular expression with a comma cannot be written in MM2's comma-separated "
-                               "lists; rewrite it (e.g. \"a{1,3}\" as \"a|aa|aaa\")"));
-    }
-    out->append({QStringLiteral("groups"), p.groupsInclude.join(QStringLiteral(", "))});
-    out->append({QStringLiteral("groups.exclude"), p.groupsExclude.join(QStringLiteral(", "))});
+    filterLines(c, QStringLiteral("groups"), p.groupsInclude, p.groupsExclude, out);
     // MM2 counts whole seconds; MirrorDesk does both in one round, MM2 on two timers set alike.
     const int seconds = qMax(1, (p.groupSyncIntervalMs + 999) / 1000);
     if (seconds * 1000 != p.groupSyncIntervalMs)
