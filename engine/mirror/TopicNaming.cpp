@@ -71,6 +71,11 @@ QString targetTopicName(const MirrorJobSpec &spec, const QString &sourceTopic)
     return sourceTopic;
 }
 
+bool isOffsetMapTopic(const QString &topic)
+{
+    return topic.endsWith(QLatin1String(".offset-map"));
+}
+
 bool isInternalTopic(const QString &topic)
 {
     // Kafka: __consumer_offsets, __transaction_state, __share_group_state,
@@ -83,7 +88,7 @@ bool isInternalTopic(const QString &topic)
         topic.endsWith(QLatin1String(".replica")))
         return true;
     // MirrorDesk's own offset maps: a job never mirrors its map (or another job's).
-    if (topic.endsWith(QLatin1String(".offset-map")))
+    if (isOffsetMapTopic(topic))
         return true;
     // MM2 heartbeats, at the source ("heartbeats") or already mirrored ("a.heartbeats").
     if (topic == QLatin1String("heartbeats") || topic.endsWith(QLatin1String(".heartbeats")))
@@ -124,6 +129,10 @@ QString topicExclusionReason(const MirrorJobSpec &spec, const QString &sourceTop
         if (wholeMatch(exc, sourceTopic))
             return QStringLiteral("excluded by pattern \"%1\"").arg(exc);
     }
+    // Whatever excludeInternalTopics says: a copied map would be read as the target's own
+    // (by the reverse job, failover, "show on the other cluster") and translate wrongly.
+    if (isOffsetMapTopic(sourceTopic))
+        return QStringLiteral("a MirrorDesk offset map (never mirrored)");
     if (spec.excludeInternalTopics && isInternalTopic(sourceTopic))
         return QStringLiteral("internal topic");
     if (spec.naming == NamingPolicy::Template && !spec.nameTemplate.contains(kTopicPlaceholder))

@@ -22,6 +22,9 @@ bool isValidKafkaTopicName(const QString &name);
 // *-internal, *.replica as in MM2's default topics.exclude) and Confluent
 // Schema Registry's _schemas.
 bool isInternalTopic(const QString &topic);
+// A MirrorDesk offset map: "<name>.offset-map" (defaultOffsetMapTopic's form; a profile's own
+// offsetMapTopic is warned about without the suffix). Never mirrored, excludeInternalTopics or not.
+bool isOffsetMapTopic(const QString &topic);
 
 // Why a source topic is not mirrored by this job, or an empty string when it
 // is: no include regex matches the whole name, an exclude regex matches, it is

@@ -361,6 +361,11 @@ public:
                   QStringLiteral(
                       "\"%1\" is not a valid Kafka topic name (1 to 249 of a-z A-Z 0-9 . _ -, not \".\" or \"..\")")
                       .arg(p.offsetMapTopic));
+        else if (p.offsetMap && !p.offsetMapTopic.isEmpty() && !isOffsetMapTopic(p.offsetMapTopic))
+            warn(QStringLiteral("offsetMapTopic"),
+                 QStringLiteral("\"%1\" does not end with \".offset-map\": a job that mirrors this cluster "
+                                "elsewhere (reverse, active/active) would copy it like any topic")
+                     .arg(p.offsetMapTopic));
     }
 
     QList<ProfileIssue> issues;

@@ -46,6 +46,18 @@ private Q_SLOTS:
             << profileWith(QStringLiteral("source.consumerProperties"), parse("{\"enable.auto.commit\": true}"))
             << "source.consumerProperties[\"enable.auto.commit\"]"
             << "sets this property itself";
+        // A map another job could copy: only "*.offset-map" is never mirrored.
+        QTest::newRow("offset map without its suffix")
+            << profileWith(QStringLiteral("offsetMapTopic"), QStringLiteral("pay-eos.map")) << "offsetMapTopic"
+            << "does not end with \".offset-map\"";
+    }
+
+    void anOffsetMapNamedAsSuchDoesNotWarn()
+    {
+        QList<ProfileIssue> issues;
+        JobProfile::fromJson(profileWith(QStringLiteral("offsetMapTopic"), QStringLiteral("pay-eos.offset-map")),
+                             QStringLiteral("w.mirrorjob"), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
     }
 
     void unknownKeysWarn()

@@ -148,6 +148,11 @@ private Q_SLOTS:
         QTest::newRow("mm2 internal excluded")
             << all << QStringList() << true << id << other << "mm2-offset-syncs.dr.internal" << false;
         QTest::newRow("internal kept when asked") << all << QStringList() << false << id << other << "_schemas" << true;
+        // A copied map would be read as the target's own: never, whatever excludeInternal says.
+        QTest::newRow("offset map never mirrored")
+            << all << QStringList() << false << id << other << "mirrordesk.back.offset-map" << false;
+        QTest::newRow("offset map never mirrored, prefix")
+            << all << QStringList() << false << pre << other << "mirrordesk.orders-dr.offset-map" << false;
         QTest::newRow("from target, prefix") << all << QStringList() << true << pre << other << "dr.orders" << false;
         QTest::newRow("from target needs separator")
             << all << QStringList() << true << pre << other << "drorders" << true;
@@ -186,6 +191,16 @@ private Q_SLOTS:
         s.target.bootstrap = targetBootstrap;
         QCOMPARE(topicSelected(s, topic), selected);
         QCOMPARE(topicExclusionReason(s, topic).isEmpty(), selected);
+    }
+
+    void anOffsetMapSaysWhy()
+    {
+        MirrorJobSpec s = baseSpec();
+        s.include = {QStringLiteral(".*")};
+        s.excludeInternalTopics = false;
+        QVERIFY2(topicExclusionReason(s, QStringLiteral("x.offset-map")).contains(QLatin1String("offset map")),
+                 qPrintable(topicExclusionReason(s, QStringLiteral("x.offset-map"))));
+        QVERIFY(topicSelected(s, QStringLiteral("orders.offset-map.v1"))); // a user's topic of a like name
     }
 
     void templateWithoutPlaceholder()
