@@ -198,6 +198,7 @@ private:
     void setupOffsetMap();
     void pollOffsetMapSetup();
     void giveUpOffsetMap(const QString &why);
+    void offsetMapLost(const QString &what); // the job stops (see MirrorWorkerMap.cpp)
     void writeOffsetMap(const std::vector<PartState *> *only);
     void waitForMapAcks(const std::vector<PartState *> *only, int timeoutMs);
     void onMapDelivery(const rd_kafka_message_t *msg);
@@ -327,8 +328,9 @@ private:
     Clock::time_point m_mapSetupSent;
     Clock::time_point m_mapSetupRetryAt;
     int m_mapInFlight = 0;
-    int m_mapFailures = 0;              // in a row; past a bound the map is given up (m_mapOff)
-    bool m_mapOff = false;              // the target refuses the map: mirror without it, commits no longer wait for it
+    int m_mapFailures = 0;              // in a row; past a bound the job stops (offsetMapLost)
+    bool m_mapOff = false;              // "offsetMap": false: no map, commits never wait for one
+    bool m_mapFailed = false;           // the map could not be created or written: the job stops
     bool m_offsetCommitPending = false; // the periodic map went out; its offsets follow once it is acknowledged
     Clock::time_point m_offsetCommitBy;
     QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting

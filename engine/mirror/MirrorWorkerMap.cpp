@@ -64,6 +64,7 @@ void MirrorWorker::pollOffsetMapSetup()
     }
     EventPtr ev(rd_kafka_queue_poll(m_mapQueue.get(), 0));
     QString why;
+    rd_kafka_resp_err_t code = RD_KAFKA_RESP_ERR_NO_ERROR;
     if (!ev) {
         if (Clock::now() - m_mapSetupSent < std::chrono::seconds(15))
             return;
@@ -77,6 +78,7 @@ void MirrorWorker::pollOffsetMapSetup()
               QStringLiteral("the target does not create topics (no CreateTopics): the offset map goes to %1 as it is")
                   .arg(m_mapTopic));
     } else if (rd_kafka_event_error(ev.get())) {
+        code = rd_kafka_event_error(ev.get());
         why = QString::fromUtf8(rd_kafka_event_error_string(ev.get()));
     } else {
         size_t cnt = 0;
@@ -87,6 +89,7 @@ void MirrorWorker::pollOffsetMapSetup()
         } else if (const rd_kafka_resp_err_t err = rd_kafka_topic_result_error(res[0]);
                    err && err != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
             const char *text = rd_kafka_topic_result_error_string(res[0]);
+            code = err;
             why = QString::fromUtf8(text && *text ? text : rd_kafka_err2str(err));
         } else if (!err) {
             event(JobEvent::Severity::Info,
@@ -96,7 +99,11 @@ void MirrorWorker::pollOffsetMapSetup()
     m_mapSetupPending = false;
     ++m_mapSetupAttempts;
     if (!why.isEmpty()) {
-        if (m_mapSetupAttempts >= 3) {
+        // A refusal is an answer, not a hiccup: asking twice more only delays it.
+        const bool refused = code == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED ||
+                             code == RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED ||
+                             code == RD_KAFKA_RESP_ERR_POLICY_VIOLATION;
+        if (refused || m_mapSetupAttempts >= 3) {
             giveUpOffsetMap(why);
             return;
         }
@@ -113,15 +120,21 @@ void MirrorWorker::pollOffsetMapSetup()
 
 void MirrorWorker::giveUpOffsetMap(const QString &why)
 {
-    m_mapOff = true;
-    for (auto &[name, t] : m_topics)
-        for (auto &p : t->parts)
-            if (p)
-                p->mapSegs.clear();
-    event(JobEvent::Severity::Warning,
-          QStringLiteral("offset map topic %1 could not be created on the target (%2): mirroring continues without "
-                         "writing the offset map, so consumer groups cannot be translated for what this run copies")
-              .arg(m_mapTopic, why));
+    offsetMapLost(QStringLiteral("offset map topic %1 could not be created on the target (%2)").arg(m_mapTopic, why));
+}
+
+// The map is what makes consumer-group failover, group sync, checkpoints and "show on the other
+// cluster" exact. A job that keeps one ("offsetMap": true, the default) stops rather than copy
+// what it could not translate; its progress stays where the map reaches (commitLimit), so the
+// next run copies the rest again, with its map. A plain migration says "offsetMap": false.
+void MirrorWorker::offsetMapLost(const QString &what)
+{
+    m_mapFailed = true;
+    fail(what + QStringLiteral(". The job keeps an offset map (\"offsetMap\": true, the default) so that consumer "
+                               "groups can fail over exactly, and stops rather than copy what it cannot translate: "
+                               "let the target user create and write %1 (or create it: one partition, "
+                               "cleanup.policy=compact), or set \"offsetMap\": false for a plain migration")
+                    .arg(m_mapTopic));
 }
 
 qint64 MirrorWorker::commitLimit(const PartState *p) const
@@ -134,6 +147,8 @@ qint64 MirrorWorker::commitLimit(const PartState *p) const
     // cluster, which never does) must not hold the job's progress.
     if (m_mapOff || !p->mapUsed)
         return o;
+    if (m_mapFailed)
+        return std::min(o, p->mapAcked); // the job stops: only what the map covers counts as done
     if (!m_mapRkt && (m_mapSetupAttempts > 0 || Clock::now() - m_mapSetupSent > std::chrono::seconds(5)))
         return o;
     return std::min(o, p->mapAcked);
@@ -266,15 +281,11 @@ void MirrorWorker::onMapDelivery(const rd_kafka_message_t *dm)
         if (dm->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE || dm->err == RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
             return;
         // A target that keeps refusing the map (ACLs, a deleted topic) must
-        // not hold the job's progress back for ever.
-        if (++m_mapFailures > 20 && !m_mapOff) {
-            m_mapOff = true;
-            event(JobEvent::Severity::Warning,
-                  QStringLiteral("giving up writing the offset map to %1 after %2 failed records (%3): mirroring "
-                                 "continues without it")
-                      .arg(m_mapTopic)
-                      .arg(m_mapFailures)
-                      .arg(QString::fromUtf8(rd_kafka_err2str(dm->err))));
+        // not hold the job's progress back for ever: the job stops and says why.
+        if (++m_mapFailures > 20 && !m_mapFailed) {
+            offsetMapLost(QStringLiteral("the target refused %1 offset map records in a row for %2 (%3)")
+                              .arg(m_mapFailures)
+                              .arg(m_mapTopic, QString::fromUtf8(rd_kafka_err2str(dm->err))));
             return;
         }
         debouncedEvent(QStringLiteral("map-delivery"), JobEvent::Severity::Warning,

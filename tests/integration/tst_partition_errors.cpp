@@ -11,9 +11,13 @@
 
 #include "acl_support.h"
 #include "broker_configs.h"
+#include "failover_support.h"
 #include "network_faults.h"
 
 #include "tst_mirror_support.h"
+
+#include "engine/mirror/TopicNaming.h"
+
 #include <QScopeGuard>
 
 using namespace md;
@@ -84,6 +88,31 @@ class TstPartitionErrors final : public QObject {
 
     bool m_aclBroker = false;
 
+    // The broker with StandardAuthorizer (harness.sh start acltarget --acl), once per run.
+    bool startAclBroker(QString *error)
+    {
+        if (m_aclBroker)
+            return true;
+        runHarness({QStringLiteral("stop"), QStringLiteral("acltarget")}); // left by a killed run
+        if (!runHarness({QStringLiteral("start"), QStringLiteral("acltarget"), QStringLiteral("--acl")}, error))
+            return false;
+        m_aclBroker = true;
+        return true;
+    }
+
+    // A spec whose target is the ACL broker, as the SASL user the grants name.
+    static MirrorJobSpec aclSpec(const QString &base, const QStringList &include)
+    {
+        MirrorJobSpec spec = harnessSpec(base, include);
+        spec.target.alias = QStringLiteral("acltarget");
+        spec.target.bootstrap = bootstrap(QStringLiteral("acltarget"));
+        spec.target.security = SecurityProtocol::SaslPlaintext;
+        spec.target.saslMechanism = QString::fromLatin1(kSaslMechanism);
+        spec.target.saslUsername = saslUser();
+        spec.target.saslPassword = saslPassword();
+        return spec;
+    }
+
 private Q_SLOTS:
     void initTestCase() { MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target")); }
 
@@ -96,10 +125,7 @@ private Q_SLOTS:
     void lostWritePermissionStopsOnlyThatTopic()
     {
         QString error;
-        runHarness({QStringLiteral("stop"), QStringLiteral("acltarget")}); // left by a killed run
-        QVERIFY2(runHarness({QStringLiteral("start"), QStringLiteral("acltarget"), QStringLiteral("--acl")}, &error),
-                 qPrintable(error));
-        m_aclBroker = true;
+        QVERIFY2(startAclBroker(&error), qPrintable(error));
         const QString admin = directBootstrap(QStringLiteral("acltarget"));
         const QString base = uniqueName(QStringLiteral("acl"));
         const QString denied = base + QStringLiteral("-denied"), other = base + QStringLiteral("-other");
@@ -129,13 +155,7 @@ private Q_SLOTS:
                      qPrintable(error));
         }
 
-        MirrorJobSpec spec = harnessSpec(base, {QRegularExpression::escape(base) + QStringLiteral("-.*")});
-        spec.target.alias = QStringLiteral("acltarget");
-        spec.target.bootstrap = bootstrap(QStringLiteral("acltarget"));
-        spec.target.security = SecurityProtocol::SaslPlaintext;
-        spec.target.saslMechanism = QString::fromLatin1(kSaslMechanism);
-        spec.target.saslUsername = saslUser();
-        spec.target.saslPassword = saslPassword();
+        MirrorJobSpec spec = aclSpec(base, {QRegularExpression::escape(base) + QStringLiteral("-.*")});
         spec.stop = StopCondition::RunForever;
         MirrorJob job(spec);
         QStringList events;
@@ -183,6 +203,64 @@ private Q_SLOTS:
         QCOMPARE(copied->size(), source->size()); // refused records were never written: no duplicates
         job.stop();
         QVERIFY(job.waitForFinished(60000));
+    }
+
+    void anOffsetMapTheTargetRefusesStopsTheJob()
+    {
+        // The target user may write the job's topics but not create its offset map: a job that
+        // keeps a map ("offsetMap": true, the default) must not copy on without it, silently
+        // losing exact failover for everything it copies. It stops at once, naming the map,
+        // the refusal and the way out, and marks nothing as done.
+        QString error;
+        QVERIFY2(startAclBroker(&error), qPrintable(error));
+        const QString admin = directBootstrap(QStringLiteral("acltarget"));
+        const QString base = uniqueName(QStringLiteral("nomap"));
+        const QString topic = base + QStringLiteral("-t");
+        const QString user = QStringLiteral("User:") + saslUser();
+        const QList<Acl> grants{
+            {RD_KAFKA_RESOURCE_TOPIC, base, RD_KAFKA_RESOURCE_PATTERN_PREFIXED, user, RD_KAFKA_ACL_OPERATION_ALL,
+             RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW},
+            {RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
+             RD_KAFKA_ACL_OPERATION_DESCRIBE, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW},
+            {RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL, user,
+             RD_KAFKA_ACL_OPERATION_IDEMPOTENT_WRITE, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW}};
+        QVERIFY2(createAcls(admin, grants, &error), qPrintable(error));
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 2, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(topic, 100, 2), &error), qPrintable(error));
+
+        MirrorJobSpec spec = aclSpec(base, {QRegularExpression::escape(topic)});
+        spec.stop = StopCondition::RunForever;
+        // Outside every grant of this broker (another test allows "mirrordesk." maps).
+        spec.offsetMapTopic = QStringLiteral("refused.") + base + QStringLiteral(".offset-map");
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        QSignalSpy finished(&job, &MirrorJob::finished);
+        job.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(!finished.isEmpty(), qPrintable(joined(events)), 60000);
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        const QString why = finished.first().at(1).toString();
+        qInfo("%s", qPrintable(why));
+        QVERIFY2(why.contains(spec.offsetMapTopic) && why.contains(QLatin1String("authoriz"), Qt::CaseInsensitive) &&
+                     why.contains(QLatin1String("\"offsetMap\": false")),
+                 qPrintable(why));
+        // Nothing counts as done without the map: the job's group holds no progress.
+        const auto committed = committedOffsets(sourceBootstrap(), consumerGroupId(spec), topic, 2, &error);
+        QVERIFY2(committed, qPrintable(error));
+        for (const qint64 offset : *committed)
+            QCOMPARE(offset, qint64(-1));
+
+        // A plain migration says so, and copies everything.
+        spec.offsetMap = false;
+        spec.stop = StopCondition::CaughtUp;
+        MirrorJob plain(spec);
+        QSignalSpy plainFinished(&plain, &MirrorJob::finished);
+        plain.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(!plainFinished.isEmpty(), qPrintable(joined(events)), 120000);
+        QVERIFY2(plainFinished.first().at(0).toBool(), qPrintable(plainFinished.first().at(1).toString()));
+        const auto copied = consumeAll(admin, topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QCOMPARE(copied->size(), 100);
     }
 
     void tooLargeRecordStopsOnlyItsPartition()
