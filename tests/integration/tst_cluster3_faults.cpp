@@ -21,6 +21,8 @@
 #include "eos_support.h"
 #include "tst_mirror_support.h"
 
+#include "engine/core/KafkaHandles.h"
+
 #include <librdkafka/rdkafka.h>
 
 #include <QProcess>
@@ -50,47 +52,46 @@ ClusterView clusterView(const QString &bootstrap, const QString &topic)
 {
     ClusterView v;
     char errstr[512];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    KafkaConfPtr conf(rd_kafka_conf_new());
     const QByteArray servers = bootstrap.toUtf8();
-    rd_kafka_conf_set(conf, "bootstrap.servers", servers.constData(), errstr, sizeof errstr);
-    rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t *, int, const char *, const char *) {});
-    rd_kafka_t *rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr);
+    rd_kafka_conf_set(conf.get(), "bootstrap.servers", servers.constData(), errstr, sizeof errstr);
+    rd_kafka_conf_set_log_cb(conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
+    const KafkaPtr rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), errstr, sizeof errstr));
     if (!rk) {
-        rd_kafka_conf_destroy(conf);
         v.error = QString::fromUtf8(errstr);
         return v;
     }
-    const rd_kafka_metadata_t *md = nullptr;
-    const rd_kafka_resp_err_t err = rd_kafka_metadata(rk, 1, nullptr, &md, 10000);
+    (void)conf.release(); // the handle owns it now
+    const rd_kafka_metadata_t *raw = nullptr;
+    const rd_kafka_resp_err_t err = rd_kafka_metadata(rk.get(), 1, nullptr, &raw, 10000);
     if (err) {
         v.error = QStringLiteral("metadata of %1: %2").arg(bootstrap, QString::fromUtf8(rd_kafka_err2str(err)));
-    } else {
-        v.ok = true;
-        v.brokers = md->broker_cnt;
-        const QByteArray wanted = topic.toUtf8();
-        for (int t = 0; t < md->topic_cnt; ++t) {
-            const rd_kafka_metadata_topic_t &mt = md->topics[t];
-            const bool isWanted = !wanted.isEmpty() && wanted == mt.topic;
-            if (isWanted)
-                v.topicKnown = mt.err == RD_KAFKA_RESP_ERR_NO_ERROR && mt.partition_cnt > 0;
-            for (int p = 0; p < mt.partition_cnt; ++p) {
-                const rd_kafka_metadata_partition_t &mp = mt.partitions[p];
-                if (mp.isr_cnt < mp.replica_cnt || mp.leader < 0)
-                    v.underReplicated << QStringLiteral("%1/%2").arg(QString::fromUtf8(mt.topic)).arg(mp.id);
-                if (!isWanted)
-                    continue;
-                v.leaders.insert(mp.id, mp.leader);
-                QList<int> isr;
-                for (int i = 0; i < mp.isr_cnt; ++i)
-                    isr << mp.isrs[i];
-                v.isr.insert(mp.id, isr);
-                if (mp.leader < 0)
-                    v.topicKnown = false;
-            }
-        }
-        rd_kafka_metadata_destroy(md);
+        return v;
     }
-    rd_kafka_destroy(rk);
+    const MetadataPtr md(raw);
+    v.ok = true;
+    v.brokers = md->broker_cnt;
+    const QByteArray wanted = topic.toUtf8();
+    for (int t = 0; t < md->topic_cnt; ++t) {
+        const rd_kafka_metadata_topic_t &mt = md->topics[t];
+        const bool isWanted = !wanted.isEmpty() && wanted == mt.topic;
+        if (isWanted)
+            v.topicKnown = mt.err == RD_KAFKA_RESP_ERR_NO_ERROR && mt.partition_cnt > 0;
+        for (int p = 0; p < mt.partition_cnt; ++p) {
+            const rd_kafka_metadata_partition_t &mp = mt.partitions[p];
+            if (mp.isr_cnt < mp.replica_cnt || mp.leader < 0)
+                v.underReplicated << QStringLiteral("%1/%2").arg(QString::fromUtf8(mt.topic)).arg(mp.id);
+            if (!isWanted)
+                continue;
+            v.leaders.insert(mp.id, mp.leader);
+            QList<int> isr;
+            for (int i = 0; i < mp.isr_cnt; ++i)
+                isr << mp.isrs[i];
+            v.isr.insert(mp.id, isr);
+            if (mp.leader < 0)
+                v.topicKnown = false;
+        }
+    }
     return v;
 }
 

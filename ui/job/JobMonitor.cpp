@@ -343,8 +343,7 @@ void JobMonitor::onSnapshot(const MetricsSnapshot &snapshot)
         m_groupsModel->setGroups(snapshot.groups);
         m_tabs->setTabVisible(m_groupsTab, true);
     }
-    updateControls(); // four buttons' enabled state, a few times a second
-    scheduleRedraw();
+    scheduleRedraw(); // the controls follow the job's stateChanged
 }
 
 void JobMonitor::scheduleRedraw()
