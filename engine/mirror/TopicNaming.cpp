@@ -207,10 +207,14 @@ QString mm2CheckpointsTopic(const QString &alias, const QString &separator)
     return alias + sep + QStringLiteral("checkpoints") + sep + QStringLiteral("internal");
 }
 
+QString checkpointsSeparator(NamingPolicy naming, const QString &prefixSeparator)
+{
+    return naming == NamingPolicy::Prefix ? prefixSeparator : QStringLiteral(".");
+}
+
 QString mm2CheckpointsTopicOf(const MirrorJobSpec &spec)
 {
-    return mm2CheckpointsTopic(spec.checkpointsAlias,
-                               spec.naming == NamingPolicy::Prefix ? spec.separator : QStringLiteral("."));
+    return mm2CheckpointsTopic(spec.checkpointsAlias, checkpointsSeparator(spec.naming, spec.separator));
 }
 
 } // namespace md

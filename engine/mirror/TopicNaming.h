@@ -58,6 +58,8 @@ bool sameCluster(const ClusterConfig &a, const ClusterConfig &b);
 // replication.policy.separator, which export-mm2 sets to the prefix naming's
 // separator, "." otherwise.
 QString mm2CheckpointsTopic(const QString &alias, const QString &separator = QStringLiteral("."));
+// The separator of a job's checkpoints topic: the prefix naming's, "." under the other policies.
+QString checkpointsSeparator(NamingPolicy naming, const QString &prefixSeparator);
 // The job's: spec.checkpointsAlias (never empty in a spec that emits them).
 QString mm2CheckpointsTopicOf(const MirrorJobSpec &spec);
 

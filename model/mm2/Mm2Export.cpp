@@ -286,8 +286,7 @@ void groupLines(ExportContext &c, const QString &separator, Lines *out)
     if (p.emitCheckpoints) {
         const QString alias = p.checkpointsAlias.isEmpty() ? p.source.alias : p.checkpointsAlias;
         const QString mm2Topic = mm2CheckpointsTopic(p.source.alias, separator);
-        const QString ownTopic =
-            mm2CheckpointsTopic(alias, p.naming == NamingPolicy::Prefix ? p.separator : QStringLiteral("."));
+        const QString ownTopic = mm2CheckpointsTopic(alias, checkpointsSeparator(p.naming, p.separator));
         if (mm2Topic != ownTopic)
             c.notes << QStringLiteral("checkpoints: MM2 writes them to %1 on the target (named after the source "
                                       "cluster's alias and its separator), not to %2 as the profile does; "

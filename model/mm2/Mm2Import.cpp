@@ -421,9 +421,7 @@ void Importer::groups(const QString &a, const QString &b, JobProfile *p)
         defaults << QStringLiteral("groups.exclude %1").arg(mm2DefaultGroupExclude().join(QStringLiteral(", ")));
     if (!checkpoints)
         defaults << QStringLiteral("checkpoints on (\"checkpoints\": {\"enabled\": true}, to %1 on %2)")
-                        .arg(mm2CheckpointsTopic(a, p->naming == NamingPolicy::Prefix ? p->separator
-                                                                                      : QStringLiteral(".")),
-                             b);
+                        .arg(mm2CheckpointsTopic(a, checkpointsSeparator(p->naming, p->separator)), b);
     if (!sync)
         defaults << QStringLiteral("group offsets not written to %1's groups (\"syncGroupOffsets\": false)").arg(b);
     if ((p->syncGroupOffsets ? !syncSeconds : true) && (p->emitCheckpoints ? !checkpointSeconds : true))
