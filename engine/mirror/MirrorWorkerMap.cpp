@@ -143,13 +143,11 @@ qint64 MirrorWorker::commitLimit(const PartState *p) const
     // Progress never passes what the map has made durable: a restart copies
     // again from the commit, and the map must already cover everything below it.
     // While the map topic is being created the commit waits too (mapAcked
-    // -1), but not for long: a target slow to answer (or the sandbox's mock
-    // cluster, which never does) must not hold the job's progress.
+    // -1), however long the target takes: the setup either ends with the
+    // topic, whose first records cover what was copied meanwhile, or stops the
+    // job (offsetMapLost), and a commit made in between would count copies no
+    // map will ever translate.
     if (m_mapOff || !p->mapUsed)
-        return o;
-    if (m_mapFailed)
-        return std::min(o, p->mapAcked); // the job stops: only what the map covers counts as done
-    if (!m_mapRkt && (m_mapSetupAttempts > 0 || Clock::now() - m_mapSetupSent > std::chrono::seconds(5)))
         return o;
     return std::min(o, p->mapAcked);
 }

@@ -244,11 +244,12 @@ private Q_SLOTS:
         QVERIFY2(why.contains(spec.offsetMapTopic) && why.contains(QLatin1String("authoriz"), Qt::CaseInsensitive) &&
                      why.contains(QLatin1String("\"offsetMap\": false")),
                  qPrintable(why));
-        // Nothing counts as done without the map: the job's group holds no progress.
+        // Nothing counts as done without the map: the job's group holds no progress past the
+        // log start (a commit of the start itself, 0, before the first copy says the same).
         const auto committed = committedOffsets(sourceBootstrap(), consumerGroupId(spec), topic, 2, &error);
         QVERIFY2(committed, qPrintable(error));
         for (const qint64 offset : *committed)
-            QCOMPARE(offset, qint64(-1));
+            QVERIFY2(offset <= 0, qPrintable(QStringLiteral("committed %1 without a map").arg(offset)));
 
         // A plain migration says so, and copies everything.
         spec.offsetMap = false;

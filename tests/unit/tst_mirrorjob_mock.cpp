@@ -6,6 +6,7 @@
 
 #include "KafkaTestUtil.h"
 #include "MockCluster.h"
+#include "engine/groupsync/GroupOffsetSync.h"
 #include "engine/core/KafkaHandles.h"
 #include "engine/mirror/CopyBounds.h"
 #include "engine/mirror/InFlightRing.h"
@@ -40,6 +41,8 @@ MirrorJobSpec mockSpec(const MockCluster &src, const MockCluster &dst, const QSt
     s.topicRefreshIntervalMs = 2000;
     // The mock answers quickly; keep group joins short.
     s.source.consumerProperties.insert(QStringLiteral("session.timeout.ms"), QStringLiteral("6000"));
+    // The mock creates no topic for the job (MockCluster's controllerStub): its offset map is made here.
+    rd_kafka_mock_topic_create(dst.get(), offsetMapTopicOf(s).toUtf8().constData(), 1, 1);
     return s;
 }
 
@@ -145,7 +148,7 @@ private Q_SLOTS:
 
     void copiesRecordsExactly()
     {
-        MockCluster src, dst;
+        MockCluster src, dst(1, true);
         const QString topic = QStringLiteral("exact");
         src.createTopic(topic, 3);
         dst.createTopic(topic, 3);
@@ -207,7 +210,7 @@ private Q_SLOTS:
 
     void stopAfterRecordsAndPause()
     {
-        MockCluster src, dst;
+        MockCluster src, dst(1, true);
         const QString topic = QStringLiteral("afterN");
         src.createTopic(topic, 2);
         dst.createTopic(topic, 2);
@@ -234,7 +237,7 @@ private Q_SLOTS:
 
     void survivesProduceErrors()
     {
-        MockCluster src, dst;
+        MockCluster src, dst(1, true);
         const QString topic = QStringLiteral("faulty");
         src.createTopic(topic, 1);
         dst.createTopic(topic, 1);
@@ -258,7 +261,7 @@ private Q_SLOTS:
     // waiting in line for room may be lost or reordered.
     void inFlightStaysWithinItsWindow()
     {
-        MockCluster src, dst;
+        MockCluster src, dst(1, true);
         const QString topic = QStringLiteral("window");
         src.createTopic(topic, 2);
         dst.createTopic(topic, 2);
@@ -316,7 +319,7 @@ private Q_SLOTS:
             return qsizetype(-1);
         };
 
-        MockCluster src, dst;
+        MockCluster src, dst(1, true);
         const QString wide = QStringLiteral("wide"), narrow = QStringLiteral("narrow");
         src.createTopic(wide, partitions);
         dst.createTopic(wide, partitions);
@@ -356,6 +359,7 @@ private Q_SLOTS:
             // The operator's own setting stays.
             MirrorJobSpec spec = mockSpec(src, dst, wide);
             spec.groupId += QStringLiteral("-own");
+            dst.createTopic(offsetMapTopicOf(spec), 1);
             spec.source.consumerProperties.insert(QStringLiteral("queued.min.messages"), QStringLiteral("7000"));
             MirrorJob job(spec);
             QSignalSpy events(&job, &MirrorJob::eventRaised);
@@ -368,7 +372,7 @@ private Q_SLOTS:
 
     void targetWithFewerPartitions()
     {
-        MockCluster src, dst;
+        MockCluster src, dst(1, true);
         const QString topic = QStringLiteral("narrow");
         src.createTopic(topic, 4);
         dst.createTopic(topic, 2);
@@ -424,7 +428,7 @@ private Q_SLOTS:
     // slowly while the job goes, so a destructor that waited would take seconds.
     void destroyWhileRunningReturnsAtOnceAndStillStopsGracefully()
     {
-        MockCluster src, dst;
+        MockCluster src, dst(1, true);
         const QString topic = QStringLiteral("dtor");
         src.createTopic(topic, 1);
         dst.createTopic(topic, 1);
