@@ -40,4 +40,9 @@ int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &e
 // 0: written (or a dry run), 1: refused or failed, 2: bad arguments or profile.
 int runReverseCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+// mirrordesk acl list|check|create|delete FILE [--side source|target] ...
+// ACL bindings of one of a profile's clusters (AclCommand.cpp has the usage).
+// 0: done (check: allowed), 1: check denied, or the broker refused, 2: could not run.
+int runAclCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 } // namespace md

@@ -25,6 +25,8 @@ const char kUsage[] =
     "                                         what the job copied (mirrordesk reverse --help)\n"
     "  mirrordesk import-mm2 FILE --output DIR  one profile per enabled flow of an mm2.properties\n"
     "  mirrordesk export-mm2 FILE [--connect] [--output FILE]  an equivalent MM2 configuration\n"
+    "  mirrordesk acl list|check|create|delete FILE [--side source|target] ...\n"
+    "                                         ACL bindings of a profile's cluster; check: may P do OP on R?\n"
     "  mirrordesk COMMAND --help              a command's options\n"
     "  mirrordesk --help | --version\n";
 
@@ -47,7 +49,8 @@ int main(int argc, char **argv)
                                                          {"failover", &md::runFailoverCommand},
                                                          {"reverse", &md::runReverseCommand},
                                                          {"import-mm2", &md::runImportMm2Command},
-                                                         {"export-mm2", &md::runExportMm2Command}};
+                                                         {"export-mm2", &md::runExportMm2Command},
+                                                         {"acl", &md::runAclCommand}};
     for (const auto &[name, fn] : headless) {
         if (command == QLatin1String(name)) {
             QCoreApplication app(argc, argv);

@@ -32,6 +32,7 @@ void registerTypes()
         qRegisterMetaType<QList<ConsumerGroupInfo>>("QList<md::ConsumerGroupInfo>");
         qRegisterMetaType<QList<GroupPartitionOffset>>("QList<md::GroupPartitionOffset>");
         qRegisterMetaType<QList<AclEntry>>("QList<md::AclEntry>");
+        qRegisterMetaType<AclRules>("md::AclRules");
         qRegisterMetaType<QList<KafkaMessage>>("QList<md::KafkaMessage>");
         return true;
     }();
@@ -178,6 +179,27 @@ quint64 AdminClient::listAcls()
     return request(
         Operation::ListAcls, [](AdminService &s) { return s.listAcls(); },
         [this](quint64 id, const QList<AclEntry> &v) { Q_EMIT aclsReady(id, v); });
+}
+
+quint64 AdminClient::createAcls(const QList<AclEntry> &bindings)
+{
+    return request(
+        Operation::CreateAcls, [bindings](AdminService &s) { return s.createAcls(bindings); },
+        doneEmitter(this, Operation::CreateAcls));
+}
+
+quint64 AdminClient::aclRules()
+{
+    return request(
+        Operation::AclRules, [](AdminService &s) { return s.aclRules(); },
+        [this](quint64 id, const AclRules &v) { Q_EMIT aclRulesReady(id, v); });
+}
+
+quint64 AdminClient::deleteAcls(const QList<AclEntry> &bindings)
+{
+    return request(
+        Operation::DeleteAcls, [bindings](AdminService &s) { return s.deleteAcls(bindings); },
+        [this](quint64 id, int) { Q_EMIT operationDone(id, Operation::DeleteAcls); });
 }
 
 quint64 AdminClient::readMessages(const MessageQuery &query)

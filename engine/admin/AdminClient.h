@@ -30,6 +30,9 @@ public:
         ResetOffsets,
         DeleteGroup,
         ListAcls,
+        CreateAcls,
+        DeleteAcls,
+        AclRules,
         ReadMessages
     };
     Q_ENUM(Operation)
@@ -55,6 +58,11 @@ public:
     quint64 resetGroupOffsets(const QString &groupId, const OffsetReset &reset);
     quint64 deleteGroup(const QString &groupId);
     quint64 listAcls();
+    // AdminService::createAcls / deleteAcls; operationDone or requestFailed
+    // with the broker's reason per refused binding.
+    quint64 createAcls(const QList<AclEntry> &bindings);
+    quint64 deleteAcls(const QList<AclEntry> &bindings);
+    quint64 aclRules(); // answer: aclRulesReady
     quint64 readMessages(const MessageQuery &query);
 
 Q_SIGNALS:
@@ -66,6 +74,7 @@ Q_SIGNALS:
     void groupsReady(quint64 id, const QList<md::ConsumerGroupInfo> &groups);
     void groupOffsetsReady(quint64 id, const QString &groupId, const QList<md::GroupPartitionOffset> &offsets);
     void aclsReady(quint64 id, const QList<md::AclEntry> &acls);
+    void aclRulesReady(quint64 id, const md::AclRules &rules);
     void messagesReady(quint64 id, const QList<md::KafkaMessage> &messages);
 
 private:

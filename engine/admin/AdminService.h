@@ -5,6 +5,8 @@
 // UI thread. Every call is bounded by the service's timeout and returns a
 // value or an error in plain words naming what failed and why.
 
+#include "engine/acl/Acl.h"
+#include "engine/acl/AclCheck.h"
 #include "engine/admin/ClusterMetadata.h"
 #include "engine/admin/ConfigEntry.h"
 #include "engine/admin/ProbeClient.h"
@@ -123,18 +125,6 @@ struct OffsetReset {
     QList<TopicPartitionRef> partitions;
 };
 
-struct AclEntry {
-    QString resourceType; // "TOPIC", "GROUP", ...
-    QString resourceName;
-    QString patternType; // "LITERAL", "PREFIXED"
-    QString principal;
-    QString host;
-    QString operation;  // "READ", "ALL", ...
-    QString permission; // "ALLOW", "DENY"
-
-    bool operator==(const AclEntry &) const = default;
-};
-
 using RecordHeader = QPair<QString, std::optional<QByteArray>>;
 
 // One record as read; null key/value/header values stay distinct from empty ones.
@@ -217,6 +207,16 @@ public:
     AdminResult<Done> deleteGroup(const QString &groupId);
 
     AdminResult<QList<AclEntry>> listAcls();
+    // Creates the bindings in one request (each checked by normalizedAcl
+    // first); fails naming every binding the broker refused and why (no
+    // authorizer, no ALTER on the cluster). Creating an existing one is no error.
+    AdminResult<Done> createAcls(const QList<AclEntry> &bindings);
+    // The brokers' super.users and allow.everyone.if.no.acl.found, for checkAcl
+    // to answer as the broker would (read from the controller's configs).
+    AdminResult<AclRules> aclRules();
+    // Deletes exactly these bindings (every field matched); the number deleted
+    // (a binding that was not there counts 0).
+    AdminResult<int> deleteAcls(const QList<AclEntry> &bindings);
 
     // Key and value decoded by the cluster's schema registry when it has one.
     AdminResult<QList<KafkaMessage>> readMessages(const MessageQuery &query);
@@ -268,5 +268,4 @@ private:
 Q_DECLARE_METATYPE(md::ConfigEntry)
 Q_DECLARE_METATYPE(md::ConsumerGroupInfo)
 Q_DECLARE_METATYPE(md::GroupPartitionOffset)
-Q_DECLARE_METATYPE(md::AclEntry)
 Q_DECLARE_METATYPE(md::KafkaMessage)

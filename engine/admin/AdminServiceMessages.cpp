@@ -15,12 +15,6 @@ using admin_detail::utf8;
 
 namespace {
 
-QString noAuthorizer()
-{
-    return QStringLiteral("ACLs are not available: security is disabled on this cluster "
-                          "(no authorizer is configured on the brokers)");
-}
-
 std::optional<QByteArray> bytes(const void *data, size_t size)
 {
     if (!data)
@@ -29,67 +23,6 @@ std::optional<QByteArray> bytes(const void *data, size_t size)
 }
 
 } // namespace
-
-// --- ACLs ------------------------------------------------------------------------
-
-AdminResult<QList<AclEntry>> AdminService::listAcls()
-{
-    using R = AdminResult<QList<AclEntry>>;
-    const QString what = QStringLiteral("cannot list ACLs");
-    char errstr[512];
-    std::unique_ptr<rd_kafka_AclBindingFilter_t, KafkaDeleter> filter(rd_kafka_AclBindingFilter_new(
-        RD_KAFKA_RESOURCE_ANY, nullptr, RD_KAFKA_RESOURCE_PATTERN_ANY, nullptr, nullptr, RD_KAFKA_ACL_OPERATION_ANY,
-        RD_KAFKA_ACL_PERMISSION_TYPE_ANY, errstr, sizeof errstr));
-    if (!filter)
-        return R::failure(what + QStringLiteral(": ") + utf8(errstr));
-    QString error;
-    rd_kafka_resp_err_t code = RD_KAFKA_RESP_ERR_NO_ERROR;
-    EventPtr ev = runAdmin(
-        RD_KAFKA_ADMIN_OP_DESCRIBEACLS, what,
-        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_DescribeAcls(rk(), filter.get(), o, q); },
-        &error, &code);
-    if (!ev) {
-        // A broker without an authorizer answers SECURITY_DISABLED: not a fault, a fact.
-        if (code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED || error.contains(QLatin1String("SECURITY_DISABLED")) ||
-            error.contains(QLatin1String("Security features are disabled"), Qt::CaseInsensitive) ||
-            error.contains(QLatin1String("no authorizer"), Qt::CaseInsensitive))
-            return R::failure(KafkaError::from(RD_KAFKA_RESP_ERR_SECURITY_DISABLED, noAuthorizer()));
-        return R::failure(KafkaError::from(code, error));
-    }
-    size_t n = 0;
-    const rd_kafka_AclBinding_t **acls =
-        rd_kafka_DescribeAcls_result_acls(rd_kafka_event_DescribeAcls_result(ev.get()), &n);
-    QList<AclEntry> out;
-    for (size_t i = 0; i < n; ++i) {
-        const rd_kafka_AclBinding_t *a = acls[i];
-        out.append({utf8(rd_kafka_ResourceType_name(rd_kafka_AclBinding_restype(a))), utf8(rd_kafka_AclBinding_name(a)),
-                    utf8(rd_kafka_ResourcePatternType_name(rd_kafka_AclBinding_resource_pattern_type(a))),
-                    utf8(rd_kafka_AclBinding_principal(a)), utf8(rd_kafka_AclBinding_host(a)),
-                    utf8(rd_kafka_AclOperation_name(rd_kafka_AclBinding_operation(a))),
-                    utf8(rd_kafka_AclPermissionType_name(rd_kafka_AclBinding_permission_type(a)))});
-    }
-    ev.reset();
-    // librdkafka (2.0.2, and later releases too) drops DescribeAcls' top-level
-    // error code: a broker without an authorizer (SECURITY_DISABLED) answers
-    // like a cluster with no ACLs. Tell them apart by the broker's own
-    // authorizer.class.name, read with DescribeConfigs (which reports errors).
-    if (out.isEmpty()) {
-        AdminResult<ClusterMetadata> md = metadata();
-        if (md.ok() && !md.value.brokers.isEmpty()) {
-            const int brokerId = md.value.controllerId >= 0 ? md.value.controllerId : md.value.brokers.first().id;
-            AdminResult<QList<ConfigEntry>> configs =
-                describeConfigs(RD_KAFKA_RESOURCE_BROKER, QString::number(brokerId), what);
-            if (configs.ok()) {
-                const auto it = std::find_if(configs.value.cbegin(), configs.value.cend(), [](const ConfigEntry &e) {
-                    return e.name == QLatin1String("authorizer.class.name");
-                });
-                if (it == configs.value.cend() || !it->value || it->value->isEmpty())
-                    return R::failure(KafkaError::from(RD_KAFKA_RESP_ERR_SECURITY_DISABLED, noAuthorizer()));
-            }
-        }
-    }
-    return {out, {}};
-}
 
 // --- messages ----------------------------------------------------------------------
 
