@@ -2,6 +2,9 @@
 
 #include "app/CommandLine.h"
 #include "app/ProfileLoader.h"
+#include "engine/acl/AclSyncRecords.h"
+#include "engine/acl/AclSyncRunner.h"
+#include "engine/admin/AdminService.h"
 #include "engine/admin/ClusterProbe.h"
 #include "engine/mirror/JobProgress.h"
 #include "engine/mirror/MirrorPlan.h"
@@ -112,6 +115,44 @@ void printSchemas(const MirrorJobSpec &spec, const MirrorPlan &plan, QTextStream
     out.flush();
 }
 
+// What the job's ACL sync would create and delete on the target now (nothing is
+// changed). A target without an authorizer is a warning: the job then runs without it.
+void printAclSync(const MirrorJobSpec &spec, QTextStream &out)
+{
+    if (!spec.syncAcls)
+        return;
+    out << "ACL sync (" << (spec.aclSyncMode == MirrorJobSpec::AclSyncMode::Safe ? "safe" : "exact") << " mode, every "
+        << spec.aclSyncIntervalMs / 1000.0 << " s):\n";
+    QString error;
+    std::unique_ptr<AdminService> source = AdminService::create(spec.source, &error, kCheckProbeTimeoutMs);
+    std::unique_ptr<AdminService> target =
+        source ? AdminService::create(spec.target, &error, kCheckProbeTimeoutMs) : nullptr;
+    if (!source || !target) {
+        out << "  warning: not checked: " << error << '\n';
+        return;
+    }
+    AclSyncRecords records(spec.target, aclSyncRecordsTopicOf(spec));
+    const AclSyncRound r = runAclSyncRound(spec, *source, *target, records, false);
+    if (!r.ok) {
+        out << "  warning: "
+            << (r.stop == AclSyncRound::Stop::NoTargetAuthorizer
+                    ? QStringLiteral("the job would run without ACL sync: ")
+                    : QStringLiteral("not checked: "))
+            << r.error << '\n';
+        return;
+    }
+    if (!r.sourceHasAuthorizer)
+        out << "  note: the source has no authorizer: no binding to copy\n";
+    for (const AclEntry &b : r.plan.create)
+        out << "  create " << describeAcl(b) << '\n';
+    for (const AclEntry &b : r.plan.remove)
+        out << "  delete " << describeAcl(b) << " (made by this job, gone from the source)\n";
+    for (const QString &note : r.plan.notes)
+        out << "  note: " << note << '\n';
+    out << "  " << r.plan.wanted.size() << " binding(s) follow the job, " << r.plan.create.size() << " to create, "
+        << r.plan.remove.size() << " to delete (the target's own bindings are never touched)\n";
+}
+
 } // namespace
 
 int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -193,6 +234,7 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     for (const QString &p : retention.problems)
         out << "note: retention not checked: " << p << '\n';
     printSchemas(*spec, plan, out);
+    printAclSync(*spec, out);
 
     out << "check: " << plan.topics.size() << " topics to mirror, " << created << " to create, " << errors
         << (errors == 1 ? " error" : " errors") << '\n';

@@ -1,5 +1,6 @@
 #include "engine/mirror/MirrorJob.h"
 
+#include "engine/acl/AclSyncRunner.h"
 #include "engine/core/BackgroundPriority.h"
 #include "engine/groupsync/GroupSyncRunner.h"
 #include "engine/mirror/MirrorWorker.h"
@@ -47,8 +48,7 @@ struct MirrorJob::Core final : MirrorSink {
     }
     void onFinished(bool ok, const QString &error) override
     {
-        if (groupSync)
-            groupSync->stop();
+        stopBeside();
         {
             std::lock_guard lock(mutex);
             done = true;
@@ -65,6 +65,16 @@ struct MirrorJob::Core final : MirrorSink {
     std::unique_ptr<MirrorWorker> worker;
     // Group offset sync beside the worker (its own thread), when the profile asks for it.
     std::unique_ptr<GroupSyncRunner> groupSync;
+    // ACL sync beside it (its own thread), when the profile asks for it.
+    std::unique_ptr<AclSyncRunner> aclSync;
+
+    void stopBeside()
+    {
+        if (groupSync)
+            groupSync->stop();
+        if (aclSync)
+            aclSync->stop();
+    }
 };
 
 MirrorJob::MirrorJob(MirrorJobSpec spec, QObject *parent)
@@ -98,6 +108,11 @@ void MirrorJob::start()
             std::make_unique<GroupSyncRunner>(m_spec, [core = m_core.get()](const JobEvent &e) { core->onEvent(e); });
         m_core->groupSync->start();
     }
+    if (AclSyncRunner::wanted(m_spec)) {
+        m_core->aclSync =
+            std::make_unique<AclSyncRunner>(m_spec, [core = m_core.get()](const JobEvent &e) { core->onEvent(e); });
+        m_core->aclSync->start();
+    }
     // The last reference may be this one: the worker's clients then close here,
     // on the engine thread, not on the job's.
     m_thread.start([core = m_core, background = m_backgroundPriority]() mutable {
@@ -128,16 +143,14 @@ void MirrorJob::resume()
 
 void MirrorJob::stop()
 {
-    if (m_core->groupSync)
-        m_core->groupSync->stop();
+    m_core->stopBeside();
     if (m_core->worker)
         m_core->worker->requestStop();
 }
 
 void MirrorJob::abort()
 {
-    if (m_core->groupSync)
-        m_core->groupSync->stop();
+    m_core->stopBeside();
     if (m_core->worker)
         m_core->worker->requestAbort();
 }
@@ -170,6 +183,8 @@ bool MirrorJob::waitForFinished(int timeoutMs)
     // At most ~1 s: a sync pass gives up when stopped (see GroupSyncRunner::finish).
     if (m_core->groupSync)
         m_core->groupSync->finish(1000);
+    if (m_core->aclSync)
+        m_core->aclSync->finish(1000);
     return true;
 }
 

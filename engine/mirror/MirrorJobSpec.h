@@ -77,6 +77,14 @@ struct MirrorJobSpec {
     // target, for applications that call MM2's RemoteClusterUtils.translateOffsets.
     bool emitCheckpoints = false;
     QString checkpointsAlias; // the alias those applications pass; the profile's default: source.alias
+    // ACL bindings of the mirrored topics and selected groups follow to the
+    // target while the job runs (engine/acl/AclSync.h). Safe: as MirrorMaker 2
+    // does, no ALLOW WRITE on mirrored topics (only the mirror writes them) and
+    // ALLOW ALL becomes READ; Exact: as they are (a migration's cutover).
+    bool syncAcls = false;
+    int aclSyncIntervalMs = 60000;
+    enum class AclSyncMode { Safe, Exact };
+    AclSyncMode aclSyncMode = AclSyncMode::Safe;
 
     bool operator==(const MirrorJobSpec &) const = default;
 };

@@ -76,6 +76,11 @@ bool isOffsetMapTopic(const QString &topic)
     return topic.endsWith(QLatin1String(".offset-map"));
 }
 
+bool isAclSyncRecordsTopic(const QString &topic)
+{
+    return topic.endsWith(QLatin1String(".acl-sync"));
+}
+
 bool isInternalTopic(const QString &topic)
 {
     // Kafka: __consumer_offsets, __transaction_state, __share_group_state,
@@ -88,7 +93,7 @@ bool isInternalTopic(const QString &topic)
         topic.endsWith(QLatin1String(".replica")))
         return true;
     // MirrorDesk's own offset maps: a job never mirrors its map (or another job's).
-    if (isOffsetMapTopic(topic))
+    if (isOffsetMapTopic(topic) || isAclSyncRecordsTopic(topic))
         return true;
     // MM2 heartbeats, at the source ("heartbeats") or already mirrored ("a.heartbeats").
     if (topic == QLatin1String("heartbeats") || topic.endsWith(QLatin1String(".heartbeats")))
@@ -133,6 +138,8 @@ QString topicExclusionReason(const MirrorJobSpec &spec, const QString &sourceTop
     // (by the reverse job, failover, "show on the other cluster") and translate wrongly.
     if (isOffsetMapTopic(sourceTopic))
         return QStringLiteral("a MirrorDesk offset map (never mirrored)");
+    if (isAclSyncRecordsTopic(sourceTopic))
+        return QStringLiteral("a MirrorDesk record of synced ACLs (never mirrored)");
     if (spec.excludeInternalTopics && isInternalTopic(sourceTopic))
         return QStringLiteral("internal topic");
     if (spec.naming == NamingPolicy::Template && !spec.nameTemplate.contains(kTopicPlaceholder))

@@ -25,6 +25,8 @@ bool isInternalTopic(const QString &topic);
 // A MirrorDesk offset map: "<name>.offset-map" (defaultOffsetMapTopic's form; a profile's own
 // offsetMapTopic is warned about without the suffix). Never mirrored, excludeInternalTopics or not.
 bool isOffsetMapTopic(const QString &topic);
+// A job's record of the ACL bindings it created ("<name>.acl-sync", AclSync.h). Never mirrored either.
+bool isAclSyncRecordsTopic(const QString &topic);
 
 // Why a source topic is not mirrored by this job, or an empty string when it
 // is: no include regex matches the whole name, an exclude regex matches, it is

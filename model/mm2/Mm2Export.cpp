@@ -185,6 +185,32 @@ void filterLines(ExportContext &c, const QString &name, const QStringList &inclu
     out->append({name + QStringLiteral(".exclude"), exclude.join(QStringLiteral(", "))});
 }
 
+// ACL sync, keys as MM2's MirrorSourceConnector names them. Always written:
+// MM2 syncs topic ACLs by default, the profile only with acls.sync. MM2's
+// sync is the safe mode; it has no exact one.
+void aclLines(ExportContext &c, Lines *out)
+{
+    const JobProfile &p = c.p;
+    out->append(
+        {QStringLiteral("sync.topic.acls.enabled"), p.syncAcls ? QStringLiteral("true") : QStringLiteral("false")});
+    if (!p.syncAcls)
+        return;
+    const int seconds = qMax(1, (p.aclSyncIntervalMs + 999) / 1000);
+    if (seconds * 1000 != p.aclSyncIntervalMs)
+        c.notes << QStringLiteral("acls.intervalMs %1: MM2 counts whole seconds, written as %2 s")
+                       .arg(p.aclSyncIntervalMs)
+                       .arg(seconds);
+    out->append({QStringLiteral("sync.topic.acls.interval.seconds"), QString::number(seconds)});
+    if (p.aclSyncMode == MirrorJobSpec::AclSyncMode::Exact)
+        c.notes << QStringLiteral(
+            "acls.mode \"exact\": MM2 has no exact mode; it always leaves out ALLOW WRITE on the mirrored topics and "
+            "turns ALLOW ALL into READ (what \"safe\" does), so writers of the source topics get no write access to "
+            "them on the target: grant it there yourself at cutover");
+    if (!p.groupsInclude.isEmpty())
+        c.notes << QStringLiteral("acls: MM2 copies the ACLs of topics only; those of the groups (groups.include) are "
+                                  "not copied");
+}
+
 // Flow settings shared by both outputs, keys as MM2 connectors name them.
 void flowLines(ExportContext &c, Lines *out)
 {
@@ -226,9 +252,8 @@ void flowLines(ExportContext &c, Lines *out)
     }
     out->append({QStringLiteral("refresh.topics.interval.seconds"),
                  QString::number(qMax(1, (p.topicRefreshIntervalMs + 999) / 1000))});
-    // MirrorDesk copies no ACLs; MM2 would by default. Groups and checkpoints:
-    // groupLines (mm2.properties only; a connector export notes them).
-    out->append({QStringLiteral("sync.topic.acls.enabled"), QStringLiteral("false")});
+    aclLines(c, out);
+    // Groups and checkpoints: groupLines (mm2.properties only; a connector export notes them).
 
     if (p.start == StartPosition::Latest)
         c.notes << QStringLiteral("start \"latest\": written as the source consumer's auto.offset.reset=latest");

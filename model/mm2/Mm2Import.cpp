@@ -204,10 +204,10 @@ Mm2Flow Importer::flow(const QString &a, const QString &b)
     delivery(a, b, &p);
 
     groups(a, b, &p);
+    acls(a, b, &p);
 
     // Features MirrorDesk does not have: fine when they are switched off.
     static const std::pair<const char *, const char *> missing[] = {
-        {"sync.topic.acls.enabled", "MirrorDesk copies no ACLs"},
         {"emit.heartbeats.enabled", "MirrorDesk writes no heartbeats topic"},
         {"emit.offset-syncs.enabled",
          "MirrorDesk writes no offset-syncs topic: it translates offsets through its own offset map on the target "
@@ -310,7 +310,7 @@ QStringList Importer::groupRegexes(const QString &value, QStringList *invalid)
     return out;
 }
 
-std::optional<qint64> Importer::flowSeconds(const QString &a, const QString &b, const QString &key)
+std::optional<qint64> Importer::flowSeconds(const QString &a, const QString &b, const QString &key, qint64 mm2Default)
 {
     const QString where = flowKey(a, b, key);
     const std::optional<Entry> e = flowValue(a, b, key);
@@ -320,8 +320,7 @@ std::optional<qint64> Importer::flowSeconds(const QString &a, const QString &b, 
     const qint64 seconds = e->value.trimmed().toLongLong(&ok);
     if (!ok || seconds <= 0) {
         m_used.remove(where);
-        unmapped(where, QStringLiteral("not a positive number of seconds; MM2's default (%1 s) used")
-                            .arg(kMm2GroupIntervalSeconds));
+        unmapped(where, QStringLiteral("not a positive number of seconds; MM2's default (%1 s) used").arg(mm2Default));
         return std::nullopt;
     }
     return seconds;
@@ -368,9 +367,10 @@ void Importer::groups(const QString &a, const QString &b, JobProfile *p)
     const std::optional<Entry> checkpoints = flowValue(a, b, QStringLiteral("emit.checkpoints.enabled"));
     p->syncGroupOffsets = sync && javaBool(sync->value);
     p->emitCheckpoints = !checkpoints || javaBool(checkpoints->value);
-    const std::optional<qint64> syncSeconds = flowSeconds(a, b, QStringLiteral("sync.group.offsets.interval.seconds"));
+    const std::optional<qint64> syncSeconds =
+        flowSeconds(a, b, QStringLiteral("sync.group.offsets.interval.seconds"), kMm2GroupIntervalSeconds);
     const std::optional<qint64> checkpointSeconds =
-        flowSeconds(a, b, QStringLiteral("emit.checkpoints.interval.seconds"));
+        flowSeconds(a, b, QStringLiteral("emit.checkpoints.interval.seconds"), kMm2GroupIntervalSeconds);
     const QString offsetSyncsKey = flowKey(a, b, QStringLiteral("emit.offset-syncs.enabled"));
     if (const auto e = flowValue(a, b, QStringLiteral("emit.offset-syncs.enabled"));
         e && !javaBool(e->value) && (p->syncGroupOffsets || p->emitCheckpoints) && !p->groupsInclude.isEmpty()) {
@@ -431,6 +431,47 @@ void Importer::groups(const QString &a, const QString &b, JobProfile *p)
                               .arg(a, b, defaults.join(QStringLiteral("; ")));
 }
 
+void Importer::acls(const QString &a, const QString &b, JobProfile *p)
+{
+    const std::optional<Entry> enabled = flowValue(a, b, QStringLiteral("sync.topic.acls.enabled"));
+    p->syncAcls = !enabled || javaBool(enabled->value);
+    if (!p->syncAcls) {
+        const QString intervalKey = flowKey(a, b, QStringLiteral("sync.topic.acls.interval.seconds"));
+        if (flowValue(a, b, QStringLiteral("sync.topic.acls.interval.seconds"))) {
+            m_used.remove(intervalKey);
+            unmapped(intervalKey, QStringLiteral("no effect: ACLs are not synced (sync.topic.acls.enabled=false)"));
+        }
+        return;
+    }
+    // MM2 syncs as the safe mode does: no ALLOW WRITE on mirrored topics, ALLOW ALL as READ.
+    p->aclSyncMode = MirrorJobSpec::AclSyncMode::Safe;
+    const std::optional<qint64> seconds =
+        flowSeconds(a, b, QStringLiteral("sync.topic.acls.interval.seconds"), kMm2AclIntervalSeconds);
+    const qint64 s = seconds.value_or(kMm2AclIntervalSeconds);
+    const qint64 ms =
+        qBound(qint64(JobProfile::MinAclSyncIntervalMs), s * 1000, qint64(JobProfile::MaxAclSyncIntervalMs));
+    p->aclSyncIntervalMs = int(ms);
+    if (ms != s * 1000)
+        m_result.notes << QStringLiteral("%1->%2: ACL sync interval limited to %3 s").arg(a, b).arg(ms / 1000);
+    if (!p->groupsInclude.isEmpty())
+        m_result.notes << QStringLiteral("%1->%2: ACL sync: MirrorDesk also copies the ACLs of the groups it "
+                                         "selects (groups.include); MM2 copies those of topics only")
+                              .arg(a, b);
+
+    // What MirrorDesk will do because the file said nothing: MM2's defaults, spelled out.
+    QStringList defaults;
+    if (!enabled)
+        defaults << QStringLiteral("ACLs synced to %1 (\"acls\": {\"sync\": true, \"mode\": \"safe\"}: no ALLOW "
+                                   "WRITE on the mirrored topics, ALLOW ALL becomes READ)")
+                        .arg(b);
+    if (!seconds)
+        defaults << (enabled ? QStringLiteral("ACL sync every %1 s") : QStringLiteral("every %1 s"))
+                        .arg(kMm2AclIntervalSeconds);
+    if (!defaults.isEmpty())
+        m_result.notes << QStringLiteral("%1->%2: not set in the file, so as MM2 does by default: %3")
+                              .arg(a, b, defaults.join(QStringLiteral("; ")));
+}
+
 void Importer::explainLeftovers()
 {
     QSet<QString> flowClusters;
@@ -469,7 +510,7 @@ void Importer::explainLeftovers()
                 unmapped(key, leftoverReason(key.mid(first.size() + 1)));
             continue;
         }
-        if (isFlowGroupKey(key))
+        if (isFlowGroupKey(key) || isFlowAclKey(key))
             unmapped(key, QStringLiteral("every enabled flow sets its own (A->B.%1)").arg(key));
         else
             unmapped(key, leftoverReason(key));

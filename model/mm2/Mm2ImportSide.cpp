@@ -193,8 +193,8 @@ void Importer::side(const QString &alias, ProfileSide *s, bool isSource)
         if (!it.key().startsWith(prefix))
             continue;
         QString rest = it.key().mid(prefix.size());
-        if (isSpecialClusterKey(rest) || isFlowGroupKey(rest))
-            continue; // a group setting per cluster is listed with the leftovers
+        if (isSpecialClusterKey(rest) || isFlowGroupKey(rest) || isFlowAclKey(rest))
+            continue; // a group or ACL setting per cluster is listed with the leftovers
         QMap<QString, QString> *target = &s->properties;
         QString role;
         for (const char *r : {"consumer.", "producer.", "admin."}) {

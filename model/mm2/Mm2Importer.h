@@ -100,12 +100,19 @@ private:
     // the file leaves out takes MM2's defaults, said in a note.
     void groups(const QString &a, const QString &b, JobProfile *p);
 
+    // ACL sync (MM2's MirrorSourceConnector): sync.topic.acls.enabled (true by
+    // default in MM2) becomes acls.sync in safe mode (MM2's rules), and
+    // sync.topic.acls.interval.seconds (default 600) acls.intervalMs; what the
+    // file leaves out takes MM2's defaults, said in a note.
+    void acls(const QString &a, const QString &b, JobProfile *p);
+
     // The regexes of one of MM2's group lists; empty items are dropped and
     // invalid ones left out, each described in *invalid.
     static QStringList groupRegexes(const QString &value, QStringList *invalid);
 
-    // A positive number of seconds from a flow setting; anything else is listed.
-    std::optional<qint64> flowSeconds(const QString &a, const QString &b, const QString &key);
+    // A positive number of seconds from a flow setting; anything else is listed
+    // (MM2 then uses its default, mm2Default seconds).
+    std::optional<qint64> flowSeconds(const QString &a, const QString &b, const QString &key, qint64 mm2Default);
 
     // Every key no flow used gets a reason; nothing is dropped silently.
     void explainLeftovers();

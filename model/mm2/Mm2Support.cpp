@@ -46,6 +46,11 @@ bool isFlowGroupKey(const QString &key)
     return keys.contains(key);
 }
 
+bool isFlowAclKey(const QString &key)
+{
+    return key == QLatin1String("sync.topic.acls.enabled") || key == QLatin1String("sync.topic.acls.interval.seconds");
+}
+
 // MM2's LIST type: comma separated, white space around items ignored.
 QStringList splitList(const QString &value)
 {
@@ -277,7 +282,7 @@ QString leftoverReason(const QString &key)
             "through the consumer group)");
     if (key == QLatin1String("tasks.max"))
         return QStringLiteral("no equivalent: to share the work, run several headless instances of the same profile");
-    if (isFlowGroupKey(key))
+    if (isFlowGroupKey(key) || isFlowAclKey(key))
         return QStringLiteral("a flow setting: MM2 reads it as A->B.%1 or at the top level, not per cluster").arg(key);
     if (key == QLatin1String("group.filter.class"))
         return QStringLiteral("no equivalent for a custom group filter: MirrorDesk selects groups by the regexes of "

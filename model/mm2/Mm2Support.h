@@ -20,11 +20,17 @@ const QStringList &mm2DefaultGroupExclude();
 
 // MM2's default sync.group.offsets.interval.seconds and emit.checkpoints.interval.seconds.
 inline constexpr int kMm2GroupIntervalSeconds = 60;
+// MM2's default sync.topic.acls.interval.seconds (sync.topic.acls.enabled is true by default).
+inline constexpr int kMm2AclIntervalSeconds = 600;
 
 // The MM2 keys of a flow's group selection, group offset sync and checkpoints
 // (read per flow, "A->B.key", or at the top level; never per cluster), but
 // the deprecated groups.blacklist.
 bool isFlowGroupKey(const QString &key);
+
+// The MM2 keys of a flow's ACL sync (MirrorSourceConnector's sync.topic.acls.*),
+// read per flow or at the top level like the group keys.
+bool isFlowAclKey(const QString &key);
 
 // MM2's LIST type: comma separated, white space around items ignored.
 QStringList splitList(const QString &value);

@@ -53,6 +53,11 @@ QString deliveryName(DeliveryGuarantee d)
     return d == DeliveryGuarantee::ExactlyOnce ? QStringLiteral("exactly-once") : QStringLiteral("at-least-once");
 }
 
+QString aclSyncModeName(MirrorJobSpec::AclSyncMode m)
+{
+    return m == MirrorJobSpec::AclSyncMode::Exact ? QStringLiteral("exact") : QStringLiteral("safe");
+}
+
 bool parseNamingPolicy(const QString &name, NamingPolicy *out)
 {
     for (auto p : {NamingPolicy::Identity, NamingPolicy::Prefix, NamingPolicy::Template}) {

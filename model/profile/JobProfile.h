@@ -110,6 +110,9 @@ public:
     static constexpr int DefaultGroupSyncIntervalMs = 10000;
     static constexpr int MinGroupSyncIntervalMs = 1000;
     static constexpr int MaxGroupSyncIntervalMs = 3600000;
+    static constexpr int DefaultAclSyncIntervalMs = 60000;
+    static constexpr int MinAclSyncIntervalMs = 1000;
+    static constexpr int MaxAclSyncIntervalMs = 86400000;
     static constexpr int DefaultTransactionIntervalMs = 100;
     static constexpr int MinTransactionIntervalMs = 10;
     static constexpr int MaxTransactionIntervalMs = 60000;
@@ -149,7 +152,11 @@ public:
     int groupSyncIntervalMs = DefaultGroupSyncIntervalMs;
     bool emitCheckpoints = false; // "checkpoints.enabled"
     QString checkpointsAlias;     // "checkpoints.sourceAlias", empty: source.alias
-    QJsonObject unknownKeys;      // top-level keys this build does not know, kept for toJson()
+    // "acls": ACL bindings of the mirrored topics and the groups follow to the target.
+    bool syncAcls = false;                                                     // "acls.sync"
+    int aclSyncIntervalMs = DefaultAclSyncIntervalMs;                          // "acls.intervalMs"
+    MirrorJobSpec::AclSyncMode aclSyncMode = MirrorJobSpec::AclSyncMode::Safe; // "acls.mode"
+    QJsonObject unknownKeys; // top-level keys this build does not know, kept for toJson()
 
     QString fileName; // where it was loaded from (for issue messages); not saved
 
@@ -188,9 +195,10 @@ public:
 };
 
 // Keyword spellings used in files.
-QString namingPolicyName(NamingPolicy p);   // identity, prefix, template
-QString startPositionName(StartPosition p); // committed, earliest, latest, timestamp
-QString deliveryName(DeliveryGuarantee d);  // at-least-once, exactly-once
+QString namingPolicyName(NamingPolicy p);              // identity, prefix, template
+QString startPositionName(StartPosition p);            // committed, earliest, latest, timestamp
+QString deliveryName(DeliveryGuarantee d);             // at-least-once, exactly-once
+QString aclSyncModeName(MirrorJobSpec::AclSyncMode m); // safe, exact
 bool parseNamingPolicy(const QString &name, NamingPolicy *out);
 
 } // namespace md

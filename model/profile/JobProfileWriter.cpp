@@ -180,6 +180,12 @@ private:
                m_p.groupSyncIntervalMs != JobProfile::DefaultGroupSyncIntervalMs;
     }
 
+    bool aclsWritten() const
+    {
+        return m_p.syncAcls || m_p.aclSyncIntervalMs != JobProfile::DefaultAclSyncIntervalMs ||
+               m_p.aclSyncMode != MirrorJobSpec::AclSyncMode::Safe;
+    }
+
     // Each key's emitter, by its table key: built once, for every profile written.
     using Emit = void (*)(ProfileWriter &, const QString &);
     static const QHash<QString, Emit> &emitters()
@@ -289,6 +295,11 @@ private:
                 {"checkpoints", [](ProfileWriter &w, const QString &path) { w.object(path, w.m_p.emitCheckpoints || !w.m_p.checkpointsAlias.isEmpty()); }},
                 {"checkpoints.enabled", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("enabled"), w.m_p.emitCheckpoints); }},
                 {"checkpoints.sourceAlias", [](ProfileWriter &w, const QString &path) { w.string(path, w.m_p.checkpointsAlias); }},
+                // Written only when used, so profiles without ACL sync stay as they were.
+                {"acls", [](ProfileWriter &w, const QString &path) { w.object(path, w.aclsWritten()); }},
+                {"acls.sync", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("sync"), w.m_p.syncAcls); }},
+                {"acls.intervalMs", [](ProfileWriter &w, const QString &) { w.m_w.number(QStringLiteral("intervalMs"), w.m_p.aclSyncIntervalMs); }},
+                {"acls.mode", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("mode"), aclSyncModeName(w.m_p.aclSyncMode)); }},
             };
             QHash<QString, Emit> out;
             for (const auto &[path, emit] : list)

@@ -83,6 +83,18 @@ public:
         }
         if (m_r.integer(root, QStringLiteral("groupSyncIntervalMs"), &n))
             p->groupSyncIntervalMs = int(n);
+        QJsonObject acls;
+        if (m_r.object(root, QStringLiteral("acls"), &acls)) {
+            m_r.unknownKeys(acls, QStringLiteral("acls"));
+            m_r.boolean(acls, QStringLiteral("acls.sync"), &p->syncAcls);
+            if (m_r.integer(acls, QStringLiteral("acls.intervalMs"), &n))
+                p->aclSyncIntervalMs = int(n);
+            QString mode;
+            if (m_r.keyword(acls, QStringLiteral("acls.mode"), &mode))
+                p->aclSyncMode = mode == aclSyncModeName(MirrorJobSpec::AclSyncMode::Exact)
+                                     ? MirrorJobSpec::AclSyncMode::Exact
+                                     : MirrorJobSpec::AclSyncMode::Safe;
+        }
         if (m_r.integer(root, QStringLiteral("transactionIntervalMs"), &n))
             p->transactionIntervalMs = int(n);
         if (m_r.integer(root, QStringLiteral("transactionMaxRecords"), &n))

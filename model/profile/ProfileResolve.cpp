@@ -205,6 +205,9 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.groupSyncIntervalMs = groupSyncIntervalMs;
     s.emitCheckpoints = emitCheckpoints;
     s.checkpointsAlias = checkpointsAlias.isEmpty() ? source.alias : checkpointsAlias;
+    s.syncAcls = syncAcls;
+    s.aclSyncIntervalMs = aclSyncIntervalMs;
+    s.aclSyncMode = aclSyncMode;
     if (!r.ok)
         return std::nullopt;
     return s;

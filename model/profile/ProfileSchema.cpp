@@ -246,6 +246,27 @@ constexpr std::array kFields = {
           .type = T::String,
           .defaultValue = "(source.alias)",
           .help = "the alias in the checkpoint topic's name, as RemoteClusterUtils.translateOffsets is given it"},
+    Field{.path = "acls",
+          .type = T::Object,
+          .help = "ACL bindings of the mirrored topics and of the groups (groups.include) follow to the target; "
+                  "bindings MirrorDesk did not create there are never touched"},
+    Field{.path = "acls.sync",
+          .type = T::Boolean,
+          .defaultValue = "false",
+          .help = "create the ACL bindings on the target and keep them in step with the source's while the job runs"},
+    Field{.path = "acls.intervalMs",
+          .type = T::Integer,
+          .defaultValue = "60000",
+          .min = P::MinAclSyncIntervalMs,
+          .max = P::MaxAclSyncIntervalMs,
+          .help = "how often the source's ACL bindings are read and the target's brought in step"},
+    Field{.path = "acls.mode",
+          .type = T::Keyword,
+          .defaultValue = "\"safe\"",
+          .allowed = "safe|exact",
+          .noun = "ACL sync mode",
+          .help = "safe follows MirrorMaker 2: ALLOW WRITE on topics is not copied (only the mirror writes them) and "
+                  "ALLOW ALL becomes READ; exact copies the bindings as they are (a migration's cutover)"},
 };
 
 constexpr bool startsWith(std::string_view s, std::string_view p)

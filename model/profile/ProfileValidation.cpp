@@ -285,10 +285,13 @@ public:
                      QStringLiteral("ignored with offsetMap false: no map is written"));
         }
         // The struct may hold what no file could (the editor builds it): the table's ranges again.
-        const std::pair<const char *, qint64> numbers[] = {
-            {"transactionIntervalMs", p.transactionIntervalMs}, {"transactionMaxRecords", p.transactionMaxRecords},
-            {"groupSyncIntervalMs", p.groupSyncIntervalMs},     {"throttleBytesPerSecond", p.throttleBytesPerSecond},
-            {"samplingIntervalMs", p.samplingIntervalMs},       {"topicRefreshIntervalMs", p.topicRefreshIntervalMs}};
+        const std::pair<const char *, qint64> numbers[] = {{"transactionIntervalMs", p.transactionIntervalMs},
+                                                           {"transactionMaxRecords", p.transactionMaxRecords},
+                                                           {"groupSyncIntervalMs", p.groupSyncIntervalMs},
+                                                           {"throttleBytesPerSecond", p.throttleBytesPerSecond},
+                                                           {"samplingIntervalMs", p.samplingIntervalMs},
+                                                           {"topicRefreshIntervalMs", p.topicRefreshIntervalMs},
+                                                           {"acls.intervalMs", p.aclSyncIntervalMs}};
         for (const auto &[key, value] : numbers)
             range(QLatin1String(key), value);
         if (p.stop == StopCondition::AfterRecords)

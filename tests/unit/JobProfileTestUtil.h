@@ -156,6 +156,9 @@ inline JobProfile fullProfile()
     p.groupSyncIntervalMs = 2500;
     p.emitCheckpoints = true;
     p.checkpointsAlias = QStringLiteral("eu-mm2");
+    p.syncAcls = true;
+    p.aclSyncIntervalMs = 300000;
+    p.aclSyncMode = MirrorJobSpec::AclSyncMode::Exact;
     return p;
 }
 

@@ -1,5 +1,5 @@
 // Job profiles that are right: the shipped examples load and resolve, shorthands
-// and defaults, the group sync, offset map and delivery keys, the JSON round
+// and defaults, the group sync, ACL sync, offset map and delivery keys, the JSON round
 // trip and atomic save. Resolving into the spec: tst_profileresolve.
 
 #include "JobProfileTestUtil.h"
@@ -251,6 +251,66 @@ private Q_SLOTS:
         QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
         QVERIFY2(describe(issues).contains(QStringLiteral("groups.exclude: no effect without groups.include")),
                  qPrintable(describe(issues)));
+    }
+
+    void aclKeys()
+    {
+        // Absent: no ACL sync, and a saved profile does not mention it.
+        QList<ProfileIssue> issues;
+        JobProfile p =
+            JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("x")), QString(), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+        QVERIFY(!p.syncAcls);
+        QCOMPARE(p.aclSyncIntervalMs, 60000);
+        QCOMPARE(p.aclSyncMode, MirrorJobSpec::AclSyncMode::Safe);
+        QVERIFY(!p.toJson().contains("acls"));
+        std::optional<MirrorJobSpec> spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QVERIFY(!spec->syncAcls);
+
+        // "sync" alone: safe, every 60 s; written back whole, read back the same.
+        p = JobProfile::fromJson(profileWith(QStringLiteral("acls"), parse("{\"sync\": true}")), QString(), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+        QVERIFY(p.syncAcls);
+        QCOMPARE(p.aclSyncIntervalMs, JobProfile::DefaultAclSyncIntervalMs);
+        QCOMPARE(p.aclSyncMode, MirrorJobSpec::AclSyncMode::Safe);
+        spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QVERIFY(spec->syncAcls);
+        QCOMPARE(spec->aclSyncIntervalMs, 60000);
+        QCOMPARE(spec->aclSyncMode, MirrorJobSpec::AclSyncMode::Safe);
+        QCOMPARE(QJsonDocument::fromJson(p.toJson()).object().value(QStringLiteral("acls")),
+                 parse("{\"sync\": true, \"intervalMs\": 60000, \"mode\": \"safe\"}"));
+        QVERIFY(JobProfile::fromJson(p.toJson(), QString(), &issues) == p);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+
+        // The whole object: into the spec, written back in the table's order, read back the same.
+        p = JobProfile::fromJson(
+            profileWith(QStringLiteral("acls"), parse("{\"sync\": true, \"intervalMs\": 5000, \"mode\": \"exact\"}")),
+            QString(), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+        QVERIFY(p.syncAcls);
+        QCOMPARE(p.aclSyncIntervalMs, 5000);
+        QCOMPARE(p.aclSyncMode, MirrorJobSpec::AclSyncMode::Exact);
+        spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QVERIFY(spec->syncAcls);
+        QCOMPARE(spec->aclSyncIntervalMs, 5000);
+        QCOMPARE(spec->aclSyncMode, MirrorJobSpec::AclSyncMode::Exact);
+        QVERIFY2(p.toJson().contains("\"acls\": {\n    \"sync\": true,\n    \"intervalMs\": 5000,\n    \"mode\": "
+                                     "\"exact\"\n  }"),
+                 p.toJson().constData());
+        QVERIFY(JobProfile::fromJson(p.toJson(), QString(), &issues) == p);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+
+        // Off but not at its defaults: kept, so a save loses nothing.
+        p = JobProfile::fromJson(profileWith(QStringLiteral("acls"), parse("{\"sync\": false, \"mode\": \"exact\"}")),
+                                 QString(), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+        QVERIFY(!p.syncAcls);
+        QCOMPARE(QJsonDocument::fromJson(p.toJson()).object().value(QStringLiteral("acls")),
+                 parse("{\"sync\": false, \"intervalMs\": 60000, \"mode\": \"exact\"}"));
+        QVERIFY(JobProfile::fromJson(p.toJson(), QString(), &issues) == p);
     }
 
     void offsetMapKey()

@@ -6,8 +6,8 @@
 
 #include "KafkaTestUtil.h"
 #include "MockCluster.h"
-#include "engine/groupsync/GroupOffsetSync.h"
 #include "engine/core/KafkaHandles.h"
+#include "engine/groupsync/GroupOffsetSync.h"
 #include "engine/mirror/CopyBounds.h"
 #include "engine/mirror/InFlightRing.h"
 #include "engine/mirror/LatencyHistogram.h"

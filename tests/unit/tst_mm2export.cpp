@@ -336,6 +336,104 @@ private Q_SLOTS:
                  groupWork);
     }
 
+    // ACL sync: MM2's MirrorSourceConnector keys, in both outputs. MM2 syncs
+    // by default, so "off" is written too; its sync is the safe mode only.
+    void exportAcls_data()
+    {
+        QTest::addColumn<JobProfile>("profile");
+        QTest::addColumn<QStringList>("lines"); // "key=value" of the flow's keys (without "eu->dr."); "key": absent
+        QTest::addColumn<QStringList>("notes"); // notes that must be given ("!note": must not)
+
+        QTest::newRow("off") << baseProfile()
+                             << QStringList{QStringLiteral("sync.topic.acls.enabled=false"),
+                                            QStringLiteral("sync.topic.acls.interval.seconds")}
+                             << QStringList{QStringLiteral("!acls")};
+        JobProfile safe = baseProfile();
+        safe.syncAcls = true;
+        QTest::newRow("safe, default interval") << safe
+                                                << QStringList{QStringLiteral("sync.topic.acls.enabled=true"),
+                                                               QStringLiteral("sync.topic.acls.interval.seconds=60")}
+                                                << QStringList{QStringLiteral("!acls")};
+        JobProfile tenMinutes = safe;
+        tenMinutes.aclSyncIntervalMs = 600000;
+        QTest::newRow("safe, MM2's interval")
+            << tenMinutes << QStringList{QStringLiteral("sync.topic.acls.interval.seconds=600")}
+            << QStringList{QStringLiteral("!acls")};
+        JobProfile rounded = safe;
+        rounded.aclSyncIntervalMs = 1500;
+        QTest::newRow("interval rounded up to whole seconds")
+            << rounded << QStringList{QStringLiteral("sync.topic.acls.interval.seconds=2")}
+            << QStringList{QStringLiteral("acls.intervalMs 1500: MM2 counts whole seconds, written as 2 s")};
+        JobProfile exact = safe;
+        exact.aclSyncMode = MirrorJobSpec::AclSyncMode::Exact;
+        QTest::newRow("exact: MM2 has none")
+            << exact
+            << QStringList{QStringLiteral("sync.topic.acls.enabled=true"),
+                           QStringLiteral("sync.topic.acls.interval.seconds=60")}
+            << QStringList{QStringLiteral("acls.mode \"exact\": MM2 has no exact mode; it always leaves out ALLOW "
+                                          "WRITE on the mirrored topics and turns ALLOW ALL into READ")};
+        JobProfile exactOff = exact;
+        exactOff.syncAcls = false;
+        QTest::newRow("exact but off: nothing to say")
+            << exactOff << QStringList{QStringLiteral("sync.topic.acls.enabled=false")}
+            << QStringList{QStringLiteral("!acls")};
+        JobProfile groups = safe;
+        groups.groupsInclude = {QStringLiteral("orders-.*")};
+        QTest::newRow("group ACLs stay behind")
+            << groups << QStringList{QStringLiteral("sync.topic.acls.enabled=true")}
+            << QStringList{QStringLiteral("acls: MM2 copies the ACLs of topics only; those of the groups "
+                                          "(groups.include) are not copied")};
+    }
+    void exportAcls()
+    {
+        QFETCH(JobProfile, profile);
+        QFETCH(QStringList, lines);
+        QFETCH(QStringList, notes);
+        QVERIFY(!hasErrors(profile.validate()));
+        auto checkNotes = [&](const QStringList &given) {
+            const QString all = given.join(QLatin1Char('\n'));
+            for (const QString &note : notes) {
+                if (note.startsWith(QLatin1Char('!')))
+                    QVERIFY2(!all.contains(note.mid(1)), qPrintable(all));
+                else
+                    QVERIFY2(all.contains(note), qPrintable(all));
+            }
+        };
+        const Mm2ExportResult r = exportMm2Properties(profile);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const QMap<QString, QString> m = asMap(r.data);
+        const Mm2ExportResult connector = exportMm2Connector(profile);
+        QVERIFY2(connector.error.isEmpty(), qPrintable(connector.error));
+        const QJsonObject config =
+            QJsonDocument::fromJson(connector.data).object().value(QStringLiteral("config")).toObject();
+        for (const QString &line : lines) {
+            const QString key = line.section(QLatin1Char('='), 0, 0);
+            if (!line.contains(QLatin1Char('='))) {
+                QVERIFY2(!m.contains(QStringLiteral("eu->dr.") + key), qPrintable(key));
+                QVERIFY2(!config.contains(key), qPrintable(key));
+            } else {
+                QCOMPARE(m.value(QStringLiteral("eu->dr.") + key, QStringLiteral("(absent)")),
+                         line.section(QLatin1Char('='), 1));
+                QCOMPARE(config.value(key).toString(QStringLiteral("(absent)")), line.section(QLatin1Char('='), 1));
+            }
+        }
+        // Per flow only, nothing for the reverse flow.
+        QVERIFY(!m.contains(QStringLiteral("sync.topic.acls.enabled")));
+        QVERIFY(!m.contains(QStringLiteral("dr->eu.sync.topic.acls.enabled")));
+        checkNotes(r.notes);
+        checkNotes(connector.notes);
+
+        // Imported back: the same sync and interval (in whole seconds), in safe mode, MM2's only one.
+        const Mm2ImportResult back = importMm2Properties(r.data);
+        QCOMPARE(back.flows.size(), 1);
+        QVERIFY2(back.unmapped.isEmpty(), qPrintable(describeUnmapped(back)));
+        const JobProfile &p = back.flows.first().profile;
+        QCOMPARE(p.syncAcls, profile.syncAcls);
+        QCOMPARE(p.aclSyncMode, MirrorJobSpec::AclSyncMode::Safe);
+        if (profile.syncAcls)
+            QCOMPARE(p.aclSyncIntervalMs, (profile.aclSyncIntervalMs + 999) / 1000 * 1000);
+    }
+
     void exportConnector()
     {
         JobProfile p = saslProfile();
@@ -474,6 +572,13 @@ private Q_SLOTS:
         JobProfile n = baseProfile();
         n.syncGroupOffsets = false;
         QTest::newRow("no groups, sync off") << n;
+        JobProfile a = baseProfile();
+        a.syncAcls = true;
+        QTest::newRow("acls synced") << a;
+        JobProfile ag = g;
+        ag.syncAcls = true;
+        ag.aclSyncIntervalMs = 600000;
+        QTest::newRow("groups and acls synced, MM2's interval") << ag;
     }
     void roundTrip()
     {
@@ -509,6 +614,9 @@ private Q_SLOTS:
         QCOMPARE(back.emitCheckpoints, profile.emitCheckpoints);
         QCOMPARE(back.checkpointsAlias, profile.checkpointsAlias);
         QCOMPARE(back.offsetMap, profile.offsetMap);
+        QCOMPARE(back.syncAcls, profile.syncAcls);
+        QCOMPARE(back.aclSyncIntervalMs, profile.aclSyncIntervalMs);
+        QCOMPARE(back.aclSyncMode, profile.aclSyncMode);
         QVERIFY(back == profile);
 
         // And the other way: the imported profile exports to the same file.

@@ -292,6 +292,10 @@ private Q_SLOTS:
         QVERIFY(p.syncTopicConfigs);
         QVERIFY(p.createTopics);
         QCOMPARE(p.name, QStringLiteral("a to b"));
+        // MM2 syncs topic ACLs by default, every 10 minutes, by its own (the safe) rules.
+        QVERIFY(p.syncAcls);
+        QCOMPARE(p.aclSyncMode, MirrorJobSpec::AclSyncMode::Safe);
+        QCOMPARE(p.aclSyncIntervalMs, 600000);
         QVERIFY(r.unmapped.isEmpty());
     }
 
@@ -377,6 +381,7 @@ private Q_SLOTS:
         QCOMPARE(r.flows.size(), 1);
         const JobProfile &p = r.flows.first().profile;
         QVERIFY(!p.syncTopicConfigs);
+        QVERIFY(!p.syncAcls);
         QCOMPARE(p.topicRefreshIntervalMs, 30000);
         QCOMPARE(p.configExclude, (QStringList{QStringLiteral("retention\\..*"), QStringLiteral("cleanup.policy")}));
         QCOMPARE(p.include, QStringList{QStringLiteral("b")});
@@ -542,13 +547,112 @@ private Q_SLOTS:
         QVERIFY(p.offsetMap);
         QVERIFY(p.checkpointsAlias.isEmpty()); // eu, as MM2 names eu.checkpoints.internal
         QCOMPARE(unmappedKeys(r), unmapped);
-        const QString notes = r.notes.join(QLatin1Char('\n'));
+        // The notes about groups; those about ACL sync are importAcls'.
+        QStringList groupNotes;
+        for (const QString &n : r.notes) {
+            if (!n.contains(QLatin1String("ACL")))
+                groupNotes << n;
+        }
+        const QString notes = groupNotes.join(QLatin1Char('\n'));
         if (note.startsWith(QLatin1Char('!')))
             QVERIFY2(!notes.contains(note.mid(1)), qPrintable(notes));
         else if (!note.isEmpty())
             QVERIFY2(notes.contains(note), qPrintable(notes));
         const QList<ProfileIssue> issues = p.validate();
         QVERIFY2(issues.isEmpty(), qPrintable(issues.isEmpty() ? QString() : issues.first().toString()));
+    }
+
+    // ---------------------------------------------------------------- ACLs
+    // MM2's MirrorSourceConnector syncs topic ACLs unless told not to
+    // (sync.topic.acls.enabled, default true; sync.topic.acls.interval.seconds,
+    // default 600), by the rules of the profile's safe mode.
+    void importAcls_data()
+    {
+        QTest::addColumn<QByteArray>("settings");
+        QTest::addColumn<bool>("sync");
+        QTest::addColumn<int>("intervalMs");
+        QTest::addColumn<QStringList>("unmapped"); // the keys listed
+        QTest::addColumn<QStringList>("notes");    // notes that must be given ("!note": must not)
+
+        const QString byDefault = QStringLiteral("eu->dr: not set in the file, so as MM2 does by default: ");
+        QTest::newRow("defaults")
+            << QByteArray() << true << 600000 << QStringList()
+            << QStringList{byDefault + QStringLiteral("ACLs synced to dr (\"acls\": {\"sync\": true, "
+                                                      "\"mode\": \"safe\"}: no ALLOW WRITE on the "
+                                                      "mirrored topics, ALLOW ALL becomes READ); every 600 s"),
+                           QStringLiteral("eu->dr: ACL sync: MirrorDesk also copies the ACLs of "
+                                          "the groups it selects (groups.include); MM2 copies "
+                                          "those of topics only")};
+        QTest::newRow("both keys") << QByteArray("eu->dr.sync.topic.acls.enabled = true\n"
+                                                 "eu->dr.sync.topic.acls.interval.seconds = 30\n")
+                                   << true << 30000 << QStringList()
+                                   << QStringList{QStringLiteral("!ACLs synced to"), QStringLiteral("!ACL sync every")};
+        QTest::newRow("enabled, interval left out")
+            << QByteArray("sync.topic.acls.enabled = TRUE\n") << true << 600000 << QStringList()
+            << QStringList{byDefault + QStringLiteral("ACL sync every 600 s"), QStringLiteral("!ACLs synced to")};
+        QTest::newRow("interval only") << QByteArray("sync.topic.acls.interval.seconds = 120\n") << true << 120000
+                                       << QStringList()
+                                       << QStringList{byDefault + QStringLiteral("ACLs synced to dr"),
+                                                      QStringLiteral("!every 600 s")};
+        QTest::newRow("off") << QByteArray("sync.topic.acls.enabled = false\n") << false << 60000 << QStringList()
+                             << QStringList{QStringLiteral("!ACL")};
+        QTest::newRow("off, an interval for nothing")
+            << QByteArray("eu->dr.sync.topic.acls.enabled = false\nsync.topic.acls.interval.seconds = 60\n") << false
+            << 60000 << QStringList{QStringLiteral("sync.topic.acls.interval.seconds")}
+            << QStringList{QStringLiteral("!ACL")};
+        QTest::newRow("flow wins over top level")
+            << QByteArray("sync.topic.acls.enabled = false\neu->dr.sync.topic.acls.enabled = true\n"
+                          "sync.topic.acls.interval.seconds = 300\neu->dr.sync.topic.acls.interval.seconds = 45\n")
+            << true << 45000
+            << QStringList{QStringLiteral("sync.topic.acls.enabled"),
+                           QStringLiteral("sync.topic.acls.interval.seconds")}
+            << QStringList{QStringLiteral("!by default: ACL")};
+        QTest::newRow("interval above the profile's range")
+            << QByteArray("sync.topic.acls.interval.seconds = 100000\n") << true << JobProfile::MaxAclSyncIntervalMs
+            << QStringList() << QStringList{QStringLiteral("eu->dr: ACL sync interval limited to 86400 s")};
+        QTest::newRow("interval not a number")
+            << QByteArray("eu->dr.sync.topic.acls.interval.seconds = hourly\n") << true << 600000
+            << QStringList{QStringLiteral("eu->dr.sync.topic.acls.interval.seconds")}
+            << QStringList{byDefault + QStringLiteral("ACLs synced to dr")};
+        QTest::newRow("per cluster, not a flow setting")
+            << QByteArray("eu.sync.topic.acls.enabled = false\n") << true << 600000
+            << QStringList{QStringLiteral("eu.sync.topic.acls.enabled")} << QStringList();
+        // No group selected: no group ACL to copy, nothing to say about it.
+        QTest::newRow("no groups") << QByteArray("groups =\n") << true << 600000 << QStringList()
+                                   << QStringList{QStringLiteral("!ACLs of the groups")};
+    }
+    void importAcls()
+    {
+        QFETCH(QByteArray, settings);
+        QFETCH(bool, sync);
+        QFETCH(int, intervalMs);
+        QFETCH(QStringList, unmapped);
+        QFETCH(QStringList, notes);
+        const Mm2ImportResult r = importMm2Properties("clusters = eu, dr\neu.bootstrap.servers = eu:9092\n"
+                                                      "dr.bootstrap.servers = dr:9092\neu->dr.enabled = true\n" +
+                                                      settings);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(r.flows.size(), 1);
+        const JobProfile &p = r.flows.first().profile;
+        QCOMPARE(p.syncAcls, sync);
+        QCOMPARE(p.aclSyncIntervalMs, intervalMs);
+        QCOMPARE(p.aclSyncMode, MirrorJobSpec::AclSyncMode::Safe); // MM2 has no other
+        QCOMPARE(unmappedKeys(r), unmapped);
+        const QString all = r.notes.join(QLatin1Char('\n'));
+        for (const QString &note : notes) {
+            if (note.startsWith(QLatin1Char('!')))
+                QVERIFY2(!all.contains(note.mid(1)), qPrintable(all));
+            else
+                QVERIFY2(all.contains(note), qPrintable(all));
+        }
+        const QList<ProfileIssue> issues = p.validate();
+        QVERIFY2(issues.isEmpty(), qPrintable(issues.isEmpty() ? QString() : issues.first().toString()));
+        // Written and read back as a profile, the ACL settings stay.
+        QList<ProfileIssue> readIssues;
+        const JobProfile back = JobProfile::fromJson(p.toJson(), QString(), &readIssues);
+        QVERIFY2(!hasErrors(readIssues), qPrintable(readIssues.isEmpty() ? QString() : readIssues.first().toString()));
+        QCOMPARE(back.syncAcls, sync);
+        QCOMPARE(back.aclSyncIntervalMs, intervalMs);
     }
 
     // What cannot be mapped names its key and says why.
@@ -569,6 +673,20 @@ private Q_SLOTS:
         QTest::newRow("per cluster") << QByteArray("eu.emit.checkpoints.enabled = false\n")
                                      << "eu.emit.checkpoints.enabled"
                                      << "MM2 reads it as A->B.emit.checkpoints.enabled or at the top level";
+        QTest::newRow("acl key per cluster")
+            << QByteArray("dr.sync.topic.acls.interval.seconds = 30\n") << "dr.sync.topic.acls.interval.seconds"
+            << "MM2 reads it as A->B.sync.topic.acls.interval.seconds or at the top level";
+        QTest::newRow("acl interval with acls off")
+            << QByteArray("eu->dr.sync.topic.acls.enabled = false\neu->dr.sync.topic.acls.interval.seconds = 30\n")
+            << "eu->dr.sync.topic.acls.interval.seconds"
+            << "no effect: ACLs are not synced (sync.topic.acls.enabled=false)";
+        QTest::newRow("bad acl interval")
+            << QByteArray("sync.topic.acls.interval.seconds = 0\n") << "sync.topic.acls.interval.seconds"
+            << "not a positive number of seconds; MM2's default (600 s) used";
+        QTest::newRow("acl key overridden by the flow")
+            << QByteArray("sync.topic.acls.enabled = true\neu->dr.sync.topic.acls.enabled = false\n")
+            << "sync.topic.acls.enabled"
+            << "every enabled flow sets its own (A->B.sync.topic.acls.enabled)";
         QTest::newRow("custom group filter")
             << QByteArray("eu->dr.group.filter.class = com.example.Filter\n") << "eu->dr.group.filter.class"
             << "custom group filter";

@@ -302,6 +302,27 @@ private Q_SLOTS:
         QTest::newRow("groupSyncIntervalMs too small")
             << profileWith(QStringLiteral("groupSyncIntervalMs"), 999) << "groupSyncIntervalMs"
             << "999 is out of range: must be at least 1000";
+        // ACL sync
+        QTest::newRow("acls is a bool") << profileWith(QStringLiteral("acls"), true) << "acls"
+                                        << "expected an object, found a boolean";
+        QTest::newRow("acls.sync string")
+            << profileWith(QStringLiteral("acls.sync"), QStringLiteral("yes")) << "acls.sync"
+            << "expected true or false, found a string";
+        QTest::newRow("acls.mode unknown")
+            << profileWith(QStringLiteral("acls"), parse("{\"sync\": true, \"mode\": \"loose\"}")) << "acls.mode"
+            << "unknown ACL sync mode \"loose\" (expected safe or exact)";
+        QTest::newRow("acls.mode in capitals")
+            << profileWith(QStringLiteral("acls.mode"), QStringLiteral("EXACT")) << "acls.mode"
+            << "unknown ACL sync mode \"EXACT\" (expected safe or exact)";
+        QTest::newRow("acls.intervalMs too small")
+            << profileWith(QStringLiteral("acls"), parse("{\"sync\": true, \"intervalMs\": 999}")) << "acls.intervalMs"
+            << "999 is out of range: must be at least 1000";
+        QTest::newRow("acls.intervalMs too large")
+            << profileWith(QStringLiteral("acls.intervalMs"), 86400001) << "acls.intervalMs"
+            << "86400001 is out of range: must be at most 86400000";
+        QTest::newRow("acls.intervalMs fractional")
+            << profileWith(QStringLiteral("acls.intervalMs"), 1500.5) << "acls.intervalMs"
+            << "expected a whole number";
         QTest::newRow("offsetMapTopic invalid")
             << profileWith(QStringLiteral("offsetMapTopic"), QStringLiteral("map topic/1")) << "offsetMapTopic"
             << "is not a valid Kafka topic name";
@@ -368,17 +389,20 @@ private Q_SLOTS:
                                      QStringLiteral("source.schemaRegistry.ca"),
                                      QStringLiteral("naming.policy"),
                                      QStringLiteral("naming.separator"),
-                                     QStringLiteral("naming.template")};
+                                     QStringLiteral("naming.template"),
+                                     QStringLiteral("acls.mode")};
         for (const QString &k : strings) {
             QTest::addRow("%s = []", qPrintable(k)) << k << QJsonValue(QJsonArray());
             QTest::addRow("%s = 1", qPrintable(k)) << k << QJsonValue(1);
         }
         const QStringList bools = {QStringLiteral("createTopics"), QStringLiteral("syncTopicConfigs"),
-                                   QStringLiteral("topics.excludeInternal"), QStringLiteral("offsetMap")};
+                                   QStringLiteral("topics.excludeInternal"), QStringLiteral("offsetMap"),
+                                   QStringLiteral("acls.sync")};
         for (const QString &k : bools)
             QTest::addRow("%s = \"true\"", qPrintable(k)) << k << QJsonValue(QStringLiteral("true"));
         const QStringList numbers = {QStringLiteral("mirrordesk"), QStringLiteral("throttleBytesPerSecond"),
-                                     QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs")};
+                                     QStringLiteral("samplingIntervalMs"), QStringLiteral("topicRefreshIntervalMs"),
+                                     QStringLiteral("acls.intervalMs")};
         for (const QString &k : numbers)
             QTest::addRow("%s = \"1\"", qPrintable(k)) << k << QJsonValue(QStringLiteral("1"));
         const QStringList objects = {QStringLiteral("source"),
@@ -390,7 +414,8 @@ private Q_SLOTS:
                                      QStringLiteral("source.properties"),
                                      QStringLiteral("source.consumerProperties"),
                                      QStringLiteral("target.producerProperties"),
-                                     QStringLiteral("target.adminProperties")};
+                                     QStringLiteral("target.adminProperties"),
+                                     QStringLiteral("acls")};
         for (const QString &k : objects)
             QTest::addRow("%s = 1", qPrintable(k)) << k << QJsonValue(1);
         const QStringList lists = {QStringLiteral("topics.include"), QStringLiteral("topics.exclude"),

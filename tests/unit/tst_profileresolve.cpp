@@ -1,5 +1,5 @@
 // Job profiles resolved into the engine's spec: toSpec() with its env,
-// keychain and file references and its errors, the group id derived from the
+// keychain and file references and its errors, the ACL sync settings, the group id derived from the
 // job name, and the ${kind:arg} reference syntax.
 
 #include "JobProfileTestUtil.h"
@@ -198,6 +198,39 @@ private Q_SLOTS:
         QCOMPARE(issues.first().keyPath, keyPath);
         QVERIFY2(issues.first().message.contains(message), qPrintable(issues.first().toString()));
         QVERIFY(!describe(issues).contains(QLatin1String("do-not-print-me")));
+    }
+
+    // The "acls" object goes into the spec as it is: off by default, else its sync, interval and mode.
+    void toSpecCarriesAclSync()
+    {
+        QList<ProfileIssue> issues;
+        JobProfile p =
+            JobProfile::fromJson(profileWith(QStringLiteral("name"), QStringLiteral("acl")), QString(), &issues);
+        std::optional<MirrorJobSpec> spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QVERIFY(!spec->syncAcls);
+        QCOMPARE(spec->aclSyncIntervalMs, 60000);
+        QCOMPARE(spec->aclSyncMode, MirrorJobSpec::AclSyncMode::Safe);
+        QCOMPARE(spec->aclSyncIntervalMs, MirrorJobSpec().aclSyncIntervalMs); // the profile's default is the engine's
+
+        p = JobProfile::fromJson(profileWith(QStringLiteral("acls"),
+                                             parse("{\"sync\": true, \"intervalMs\": 86400000, \"mode\": \"exact\"}")),
+                                 QString(), &issues);
+        QVERIFY2(issues.isEmpty(), qPrintable(describe(issues)));
+        spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        QVERIFY(spec->syncAcls);
+        QCOMPARE(spec->aclSyncIntervalMs, JobProfile::MaxAclSyncIntervalMs);
+        QCOMPARE(spec->aclSyncMode, MirrorJobSpec::AclSyncMode::Exact);
+
+        // A struct no file could hold (the editor builds it) is refused with the key's path.
+        p.aclSyncIntervalMs = 500;
+        issues.clear();
+        QVERIFY(!p.toSpec({}, &issues));
+        QCOMPARE(issues.size(), 1);
+        QCOMPARE(issues.first().keyPath, QStringLiteral("acls.intervalMs"));
+        QVERIFY2(issues.first().message.contains(QLatin1String("500 is out of range: must be at least 1000")),
+                 qPrintable(issues.first().toString()));
     }
 
     void toSpecRefusesAnInvalidProfile()

@@ -33,6 +33,9 @@ private Q_SLOTS:
                                    << "unknown key";
         QTest::newRow("in topics") << profileWith(QStringLiteral("topics.includes"), QJsonArray()) << "topics.includes"
                                    << "did you mean \"include\"?";
+        QTest::newRow("in acls") << profileWith(QStringLiteral("acls"), parse("{\"sync\": true, \"interval\": 5000}"))
+                                 << "acls.interval"
+                                 << "unknown key, ignored (did you mean \"intervalMs\"?)";
         QTest::newRow("in sasl") << profileWith({{QStringLiteral("source.security"), QStringLiteral("sasl_plaintext")},
                                                  {QStringLiteral("source.sasl"),
                                                   parse("{\"mechanism\": \"PLAIN\", \"username\": \"u\", "

@@ -1,0 +1,229 @@
+#include "engine/acl/AclSyncRunner.h"
+
+#include "engine/acl/AclSyncRecords.h"
+#include "engine/admin/AdminService.h"
+
+#include <QDateTime>
+#include <QHash>
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
+namespace md {
+
+namespace {
+
+bool noAuthorizer(const KafkaError &e)
+{
+    return e.code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED;
+}
+
+} // namespace
+
+AclSyncRound runAclSyncRound(const MirrorJobSpec &spec, AdminService &source, AdminService &target,
+                             AclSyncRecords &records, bool apply)
+{
+    AclSyncRound r;
+    const auto fail = [&](const QString &what) {
+        r.error = what;
+        return r;
+    };
+    AclSyncInput in;
+    const AdminResult<QList<AclEntry>> sourceAcls = source.listAcls();
+    if (!sourceAcls.ok()) {
+        if (!noAuthorizer(sourceAcls.kafkaError))
+            return fail(QStringLiteral("cannot list the source's ACLs: ") + sourceAcls.error);
+        r.sourceHasAuthorizer = false; // no binding to copy; what the job made earlier goes
+    } else {
+        in.source = sourceAcls.value;
+    }
+    const AdminResult<QList<AclEntry>> targetAcls = target.listAcls();
+    if (!targetAcls.ok()) {
+        if (noAuthorizer(targetAcls.kafkaError)) {
+            r.stop = AclSyncRound::Stop::NoTargetAuthorizer;
+            return fail(targetAcls.error);
+        }
+        return fail(QStringLiteral("cannot list the target's ACLs: ") + targetAcls.error);
+    }
+    in.target = targetAcls.value;
+    const AdminResult<ClusterMetadata> md = source.metadata();
+    if (!md.ok())
+        return fail(QStringLiteral("cannot read the source's topics: ") + md.error);
+    for (const TopicInfo &t : md.value.topics)
+        in.sourceTopics.append(t.name);
+    QString error;
+    if (!records.load(target, &in.made, &error))
+        return fail(error);
+    r.plan = planAclSync(spec, in);
+    if (!apply) {
+        r.ok = true;
+        return r;
+    }
+    if (!r.plan.create.isEmpty()) {
+        // The record first: a binding is never on the target as the job's without it.
+        if (!records.write(target, r.plan.create, true, &error))
+            return fail(error);
+        const AdminResult<Done> done = target.createAcls(r.plan.create);
+        if (!done.ok()) {
+            QString ignored;
+            records.write(target, r.plan.create, false, &ignored); // not made after all
+            if (done.kafkaError.code == RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED)
+                r.stop = AclSyncRound::Stop::NoTargetAlter;
+            else if (noAuthorizer(done.kafkaError))
+                r.stop = AclSyncRound::Stop::NoTargetAuthorizer;
+            return fail(done.error);
+        }
+        r.created = r.plan.create;
+    }
+    if (!r.plan.remove.isEmpty()) {
+        const AdminResult<int> done = target.deleteAcls(r.plan.remove);
+        if (!done.ok()) {
+            if (done.kafkaError.code == RD_KAFKA_RESP_ERR_CLUSTER_AUTHORIZATION_FAILED)
+                r.stop = AclSyncRound::Stop::NoTargetAlter;
+            return fail(done.error);
+        }
+        r.removed = r.plan.remove;
+    }
+    if (!records.write(target, r.plan.remove + r.plan.forget, false, &error))
+        return fail(error);
+    r.ok = true;
+    return r;
+}
+
+struct AclSyncRunner::Shared {
+    MirrorJobSpec spec;
+    std::atomic<bool> cancel{false};
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool done = false;
+    EventSink events;
+    QHash<QString, std::chrono::steady_clock::time_point> warned;
+    std::unique_ptr<AdminService> source, target;
+    std::unique_ptr<AclSyncRecords> records;
+
+    void report(JobEvent::Severity severity, const QString &text)
+    {
+        JobEvent e;
+        e.time = QDateTime::currentDateTimeUtc();
+        e.severity = severity;
+        e.text = text;
+        std::lock_guard lock(mutex);
+        if (events)
+            events(e);
+    }
+    void warnOnce(const QString &key, const QString &text)
+    {
+        const auto now = std::chrono::steady_clock::now();
+        {
+            std::lock_guard lock(mutex);
+            auto it = warned.find(key);
+            if (it != warned.end() && now - *it < std::chrono::minutes(10))
+                return;
+            warned.insert(key, now);
+        }
+        report(JobEvent::Severity::Warning, text);
+    }
+
+    // False: ACL sync is over for this run.
+    bool round()
+    {
+        QString error;
+        if (!source)
+            source = AdminService::create(spec.source, &error, 20000);
+        if (source && !target)
+            target = AdminService::create(spec.target, &error, 20000);
+        if (!source || !target) {
+            warnOnce(QStringLiteral("clients"), QStringLiteral("ACL sync: ") + error);
+            return true;
+        }
+        if (!records)
+            records = std::make_unique<AclSyncRecords>(spec.target, aclSyncRecordsTopicOf(spec));
+        const AclSyncRound r = runAclSyncRound(spec, *source, *target, *records, true);
+        for (const QString &note : r.plan.notes)
+            warnOnce(QStringLiteral("note:") + note, QStringLiteral("ACL sync: ") + note);
+        for (const AclEntry &b : r.created)
+            report(JobEvent::Severity::Info, QStringLiteral("ACL sync: created %1 on the target").arg(describeAcl(b)));
+        for (const AclEntry &b : r.removed)
+            report(JobEvent::Severity::Info,
+                   QStringLiteral("ACL sync: deleted %1 on the target (gone from the source)").arg(describeAcl(b)));
+        if (r.ok)
+            return true;
+        switch (r.stop) {
+        case AclSyncRound::Stop::NoTargetAuthorizer:
+            report(JobEvent::Severity::Warning,
+                   QStringLiteral("ACL sync is off for this run: the target has no authorizer (%1)").arg(r.error));
+            return false;
+        case AclSyncRound::Stop::NoTargetAlter:
+            report(
+                JobEvent::Severity::Warning,
+                QStringLiteral("ACL sync is off for this run: the target user may not change ACLs (%1)").arg(r.error));
+            return false;
+        case AclSyncRound::Stop::No: break;
+        }
+        // A passing fault (a cluster away): tried again next round, said once in a while.
+        warnOnce(QStringLiteral("round"), QStringLiteral("ACL sync: ") + r.error);
+        source.reset();
+        target.reset();
+        return true;
+    }
+};
+
+AclSyncRunner::AclSyncRunner(MirrorJobSpec spec, EventSink events) : m_shared(std::make_shared<Shared>())
+{
+    m_shared->spec = std::move(spec);
+    m_shared->events = std::move(events);
+}
+
+AclSyncRunner::~AclSyncRunner()
+{
+    stop();
+    finish(1000);
+}
+
+void AclSyncRunner::start()
+{
+    if (m_thread.isStarted())
+        return;
+    m_thread.start([s = m_shared] {
+        const auto interval = std::chrono::milliseconds(std::max(1000, s->spec.aclSyncIntervalMs));
+        while (!s->cancel && s->round()) {
+            std::unique_lock lock(s->mutex);
+            if (s->cv.wait_for(lock, interval, [&] { return s->cancel.load(); }))
+                break;
+        }
+        // Closed on this thread: whoever lets go of Shared last has none to close.
+        s->records.reset();
+        s->source.reset();
+        s->target.reset();
+        {
+            std::lock_guard lock(s->mutex);
+            s->done = true;
+        }
+        s->cv.notify_all();
+    });
+}
+
+void AclSyncRunner::stop()
+{
+    {
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->cancel = true;
+    }
+    m_shared->cv.notify_all();
+}
+
+void AclSyncRunner::finish(int timeoutMs)
+{
+    if (!m_thread.isStarted())
+        return;
+    std::unique_lock lock(m_shared->mutex);
+    if (m_shared->cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return m_shared->done; })) {
+        lock.unlock();
+        m_thread.join();
+        return;
+    }
+    m_shared->events = nullptr; // still inside a Kafka call: it ends on its own, silently
+}
+
+} // namespace md
