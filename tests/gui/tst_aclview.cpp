@@ -386,6 +386,81 @@ private Q_SLOTS:
         QVERIFY(answered.last().first().value<QList<AclEntry>>().isEmpty());
     }
 
+    void accessCheckTakesGivenRules()
+    {
+        AclTableModel model;
+        model.setAcls(sample());
+        AclCheckPanel panel(&model);
+        AclRules hidden; // what brokers usually answer: both set, values withheld
+        hidden.superUsersHidden = true;
+        hidden.allowEveryoneHidden = true;
+        panel.setRules(hidden);
+        const auto ask = [&](const char *principal, const char *operation, const char *type, const char *name) {
+            panel.principalEdit()->setText(QString::fromUtf8(principal));
+            setCombo(panel.operationBox(), operation);
+            setCombo(panel.resourceTypeBox(), type);
+            if (name)
+                panel.resourceNameEdit()->setText(QString::fromUtf8(name));
+            panel.check();
+        };
+
+        // A hidden super user: a "no" that says it may be wrong.
+        ask("User:admin", "ALTER", "BROKER", nullptr);
+        QCOMPARE(panel.verdictText(), QStringLiteral("Denied"));
+        QVERIFY2(panel.explanationText().contains(
+                     QLatin1String("unless User:admin is one of the brokers' super.users, which they do not reveal")),
+                 qPrintable(panel.explanationText()));
+        QVERIFY(panel.rulesText().contains(QLatin1String("super.users set but not revealed by the brokers")));
+
+        // Given here (as server.properties writes it): the answer follows as typed, and says where it came from.
+        panel.superUsersEdit()->setText(QStringLiteral("User:admin; User:ops"));
+        QCOMPARE(panel.verdictText(), QStringLiteral("Allowed"));
+        QVERIFY2(panel.explanationText().contains(QLatin1String("User:admin is a super user")),
+                 qPrintable(panel.explanationText()));
+        QVERIFY2(panel.rulesText().contains(
+                     QLatin1String("super.users User:admin, User:ops (given here: the brokers do not reveal theirs)")),
+                 qPrintable(panel.rulesText()));
+        QVERIFY(panel.rulesText().contains(QLatin1String("allow.everyone.if.no.acl.found=set but not revealed")));
+        QVERIFY(panel.decidingLines().isEmpty());
+        QVERIFY(panel.superUsersErrorText().isEmpty());
+        ask("User:bob", "ALTER", "BROKER", nullptr);
+        QCOMPARE(panel.verdictText(), QStringLiteral("Denied"));
+        QVERIFY(!panel.explanationText().contains(QLatin1String("do not reveal"))); // the list is known now
+
+        // A principal that is not Type:name: said under the field, and no answer on it.
+        panel.superUsersEdit()->setText(QStringLiteral("User:admin;ops"));
+        QVERIFY2(panel.superUsersErrorText().contains(QLatin1String("principal \"ops\" is not of the form Type:name")),
+                 qPrintable(panel.superUsersErrorText()));
+        QCOMPARE(panel.verdictText(), QStringLiteral("Cannot check"));
+        QVERIFY(panel.explanationText().startsWith(QLatin1String("super users:")));
+        panel.superUsersEdit()->clear();
+        QVERIFY(panel.superUsersErrorText().isEmpty());
+        QCOMPARE(panel.verdictText(), QStringLiteral("Denied"));
+        QVERIFY(panel.explanationText().contains(QLatin1String("do not reveal")));
+
+        // allow.everyone.if.no.acl.found, for a resource no binding names.
+        QCOMPARE(panel.allowEveryoneBox()->currentText(), QStringLiteral("as the brokers say"));
+        ask("User:dave", "READ", "TOPIC", "audit");
+        QCOMPARE(panel.verdictText(), QStringLiteral("Denied"));
+        QVERIFY(panel.explanationText().contains(QLatin1String("set but not revealed, taken as false")));
+        setCombo(panel.allowEveryoneBox(), "true");
+        QCOMPARE(panel.verdictText(), QStringLiteral("Allowed"));
+        QVERIFY2(panel.rulesText().contains(
+                     QLatin1String("allow.everyone.if.no.acl.found=true (given here: the brokers do not reveal it)")),
+                 qPrintable(panel.rulesText()));
+
+        // Rules that could not be read: what was given, and what is assumed.
+        panel.setRulesRefused(QStringLiteral("DescribeConfigs refused"));
+        QCOMPARE(panel.verdictText(), QStringLiteral("Allowed"));
+        QVERIFY2(panel.rulesText().contains(QLatin1String("given here: allow.everyone.if.no.acl.found=true; "
+                                                          "assumed: no super users (Kafka's default)")),
+                 qPrintable(panel.rulesText()));
+        setCombo(panel.allowEveryoneBox(), "as the brokers say");
+        QCOMPARE(panel.verdictText(), QStringLiteral("Denied"));
+        QVERIFY(panel.rulesText().contains(
+            QLatin1String("assumed: no super users, allow.everyone.if.no.acl.found=false (Kafka's defaults)")));
+    }
+
     void accessCheckSelectsTheDecidingRows()
     {
         AdminClient admin;

@@ -1,7 +1,7 @@
 // The job editor and its documents, offscreen: an example profile opens in
 // the form, edits are validated as they are typed with exactly the messages
 // of `mirrordesk check`, save / save as round-trip, the exactly-once fields,
-// the unsaved-change question, an unreadable file, and undo / redo. The plan
+// the ACL sync fields, the unsaved-change question, an unreadable file, and undo / redo. The plan
 // and Run: tst_jobeditorplan; passwords: tst_jobeditorsecrets.
 
 #include "JobEditorTestUtil.h"
@@ -19,6 +19,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -250,6 +251,115 @@ private Q_SLOTS:
         QVERIFY(!field<QSpinBox>(again, QStringLiteral("transactionIntervalMs"))->isEnabled());
         QCOMPARE(again->document()->profile().delivery, DeliveryGuarantee::AtLeastOnce);
         QCOMPARE(again->document()->profile().transactionIntervalMs, 250);
+    }
+
+    void aclSyncFieldsRoundTrip()
+    {
+        auto store = makeStore();
+        JobWorkspace ws(store.get());
+        // A profile with "acls": the form shows it, and opening it is no change.
+        const QString path = copyExample(QStringLiteral("acls.mirrorjob"));
+        QByteArray json = readAll(path);
+        QVERIFY(json.contains("\"throttleBytesPerSecond\": 0\n"));
+        json.replace("\"throttleBytesPerSecond\": 0\n",
+                     "\"throttleBytesPerSecond\": 0,\n  \"acls\": { \"sync\": true, \"intervalMs\": 120000 }\n");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(json);
+        }
+        JobEditor *e = ws.openFile(path);
+        QVERIFY(e);
+        auto *sync = field<QCheckBox>(e, QStringLiteral("acls.sync"));
+        auto *interval = field<QSpinBox>(e, QStringLiteral("acls.intervalMs"));
+        auto *mode = field<QComboBox>(e, QStringLiteral("acls.mode"));
+        QVERIFY(sync && interval && mode);
+        QCOMPARE(sync->text(), QStringLiteral("Keep the target's ACLs in step (ACL sync)"));
+        QVERIFY(sync->isChecked());
+        QCOMPARE(interval->value(), 120000);
+        QCOMPARE(mode->currentText(), QStringLiteral("safe"));
+        QVERIFY(interval->isEnabled() && mode->isEnabled());
+        QVERIFY(!e->document()->isModified());
+        QCOMPARE(e->document()->profile().aclSyncIntervalMs, 120000);
+        QVERIFY(!hasErrors(e->issues()));
+        // What each does, from the profile's table, and each mode's own words.
+        QVERIFY2(sync->toolTip().contains(QLatin1String("keep them in step")), qPrintable(sync->toolTip()));
+        QVERIFY2(interval->toolTip().contains(QLatin1String("1000 to 86400000")), qPrintable(interval->toolTip()));
+        QVERIFY2(mode->toolTip().contains(QLatin1String("MirrorMaker 2")), qPrintable(mode->toolTip()));
+        QVERIFY(mode->itemData(mode->findText(QStringLiteral("safe")), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("no ALLOW WRITE")));
+        QVERIFY(e->findChild<QLabel *>(QStringLiteral("aclSyncNote"))
+                    ->text()
+                    .contains(QLatin1String("Only bindings this job created are ever deleted")));
+
+        // Off: a change like any other, one undo step; interval and mode wait, their values kept.
+        const int steps = e->undoStack()->count();
+        sync->setChecked(false);
+        QVERIFY(e->document()->isModified());
+        QCOMPARE(e->undoStack()->count(), steps + 1);
+        QVERIFY(!e->document()->profile().syncAcls);
+        QVERIFY(!interval->isEnabled() && !mode->isEnabled());
+        QVERIFY(ws.save(e));
+        QList<ProfileIssue> issues;
+        std::optional<JobProfile> saved = JobProfile::load(path, &issues);
+        QVERIFY2(saved, qPrintable(issueLines(issues).join(QLatin1Char('\n'))));
+        QVERIFY(!saved->syncAcls);
+        QCOMPARE(saved->aclSyncIntervalMs, 120000);
+        QCOMPARE(saved->aclSyncMode, MirrorJobSpec::AclSyncMode::Safe);
+
+        // On again, another interval, exact mode: saved, and reopened into the same form.
+        sync->setChecked(true);
+        interval->setValue(30000);
+        mode->setCurrentText(QStringLiteral("exact"));
+        QVERIFY(e->document()->isModified());
+        QCOMPARE(e->document()->profile().aclSyncMode, MirrorJobSpec::AclSyncMode::Exact);
+        e->validateNow();
+        QVERIFY2(!hasErrors(e->issues()), qPrintable(issueLines(e->issues()).join(QLatin1Char('\n'))));
+        QVERIFY(ws.save(e));
+        const QByteArray written = readAll(path);
+        QVERIFY2(written.contains("\"mode\": \"exact\"") && written.contains("\"intervalMs\": 30000"),
+                 written.constData());
+        saved = JobProfile::load(path, &issues);
+        QVERIFY(saved);
+        QVERIFY(saved->syncAcls);
+        QCOMPARE(saved->aclSyncIntervalMs, 30000);
+        QCOMPARE(saved->aclSyncMode, MirrorJobSpec::AclSyncMode::Exact);
+        QCOMPARE(*saved, e->document()->profile());
+        QVERIFY(ws.closeEditor(e));
+        JobEditor *again = ws.openFile(path);
+        QVERIFY(again);
+        QVERIFY(field<QCheckBox>(again, QStringLiteral("acls.sync"))->isChecked());
+        QCOMPARE(field<QSpinBox>(again, QStringLiteral("acls.intervalMs"))->value(), 30000);
+        QCOMPARE(field<QComboBox>(again, QStringLiteral("acls.mode"))->currentText(), QStringLiteral("exact"));
+        QVERIFY(!again->document()->isModified());
+        // The box stops at the key's range.
+        field<QSpinBox>(again, QStringLiteral("acls.intervalMs"))->setValue(0);
+        QCOMPARE(field<QSpinBox>(again, QStringLiteral("acls.intervalMs"))->value(), JobProfile::MinAclSyncIntervalMs);
+        ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
+        QVERIFY(ws.closeAll());
+
+        // A profile without "acls" shows the defaults, and an edit elsewhere writes none.
+        const QString plain = copyExample(QStringLiteral("no-acls.mirrorjob"));
+        JobEditor *p = ws.openFile(plain);
+        QVERIFY(p);
+        QVERIFY(!field<QCheckBox>(p, QStringLiteral("acls.sync"))->isChecked());
+        QCOMPARE(field<QSpinBox>(p, QStringLiteral("acls.intervalMs"))->value(), JobProfile::DefaultAclSyncIntervalMs);
+        QCOMPARE(field<QComboBox>(p, QStringLiteral("acls.mode"))->currentText(), QStringLiteral("safe"));
+        QVERIFY(!field<QSpinBox>(p, QStringLiteral("acls.intervalMs"))->isEnabled());
+        QVERIFY(!p->document()->isModified());
+        field<QLineEdit>(p, QStringLiteral("name"))->setText(QStringLiteral("orders to DR, no ACLs"));
+        // Sync on and off again is no change at all.
+        field<QCheckBox>(p, QStringLiteral("acls.sync"))->setChecked(true);
+        field<QCheckBox>(p, QStringLiteral("acls.sync"))->setChecked(false);
+        QVERIFY(ws.save(p));
+        QVERIFY2(!readAll(plain).contains("\"acls\""), readAll(plain).constData());
+        saved = JobProfile::load(plain, &issues);
+        QVERIFY(saved);
+        QVERIFY(!saved->syncAcls);
+        QCOMPARE(saved->aclSyncIntervalMs, JobProfile::DefaultAclSyncIntervalMs);
+        QCOMPARE(*saved, p->document()->profile());
+        QVERIFY(ws.closeAll());
     }
 
     void unsavedChangesAreAskedAbout()

@@ -1,7 +1,7 @@
 // The job editor's live plan and Run, offscreen: matched, created and
 // excluded topics against the sandbox's mock clusters, the configs a created
 // topic gets (real brokers: the mock cannot hold topic configs), an
-// unreachable cluster, and Run starting the job in the main window.
+// unreachable cluster, the ACL sync tab, and Run starting the job in the main window.
 
 #include "JobEditorTestUtil.h"
 #include "KafkaTestEnv.h"
@@ -19,6 +19,7 @@
 #include <QCheckBox>
 #include <QElapsedTimer>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
@@ -175,6 +176,46 @@ private Q_SLOTS:
                                  30000);
         QVERIFY(plan->table()->item(0, PlanView::ConfigsColumn)->data(Qt::UserRole).toMap().isEmpty());
         QVERIFY2(test::deleteTopic(test::sourceBootstrap(), topic, &error), qPrintable(error));
+        e->document()->clearPendingSecrets();
+        ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
+        QVERIFY(ws.closeAll());
+    }
+
+    void planSaysWhatAclSyncWouldDo()
+    {
+        // The mock clusters have no ACL API: the round runs, and says it could not check.
+        QString error;
+        auto sandbox = SandboxClusters::start(&error);
+        QVERIFY2(sandbox, qPrintable(error));
+        auto store = makeStore();
+        JobWorkspace ws(store.get());
+        JobEditor *e = ws.newDocument();
+        PlanView *plan = e->planView();
+        plan->setDebounceMs(100);
+        QListWidget *list = plan->aclSyncList();
+        QCOMPARE(list->item(0)->text(), QStringLiteral("No ACL sync plan while the profile has errors."));
+        field<QLineEdit>(e, QStringLiteral("source.alias"))->setText(QStringLiteral("src"));
+        field<QLineEdit>(e, QStringLiteral("source.bootstrap"))->setText(sandbox->sourceBootstrap());
+        field<QLineEdit>(e, QStringLiteral("target.bootstrap"))->setText(sandbox->targetBootstrap());
+        field<QPlainTextEdit>(e, QStringLiteral("topics.include"))->setPlainText(QStringLiteral("demo\\..*"));
+        QSignalSpy aclUpdated(plan, &PlanView::aclSyncUpdated);
+        e->validateNow();
+        QVERIFY(!hasErrors(e->issues()));
+        // Off: said with the plan, and neither cluster is asked.
+        QTRY_VERIFY_WITH_TIMEOUT(plan->state() == PlanView::State::Ready && aclUpdated.count() > 0, 30000);
+        QCOMPARE(plan->aclSync().state, AclSyncPreview::State::Off);
+        QVERIFY2(list->item(0)->text().startsWith(QStringLiteral("ACL sync is off")),
+                 qPrintable(list->item(0)->text()));
+
+        field<QCheckBox>(e, QStringLiteral("acls.sync"))->setChecked(true);
+        aclUpdated.clear();
+        e->validateNow();
+        QTRY_VERIFY_WITH_TIMEOUT(aclUpdated.count() > 0 && plan->aclSync().state != AclSyncPreview::State::Off, 30000);
+        QCOMPARE(plan->aclSync().state, AclSyncPreview::State::Failed);
+        QVERIFY2(list->item(0)->text().startsWith(QStringLiteral("ACL sync (safe mode, every 60 s): not checked: "
+                                                                 "cannot list the source's ACLs")),
+                 qPrintable(list->item(0)->text()));
+        QCOMPARE(list->count(), 1);
         e->document()->clearPendingSecrets();
         ws.setQuestionHook([](JobWorkspace::Question, const QString &) { return int(QMessageBox::Discard); });
         QVERIFY(ws.closeAll());

@@ -30,7 +30,9 @@ QLabel *makeTextLabel(const QString &objectName, QWidget *parent)
 AclCheckPanel::AclCheckPanel(const AclTableModel *bindings, QWidget *parent)
     : QWidget(parent), m_bindings(bindings), m_principal(new QLineEdit(this)), m_host(new QLineEdit(this)),
       m_operation(new QComboBox(this)), m_resourceType(new QComboBox(this)), m_resourceName(new QLineEdit(this)),
-      m_checkButton(new QPushButton(tr("Check"), this)), m_verdict(makeTextLabel(QStringLiteral("verdict"), this)),
+      m_checkButton(new QPushButton(tr("Check"), this)), m_superUsers(new QLineEdit(this)),
+      m_allowEveryone(new QComboBox(this)), m_superUsersError(makeTextLabel(QStringLiteral("superUsersError"), this)),
+      m_verdict(makeTextLabel(QStringLiteral("verdict"), this)),
       m_explanation(makeTextLabel(QStringLiteral("explanation"), this)),
       m_rules(makeTextLabel(QStringLiteral("rules"), this)),
       m_decidingTitle(new QLabel(tr("Deciding bindings:"), this)), m_deciding(new QListWidget(this))
@@ -53,6 +55,21 @@ AclCheckPanel::AclCheckPanel(const AclTableModel *bindings, QWidget *parent)
     m_resourceName->setPlaceholderText(tr("orders"));
     m_checkButton->setObjectName(QStringLiteral("checkAccess"));
     m_checkButton->setToolTip(tr("Answer from the bindings loaded in the table"));
+    // The brokers' rules as the operator knows them, for when the brokers keep them to themselves.
+    m_superUsers->setObjectName(QStringLiteral("checkSuperUsers"));
+    m_superUsers->setPlaceholderText(tr("as the brokers say; e.g. User:admin;User:ops"));
+    m_superUsers->setToolTip(
+        tr("The brokers' super.users, as in server.properties (principals separated by semicolons). Brokers "
+           "usually do not reveal it; what you give here is used instead and the answer says so."));
+    m_allowEveryone->setObjectName(QStringLiteral("checkAllowEveryone"));
+    m_allowEveryone->addItem(tr("as the brokers say"));
+    m_allowEveryone->addItem(QStringLiteral("true"), true);
+    m_allowEveryone->addItem(QStringLiteral("false"), false);
+    m_allowEveryone->setToolTip(
+        tr("allow.everyone.if.no.acl.found: whether a resource no binding names is open to every principal. "
+           "Brokers usually do not reveal it (then false is assumed); what you choose here is used instead."));
+    m_superUsersError->setStyleSheet(QStringLiteral("color: #c01c28;"));
+    m_superUsersError->hide();
     QFont big = m_verdict->font();
     big.setBold(true);
     big.setPointSizeF(big.pointSizeF() * 1.4);
@@ -85,6 +102,15 @@ AclCheckPanel::AclCheckPanel(const AclTableModel *bindings, QWidget *parent)
     resource->addWidget(m_resourceName, 1);
     grid->addLayout(resource, 1, 3);
     grid->addWidget(m_checkButton, 1, 4);
+    auto *supersLabel = new QLabel(tr("Super users:"), this);
+    supersLabel->setToolTip(m_superUsers->toolTip());
+    grid->addWidget(supersLabel, 2, 0);
+    grid->addWidget(m_superUsers, 2, 1);
+    auto *everyoneLabel = new QLabel(tr("Everyone if no ACL:"), this);
+    everyoneLabel->setToolTip(m_allowEveryone->toolTip());
+    grid->addWidget(everyoneLabel, 2, 2);
+    grid->addWidget(m_allowEveryone, 2, 3, Qt::AlignLeft);
+    grid->addWidget(m_superUsersError, 3, 1, 1, 3);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 2);
     auto *layout = new QVBoxLayout(this);
@@ -102,6 +128,9 @@ AclCheckPanel::AclCheckPanel(const AclTableModel *bindings, QWidget *parent)
     for (QLineEdit *edit : {m_principal, m_host, m_resourceName})
         connect(edit, &QLineEdit::returnPressed, this, &AclCheckPanel::check);
     connect(m_resourceType, &QComboBox::currentIndexChanged, this, &AclCheckPanel::onResourceTypeChanged);
+    connect(m_superUsers, &QLineEdit::textChanged, this, &AclCheckPanel::onGivenRulesChanged);
+    connect(m_superUsers, &QLineEdit::returnPressed, this, &AclCheckPanel::check);
+    connect(m_allowEveryone, &QComboBox::currentIndexChanged, this, &AclCheckPanel::onGivenRulesChanged);
     connect(close, &QToolButton::clicked, this, &AclCheckPanel::closeRequested);
 }
 
@@ -112,6 +141,16 @@ void AclCheckPanel::onResourceTypeChanged()
         m_resourceName->setText(aclClusterResourceName());
     else if (m_resourceName->text() == aclClusterResourceName())
         m_resourceName->clear();
+}
+
+void AclCheckPanel::onGivenRulesChanged()
+{
+    const bool ok = m_check.setGivenSuperUsers(m_superUsers->text());
+    m_superUsersError->setText(m_check.superUsersError());
+    m_superUsersError->setVisible(!ok);
+    const QVariant allow = m_allowEveryone->currentData();
+    m_check.setGivenAllowEveryone(allow.isValid() ? std::optional<bool>(allow.toBool()) : std::nullopt);
+    recheck();
 }
 
 void AclCheckPanel::check()
@@ -185,6 +224,11 @@ QString AclCheckPanel::verdictText() const
 QString AclCheckPanel::explanationText() const
 {
     return m_explanation->text();
+}
+
+QString AclCheckPanel::superUsersErrorText() const
+{
+    return m_superUsersError->isHidden() ? QString() : m_superUsersError->text();
 }
 
 QString AclCheckPanel::rulesText() const

@@ -18,7 +18,9 @@ class AclTableModel;
 // the table stays usable beside it). Answers "may principal P do O on R from
 // H?" from the bindings the tab has loaded, at once and without a request;
 // the brokers' super.users and allow.everyone.if.no.acl.found come from the
-// caller (setRules, once per connection), asked for by rulesWanted.
+// caller (setRules, once per connection), asked for by rulesWanted. Brokers
+// often do not reveal them: the optional "Super users" and "Everyone if no
+// ACL" fields, when given, are used instead, and the answer's note says so.
 class AclCheckPanel final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(AclCheckPanel)
@@ -42,6 +44,10 @@ public:
     QComboBox *resourceTypeBox() const { return m_resourceType; }
     QLineEdit *resourceNameEdit() const { return m_resourceName; }
     QPushButton *checkButton() const { return m_checkButton; }
+    QLineEdit *superUsersEdit() const { return m_superUsers; } // super.users, "User:admin;User:ops"
+    // allow.everyone.if.no.acl.found: "as the brokers say" (data: invalid), true, false.
+    QComboBox *allowEveryoneBox() const { return m_allowEveryone; }
+    QString superUsersErrorText() const; // the inline error under the field ("" when fine)
     QString verdictText() const;
     QString explanationText() const;
     QString rulesText() const;
@@ -57,6 +63,7 @@ Q_SIGNALS:
 private:
     void showAnswer(const AclAccessAnswer &answer);
     void onResourceTypeChanged();
+    void onGivenRulesChanged();
 
     const AclTableModel *m_bindings;
     AclAccessCheck m_check;
@@ -68,6 +75,9 @@ private:
     QComboBox *m_resourceType;
     QLineEdit *m_resourceName;
     QPushButton *m_checkButton;
+    QLineEdit *m_superUsers;
+    QComboBox *m_allowEveryone;
+    QLabel *m_superUsersError;
     QLabel *m_verdict;
     QLabel *m_explanation;
     QLabel *m_rules;

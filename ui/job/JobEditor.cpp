@@ -166,6 +166,9 @@ void JobEditor::load(const JobProfile &p)
     m_createTopics->setChecked(p.createTopics);
     m_syncConfigs->setChecked(p.syncTopicConfigs);
     m_configExclude->setPlainText(p.configExclude.join(QLatin1Char('\n')));
+    m_syncAcls->setChecked(p.syncAcls);
+    m_aclInterval->setValue(p.aclSyncIntervalMs);
+    m_aclMode->setCurrentText(aclSyncModeName(p.aclSyncMode));
     m_throttle->setValue(double(p.throttleBytesPerSecond));
     m_sampling->setValue(p.samplingIntervalMs);
     m_refresh->setValue(p.topicRefreshIntervalMs);
@@ -250,6 +253,12 @@ JobProfile JobEditor::collect() const
     p.createTopics = m_createTopics->isChecked();
     p.syncTopicConfigs = m_syncConfigs->isChecked();
     p.configExclude = lines(m_configExclude);
+    // Kept while sync is off too, so turning it off and on again loses nothing.
+    p.syncAcls = m_syncAcls->isChecked();
+    p.aclSyncIntervalMs = m_aclInterval->value();
+    p.aclSyncMode = m_aclMode->currentText() == aclSyncModeName(MirrorJobSpec::AclSyncMode::Exact)
+                        ? MirrorJobSpec::AclSyncMode::Exact
+                        : MirrorJobSpec::AclSyncMode::Safe;
     p.throttleBytesPerSecond = qint64(m_throttle->value());
     p.samplingIntervalMs = m_sampling->value();
     p.topicRefreshIntervalMs = m_refresh->value();
@@ -326,6 +335,8 @@ void JobEditor::updateEnabled()
     const bool transactions = m_delivery->currentIndex() == int(DeliveryGuarantee::ExactlyOnce);
     m_transactionInterval->setEnabled(transactions);
     m_transactionRecords->setEnabled(transactions);
+    m_aclInterval->setEnabled(m_syncAcls->isChecked());
+    m_aclMode->setEnabled(m_syncAcls->isChecked());
     m_groupId->setPlaceholderText(JobProfile::groupIdForName(m_name->text()));
 }
 

@@ -137,6 +137,9 @@ private:
     QCheckBox *m_createTopics = nullptr;
     QCheckBox *m_syncConfigs = nullptr;
     QPlainTextEdit *m_configExclude = nullptr;
+    QCheckBox *m_syncAcls = nullptr; // "acls": the interval and mode only with sync on
+    QSpinBox *m_aclInterval = nullptr;
+    QComboBox *m_aclMode = nullptr;
     QDoubleSpinBox *m_throttle = nullptr;
     QSpinBox *m_sampling = nullptr;
     QSpinBox *m_refresh = nullptr;

@@ -222,6 +222,31 @@ void JobEditor::buildForm()
     addRow(topicsForm, QString(), m_syncConfigs, {QStringLiteral("syncTopicConfigs")});
     m_configExclude = linesEdit(nullptr, tr("topic configs never copied (regular expressions); empty: MM2's defaults"));
     addRow(topicsForm, tr("Config exclude"), m_configExclude, {QStringLiteral("configExclude")});
+    // ACL sync: beside the configs, the other thing that follows the topics to the target.
+    m_syncAcls = new QCheckBox(tr("Keep the target's ACLs in step (ACL sync)"));
+    addRow(topicsForm, QString(), m_syncAcls, {QStringLiteral("acls.sync"), QStringLiteral("acls")});
+    m_aclInterval = new QSpinBox;
+    setRange(m_aclInterval, QStringLiteral("acls.intervalMs"));
+    m_aclInterval->setSuffix(tr(" ms"));
+    addRow(topicsForm, tr("ACL sync interval"), m_aclInterval, {QStringLiteral("acls.intervalMs")});
+    m_aclMode = new QComboBox; // the key's values: safe, exact
+    m_aclMode->addItems(choices(QStringLiteral("acls.mode")));
+    const int safe = m_aclMode->findText(aclSyncModeName(MirrorJobSpec::AclSyncMode::Safe));
+    const int exact = m_aclMode->findText(aclSyncModeName(MirrorJobSpec::AclSyncMode::Exact));
+    m_aclMode->setItemData(safe,
+                           tr("As MirrorMaker 2: no ALLOW WRITE on mirrored topics (only the mirror writes them), "
+                              "ALLOW ALL becomes READ; DENY and group bindings as they are"),
+                           Qt::ToolTipRole);
+    m_aclMode->setItemData(exact, tr("Every binding as it is (a migration's cutover)"), Qt::ToolTipRole);
+    addRow(topicsForm, tr("ACL sync mode"), m_aclMode, {QStringLiteral("acls.mode")});
+    auto *aclNote = new QLabel(tr("Bindings of the mirrored topics (renamed as they are) and of the selected groups "
+                                  "follow. Only bindings this job created are ever deleted; the target's own are "
+                                  "never touched."));
+    aclNote->setObjectName(QStringLiteral("aclSyncNote"));
+    aclNote->setWordWrap(true);
+    aclNote->setAlignment(Qt::AlignLeft | Qt::AlignTop); // the row may be taller than the text: no gap above it
+    aclNote->setToolTip(profile_schema::toolTip(profile_schema::field(QStringLiteral("acls"))));
+    topicsForm->addRow(QString(), aclNote);
 
     // --- Running
     QWidget *running = page(tr("Running"));
@@ -280,13 +305,13 @@ void JobEditor::buildForm()
         connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
     for (QPlainTextEdit *e : {m_include, m_exclude, m_configExclude})
         connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
-    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs, m_offsetMap})
+    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs, m_offsetMap, m_syncAcls})
         connect(c, &QCheckBox::toggled, this, &JobEditor::edited);
-    for (QComboBox *c : {m_naming, m_start, m_stop, m_delivery})
+    for (QComboBox *c : {m_naming, m_start, m_stop, m_delivery, m_aclMode})
         connect(c, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
     for (QDoubleSpinBox *s : {m_stopRecords, m_throttle})
         connect(s, &QDoubleSpinBox::valueChanged, this, &JobEditor::edited);
-    for (QSpinBox *s : {m_sampling, m_refresh, m_transactionInterval, m_transactionRecords})
+    for (QSpinBox *s : {m_sampling, m_refresh, m_transactionInterval, m_transactionRecords, m_aclInterval})
         connect(s, &QSpinBox::valueChanged, this, &JobEditor::edited);
 
     // --- Problems and plan below the form

@@ -59,7 +59,7 @@ PlanView::PlanView(QWidget *parent)
       m_views(new QTabWidget(this)), m_startsStatus(new QLabel(this)),
       m_startsModel(new ProgressTableModel(ProgressTableModel::Mode::Plan, this)),
       m_startsProxy(new QSortFilterProxyModel(this)), m_starts(new QTableView(this)),
-      m_schemasList(new QListWidget(this)), m_debounce(new QTimer(this))
+      m_schemasList(new QListWidget(this)), m_aclSyncList(new QListWidget(this)), m_debounce(new QTimer(this))
 {
     m_status->setObjectName(QStringLiteral("planStatus"));
     m_status->setWordWrap(true);
@@ -114,6 +114,12 @@ PlanView::PlanView(QWidget *parent)
     m_schemasList->setToolTip(tr("Records are copied byte for byte: a schema id the target's registry lacks, or holds "
                                  "as another schema, breaks the readers of the target topic."));
     m_views->addTab(m_schemasList, tr("Schemas"));
+    m_aclSyncList->setObjectName(QStringLiteral("planAclSync"));
+    m_aclSyncList->setWordWrap(true);
+    m_aclSyncList->setToolTip(tr("What one round of the job's ACL sync would create and delete on the target now; "
+                                 "nothing is changed. Only bindings this job created are ever deleted: the "
+                                 "target's own bindings are never touched."));
+    m_views->addTab(m_aclSyncList, tr("ACL sync"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
@@ -123,6 +129,7 @@ PlanView::PlanView(QWidget *parent)
     connect(m_debounce, &QTimer::timeout, this, &PlanView::startProbe);
     setState(State::Idle, tr("The plan appears once the profile is valid."));
     m_startsStatus->setText(tr("Where each partition starts appears with the plan."));
+    clearAclSync(tr("What ACL sync would create and delete appears with the plan."));
 }
 
 void PlanView::setDebounceMs(int ms)
@@ -162,6 +169,7 @@ void PlanView::setInvalid(const QString &reason)
     m_table->setRowCount(0);
     setState(State::Invalid, tr("No plan while the profile has errors: %1").arg(reason));
     clearProgress(tr("No start positions while the profile has errors."));
+    clearAclSync(tr("No ACL sync plan while the profile has errors."));
     Q_EMIT planUpdated();
 }
 
@@ -238,6 +246,55 @@ void PlanView::applySchemas(quint64 generation, const RegistryComparison &c)
     const qsizetype n = c.lines().size();
     m_views->setTabText(m_views->indexOf(m_schemasList), n ? tr("Schemas (%1)").arg(n) : tr("Schemas"));
     Q_EMIT schemasUpdated();
+}
+
+void PlanView::readAclSync(const MirrorJobSpec &spec)
+{
+    const quint64 generation = m_generation;
+    if (!spec.syncAcls) {
+        // Nothing to ask either cluster.
+        AclSyncPreview off;
+        off.mode = spec.aclSyncMode;
+        off.intervalMs = spec.aclSyncIntervalMs;
+        applyAclSync(generation, off);
+        return;
+    }
+    // The previous answer stays until the new one is in (as the start positions do).
+    inBackground<AclSyncPreview>(
+        this, [spec] { return readAclSyncPreview(spec, ProbeTimeoutMs); },
+        [this, generation](const AclSyncPreview &preview) { applyAclSync(generation, preview); });
+}
+
+void PlanView::applyAclSync(quint64 generation, const AclSyncPreview &preview)
+{
+    if (generation != m_generation)
+        return;
+    m_aclSync = preview;
+    m_aclSyncList->clear();
+    const bool failed =
+        preview.state == AclSyncPreview::State::NoTargetAuthorizer || preview.state == AclSyncPreview::State::Failed;
+    auto *summary = new QListWidgetItem(preview.summary(), m_aclSyncList);
+    if (failed)
+        summary->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+    for (const AclSyncPreview::Line &line : preview.lines()) {
+        auto *item = new QListWidgetItem(line.text, m_aclSyncList);
+        switch (line.kind) {
+        case AclSyncPreview::Line::Kind::Create: item->setForeground(QColor(0x1b, 0x5e, 0x20)); break;
+        case AclSyncPreview::Line::Kind::Delete: item->setForeground(QColor(0xb0, 0x00, 0x20)); break;
+        case AclSyncPreview::Line::Kind::Note: item->setForeground(QColor(0x75, 0x75, 0x75)); break;
+        }
+    }
+    const qsizetype n = preview.state == AclSyncPreview::State::Ready ? preview.changes() : 0;
+    m_views->setTabText(m_views->indexOf(m_aclSyncList), n ? tr("ACL sync (%1)").arg(n) : tr("ACL sync"));
+    Q_EMIT aclSyncUpdated();
+}
+
+void PlanView::clearAclSync(const QString &why)
+{
+    m_aclSync = {};
+    m_aclSyncList->clear();
+    m_aclSyncList->addItem(why);
+    m_views->setTabText(m_views->indexOf(m_aclSyncList), tr("ACL sync"));
 }
 
 void PlanView::setState(State state, const QString &text)
@@ -336,6 +393,7 @@ void PlanView::apply(quint64 generation, const Result &r)
         m_plan = {};
         m_table->setRowCount(0);
         clearProgress(tr("No start positions: the clusters cannot be contacted."));
+        clearAclSync(tr("No ACL sync plan: the clusters cannot be contacted."));
         setState(State::Invalid, tr("Cannot contact the clusters: %1").arg(r.specError));
         Q_EMIT planUpdated();
         return;
@@ -346,6 +404,7 @@ void PlanView::apply(quint64 generation, const Result &r)
         m_plan = {};
         m_table->setRowCount(0);
         clearProgress(tr("No start positions while a cluster is unreachable."));
+        clearAclSync(tr("No ACL sync plan while a cluster is unreachable."));
         setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, source) + QLatin1Char('\n') +
                                          sideText(tr("Target"), r.targetConfig, target));
         Q_EMIT planUpdated();
@@ -356,6 +415,7 @@ void PlanView::apply(quint64 generation, const Result &r)
     m_startsStatus->setText(tr("Reading the job group's committed offsets\u2026"));
     readProgress(*r.spec);
     readSchemas(*r.spec);
+    readAclSync(*r.spec);
     int created = 0, errors = 0;
     m_table->setRowCount(int(m_plan.topics.size() + m_plan.excluded.size()));
     int row = 0;

@@ -3,6 +3,7 @@
 #include "engine/mirror/JobProgress.h"
 #include "engine/mirror/MirrorPlan.h"
 #include "engine/schema/RegistryCompare.h"
+#include "model/acl/AclSyncPreview.h"
 #include "model/profile/JobProfile.h"
 
 #include <QWidget>
@@ -30,6 +31,8 @@ class ProgressTableModel;
 // left out and why. Then, in a second background task, readJobProgress says per source
 // partition where the job will start and why (committed progress always wins)
 // and how many records that copies; the plan is shown without waiting for it.
+// Beside it, the mirrored topics' schemas and, when the profile syncs ACLs, the
+// bindings a round of ACL sync would create and delete now (readAclSyncPreview).
 class PlanView final : public QWidget {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(PlanView)
@@ -71,11 +74,17 @@ public:
     // read in a third background task once the plan is shown.
     const RegistryComparison &schemas() const { return m_schemas; }
     QListWidget *schemasList() const { return m_schemasList; }
+    // What ACL sync would create and delete on the target now (the "ACL sync"
+    // tab), read in a fourth background task once the plan is shown; Off,
+    // without a request, when the profile does not sync ACLs.
+    const AclSyncPreview &aclSync() const { return m_aclSync; }
+    QListWidget *aclSyncList() const { return m_aclSyncList; }
 
 Q_SIGNALS:
     void planUpdated();            // a fresh result (plan, unreachable or invalid) is shown
     void progressUpdated();        // fresh start positions (or why there are none) are shown
     void schemasUpdated();         // a fresh registry comparison is shown
+    void aclSyncUpdated();         // a fresh ACL sync preview (or why there is none) is shown
     void resetProgressRequested(); // the Start positions tab's Reset Progress button
 
 private:
@@ -86,6 +95,9 @@ private:
     void applyProgress(quint64 generation, const JobProgress &progress);
     void readSchemas(const MirrorJobSpec &spec);
     void applySchemas(quint64 generation, const RegistryComparison &schemas);
+    void readAclSync(const MirrorJobSpec &spec);
+    void applyAclSync(quint64 generation, const AclSyncPreview &preview);
+    void clearAclSync(const QString &why);
     void clearProgress(const QString &why);
     void setConfigsCell(int row, const TopicPlanEntry &entry);
     void setState(State state, const QString &text);
@@ -100,6 +112,8 @@ private:
     JobProgress m_progress;
     QListWidget *m_schemasList;
     RegistryComparison m_schemas;
+    QListWidget *m_aclSyncList;
+    AclSyncPreview m_aclSync;
     QTimer *m_debounce;
     JobProfile m_profile;
     ReferenceResolver m_resolver;
