@@ -10,9 +10,12 @@
 #include "engine/mirror/MirrorPlan.h"
 #include "engine/mirror/RetentionCheck.h"
 #include "engine/mirror/TargetTopicRule.h"
+#include "engine/mirror/TopicNaming.h"
 #include "engine/mirror/TransactionCheck.h"
 #include "engine/schema/RegistryCompare.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QLocale>
 
 namespace md {
@@ -153,6 +156,40 @@ void printAclSync(const MirrorJobSpec &spec, QTextStream &out)
         << r.plan.remove.size() << " to delete (the target's own bindings are never touched)\n";
 }
 
+// A profile beside this one that mirrors the other way (its source is this one's
+// target and its target this one's source): under identity naming both would
+// copy every record back and forth, unless both stamp and honour the same
+// originHeader. Prefix naming never copies "<alias>.*" back, so it needs none.
+QStringList activeActiveProblems(const QString &path, const MirrorJobSpec &spec)
+{
+    QStringList problems;
+    if (spec.naming != NamingPolicy::Identity)
+        return problems;
+    const QFileInfo self(path);
+    const QFileInfoList siblings =
+        self.absoluteDir().entryInfoList({QStringLiteral("*.mirrorjob")}, QDir::Files, QDir::Name);
+    for (const QFileInfo &f : siblings) {
+        if (f.absoluteFilePath() == self.absoluteFilePath())
+            continue;
+        QList<ProfileIssue> ignored;
+        const std::optional<JobProfile> other = JobProfile::load(f.absoluteFilePath(), &ignored);
+        if (!other || other->naming != NamingPolicy::Identity)
+            continue;
+        ClusterConfig otherSource, otherTarget;
+        otherSource.bootstrap = other->source.bootstrap;
+        otherTarget.bootstrap = other->target.bootstrap;
+        if (!sameCluster(otherSource, spec.target) || !sameCluster(otherTarget, spec.source))
+            continue;
+        if (!spec.originHeader.isEmpty() && spec.originHeader == other->originHeader)
+            continue;
+        problems << QStringLiteral("%1 mirrors the other way and both use identity naming: every record would be "
+                                   "copied back and forth; set the same \"originHeader\" (for example "
+                                   "\"mirrordesk.origin\") in both profiles")
+                        .arg(f.fileName());
+    }
+    return problems;
+}
+
 } // namespace
 
 int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
@@ -224,6 +261,10 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out << "matching but not mirrored (" << plan.excluded.size() << "):\n";
         for (const ExcludedTopic &x : plan.excluded)
             out << "  " << x.topic << ": " << x.reason << '\n';
+    }
+    for (const QString &p : activeActiveProblems(path, *spec)) {
+        out << "ERROR: active/active: " << p << '\n';
+        ++errors;
     }
     errors += printDelivery(*spec, target, out);
     printPartitionStarts(*spec, out, err);

@@ -81,6 +81,10 @@ struct MirrorJobSpec {
     // target while the job runs (engine/acl/AclSync.h). Safe: as MirrorMaker 2
     // does, no ALLOW WRITE on mirrored topics (only the mirror writes them) and
     // ALLOW ALL becomes READ; Exact: as they are (a migration's cutover).
+    // Active/active without loops under identity naming: copies carry this
+    // header (the first source cluster's id; a copy of a copy keeps it), and a
+    // record whose header names the target cluster is not copied back. Empty: off.
+    QString originHeader;
     bool syncAcls = false;
     int aclSyncIntervalMs = 60000;
     enum class AclSyncMode { Safe, Exact };

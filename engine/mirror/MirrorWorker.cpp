@@ -102,6 +102,7 @@ void MirrorWorker::handleCommands()
 bool MirrorWorker::setup(QString *error)
 {
     m_groupId = consumerGroupId(m_spec);
+    m_originHeader = m_spec.originHeader.trimmed().toUtf8();
     m_consumer = makeConsumer(ConsumerPrefetch::kMinRecords, &m_cooperative, error);
     if (!m_consumer)
         return false;

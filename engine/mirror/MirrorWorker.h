@@ -203,6 +203,10 @@ private:
     void waitForMapAcks(const std::vector<PartState *> *only, int timeoutMs);
     void onMapDelivery(const rd_kafka_message_t *msg);
     qint64 commitLimit(const PartState *p) const; // what the map lets a commit reach
+    // originHeader: false while a cluster id is still unknown (the record waits).
+    bool originIdsKnown();
+    bool cameFromTarget(const rd_kafka_message_t *m) const;
+    void stampOrigin(rd_kafka_headers_t **hdrs) const; // adds the header unless the record has one
 
     // exactly-once (MirrorWorkerTxn.cpp)
     bool eos() const { return m_spec.delivery == DeliveryGuarantee::ExactlyOnce; }
@@ -342,6 +346,9 @@ private:
 
     // totals
     qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;
+    // originHeader (MirrorWorkerOrigin.cpp): its name, both clusters' ids once known.
+    QByteArray m_originHeader, m_sourceClusterId, m_targetClusterId;
+    qint64 m_originSkipped = 0; // records not copied back: they came from the target
     qint64 m_inFlight = 0;
     // Records allowed in flight (CopyBounds.h), from the partitions
     // assigned (resizeInFlightWindow); librdkafka's queue alone bounds them

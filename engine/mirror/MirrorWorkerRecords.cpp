@@ -129,6 +129,31 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         msg.reset();
         return true;
     }
+    if (!m_originHeader.isEmpty()) {
+        if (m_targetClusterId.isEmpty() || m_sourceClusterId.isEmpty()) {
+            if (!originIdsKnown()) {
+                // Not judged without both ids: held like a partition whose target is not ready.
+                p->blocked = true;
+                p->resumeFrom = m->offset;
+                applyPauses();
+                msg.reset();
+                return true;
+            }
+            event(JobEvent::Severity::Info,
+                  QStringLiteral("copies carry header %1 = %2 (this source's cluster id); records whose %1 is "
+                                 "the target's (%3) came from there and are not copied back")
+                      .arg(QString::fromUtf8(m_originHeader), QString::fromUtf8(m_sourceClusterId),
+                           QString::fromUtf8(m_targetClusterId)));
+        }
+        if (cameFromTarget(m)) {
+            // Passed over like a record outside the stop time: progress moves past it.
+            p->consumedNext = m->offset + 1;
+            p->atEof = false;
+            ++m_originSkipped;
+            msg.reset();
+            return true;
+        }
+    }
     if (m_inFlight >= m_inFlightWindow && !m_operatorWindow) {
         m_backpressure = true; // waits in line until acknowledgements make room
         return false;
@@ -139,6 +164,8 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     rd_kafka_headers_t *hdrs = nullptr;
     if (rd_kafka_message_detach_headers(m, &hdrs) != RD_KAFKA_RESP_ERR_NO_ERROR)
         hdrs = nullptr;
+    if (!m_originHeader.isEmpty())
+        stampOrigin(&hdrs);
     const qint64 bytes = qint64(m->len) + qint64(m->key_len) + headerBytes(hdrs);
     if (m_throttleRate > 0 && m_tokens < 0) {
         if (hdrs)

@@ -15,7 +15,8 @@ QString plural(qint64 n, const char *word)
 
 PartitionComparison::PartitionComparison(const MirrorJobSpec &spec, const VerifyOptions &options,
                                          PartitionReader &source, PartitionReader &target)
-    : m_spec(spec), m_options(options), m_source(source), m_target(target)
+    : m_ignoredHeader(spec.originHeader.trimmed().toUtf8()), m_spec(spec), m_options(options), m_source(source),
+      m_target(target)
 {
 }
 
@@ -104,9 +105,9 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
         case PartitionReader::Next::End: sourceDone = true; return false;
         case PartitionReader::Next::Record: break;
         }
-        window.push(m->offset, fingerprint(m.get()));
+        window.push(m->offset, fingerprint(m.get(), m_ignoredHeader));
         if (digestSource)
-            addToDigest(sourceSha, m.get());
+            addToDigest(sourceSha, m.get(), m_ignoredHeader);
         lastSource = std::move(m);
         return true;
     };
@@ -134,7 +135,7 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
         if (next == PartitionReader::Next::Failed)
             return std::nullopt;
         const qint64 limit = r.tgtLow + kMissingLookahead;
-        const Fingerprint first = pending ? fingerprint(pending.get()) : Fingerprint{};
+        const Fingerprint first = pending ? fingerprint(pending.get(), m_ignoredHeader) : Fingerprint{};
         digestSource = false;
         TrimmedRecords removed;
         bool found = false;
@@ -147,7 +148,7 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
             }
             if (pending && window.at(window.size() - 1)->second == first) {
                 found = true;
-                addToDigest(sourceSha, lastSource.get());
+                addToDigest(sourceSha, lastSource.get(), m_ignoredHeader);
                 break;
             }
             removed.add(lastSource.get());
@@ -209,7 +210,7 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
                 return std::nullopt;
             if (next == PartitionReader::Next::End)
                 break;
-            if (s0 && fingerprint(t.get()) == s0->second) {
+            if (s0 && fingerprint(t.get(), m_ignoredHeader) == s0->second) {
                 pending = std::move(t);
                 found = true;
                 break;
@@ -259,7 +260,7 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
         lastTargetOffset = t->offset;
         if (different)
             continue; // only counting from here on
-        const Fingerprint fp = fingerprint(t.get());
+        const Fingerprint fp = fingerprint(t.get(), m_ignoredHeader);
 
         if (!aligned) {
             while (true) {
@@ -271,9 +272,9 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
                     sourceDone = true;
                     break;
                 }
-                if (fingerprint(m.get()) == fp) {
+                if (fingerprint(m.get(), m_ignoredHeader) == fp) {
                     window.push(m->offset, fp);
-                    addToDigest(sourceSha, m.get());
+                    addToDigest(sourceSha, m.get(), m_ignoredHeader);
                     aligned = true;
                     break;
                 }
@@ -349,7 +350,7 @@ std::optional<PartitionComparison::Attempt> PartitionComparison::compare(const P
             }
         } else {
             copied = matched + 1;
-            addToDigest(targetSha, t.get());
+            addToDigest(targetSha, t.get(), m_ignoredHeader);
         }
         expected = matched + 1;
     }

@@ -37,8 +37,10 @@ struct Fingerprint {
     bool operator==(const Fingerprint &) const = default;
 };
 
-Fingerprint fingerprint(const rd_kafka_message_t *m);
-void addToDigest(QCryptographicHash &sha, const rd_kafka_message_t *m);
+// `ignoredHeader` (the job's originHeader, which copies carry and originals
+// do not): left out of the headers' hash on both sides.
+Fingerprint fingerprint(const rd_kafka_message_t *m, const QByteArray &ignoredHeader = {});
+void addToDigest(QCryptographicHash &sha, const rd_kafka_message_t *m, const QByteArray &ignoredHeader = {});
 QString describeDifference(const Fingerprint &source, const Fingerprint &target);
 
 QString topicPartition(const QString &topic, int partition);
@@ -185,6 +187,7 @@ public:
     std::optional<PartitionVerdict> run(const PartitionJob &job, QString *error);
 
 private:
+    QByteArray m_ignoredHeader; // the job's originHeader (see fingerprint)
     struct Range {
         qint64 srcLow = 0, srcHigh = 0, tgtLow = 0, tgtHigh = 0;
         qint64 from = 0;     // where the mirrored range of the source starts

@@ -55,7 +55,7 @@ void addField(QCryptographicHash &sha, const void *data, size_t size)
 
 } // namespace
 
-Fingerprint fingerprint(const rd_kafka_message_t *m)
+Fingerprint fingerprint(const rd_kafka_message_t *m, const QByteArray &ignoredHeader)
 {
     Fingerprint fp;
     fp.key = hashBytes(m->key, m->key_len, 1);
@@ -63,6 +63,8 @@ Fingerprint fingerprint(const rd_kafka_message_t *m)
     quint64 h = 3;
     quint64 count = 0;
     forEachHeader(m, [&](const char *name, const void *value, size_t size) {
+        if (!ignoredHeader.isEmpty() && ignoredHeader == name)
+            return;
         h = hashBytes(name, qstrlen(name), h);
         h = hashBytes(value, size, h);
         ++count;
@@ -73,14 +75,17 @@ Fingerprint fingerprint(const rd_kafka_message_t *m)
     return fp;
 }
 
-void addToDigest(QCryptographicHash &sha, const rd_kafka_message_t *m)
+void addToDigest(QCryptographicHash &sha, const rd_kafka_message_t *m, const QByteArray &ignoredHeader)
 {
     addField(sha, m->key, m->key_len);
     addField(sha, m->payload, m->len);
+    const auto kept = [&](const char *name) { return ignoredHeader.isEmpty() || ignoredHeader != name; };
     quint64 count = 0;
-    forEachHeader(m, [&](const char *, const void *, size_t) { ++count; });
+    forEachHeader(m, [&](const char *name, const void *, size_t) { count += kept(name) ? 1 : 0; });
     sha.addData(QByteArrayView(reinterpret_cast<const char *>(&count), sizeof count));
     forEachHeader(m, [&](const char *name, const void *value, size_t size) {
+        if (!kept(name))
+            return;
         addField(sha, name, qstrlen(name));
         addField(sha, value, size);
     });

@@ -132,6 +132,7 @@ public:
     QString groupId;        // empty: groupIdForName(name)
     bool offsetMap = true;  // "offsetMap": false keeps no map (plain migrations)
     QString offsetMapTopic; // empty: defaultOffsetMapTopic(effectiveGroupId())
+    QString originHeader;   // empty: off (MirrorJobSpec::originHeader)
     StartPosition start = StartPosition::Committed;
     QDateTime startTimestamp;
     StopCondition stop = StopCondition::RunForever;

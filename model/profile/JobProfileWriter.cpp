@@ -236,6 +236,7 @@ private:
                          w.m_w.boolean(QStringLiteral("offsetMap"), false);
                  }},
                 {"offsetMapTopic", [](ProfileWriter &w, const QString &path) { w.string(path, w.m_p.offsetMapTopic); }},
+                {"originHeader", [](ProfileWriter &w, const QString &path) { w.string(path, w.m_p.originHeader); }},
                 {"start", [](ProfileWriter &w, const QString &path) {
                      if (w.m_p.start == StartPosition::Timestamp)
                          w.object(path);

@@ -49,6 +49,7 @@ public:
         m_r.string(root, QStringLiteral("groupId"), &p->groupId);
         m_r.boolean(root, QStringLiteral("offsetMap"), &p->offsetMap);
         m_r.string(root, QStringLiteral("offsetMapTopic"), &p->offsetMapTopic);
+        m_r.string(root, QStringLiteral("originHeader"), &p->originHeader);
         startPosition(root, p);
         stopCondition(root, p);
 

@@ -185,6 +185,7 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.groupId = effectiveGroupId();
     s.offsetMap = offsetMap;
     s.offsetMapTopic = offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(s.groupId) : offsetMapTopic;
+    s.originHeader = originHeader;
     s.start = start;
     s.startTimestamp = startTimestamp;
     s.stop = stop;

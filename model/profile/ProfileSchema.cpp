@@ -145,6 +145,11 @@ constexpr std::array kFields = {
           .type = T::String,
           .defaultValue = "(from groupId)",
           .help = "the compacted target topic that holds the offset map"},
+    Field{.path = "originHeader",
+          .type = T::String,
+          .defaultValue = "(off)",
+          .help = "active/active: copies carry this header (the first source cluster's id) and a record whose header "
+                  "names the target is not copied back, e.g. \"mirrordesk.origin\"; for identity naming both ways"},
     Field{.path = "start",
           .type = T::Choice,
           .defaultValue = "\"committed\"",

@@ -359,6 +359,14 @@ public:
             error(QStringLiteral("stop.timestamp"), QStringLiteral("must be later than start.timestamp"));
         if (!p.groupId.isEmpty() && p.groupId.trimmed() != p.groupId)
             error(QStringLiteral("groupId"), QStringLiteral("must not start or end with spaces"));
+        if (!p.originHeader.isEmpty()) {
+            const bool printable = std::all_of(p.originHeader.cbegin(), p.originHeader.cend(),
+                                               [](QChar c) { return c.unicode() > 0x20 && c.unicode() < 0x7f; });
+            if (!printable || p.originHeader.size() > 255)
+                error(QStringLiteral("originHeader"),
+                      QStringLiteral("\"%1\" is not a header name: 1 to 255 printable ASCII characters, no spaces")
+                          .arg(p.originHeader));
+        }
         if (!p.offsetMapTopic.isEmpty() && !isValidKafkaTopicName(p.offsetMapTopic))
             error(QStringLiteral("offsetMapTopic"),
                   QStringLiteral(

@@ -140,6 +140,7 @@ inline JobProfile fullProfile()
     p.separator = QStringLiteral("_");
     p.nameTemplate = QStringLiteral("dr-${topic}");
     p.groupId = QStringLiteral("custom-group");
+    p.originHeader = QStringLiteral("mirrordesk.origin");
     p.start = StartPosition::Timestamp;
     p.startTimestamp = QDateTime(QDate(2026, 11, 1), QTime(0, 0), Qt::UTC);
     p.stop = StopCondition::AtTimestamp;
