@@ -333,6 +333,15 @@ private Q_SLOTS:
         QCOMPARE(field<QSpinBox>(again, QStringLiteral("acls.intervalMs"))->value(), 30000);
         QCOMPARE(field<QComboBox>(again, QStringLiteral("acls.mode"))->currentText(), QStringLiteral("exact"));
         QVERIFY(!again->document()->isModified());
+        // The origin header (active/active) is edited and saved the same way.
+        auto *origin = field<QLineEdit>(again, QStringLiteral("originHeader"));
+        QVERIFY(origin);
+        origin->setText(QStringLiteral("mirrordesk.origin"));
+        QCOMPARE(again->document()->profile().originHeader, QStringLiteral("mirrordesk.origin"));
+        QVERIFY(ws.save(again));
+        saved = JobProfile::load(path, &issues);
+        QVERIFY(saved);
+        QCOMPARE(saved->originHeader, QStringLiteral("mirrordesk.origin"));
         // The box stops at the key's range.
         field<QSpinBox>(again, QStringLiteral("acls.intervalMs"))->setValue(0);
         QCOMPARE(field<QSpinBox>(again, QStringLiteral("acls.intervalMs"))->value(), JobProfile::MinAclSyncIntervalMs);

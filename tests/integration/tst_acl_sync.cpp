@@ -82,7 +82,7 @@ class TstAclSync : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"));
+        MD_REQUIRE_BROKERS_NAMED(QStringLiteral("source"), QStringLiteral("target"));
         QString error;
         for (const QString &b : {kSource, kTarget}) {
             runHarness({QStringLiteral("stop"), b});
@@ -209,6 +209,58 @@ private Q_SLOTS:
         QVERIFY(targetAcls().contains(daveOwn));
         again.stop();
         QVERIFY(again.waitForFinished(60000));
+    }
+
+    void exactModeCopiesWriteAndAllAsTheyAre()
+    {
+        const QString b = uniqueName(QStringLiteral("ase"));
+        const QString topic = b + QStringLiteral("-t");
+        QString error;
+        QVERIFY2(createTopic(direct(kSource).bootstrap, topic, 1, {}, &error), qPrintable(error));
+        const AclEntry write =
+            acl(QStringLiteral("ALLOW"), m_user, QStringLiteral("WRITE"), QStringLiteral("TOPIC"), topic);
+        const AclEntry all = acl(QStringLiteral("ALLOW"), QStringLiteral("User:bob"), QStringLiteral("ALL"),
+                                 QStringLiteral("TOPIC"), topic);
+        QVERIFY2(m_src->createAcls({write, all}).ok(), "source bindings");
+        MirrorJobSpec spec = jobSpec(b);
+        spec.aclSyncMode = MirrorJobSpec::AclSyncMode::Exact;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        job.start();
+        AclEntry writeThere = write, allThere = all;
+        writeThere.resourceName = allThere.resourceName = QStringLiteral("src.") + topic;
+        QTRY_VERIFY2_WITH_TIMEOUT(targetAcls().contains(writeThere) && targetAcls().contains(allThere),
+                                  qPrintable(events.join(QLatin1Char('\n'))), 60000);
+        // The broker agrees: the user may write the mirrored topic on the target (in safe mode it may not).
+        QTRY_VERIFY_WITH_TIMEOUT(m_dst->metadata().value.topic(writeThere.resourceName), 30000);
+        const ProbeResult probe = probeTopicWrite(m_targetUser, writeThere.resourceName);
+        QVERIFY2(probe.outcome == Probed::Allowed, qPrintable(probe.detail));
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+    }
+
+    void aTargetWithoutAnAuthorizerIsReportedAndTheJobRunsOn()
+    {
+        // The harness's plain "target" broker has no authorizer.
+        const QString b = uniqueName(QStringLiteral("asz"));
+        QString error;
+        QVERIFY2(createTopic(direct(kSource).bootstrap, b + QStringLiteral("-t"), 1, {}, &error), qPrintable(error));
+        MirrorJobSpec spec = jobSpec(b);
+        spec.groupsInclude.clear();
+        spec.target = clusterConfig(QStringLiteral("target"));
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        job.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(!events.filter(QStringLiteral("ACL sync is off for this run")).isEmpty(),
+                                  qPrintable(events.join(QLatin1Char('\n'))), 60000);
+        const QString said = events.filter(QStringLiteral("ACL sync is off for this run")).first();
+        qInfo("%s", qPrintable(said));
+        QVERIFY2(said.contains(QLatin1String("no authorizer")), qPrintable(said));
+        QVERIFY(job.isRunning());
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
     }
 
     void checkListsWhatWouldChangeAndChangesNothing()

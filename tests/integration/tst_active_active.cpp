@@ -158,6 +158,61 @@ private Q_SLOTS:
         QVERIFY(ba.waitForFinished(60000));
     }
 
+    void prefixNamingBothWaysNeedsNoHeader()
+    {
+        // MM2's rule: a job never copies "<its target's alias>.*" back.
+        const QString topic = uniqueName(QStringLiteral("aap"));
+        QString error;
+        for (const QString &c : {sourceBootstrap(), targetBootstrap()})
+            QVERIFY2(createTopic(c, topic, 1, {}, &error), qPrintable(error));
+        QVERIFY2(produce(sourceBootstrap(), topic, numbered(QStringLiteral("a"), 40, 1), &error), qPrintable(error));
+        QVERIFY2(produce(targetBootstrap(), topic, numbered(QStringLiteral("b"), 40, 1), &error), qPrintable(error));
+        const auto prefixed = [&](const QString &name, const QString &from, const QString &fromAlias, const QString &to,
+                                  const QString &toAlias) {
+            MirrorJobSpec s = job(name, from, to, topic);
+            s.include = {QStringLiteral(".*") + QRegularExpression::escape(topic)};
+            s.naming = NamingPolicy::Prefix;
+            s.separator = QStringLiteral(".");
+            s.source.alias = fromAlias;
+            s.target.alias = toAlias;
+            s.originHeader.clear();
+            return s;
+        };
+        MirrorJob ab(prefixed(topic + QStringLiteral("-ab"), sourceBootstrap(), QStringLiteral("east"),
+                              targetBootstrap(), QStringLiteral("west")));
+        MirrorJob ba(prefixed(topic + QStringLiteral("-ba"), targetBootstrap(), QStringLiteral("west"),
+                              sourceBootstrap(), QStringLiteral("east")));
+        ab.start();
+        ba.start();
+        // Each side: its own 40, the other's 40 under "<other alias>.<topic>", and nothing deeper.
+        expectExactlyOnce({targetBootstrap()}, QStringLiteral("east.") + topic,
+                          valueSet(numbered(QStringLiteral("a"), 40, 1)));
+        if (QTest::currentTestFailed())
+            return;
+        expectExactlyOnce({sourceBootstrap()}, QStringLiteral("west.") + topic,
+                          valueSet(numbered(QStringLiteral("b"), 40, 1)));
+        if (QTest::currentTestFailed())
+            return;
+        for (const QString &c : {sourceBootstrap(), targetBootstrap()}) {
+            ClusterConfig cc;
+            cc.alias = QStringLiteral("probe");
+            cc.bootstrap = c;
+            std::unique_ptr<AdminService> s = AdminService::create(cc, &error, 20000);
+            QVERIFY2(s, qPrintable(error));
+            const AdminResult<ClusterMetadata> md = s->metadata();
+            QVERIFY2(md.ok(), qPrintable(md.error));
+            for (const TopicInfo &t : md.value.topics)
+                QVERIFY2(!t.name.endsWith(QStringLiteral("east.") + topic) || t.name == QStringLiteral("east.") + topic,
+                         qPrintable(t.name));
+            QVERIFY(!md.value.topic(QStringLiteral("west.east.") + topic));
+            QVERIFY(!md.value.topic(QStringLiteral("east.west.") + topic));
+        }
+        ab.stop();
+        ba.stop();
+        QVERIFY(ab.waitForFinished(60000));
+        QVERIFY(ba.waitForFinished(60000));
+    }
+
     void verifyComparesCopiesWithoutTheirOriginHeader()
     {
         // The header is the only thing a copy adds: verify leaves it out on both sides.

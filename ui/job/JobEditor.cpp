@@ -153,6 +153,7 @@ void JobEditor::load(const JobProfile &p)
     m_naming->setCurrentText(namingPolicyName(p.naming));
     m_separator->setText(p.separator);
     m_template->setText(p.nameTemplate);
+    m_originHeader->setText(p.originHeader);
     m_groupId->setText(p.groupId);
     m_start->setCurrentText(startPositionName(p.start));
     m_startTimestamp->setText(timestampText(p.startTimestamp));
@@ -231,6 +232,7 @@ JobProfile JobEditor::collect() const
     parseNamingPolicy(m_naming->currentText(), &p.naming);
     p.separator = m_separator->text();
     p.nameTemplate = m_template->text().trimmed();
+    p.originHeader = m_originHeader->text().trimmed();
     p.groupId = m_groupId->text();
     p.start = StartPosition(m_start->currentIndex());
     p.stop = StopCondition(m_stop->currentIndex());

@@ -124,6 +124,7 @@ private:
     QComboBox *m_naming = nullptr;
     QLineEdit *m_separator = nullptr;
     QLineEdit *m_template = nullptr;
+    QLineEdit *m_originHeader = nullptr; // "originHeader": active/active under identity naming
     QLineEdit *m_groupId = nullptr;
     QComboBox *m_start = nullptr;
     QLineEdit *m_startTimestamp = nullptr;

@@ -216,6 +216,9 @@ void JobEditor::buildForm()
     m_template = new QLineEdit;
     m_template->setPlaceholderText(QStringLiteral("dr-${topic}"));
     addRow(topicsForm, tr("Name template"), m_template, {QStringLiteral("naming.template")});
+    m_originHeader = new QLineEdit;
+    m_originHeader->setPlaceholderText(tr("off; for active/active with the same names both ways: mirrordesk.origin"));
+    addRow(topicsForm, tr("Origin header"), m_originHeader, {QStringLiteral("originHeader")});
     m_createTopics = new QCheckBox(tr("Create missing target topics (with the source's partitions)"));
     addRow(topicsForm, QString(), m_createTopics, {QStringLiteral("createTopics")});
     m_syncConfigs = new QCheckBox(tr("Copy topic configs to the target"));
@@ -301,7 +304,7 @@ void JobEditor::buildForm()
     m_unknownKeys->setWordWrap(true);
     runForm->addRow(m_unknownKeys);
 
-    for (QLineEdit *e : {m_name, m_separator, m_template, m_groupId, m_startTimestamp, m_stopTimestamp})
+    for (QLineEdit *e : {m_name, m_separator, m_template, m_originHeader, m_groupId, m_startTimestamp, m_stopTimestamp})
         connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
     for (QPlainTextEdit *e : {m_include, m_exclude, m_configExclude})
         connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
