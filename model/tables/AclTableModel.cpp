@@ -68,7 +68,7 @@ QVariant AclTableModel::headerData(int section, Qt::Orientation orientation, int
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case ResourceType: return tr("Resource type");
+    case ResourceType: return tr("Type"); // short: the page fits a half-width pane
     case ResourceName: return tr("Resource");
     case PatternType: return tr("Pattern");
     case Principal: return tr("Principal");

@@ -98,10 +98,15 @@ AclCheckPanel::AclCheckPanel(const AclTableModel *bindings, QWidget *parent)
     grid->addWidget(m_operation, 1, 1);
     grid->addWidget(new QLabel(tr("Resource:"), this), 1, 2);
     auto *resource = new QHBoxLayout;
+    // Combos that may shrink to their short names and the Check button on a row of its own:
+    // the panel must fit a half-width pane without taking the jobs list's width.
+    for (QComboBox *box : {m_operation, m_resourceType, m_allowEveryone}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(6);
+    }
     resource->addWidget(m_resourceType);
-    resource->addWidget(m_resourceName, 1);
+    resource->addWidget(m_resourceName, 2);
     grid->addLayout(resource, 1, 3);
-    grid->addWidget(m_checkButton, 1, 4);
     auto *supersLabel = new QLabel(tr("Super users:"), this);
     supersLabel->setToolTip(m_superUsers->toolTip());
     grid->addWidget(supersLabel, 2, 0);
@@ -109,7 +114,11 @@ AclCheckPanel::AclCheckPanel(const AclTableModel *bindings, QWidget *parent)
     auto *everyoneLabel = new QLabel(tr("Everyone if no ACL:"), this);
     everyoneLabel->setToolTip(m_allowEveryone->toolTip());
     grid->addWidget(everyoneLabel, 2, 2);
-    grid->addWidget(m_allowEveryone, 2, 3, Qt::AlignLeft);
+    auto *everyone = new QHBoxLayout;
+    everyone->addWidget(m_allowEveryone);
+    everyone->addStretch(1);
+    everyone->addWidget(m_checkButton);
+    grid->addLayout(everyone, 2, 3);
     grid->addWidget(m_superUsersError, 3, 1, 1, 3);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 2);

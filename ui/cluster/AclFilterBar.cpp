@@ -29,11 +29,18 @@ AclFilterBar::AclFilterBar(AclFilterProxy *proxy, QWidget *parent)
 {
     setObjectName(QStringLiteral("aclFilters"));
     m_principal->setObjectName(QStringLiteral("principalFilter"));
-    m_principal->setPlaceholderText(tr("Principal contains"));
+    // Short placeholders and combos that may shrink: the bar fits a half-width pane.
+    m_principal->setPlaceholderText(tr("Principal"));
+    m_principal->setToolTip(tr("Bindings whose principal contains this"));
     m_principal->setClearButtonEnabled(true);
     m_resourceType->setObjectName(QStringLiteral("resourceTypeFilter"));
     m_resourceName->setObjectName(QStringLiteral("resourceFilter"));
-    m_resourceName->setPlaceholderText(tr("Resource name contains"));
+    m_resourceName->setPlaceholderText(tr("Resource name"));
+    m_resourceName->setToolTip(tr("Bindings whose resource name contains this"));
+    for (QComboBox *box : {m_resourceType, m_operation}) {
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(9);
+    }
     m_resourceName->setClearButtonEnabled(true);
     m_operation->setObjectName(QStringLiteral("operationFilter"));
     m_operation->setToolTip(tr("Bindings for exactly this operation (an ALL binding is not shown for READ: "

@@ -160,6 +160,9 @@ void AclView::onAcls(quint64 id, const QList<AclEntry> &acls)
     m_listError.clear();
     m_model->setAcls(acls);
     m_view->setEnabled(true);
+    // Once per list, not per change (ResizeToContents would measure every row on each):
+    // in a half-width pane every column then fits without scrolling sideways.
+    m_view->resizeColumnsToContents();
     const QString count = acls.isEmpty() ? tr("An authorizer is configured, and no ACLs are defined.")
                                          : tr("%n ACL binding(s)", nullptr, int(acls.size()));
     // What the last change did stays said beside what the refresh found.
