@@ -19,7 +19,7 @@ bool is(const QString &value, const char *name)
 } // namespace
 
 std::optional<AclEntry> targetAclOf(const MirrorJobSpec &spec, const AclEntry &source, const QStringList &sourceTopics,
-                                    QString *note)
+                                    QString *note, const GroupFilter *groups)
 {
     const auto because = [&](const QString &why) -> std::optional<AclEntry> {
         if (note)
@@ -53,8 +53,10 @@ std::optional<AclEntry> targetAclOf(const MirrorJobSpec &spec, const AclEntry &s
     if (is(source.resourceType, "GROUP")) {
         if (is(source.resourceName, "*") || spec.groupsInclude.isEmpty())
             return std::nullopt;
-        const GroupFilter groups(spec);
-        if (!groups.isValid() || !groups.selects(source.resourceName))
+        std::optional<GroupFilter> own;
+        if (!groups)
+            groups = &own.emplace(spec);
+        if (!groups->isValid() || !groups->selects(source.resourceName))
             return std::nullopt;
         return t; // groups keep their names on the target
     }
@@ -65,9 +67,10 @@ AclSyncPlan planAclSync(const MirrorJobSpec &spec, const AclSyncInput &in)
 {
     AclSyncPlan plan;
     QSet<QString> wanted;
+    const GroupFilter groups(spec); // its regexes compiled once, not per binding
     for (const AclEntry &b : in.source) {
         QString note;
-        const std::optional<AclEntry> t = targetAclOf(spec, b, in.sourceTopics, &note);
+        const std::optional<AclEntry> t = targetAclOf(spec, b, in.sourceTopics, &note, &groups);
         if (!note.isEmpty())
             plan.notes.append(note);
         if (t && !wanted.contains(aclKey(*t))) {

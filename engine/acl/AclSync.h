@@ -45,8 +45,10 @@ struct AclSyncPlan {
 
 // The target binding a source binding implies, if any; *note says why none
 // when a binding that names what the job mirrors does not follow.
+class GroupFilter;
+// `groups`: the job's group selection, made once by a caller that asks for many (null: made here).
 std::optional<AclEntry> targetAclOf(const MirrorJobSpec &spec, const AclEntry &source, const QStringList &sourceTopics,
-                                    QString *note = nullptr);
+                                    QString *note = nullptr, const GroupFilter *groups = nullptr);
 AclSyncPlan planAclSync(const MirrorJobSpec &spec, const AclSyncInput &input);
 // "<map topic's stem>.acl-sync": the compacted topic on the target where a job
 // records the bindings it created (AclSyncRecords). Never mirrored.

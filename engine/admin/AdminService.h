@@ -253,6 +253,8 @@ private:
     AdminResult<QList<ConfigEntry>> describeConfigs(rd_kafka_ResourceType_t type, const QString &name,
                                                     const QString &what);
 
+    // The controller's (else the first broker's) configs: the authorizer's settings.
+    AdminResult<QList<ConfigEntry>> brokerConfigs(const QString &what);
     // After a create: until a broker lists the topic, within the timeout (see createTopic).
     void waitUntilListed(const QString &topic);
 

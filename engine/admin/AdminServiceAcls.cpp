@@ -75,36 +75,36 @@ AdminResult<QList<AclEntry>> AdminService::listAcls()
     // like a cluster with no ACLs. Tell them apart by the broker's own
     // authorizer.class.name, read with DescribeConfigs (which reports errors).
     if (out.isEmpty()) {
-        AdminResult<ClusterMetadata> md = metadata();
-        if (md.ok() && !md.value.brokers.isEmpty()) {
-            const int brokerId = md.value.controllerId >= 0 ? md.value.controllerId : md.value.brokers.first().id;
-            AdminResult<QList<ConfigEntry>> configs =
-                describeConfigs(RD_KAFKA_RESOURCE_BROKER, QString::number(brokerId), what);
-            if (configs.ok()) {
-                const auto it = std::find_if(configs.value.cbegin(), configs.value.cend(), [](const ConfigEntry &e) {
-                    return e.name == QLatin1String("authorizer.class.name");
-                });
-                if (it == configs.value.cend() || !it->value || it->value->isEmpty())
-                    return R::failure(KafkaError::from(RD_KAFKA_RESP_ERR_SECURITY_DISABLED, noAuthorizer()));
-            }
+        const AdminResult<QList<ConfigEntry>> configs = brokerConfigs(what);
+        if (configs.ok()) {
+            const auto it = std::find_if(configs.value.cbegin(), configs.value.cend(), [](const ConfigEntry &e) {
+                return e.name == QLatin1String("authorizer.class.name");
+            });
+            if (it == configs.value.cend() || !it->value || it->value->isEmpty())
+                return R::failure(KafkaError::from(RD_KAFKA_RESP_ERR_SECURITY_DISABLED, noAuthorizer()));
         }
     }
     return {out, {}};
 }
 
-AdminResult<AclRules> AdminService::aclRules()
+AdminResult<QList<ConfigEntry>> AdminService::brokerConfigs(const QString &what)
 {
-    using R = AdminResult<AclRules>;
-    const QString what = QStringLiteral("cannot read the brokers' authorizer settings");
-    AdminResult<ClusterMetadata> md = metadata();
+    using R = AdminResult<QList<ConfigEntry>>;
+    const AdminResult<ClusterMetadata> md = metadata();
     if (!md.ok())
         return R::failure(md.kafkaError);
     if (md.value.brokers.isEmpty())
         return R::failure(what + QStringLiteral(": the cluster lists no broker"));
     // Every broker should hold the same; the controller's (or the first's) answers.
     const int brokerId = md.value.controllerId >= 0 ? md.value.controllerId : md.value.brokers.first().id;
-    AdminResult<QList<ConfigEntry>> configs =
-        describeConfigs(RD_KAFKA_RESOURCE_BROKER, QString::number(brokerId), what);
+    return describeConfigs(RD_KAFKA_RESOURCE_BROKER, QString::number(brokerId), what);
+}
+
+AdminResult<AclRules> AdminService::aclRules()
+{
+    using R = AdminResult<AclRules>;
+    const QString what = QStringLiteral("cannot read the brokers' authorizer settings");
+    const AdminResult<QList<ConfigEntry>> configs = brokerConfigs(what);
     if (!configs.ok())
         return R::failure(configs.kafkaError);
     AclRules rules;
