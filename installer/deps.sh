@@ -15,9 +15,10 @@ set -euo pipefail
 # (its Qt 6 build), QtKeychain (Qt 6). qt6-base-dev pulls libgl-dev and friends, which Qt6Gui's
 # CMake package requires. librdkafka is built from source by
 # installer/librdkafka.sh (Debian's 2.0.2 cannot do SCRAM with Kafka 4.x):
-# it needs the -dev packages of what it links and cargo to fetch the source.
+# it needs the -dev packages of what it links, cargo to fetch the source and
+# patch for our fixes of it (installer/librdkafka-patches).
 BUILD_PACKAGES=(
-    build-essential cmake ninja-build pkg-config python3
+    build-essential cmake ninja-build pkg-config python3 patch
     qt6-base-dev qt6-base-dev-tools qt6-qpa-plugins libgl-dev
     libqcustomplot-dev qtkeychain-qt6-dev
     libssl-dev libsasl2-dev zlib1g-dev libzstd-dev liblz4-dev libcurl4-openssl-dev

@@ -56,8 +56,9 @@ VARIANT=""
 (( TSAN )) && VARIANT=-tsan
 PREFIX="${MIRRORDESK_RDKAFKA_PREFIX:-$CACHE/librdkafka-$VERSION$VARIANT}"
 STAMP="$PREFIX/lib/cmake/RdKafka/RdKafkaConfigVersion.cmake"
-# Changes whenever the flags below change, so an older cache is rebuilt.
-BUILD_ID="atomics-1"
+# Changes whenever the flags or the patches below change, so an older cache
+# is rebuilt.
+BUILD_ID="atomics-1+coord-tick-1"
 
 if [[ -f "$STAMP" ]] && grep -q "\"$VERSION\"" "$STAMP" &&
     [[ "$(cat "$PREFIX/BUILD_ID" 2>/dev/null)" == "$BUILD_ID" ]]; then
@@ -96,11 +97,18 @@ d = json.load(sys.stdin)
 print(next(p["manifest_path"] for p in d["packages"] if p["name"] == "rdkafka-sys"))')"
 source_dir="$(dirname "$manifest")/librdkafka"
 [[ -f "$source_dir/CMakeLists.txt" ]] || { echo "librdkafka.sh: no librdkafka source in $source_dir" >&2; exit 1; }
+# A copy, patched: cargo's unpacked crate stays as the registry gave it.
+# installer/librdkafka-patches/ holds our own fixes of librdkafka bugs that
+# MirrorDesk's tests hit (each file says what and why).
+cp -a "$source_dir" "$work/source"
+source_dir="$work/source"
+shopt -s nullglob
+for p in "$(dirname "${BASH_SOURCE[0]}")"/librdkafka-patches/*.patch; do
+    patch -s -p1 -d "$source_dir" < "$p" || { echo "librdkafka.sh: $p does not apply" >&2; exit 1; }
+done
 if (( TSAN )); then
     # librdkafka's CMake build has no switch for it: it takes C11 threads when
     # its probe compiles. A copy whose probe cannot compile builds tinycthread.
-    cp -a "$source_dir" "$work/source"
-    source_dir="$work/source"
     echo '#error "not for ThreadSanitizer (installer/librdkafka.sh --tsan)"' \
         > "$source_dir/packaging/cmake/try_compile/c11threads_test.c"
 fi
