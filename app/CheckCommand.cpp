@@ -13,6 +13,7 @@
 #include "engine/mirror/TopicNaming.h"
 #include "engine/mirror/TransactionCheck.h"
 #include "engine/schema/RegistryCompare.h"
+#include "engine/schemasync/SchemaSyncRunner.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -116,6 +117,49 @@ void printSchemas(const MirrorJobSpec &spec, const MirrorPlan &plan, QTextStream
         out << "  warning: " << f.text << '\n';
     out << "  " << c.summary() << '\n';
     out.flush();
+}
+
+// What the job's schema sync would register on the target registry now
+// (nothing is registered), and the id map as far as the target has the
+// schemas. Preserve against a registry that cannot take given ids is an error.
+int printSchemaSync(const MirrorJobSpec &spec, QTextStream &out)
+{
+    out << "schema sync (ids " << (spec.schemaIds == MirrorJobSpec::SchemaIds::Preserve ? "preserved" : "translated")
+        << ", every " << spec.schemaSyncIntervalMs / 1000.0 << " s):\n";
+    SchemaRegistryClient source(spec.source.schemaRegistry, kCheckProbeTimeoutMs);
+    SchemaRegistryClient target(spec.target.schemaRegistry, kCheckProbeTimeoutMs);
+    const SchemaSyncRound r = runSchemaSyncRound(spec, source, target, false);
+    if (r.fatal) {
+        out << "ERROR: " << r.error << '\n';
+        return 1;
+    }
+    if (!r.ok) {
+        out << "  warning: not checked: " << r.error << '\n';
+        return 0;
+    }
+    int toRegister = 0;
+    QStringList mapped;
+    for (const SchemaCopyStep &s : r.steps) {
+        if (s.created) {
+            ++toRegister;
+            out << "  register " << s.targetSubject << " from " << s.sourceSubject << " version " << s.sourceVersion
+                << " (source id " << s.sourceId << ')';
+            if (!s.compatibility.isEmpty())
+                out << ", compatibility " << s.compatibility;
+            out << '\n';
+        } else {
+            mapped << QStringLiteral("%1 -> %2").arg(s.sourceId).arg(s.targetId);
+        }
+    }
+    for (const QString &f : r.failures)
+        out << "  warning: " << f << '\n';
+    mapped.removeDuplicates();
+    if (!mapped.isEmpty())
+        out << "  ids already on the target (source -> target): " << mapped.join(QStringLiteral(", ")) << '\n';
+    out << "  " << r.subjects.size() << " subject(s) follow the job (with what they reference): " << toRegister
+        << " version(s) to register, " << (r.steps.size() - toRegister) << " already on the target\n";
+    out.flush();
+    return 0;
 }
 
 // What the job's ACL sync would create and delete on the target now (nothing is
@@ -274,7 +318,10 @@ int runCheckCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         out << "warning: " << w << '\n';
     for (const QString &p : retention.problems)
         out << "note: retention not checked: " << p << '\n';
-    printSchemas(*spec, plan, out);
+    if (spec->syncSchemas)
+        errors += printSchemaSync(*spec, out); // what the registries lack is what the sync copies
+    else
+        printSchemas(*spec, plan, out);
     printAclSync(*spec, out);
 
     out << "check: " << plan.topics.size() << " topics to mirror, " << created << " to create, " << errors

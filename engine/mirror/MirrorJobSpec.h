@@ -89,6 +89,19 @@ struct MirrorJobSpec {
     int aclSyncIntervalMs = 60000;
     enum class AclSyncMode { Safe, Exact };
     AclSyncMode aclSyncMode = AclSyncMode::Safe;
+    // The registry subjects of the mirrored topics (<topic>-key and -value,
+    // TopicNameStrategy, renamed with the topics) and what they reference
+    // follow to the target's registry (engine/schemasync/), before the first
+    // record that uses them. Translate: the target registry numbers them and
+    // the engine rewrites the id in each record's wire-format header;
+    // Preserve: the same ids (the target registry in IMPORT mode).
+    bool syncSchemas = false;
+    enum class SchemaIds { Translate, Preserve };
+    SchemaIds schemaIds = SchemaIds::Translate;
+    QStringList
+        schemaSubjectsInclude; // regexes on whole source subject names; empty: every subject of a mirrored topic
+    QStringList schemaSubjectsExclude;
+    int schemaSyncIntervalMs = 60000;
 
     bool operator==(const MirrorJobSpec &) const = default;
 };

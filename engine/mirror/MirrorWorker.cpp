@@ -167,6 +167,7 @@ bool MirrorWorker::setup(QString *error)
     (void)pc.conf.release();
     m_producer.reset(producer);
     setupOffsetMap();
+    startSchemaSync();
     return !eos() || setupTransactions(error);
 }
 
@@ -253,6 +254,8 @@ void MirrorWorker::run()
 void MirrorWorker::shutdown(bool graceful)
 {
     m_stopping = true;
+    if (m_schemaSync)
+        m_schemaSync->stop(); // answers nothing more; joined below, after the flush
     if (graceful) {
         setState(JobState::Stopping);
         applyPauses();
@@ -295,6 +298,7 @@ void MirrorWorker::shutdown(bool graceful)
     m_producer.reset();
     m_progressReader.reset();
     m_ownerReader.reset();
+    m_schemaSync.reset(); // its thread joined (a registry call in flight ends by its own timeout)
 }
 
 bool MirrorWorker::flushProducer(int timeoutMs)
@@ -446,6 +450,8 @@ void MirrorWorker::tick()
     pollTopicIds();
     pollOffsetMapSetup();
     serviceReplays();
+    if (m_schemaSync)
+        serviceSchemaWaits(now);
     if (eos()) {
         tickTransactions(now);
     } else if (now >= m_nextCommit) {

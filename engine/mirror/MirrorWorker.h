@@ -10,6 +10,7 @@
 #include "engine/mirror/RateWindow.h"
 #include "engine/mirror/TopicSync.h"
 #include "engine/offsetmap/OffsetMap.h"
+#include "engine/schemasync/SchemaSyncRunner.h"
 
 #include <QByteArray>
 #include <QHash>
@@ -79,6 +80,11 @@ private:
         bool pausedActual = false;
         bool done = false;    // stop condition reached for this partition
         bool blocked = false; // the target partition does not exist
+        // Schema sync: a record's schema id (or its topic's subjects, id -1)
+        // is not on the target registry yet; the partition waits at resumeFrom.
+        bool schemaWaiting = false;
+        int schemaWaitId = -1;
+        bool schemaFailureShown = false;
         bool atEof = false;
         qint64 consumedNext = -1; // offset after the last record handed to the producer (or EOF position)
         qint64 resumeFrom = -1;   // a record was dropped here: seek back before consuming again
@@ -160,6 +166,7 @@ private:
         bool missing = false;                 // selected before, gone from the source at the last refresh
         bool recreated = false;               // its partitions start from their first record, whatever progress says
         QMap<QString, QString> syncedConfigs; // what the target topic was last given
+        int schemaUse = -1;                   // schema sync: -1 not known yet, else kSchemaKey | kSchemaValue bits
         std::vector<std::unique_ptr<PartState>> parts;
     };
     enum class Command { Pause, Resume, Stop, Abort };
@@ -207,6 +214,18 @@ private:
     bool originIdsKnown();
     bool cameFromTarget(const rd_kafka_message_t *m) const;
     void stampOrigin(rd_kafka_headers_t **hdrs) const; // adds the header unless the record has one
+
+    // schema sync (MirrorWorkerSchemas.cpp): ids rewritten in place in the
+    // consumed record (translate); what was there, to undo when it waits.
+    struct SchemaUndo {
+        unsigned char key[4] = {}, value[4] = {};
+        bool keyDone = false, valueDone = false;
+    };
+    static constexpr int kSchemaKey = 1, kSchemaValue = 2;
+    void startSchemaSync();
+    bool schemaIdsReady(PartState *p, rd_kafka_message_t *m, SchemaUndo *undo); // false: p waits
+    void undoSchemaIds(rd_kafka_message_t *m, const SchemaUndo &undo);
+    void serviceSchemaWaits(Clock::time_point now);
 
     // exactly-once (MirrorWorkerTxn.cpp)
     bool eos() const { return m_spec.delivery == DeliveryGuarantee::ExactlyOnce; }
@@ -343,6 +362,11 @@ private:
     int m_topicIdFailures = 0;
     QString m_memberId;
     Clock::time_point m_lastConsumerPoll;
+
+    std::unique_ptr<SchemaSyncRunner> m_schemaSync; // null: schemas.sync off
+    quint64 m_schemaGeneration = 0;
+    QHash<int, int> m_schemaIds; // source id -> target id, as answered (never changes)
+    Clock::time_point m_nextSchemaRetry;
 
     // totals
     qint64 m_recordsConsumed = 0, m_recordsProduced = 0, m_bytesConsumed = 0, m_bytesProduced = 0;

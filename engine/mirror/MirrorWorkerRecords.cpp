@@ -196,6 +196,13 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         msg.reset();
         return true;
     }
+    SchemaUndo schemaUndo;
+    if (m_schemaSync && !schemaIdsReady(p, m, &schemaUndo)) {
+        if (hdrs)
+            rd_kafka_message_set_headers(m, hdrs);
+        msg.reset();
+        return true;
+    }
     rd_kafka_vu_t vu[8];
     size_t n = 0;
     vu[n].vtype = RD_KAFKA_VTYPE_RKT;
@@ -227,6 +234,7 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
         if (hdrs)
             rd_kafka_message_set_headers(m, hdrs); // not taken: back to the message
         if (code == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+            undoSchemaIds(m, schemaUndo); // rewritten again when it is taken
             m_backpressure = true;
             return false;
         }
@@ -523,7 +531,8 @@ void MirrorWorker::applyPauses()
         for (auto &p : t->parts) {
             if (!p || !p->assigned)
                 continue;
-            const bool want = m_userPaused || m_stopping || p->done || p->blocked || p->failedOffset >= 0;
+            const bool want =
+                m_userPaused || m_stopping || p->done || p->blocked || p->schemaWaiting || p->failedOffset >= 0;
             if (want && !p->pausedActual) {
                 rd_kafka_topic_partition_list_add(pause.get(), t->nameUtf8.constData(), p->partition);
                 p->pausedActual = true;

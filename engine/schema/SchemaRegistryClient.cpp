@@ -10,6 +10,7 @@
 
 #include <curl/curl.h>
 
+#include <cstring>
 #include <mutex>
 
 namespace md {
@@ -235,6 +236,8 @@ struct SchemaRegistryClient::Impl {
             curl_easy_setopt(curl, CURLOPT_POST, 1L);
             curl_easy_setopt(curl, CURLOPT_POSTFIELDS, postBody->constData());
             curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(postBody->size()));
+            if (std::strcmp(method, "POST") != 0)
+                curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method); // PUT with the same body handling
         } else {
             curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
         }
@@ -292,8 +295,14 @@ struct SchemaRegistryClient::Impl {
 
     std::optional<QJsonDocument> getJson(const QString &path, RegistryError *error, const QByteArray *post = nullptr)
     {
+        return sendJson(post ? "POST" : "GET", path, error, post);
+    }
+
+    std::optional<QJsonDocument> sendJson(const char *method, const QString &path, RegistryError *error,
+                                          const QByteArray *body)
+    {
         lastErrorCode = 0;
-        std::optional<Answer> answer = exchange(post ? "POST" : "GET", path, post, error);
+        std::optional<Answer> answer = exchange(method, path, body, error);
         if (!answer)
             return std::nullopt;
         QJsonParseError parse;
@@ -506,12 +515,10 @@ std::optional<QString> SchemaRegistryClient::subjectCompatibility(const QString 
     return d->compatibilityLevel(QStringLiteral("/config/") + percentEncoded(subject), error);
 }
 
-std::optional<int> SchemaRegistryClient::registerSchema(const QString &subject, const QString &type,
-                                                        const QByteArray &text,
-                                                        const QList<SchemaReference> &references, RegistryError *error)
+namespace {
+// The body of a register or lookup.
+QJsonObject schemaRequest(const QString &type, const QByteArray &text, const QList<SchemaReference> &references)
 {
-    RegistryError local;
-    error = orLocal(error, &local);
     QJsonObject request;
     if (!type.isEmpty())
         request.insert(QLatin1String("schemaType"), type);
@@ -524,18 +531,80 @@ std::optional<int> SchemaRegistryClient::registerSchema(const QString &subject, 
                                     {QLatin1String("version"), r.version}});
         request.insert(QLatin1String("references"), refs);
     }
+    return request;
+}
+} // namespace
+
+std::optional<RegistrySchema> SchemaRegistryClient::lookupSchema(const QString &subject, const QString &type,
+                                                                 const QByteArray &text,
+                                                                 const QList<SchemaReference> &references,
+                                                                 RegistryError *error)
+{
+    RegistryError local;
+    error = orLocal(error, &local);
+    const QByteArray body = QJsonDocument(schemaRequest(type, text, references)).toJson(QJsonDocument::Compact);
+    std::lock_guard lock(d->mutex);
+    const QString path = QStringLiteral("/subjects/") + percentEncoded(subject);
+    std::optional<QJsonDocument> doc = d->getJson(path, error, &body);
+    if (!doc)
+        return std::nullopt;
+    std::optional<RegistrySchema> schema = d->schemaFrom(*doc, path, error);
+    if (schema && schema->subject.isEmpty())
+        schema->subject = subject;
+    return schema;
+}
+
+bool SchemaRegistryClient::setCompatibility(const QString &subject, const QString &level, RegistryError *error)
+{
+    RegistryError local;
+    error = orLocal(error, &local);
+    const QByteArray body =
+        QJsonDocument(QJsonObject{{QLatin1String("compatibility"), level}}).toJson(QJsonDocument::Compact);
+    std::lock_guard lock(d->mutex);
+    return d->sendJson("PUT", QStringLiteral("/config/") + percentEncoded(subject), error, &body).has_value();
+}
+
+std::optional<QString> SchemaRegistryClient::mode(const QString &subject, RegistryError *error)
+{
+    RegistryError local;
+    error = orLocal(error, &local);
+    std::lock_guard lock(d->mutex);
+    const QString path = subject.isEmpty() ? QStringLiteral("/mode")
+                                           : QStringLiteral("/mode/") + percentEncoded(subject) +
+                                                 QStringLiteral("?defaultToGlobal=true");
+    std::optional<QJsonDocument> doc = d->getJson(path, error);
+    if (!doc)
+        return std::nullopt;
+    const QString m = doc->object().value(QLatin1String("mode")).toString();
+    if (m.isEmpty()) {
+        d->badShape(error, path, QStringLiteral("a mode"));
+        return std::nullopt;
+    }
+    return m;
+}
+
+std::optional<int> SchemaRegistryClient::registerSchema(const QString &subject, const QString &type,
+                                                        const QByteArray &text,
+                                                        const QList<SchemaReference> &references, RegistryError *error,
+                                                        int id)
+{
+    RegistryError local;
+    error = orLocal(error, &local);
+    QJsonObject request = schemaRequest(type, text, references);
+    if (id > 0)
+        request.insert(QLatin1String("id"), id);
     const QByteArray body = QJsonDocument(request).toJson(QJsonDocument::Compact);
     std::lock_guard lock(d->mutex);
     const QString path = QStringLiteral("/subjects/") + percentEncoded(subject) + QStringLiteral("/versions");
     std::optional<QJsonDocument> doc = d->getJson(path, error, &body);
     if (!doc)
         return std::nullopt;
-    const QJsonValue id = doc->object().value(QLatin1String("id"));
-    if (!id.isDouble()) {
+    const QJsonValue given = doc->object().value(QLatin1String("id"));
+    if (!given.isDouble()) {
         d->badShape(error, path, QStringLiteral("a schema id"));
         return std::nullopt;
     }
-    return id.toInt();
+    return given.toInt();
 }
 
 RegistryProbe probeSchemaRegistry(const SchemaRegistryConfig &config, int timeoutMs)

@@ -94,9 +94,19 @@ public:
     // follows the global one), so a caller that knows the global level asks
     // once per subject, not twice.
     std::optional<QString> subjectCompatibility(const QString &subject, RegistryError *error);
-    // POST /subjects/{subject}/versions: the id the registry gives the schema.
+    // POST /subjects/{subject}/versions: the id the registry gives the schema
+    // (an identical one already there answers its id). `id`: that id, which
+    // only a registry in IMPORT mode takes.
     std::optional<int> registerSchema(const QString &subject, const QString &type, const QByteArray &text,
-                                      const QList<SchemaReference> &references, RegistryError *error);
+                                      const QList<SchemaReference> &references, RegistryError *error, int id = 0);
+    // POST /subjects/{subject}: the version and id under which the subject
+    // holds this schema; NotFound when it does not (nothing is registered).
+    std::optional<RegistrySchema> lookupSchema(const QString &subject, const QString &type, const QByteArray &text,
+                                               const QList<SchemaReference> &references, RegistryError *error);
+    // PUT /config/{subject}.
+    bool setCompatibility(const QString &subject, const QString &level, RegistryError *error);
+    // GET /mode (subject empty) or /mode/{subject}: READWRITE, READONLY, IMPORT.
+    std::optional<QString> mode(const QString &subject, RegistryError *error);
 
 private:
     struct Impl;

@@ -3,6 +3,7 @@
 #include "engine/admin/ClusterProbe.h"
 #include "engine/core/Tasks.h"
 #include "engine/mirror/TopicNaming.h"
+#include "engine/schemasync/SchemaIdRewrite.h"
 #include "engine/verify/VerifierDetail.h"
 
 #include <QRegularExpression>
@@ -214,6 +215,16 @@ VerifyReport Verifier::run(const PartitionCallback &onPartition)
     targetReader.setCancel(m_options.cancel);
     if (m_options.onProgress)
         sourceReader.setProgress(m_options.onProgress, m_options.progressIntervalMs);
+    if (m_spec.syncSchemas && m_spec.schemaIds == MirrorJobSpec::SchemaIds::Translate) {
+        // The job wrote the target registry's ids: source records are compared
+        // as the job copies them, with the source's ids mapped.
+        const SchemaIdRewrite rewrite = schemaIdRewriteOf(m_spec, m_options.connectTimeoutMs);
+        if (!rewrite.error.isEmpty()) {
+            report.error = QStringLiteral("schema ids: ") + rewrite.error;
+            return report;
+        }
+        sourceReader.setRewrite([rewrite](rd_kafka_message_t *m) { rewrite.apply(m); });
+    }
     PartitionComparison comparison(m_spec, m_options, sourceReader, targetReader);
     auto cancelled = [&] {
         if (!sourceReader.cancelled())

@@ -67,6 +67,9 @@ public:
     bool cancelled() const { return m_cancel && m_cancel->load(); }
     static QString cancelledText() { return QStringLiteral("cancelled"); }
     // Records next() returned since start(), reported at most every intervalMs.
+    // Applied to every record next() returns (the source side of a job whose
+    // schema sync translates ids: the source's ids become the target's).
+    void setRewrite(std::function<void(rd_kafka_message_t *)> rewrite) { m_rewrite = std::move(rewrite); }
     void setProgress(std::function<void(const QString &, int, qint64)> progress, int intervalMs)
     {
         m_progress = std::move(progress);
@@ -101,6 +104,7 @@ private:
     QHash<QString, DescribedTopicConfigs> m_configs;
     const std::atomic_bool *m_cancel = nullptr;
     std::function<void(const QString &, int, qint64)> m_progress;
+    std::function<void(rd_kafka_message_t *)> m_rewrite;
     int m_progressIntervalMs = 100;
     qint64 m_read = 0; // records returned since start()
     QElapsedTimer m_sinceProgress;

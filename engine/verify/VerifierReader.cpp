@@ -181,6 +181,8 @@ PartitionReader::Next PartitionReader::next(MessagePtr *out, QString *error)
             m_sinceProgress.restart();
             m_progress(m_topic, m_partition, m_read);
         }
+        if (m_rewrite)
+            m_rewrite(m.get());
         *out = std::move(m);
         return Next::Record;
     }

@@ -211,6 +211,16 @@ void aclLines(ExportContext &c, Lines *out)
                                   "not copied");
 }
 
+// MM2 has nothing for schemas: said whenever the profile syncs them.
+void schemaNotes(ExportContext &c)
+{
+    if (!c.p.syncSchemas)
+        return;
+    c.notes << QStringLiteral("schemas.sync: MM2 has no equivalent: it copies records byte for byte with the source "
+                              "registry's schema ids and copies no subject; copy the subjects to the target's registry "
+                              "(with the same ids) before consumers read the target, or keep one registry for both");
+}
+
 // Flow settings shared by both outputs, keys as MM2 connectors name them.
 void flowLines(ExportContext &c, Lines *out)
 {
@@ -253,6 +263,7 @@ void flowLines(ExportContext &c, Lines *out)
     out->append({QStringLiteral("refresh.topics.interval.seconds"),
                  QString::number(qMax(1, (p.topicRefreshIntervalMs + 999) / 1000))});
     aclLines(c, out);
+    schemaNotes(c);
     // Groups and checkpoints: groupLines (mm2.properties only; a connector export notes them).
 
     if (p.start == StartPosition::Latest)

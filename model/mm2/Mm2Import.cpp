@@ -470,6 +470,11 @@ void Importer::acls(const QString &a, const QString &b, JobProfile *p)
     if (!defaults.isEmpty())
         m_result.notes << QStringLiteral("%1->%2: not set in the file, so as MM2 does by default: %3")
                               .arg(a, b, defaults.join(QStringLiteral("; ")));
+    // Not an ACL matter, but said once per flow beside it.
+    m_result.notes << QStringLiteral("%1->%2: MM2 has no schema sync (it copies records with the source registry's "
+                                     "schema ids): schemas.sync stays off; turn it on, with a schemaRegistry on each "
+                                     "side, when %2 has a registry of its own")
+                          .arg(a, b);
 }
 
 void Importer::explainLeftovers()

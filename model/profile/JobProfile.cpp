@@ -58,6 +58,11 @@ QString aclSyncModeName(MirrorJobSpec::AclSyncMode m)
     return m == MirrorJobSpec::AclSyncMode::Exact ? QStringLiteral("exact") : QStringLiteral("safe");
 }
 
+QString schemaIdsName(MirrorJobSpec::SchemaIds m)
+{
+    return m == MirrorJobSpec::SchemaIds::Preserve ? QStringLiteral("preserve") : QStringLiteral("translate");
+}
+
 bool parseNamingPolicy(const QString &name, NamingPolicy *out)
 {
     for (auto p : {NamingPolicy::Identity, NamingPolicy::Prefix, NamingPolicy::Template}) {

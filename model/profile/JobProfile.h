@@ -113,6 +113,9 @@ public:
     static constexpr int DefaultAclSyncIntervalMs = 60000;
     static constexpr int MinAclSyncIntervalMs = 1000;
     static constexpr int MaxAclSyncIntervalMs = 86400000;
+    static constexpr int DefaultSchemaSyncIntervalMs = 60000;
+    static constexpr int MinSchemaSyncIntervalMs = 1000;
+    static constexpr int MaxSchemaSyncIntervalMs = 86400000;
     static constexpr int DefaultTransactionIntervalMs = 100;
     static constexpr int MinTransactionIntervalMs = 10;
     static constexpr int MaxTransactionIntervalMs = 60000;
@@ -157,6 +160,12 @@ public:
     bool syncAcls = false;                                                     // "acls.sync"
     int aclSyncIntervalMs = DefaultAclSyncIntervalMs;                          // "acls.intervalMs"
     MirrorJobSpec::AclSyncMode aclSyncMode = MirrorJobSpec::AclSyncMode::Safe; // "acls.mode"
+    // "schemas": the registry subjects of the mirrored topics follow to the target's registry.
+    bool syncSchemas = false;                                                 // "schemas.sync"
+    MirrorJobSpec::SchemaIds schemaIds = MirrorJobSpec::SchemaIds::Translate; // "schemas.ids"
+    QStringList schemaSubjectsInclude;                                        // "schemas.subjects.include"
+    QStringList schemaSubjectsExclude;                                        // "schemas.subjects.exclude"
+    int schemaSyncIntervalMs = DefaultSchemaSyncIntervalMs;                   // "schemas.intervalMs"
     QJsonObject unknownKeys; // top-level keys this build does not know, kept for toJson()
 
     QString fileName; // where it was loaded from (for issue messages); not saved
@@ -200,6 +209,7 @@ QString namingPolicyName(NamingPolicy p);              // identity, prefix, temp
 QString startPositionName(StartPosition p);            // committed, earliest, latest, timestamp
 QString deliveryName(DeliveryGuarantee d);             // at-least-once, exactly-once
 QString aclSyncModeName(MirrorJobSpec::AclSyncMode m); // safe, exact
+QString schemaIdsName(MirrorJobSpec::SchemaIds m);     // translate, preserve
 bool parseNamingPolicy(const QString &name, NamingPolicy *out);
 
 } // namespace md

@@ -186,6 +186,13 @@ private:
                m_p.aclSyncMode != MirrorJobSpec::AclSyncMode::Safe;
     }
 
+    bool schemasWritten() const
+    {
+        return m_p.syncSchemas || m_p.schemaIds != MirrorJobSpec::SchemaIds::Translate ||
+               !m_p.schemaSubjectsInclude.isEmpty() || !m_p.schemaSubjectsExclude.isEmpty() ||
+               m_p.schemaSyncIntervalMs != JobProfile::DefaultSchemaSyncIntervalMs;
+    }
+
     // Each key's emitter, by its table key: built once, for every profile written.
     using Emit = void (*)(ProfileWriter &, const QString &);
     static const QHash<QString, Emit> &emitters()
@@ -301,6 +308,20 @@ private:
                 {"acls.sync", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("sync"), w.m_p.syncAcls); }},
                 {"acls.intervalMs", [](ProfileWriter &w, const QString &) { w.m_w.number(QStringLiteral("intervalMs"), w.m_p.aclSyncIntervalMs); }},
                 {"acls.mode", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("mode"), aclSyncModeName(w.m_p.aclSyncMode)); }},
+                // Written only when used, so profiles without schema sync stay as they were.
+                {"schemas", [](ProfileWriter &w, const QString &path) { w.object(path, w.schemasWritten()); }},
+                {"schemas.sync", [](ProfileWriter &w, const QString &) { w.m_w.boolean(QStringLiteral("sync"), w.m_p.syncSchemas); }},
+                {"schemas.ids", [](ProfileWriter &w, const QString &) { w.m_w.string(QStringLiteral("ids"), schemaIdsName(w.m_p.schemaIds)); }},
+                {"schemas.subjects", [](ProfileWriter &w, const QString &path) { w.object(path, !w.m_p.schemaSubjectsInclude.isEmpty() || !w.m_p.schemaSubjectsExclude.isEmpty()); }},
+                {"schemas.subjects.include", [](ProfileWriter &w, const QString &) {
+                     if (!w.m_p.schemaSubjectsInclude.isEmpty())
+                         w.m_w.strings(QStringLiteral("include"), w.m_p.schemaSubjectsInclude);
+                 }},
+                {"schemas.subjects.exclude", [](ProfileWriter &w, const QString &) {
+                     if (!w.m_p.schemaSubjectsExclude.isEmpty())
+                         w.m_w.strings(QStringLiteral("exclude"), w.m_p.schemaSubjectsExclude);
+                 }},
+                {"schemas.intervalMs", [](ProfileWriter &w, const QString &) { w.m_w.number(QStringLiteral("intervalMs"), w.m_p.schemaSyncIntervalMs); }},
             };
             QHash<QString, Emit> out;
             for (const auto &[path, emit] : list)

@@ -96,6 +96,24 @@ public:
                                      ? MirrorJobSpec::AclSyncMode::Exact
                                      : MirrorJobSpec::AclSyncMode::Safe;
         }
+        QJsonObject schemas;
+        if (m_r.object(root, QStringLiteral("schemas"), &schemas)) {
+            m_r.unknownKeys(schemas, QStringLiteral("schemas"));
+            m_r.boolean(schemas, QStringLiteral("schemas.sync"), &p->syncSchemas);
+            QString ids;
+            if (m_r.keyword(schemas, QStringLiteral("schemas.ids"), &ids))
+                p->schemaIds = ids == schemaIdsName(MirrorJobSpec::SchemaIds::Preserve)
+                                   ? MirrorJobSpec::SchemaIds::Preserve
+                                   : MirrorJobSpec::SchemaIds::Translate;
+            QJsonObject subjects;
+            if (m_r.object(schemas, QStringLiteral("schemas.subjects"), &subjects)) {
+                m_r.unknownKeys(subjects, QStringLiteral("schemas.subjects"));
+                m_r.stringList(subjects, QStringLiteral("schemas.subjects.include"), &p->schemaSubjectsInclude);
+                m_r.stringList(subjects, QStringLiteral("schemas.subjects.exclude"), &p->schemaSubjectsExclude);
+            }
+            if (m_r.integer(schemas, QStringLiteral("schemas.intervalMs"), &n))
+                p->schemaSyncIntervalMs = int(n);
+        }
         if (m_r.integer(root, QStringLiteral("transactionIntervalMs"), &n))
             p->transactionIntervalMs = int(n);
         if (m_r.integer(root, QStringLiteral("transactionMaxRecords"), &n))

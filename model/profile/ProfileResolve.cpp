@@ -209,6 +209,11 @@ std::optional<MirrorJobSpec> JobProfile::toSpec(const ReferenceResolver &resolve
     s.syncAcls = syncAcls;
     s.aclSyncIntervalMs = aclSyncIntervalMs;
     s.aclSyncMode = aclSyncMode;
+    s.syncSchemas = syncSchemas;
+    s.schemaIds = schemaIds;
+    s.schemaSubjectsInclude = schemaSubjectsInclude;
+    s.schemaSubjectsExclude = schemaSubjectsExclude;
+    s.schemaSyncIntervalMs = schemaSyncIntervalMs;
     if (!r.ok)
         return std::nullopt;
     return s;

@@ -272,6 +272,39 @@ constexpr std::array kFields = {
           .noun = "ACL sync mode",
           .help = "safe follows MirrorMaker 2: ALLOW WRITE on topics is not copied (only the mirror writes them) and "
                   "ALLOW ALL becomes READ; exact copies the bindings as they are (a migration's cutover)"},
+    Field{.path = "schemas",
+          .type = T::Object,
+          .help = "the schema registry subjects of the mirrored topics (TOPIC-key and TOPIC-value, renamed with "
+                  "the topics) and the subjects they reference follow to the target's registry, before the first "
+                  "record that uses them; both sides need a schemaRegistry"},
+    Field{.path = "schemas.sync",
+          .type = T::Boolean,
+          .defaultValue = "false",
+          .help = "copy the subjects with every version, their compatibility level and references, and keep them in "
+                  "step while the job runs"},
+    Field{.path = "schemas.ids",
+          .type = T::Keyword,
+          .defaultValue = "\"translate\"",
+          .allowed = "translate|preserve",
+          .noun = "schema id mode",
+          .help = "translate: the target registry numbers the schemas and each record's schema id (wire-format "
+                  "header of key and value) is rewritten while copying; preserve: the same ids on the target, which "
+                  "needs a target registry in IMPORT mode"},
+    Field{.path = "schemas.subjects", .type = T::Object, .help = "which source subjects follow"},
+    Field{.path = "schemas.subjects.include",
+          .type = T::StringList,
+          .defaultValue = "[]",
+          .help = "regexes matched against whole source subject names; empty: every subject of a mirrored topic"},
+    Field{.path = "schemas.subjects.exclude",
+          .type = T::StringList,
+          .defaultValue = "[]",
+          .help = "regexes of subjects that never follow; the records of their topics are then copied as they are"},
+    Field{.path = "schemas.intervalMs",
+          .type = T::Integer,
+          .defaultValue = "60000",
+          .min = P::MinSchemaSyncIntervalMs,
+          .max = P::MaxSchemaSyncIntervalMs,
+          .help = "how often new versions of the subjects are looked for (a record with a new id is served at once)"},
 };
 
 constexpr bool startsWith(std::string_view s, std::string_view p)

@@ -251,6 +251,16 @@ public:
         regexList(p.configExclude, QStringLiteral("configExclude"));
         regexList(p.groupsInclude, QStringLiteral("groups.include"));
         regexList(p.groupsExclude, QStringLiteral("groups.exclude"));
+        regexList(p.schemaSubjectsInclude, QStringLiteral("schemas.subjects.include"));
+        regexList(p.schemaSubjectsExclude, QStringLiteral("schemas.subjects.exclude"));
+        if (p.syncSchemas) {
+            for (const auto &[side, name] : {std::pair{&p.source, "source"}, std::pair{&p.target, "target"}})
+                if (side->registryUrl.isEmpty())
+                    error(QStringLiteral("schemas.sync"),
+                          QStringLiteral("needs %1.schemaRegistry.url: the schemas are read from the source's "
+                                         "registry and written to the target's")
+                              .arg(QLatin1String(name)));
+        }
         if (p.groupsInclude.isEmpty() && !p.groupsExclude.isEmpty())
             warn(QStringLiteral("groups.exclude"),
                  QStringLiteral("no effect without groups.include: no group is selected"));
@@ -285,13 +295,11 @@ public:
                      QStringLiteral("ignored with offsetMap false: no map is written"));
         }
         // The struct may hold what no file could (the editor builds it): the table's ranges again.
-        const std::pair<const char *, qint64> numbers[] = {{"transactionIntervalMs", p.transactionIntervalMs},
-                                                           {"transactionMaxRecords", p.transactionMaxRecords},
-                                                           {"groupSyncIntervalMs", p.groupSyncIntervalMs},
-                                                           {"throttleBytesPerSecond", p.throttleBytesPerSecond},
-                                                           {"samplingIntervalMs", p.samplingIntervalMs},
-                                                           {"topicRefreshIntervalMs", p.topicRefreshIntervalMs},
-                                                           {"acls.intervalMs", p.aclSyncIntervalMs}};
+        const std::pair<const char *, qint64> numbers[] = {
+            {"transactionIntervalMs", p.transactionIntervalMs}, {"transactionMaxRecords", p.transactionMaxRecords},
+            {"groupSyncIntervalMs", p.groupSyncIntervalMs},     {"throttleBytesPerSecond", p.throttleBytesPerSecond},
+            {"samplingIntervalMs", p.samplingIntervalMs},       {"topicRefreshIntervalMs", p.topicRefreshIntervalMs},
+            {"acls.intervalMs", p.aclSyncIntervalMs},           {"schemas.intervalMs", p.schemaSyncIntervalMs}};
         for (const auto &[key, value] : numbers)
             range(QLatin1String(key), value);
         if (p.stop == StopCondition::AfterRecords)

@@ -160,6 +160,11 @@ inline JobProfile fullProfile()
     p.syncAcls = true;
     p.aclSyncIntervalMs = 300000;
     p.aclSyncMode = MirrorJobSpec::AclSyncMode::Exact;
+    p.syncSchemas = true;
+    p.schemaIds = MirrorJobSpec::SchemaIds::Preserve;
+    p.schemaSubjectsInclude = {QStringLiteral("orders-.*")};
+    p.schemaSubjectsExclude = {QStringLiteral(".*-key")};
+    p.schemaSyncIntervalMs = 120000;
     return p;
 }
 

@@ -336,6 +336,21 @@ private Q_SLOTS:
                  groupWork);
     }
 
+    // MM2 copies no subject and keeps the source's ids: an export of a profile that syncs schemas says so.
+    void exportSaysMm2HasNoSchemaSync()
+    {
+        JobProfile p = baseProfile();
+        Mm2ExportResult r = exportMm2Properties(p);
+        QVERIFY(!r.notes.join(QLatin1Char('\n')).contains(QLatin1String("schemas.sync")));
+        p.syncSchemas = true;
+        p.source.registryUrl = QStringLiteral("http://eu-registry:8081");
+        p.target.registryUrl = QStringLiteral("http://dr-registry:8081");
+        r = exportMm2Properties(p);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY2(r.notes.join(QLatin1Char('\n')).contains(QLatin1String("schemas.sync: MM2 has no equivalent")),
+                 qPrintable(r.notes.join(QLatin1Char('\n'))));
+    }
+
     // ACL sync: MM2's MirrorSourceConnector keys, in both outputs. MM2 syncs
     // by default, so "off" is written too; its sync is the safe mode only.
     void exportAcls_data()

@@ -243,6 +243,16 @@ private Q_SLOTS:
             << QByteArray("dr.exactly.once.source.support = enabled\neu.consumer.isolation.level = read_uncommitted\n")
             << true << QStringLiteral("eu.consumer.isolation.level") << QString();
     }
+    // MM2 has no schema sync: every imported flow says so, and leaves it off.
+    void importSaysSchemasStayBehind()
+    {
+        const Mm2ImportResult r = importMm2Properties("clusters = eu, dr\neu.bootstrap.servers = eu:9092\n"
+                                                      "dr.bootstrap.servers = dr:9092\neu->dr.enabled = true\n");
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QVERIFY(!r.flows.first().profile.syncSchemas);
+        QVERIFY2(r.notes.join(QLatin1Char('\n')).contains(QLatin1String("eu->dr: MM2 has no schema sync")),
+                 qPrintable(r.notes.join(QLatin1Char('\n'))));
+    }
     void importExactlyOnce()
     {
         QFETCH(QByteArray, settings);
