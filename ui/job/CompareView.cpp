@@ -1,5 +1,7 @@
 #include "ui/job/CompareView.h"
 
+#include "ui/dialogs/SchemaSyncDialog.h"
+
 #include "model/tables/ClusterDiffModel.h"
 #include "ui/widgets/Background.h"
 
@@ -9,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
@@ -100,10 +103,25 @@ CompareView::CompareView(const MirrorJobSpec &spec, QWidget *parent) : QWidget(p
     m_schemas->setWordWrap(true);
     m_schemas->setToolTip(tr("Records are copied byte for byte: a schema id the target's registry lacks, or holds as "
                              "another schema, breaks the readers of the target topic."));
+    // Both registries known: the schemas can be copied from here (a preview first).
+    m_syncSchemas = new QPushButton(tr("Sync Schemas Now\u2026"), this);
+    m_syncSchemas->setObjectName(QStringLiteral("syncSchemasNow"));
+    m_syncSchemas->setToolTip(tr("Register the mirrored topics' subjects (and what they reference) on the target's "
+                                 "registry, as the job's schema sync does; shows what it would register first"));
+    m_syncSchemas->setVisible(m_spec.source.schemaRegistry.isSet() && m_spec.target.schemaRegistry.isSet());
+    connect(m_syncSchemas, &QPushButton::clicked, this, [this] {
+        auto *dialog = new SchemaSyncDialog(m_spec, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &SchemaSyncDialog::registered, this, &CompareView::refresh);
+        dialog->open();
+    });
     auto *schemas = new QWidget(this);
     auto *schemasLayout = new QVBoxLayout(schemas);
     schemasLayout->setContentsMargins(0, 0, 0, 0);
-    schemasLayout->addWidget(m_schemasTitle);
+    auto *schemasTop = new QHBoxLayout;
+    schemasTop->addWidget(m_schemasTitle, 1);
+    schemasTop->addWidget(m_syncSchemas, 0, Qt::AlignTop);
+    schemasLayout->addLayout(schemasTop);
     schemasLayout->addWidget(m_schemas, 1);
     schemas->hide();
     auto *split = new QSplitter(Qt::Vertical, this);

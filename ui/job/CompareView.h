@@ -12,6 +12,7 @@
 class QCheckBox;
 class QLabel;
 class QLineEdit;
+class QPushButton;
 class QListWidget;
 class QSortFilterProxyModel;
 class QToolButton;
@@ -45,6 +46,7 @@ public:
     // and schema ids are on the target's registry (hidden when neither cluster has one).
     const RegistryComparison &registryComparison() const { return m_registry; }
     QListWidget *schemasList() const { return m_schemas; }
+    QPushButton *syncSchemasButton() const { return m_syncSchemas; }
     bool isBusy() const { return m_fetching; }
     void setDifferencesOnly(bool on);
 
@@ -79,6 +81,7 @@ private:
     QToolButton *m_refresh = nullptr;
     QToolButton *m_cancel = nullptr;
     QLabel *m_schemasTitle = nullptr;
+    QPushButton *m_syncSchemas = nullptr; // opens SchemaSyncDialog
     QListWidget *m_schemas = nullptr;
     RegistryComparison m_registry;
     bool m_fetching = false;

@@ -170,6 +170,11 @@ void JobEditor::load(const JobProfile &p)
     m_syncAcls->setChecked(p.syncAcls);
     m_aclInterval->setValue(p.aclSyncIntervalMs);
     m_aclMode->setCurrentText(aclSyncModeName(p.aclSyncMode));
+    m_syncSchemas->setChecked(p.syncSchemas);
+    m_schemaIds->setCurrentText(schemaIdsName(p.schemaIds));
+    m_schemaInclude->setPlainText(p.schemaSubjectsInclude.join(QLatin1Char('\n')));
+    m_schemaExclude->setPlainText(p.schemaSubjectsExclude.join(QLatin1Char('\n')));
+    m_schemaInterval->setValue(p.schemaSyncIntervalMs);
     m_throttle->setValue(double(p.throttleBytesPerSecond));
     m_sampling->setValue(p.samplingIntervalMs);
     m_refresh->setValue(p.topicRefreshIntervalMs);
@@ -261,6 +266,13 @@ JobProfile JobEditor::collect() const
     p.aclSyncMode = m_aclMode->currentText() == aclSyncModeName(MirrorJobSpec::AclSyncMode::Exact)
                         ? MirrorJobSpec::AclSyncMode::Exact
                         : MirrorJobSpec::AclSyncMode::Safe;
+    p.syncSchemas = m_syncSchemas->isChecked();
+    p.schemaIds = m_schemaIds->currentText() == schemaIdsName(MirrorJobSpec::SchemaIds::Preserve)
+                      ? MirrorJobSpec::SchemaIds::Preserve
+                      : MirrorJobSpec::SchemaIds::Translate;
+    p.schemaSubjectsInclude = lines(m_schemaInclude);
+    p.schemaSubjectsExclude = lines(m_schemaExclude);
+    p.schemaSyncIntervalMs = m_schemaInterval->value();
     p.throttleBytesPerSecond = qint64(m_throttle->value());
     p.samplingIntervalMs = m_sampling->value();
     p.topicRefreshIntervalMs = m_refresh->value();
@@ -339,6 +351,8 @@ void JobEditor::updateEnabled()
     m_transactionRecords->setEnabled(transactions);
     m_aclInterval->setEnabled(m_syncAcls->isChecked());
     m_aclMode->setEnabled(m_syncAcls->isChecked());
+    for (QWidget *w : std::initializer_list<QWidget *>{m_schemaIds, m_schemaInclude, m_schemaExclude, m_schemaInterval})
+        w->setEnabled(m_syncSchemas->isChecked());
     m_groupId->setPlaceholderText(JobProfile::groupIdForName(m_name->text()));
 }
 

@@ -141,6 +141,11 @@ private:
     QCheckBox *m_syncAcls = nullptr; // "acls": the interval and mode only with sync on
     QSpinBox *m_aclInterval = nullptr;
     QComboBox *m_aclMode = nullptr;
+    QCheckBox *m_syncSchemas = nullptr; // "schemas": the rest only with sync on
+    QComboBox *m_schemaIds = nullptr;
+    QPlainTextEdit *m_schemaInclude = nullptr;
+    QPlainTextEdit *m_schemaExclude = nullptr;
+    QSpinBox *m_schemaInterval = nullptr;
     QDoubleSpinBox *m_throttle = nullptr;
     QSpinBox *m_sampling = nullptr;
     QSpinBox *m_refresh = nullptr;

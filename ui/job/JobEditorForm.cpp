@@ -250,6 +250,28 @@ void JobEditor::buildForm()
     aclNote->setAlignment(Qt::AlignLeft | Qt::AlignTop); // the row may be taller than the text: no gap above it
     aclNote->setToolTip(profile_schema::toolTip(profile_schema::field(QStringLiteral("acls"))));
     topicsForm->addRow(QString(), aclNote);
+    // Schema sync: the third thing that follows the topics (both sides need a registry, Clusters tab).
+    m_syncSchemas = new QCheckBox(tr("Copy the topics' schemas to the target's registry (schema sync)"));
+    addRow(topicsForm, QString(), m_syncSchemas, {QStringLiteral("schemas.sync"), QStringLiteral("schemas")});
+    m_schemaIds = new QComboBox; // the key's values: translate, preserve
+    m_schemaIds->addItems(choices(QStringLiteral("schemas.ids")));
+    m_schemaIds->setItemData(m_schemaIds->findText(schemaIdsName(MirrorJobSpec::SchemaIds::Translate)),
+                             tr("The target registry numbers the schemas; each record's schema id is rewritten "
+                                "while copying"),
+                             Qt::ToolTipRole);
+    m_schemaIds->setItemData(m_schemaIds->findText(schemaIdsName(MirrorJobSpec::SchemaIds::Preserve)),
+                             tr("The same ids on the target (its registry must be in IMPORT mode)"), Qt::ToolTipRole);
+    addRow(topicsForm, tr("Schema ids"), m_schemaIds, {QStringLiteral("schemas.ids")});
+    m_schemaInclude = linesEdit(nullptr, tr("source subjects (regular expressions); empty: every subject of a "
+                                            "mirrored topic"));
+    addRow(topicsForm, tr("Include subjects"), m_schemaInclude,
+           {QStringLiteral("schemas.subjects.include"), QStringLiteral("schemas.subjects")});
+    m_schemaExclude = linesEdit(nullptr, tr("subjects that never follow (regular expressions)"));
+    addRow(topicsForm, tr("Exclude subjects"), m_schemaExclude, {QStringLiteral("schemas.subjects.exclude")});
+    m_schemaInterval = new QSpinBox;
+    setRange(m_schemaInterval, QStringLiteral("schemas.intervalMs"));
+    m_schemaInterval->setSuffix(tr(" ms"));
+    addRow(topicsForm, tr("Schema sync interval"), m_schemaInterval, {QStringLiteral("schemas.intervalMs")});
 
     // --- Running
     QWidget *running = page(tr("Running"));
@@ -306,15 +328,16 @@ void JobEditor::buildForm()
 
     for (QLineEdit *e : {m_name, m_separator, m_template, m_originHeader, m_groupId, m_startTimestamp, m_stopTimestamp})
         connect(e, &QLineEdit::textChanged, this, &JobEditor::edited);
-    for (QPlainTextEdit *e : {m_include, m_exclude, m_configExclude})
+    for (QPlainTextEdit *e : {m_include, m_exclude, m_configExclude, m_schemaInclude, m_schemaExclude})
         connect(e, &QPlainTextEdit::textChanged, this, &JobEditor::edited);
-    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs, m_offsetMap, m_syncAcls})
+    for (QCheckBox *c : {m_excludeInternal, m_createTopics, m_syncConfigs, m_offsetMap, m_syncAcls, m_syncSchemas})
         connect(c, &QCheckBox::toggled, this, &JobEditor::edited);
-    for (QComboBox *c : {m_naming, m_start, m_stop, m_delivery, m_aclMode})
+    for (QComboBox *c : {m_naming, m_start, m_stop, m_delivery, m_aclMode, m_schemaIds})
         connect(c, &QComboBox::currentIndexChanged, this, &JobEditor::edited);
     for (QDoubleSpinBox *s : {m_stopRecords, m_throttle})
         connect(s, &QDoubleSpinBox::valueChanged, this, &JobEditor::edited);
-    for (QSpinBox *s : {m_sampling, m_refresh, m_transactionInterval, m_transactionRecords, m_aclInterval})
+    for (QSpinBox *s :
+         {m_sampling, m_refresh, m_transactionInterval, m_transactionRecords, m_aclInterval, m_schemaInterval})
         connect(s, &QSpinBox::valueChanged, this, &JobEditor::edited);
 
     // --- Problems and plan below the form

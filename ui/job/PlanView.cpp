@@ -59,7 +59,8 @@ PlanView::PlanView(QWidget *parent)
       m_views(new QTabWidget(this)), m_startsStatus(new QLabel(this)),
       m_startsModel(new ProgressTableModel(ProgressTableModel::Mode::Plan, this)),
       m_startsProxy(new QSortFilterProxyModel(this)), m_starts(new QTableView(this)),
-      m_schemasList(new QListWidget(this)), m_aclSyncList(new QListWidget(this)), m_debounce(new QTimer(this))
+      m_schemasList(new QListWidget(this)), m_aclSyncList(new QListWidget(this)),
+      m_schemaSyncList(new QListWidget(this)), m_debounce(new QTimer(this))
 {
     m_status->setObjectName(QStringLiteral("planStatus"));
     m_status->setWordWrap(true);
@@ -120,6 +121,11 @@ PlanView::PlanView(QWidget *parent)
                                  "nothing is changed. Only bindings this job created are ever deleted: the "
                                  "target's own bindings are never touched."));
     m_views->addTab(m_aclSyncList, tr("ACL sync"));
+    m_schemaSyncList->setObjectName(QStringLiteral("planSchemaSync"));
+    m_schemaSyncList->setWordWrap(true);
+    m_schemaSyncList->setToolTip(tr("What one round of the job's schema sync would register on the target's registry "
+                                    "now, and the ids the target already has; nothing is registered."));
+    m_views->addTab(m_schemaSyncList, tr("Schema sync"));
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_status);
@@ -130,6 +136,7 @@ PlanView::PlanView(QWidget *parent)
     setState(State::Idle, tr("The plan appears once the profile is valid."));
     m_startsStatus->setText(tr("Where each partition starts appears with the plan."));
     clearAclSync(tr("What ACL sync would create and delete appears with the plan."));
+    clearSchemaSync(tr("What schema sync would register appears with the plan."));
 }
 
 void PlanView::setDebounceMs(int ms)
@@ -170,6 +177,7 @@ void PlanView::setInvalid(const QString &reason)
     setState(State::Invalid, tr("No plan while the profile has errors: %1").arg(reason));
     clearProgress(tr("No start positions while the profile has errors."));
     clearAclSync(tr("No ACL sync plan while the profile has errors."));
+    clearSchemaSync(tr("No schema sync plan while the profile has errors."));
     Q_EMIT planUpdated();
 }
 
@@ -297,6 +305,55 @@ void PlanView::clearAclSync(const QString &why)
     m_views->setTabText(m_views->indexOf(m_aclSyncList), tr("ACL sync"));
 }
 
+void PlanView::readSchemaSync(const MirrorJobSpec &spec)
+{
+    const quint64 generation = m_generation;
+    if (!spec.syncSchemas) {
+        SchemaSyncPreview off;
+        off.ids = spec.schemaIds;
+        off.intervalMs = spec.schemaSyncIntervalMs;
+        applySchemaSync(generation, off);
+        return;
+    }
+    inBackground<SchemaSyncPreview>(
+        this, [spec] { return readSchemaSyncPreview(spec, ProbeTimeoutMs); },
+        [this, generation](const SchemaSyncPreview &preview) { applySchemaSync(generation, preview); });
+}
+
+void PlanView::applySchemaSync(quint64 generation, const SchemaSyncPreview &preview)
+{
+    if (generation != m_generation)
+        return;
+    m_schemaSync = preview;
+    m_schemaSyncList->clear();
+    auto *summary = new QListWidgetItem(preview.summary(), m_schemaSyncList);
+    if (preview.state == SchemaSyncPreview::State::Refused || preview.state == SchemaSyncPreview::State::Failed)
+        summary->setIcon(style()->standardIcon(preview.state == SchemaSyncPreview::State::Refused
+                                                   ? QStyle::SP_MessageBoxCritical
+                                                   : QStyle::SP_MessageBoxWarning));
+    for (const SchemaSyncPreview::Line &line : preview.lines()) {
+        auto *item = new QListWidgetItem(line.text, m_schemaSyncList);
+        switch (line.kind) {
+        case SchemaSyncPreview::Line::Kind::Register: item->setForeground(QColor(0x1b, 0x5e, 0x20)); break;
+        case SchemaSyncPreview::Line::Kind::Failure:
+            item->setIcon(style()->standardIcon(QStyle::SP_MessageBoxWarning));
+            break;
+        case SchemaSyncPreview::Line::Kind::Present: item->setForeground(QColor(0x75, 0x75, 0x75)); break;
+        }
+    }
+    const int n = preview.state == SchemaSyncPreview::State::Ready ? preview.toRegister() : 0;
+    m_views->setTabText(m_views->indexOf(m_schemaSyncList), n ? tr("Schema sync (%1)").arg(n) : tr("Schema sync"));
+    Q_EMIT schemaSyncUpdated();
+}
+
+void PlanView::clearSchemaSync(const QString &why)
+{
+    m_schemaSync = {};
+    m_schemaSyncList->clear();
+    m_schemaSyncList->addItem(why);
+    m_views->setTabText(m_views->indexOf(m_schemaSyncList), tr("Schema sync"));
+}
+
 void PlanView::setState(State state, const QString &text)
 {
     m_state = state;
@@ -394,6 +451,7 @@ void PlanView::apply(quint64 generation, const Result &r)
         m_table->setRowCount(0);
         clearProgress(tr("No start positions: the clusters cannot be contacted."));
         clearAclSync(tr("No ACL sync plan: the clusters cannot be contacted."));
+        clearSchemaSync(tr("No schema sync plan: the clusters cannot be contacted."));
         setState(State::Invalid, tr("Cannot contact the clusters: %1").arg(r.specError));
         Q_EMIT planUpdated();
         return;
@@ -405,6 +463,7 @@ void PlanView::apply(quint64 generation, const Result &r)
         m_table->setRowCount(0);
         clearProgress(tr("No start positions while a cluster is unreachable."));
         clearAclSync(tr("No ACL sync plan while a cluster is unreachable."));
+        clearSchemaSync(tr("No schema sync plan while a cluster is unreachable."));
         setState(State::Unreachable, sideText(tr("Source"), r.sourceConfig, source) + QLatin1Char('\n') +
                                          sideText(tr("Target"), r.targetConfig, target));
         Q_EMIT planUpdated();
@@ -416,6 +475,7 @@ void PlanView::apply(quint64 generation, const Result &r)
     readProgress(*r.spec);
     readSchemas(*r.spec);
     readAclSync(*r.spec);
+    readSchemaSync(*r.spec);
     int created = 0, errors = 0;
     m_table->setRowCount(int(m_plan.topics.size() + m_plan.excluded.size()));
     int row = 0;

@@ -5,6 +5,7 @@
 #include "engine/schema/RegistryCompare.h"
 #include "model/acl/AclSyncPreview.h"
 #include "model/profile/JobProfile.h"
+#include "model/schemasync/SchemaSyncPreview.h"
 
 #include <QWidget>
 
@@ -79,12 +80,17 @@ public:
     // without a request, when the profile does not sync ACLs.
     const AclSyncPreview &aclSync() const { return m_aclSync; }
     QListWidget *aclSyncList() const { return m_aclSyncList; }
+    // What a round of schema sync would register now (readSchemaSyncPreview).
+    const SchemaSyncPreview &schemaSync() const { return m_schemaSync; }
+    QListWidget *schemaSyncList() const { return m_schemaSyncList; }
 
 Q_SIGNALS:
-    void planUpdated();            // a fresh result (plan, unreachable or invalid) is shown
-    void progressUpdated();        // fresh start positions (or why there are none) are shown
-    void schemasUpdated();         // a fresh registry comparison is shown
-    void aclSyncUpdated();         // a fresh ACL sync preview (or why there is none) is shown
+    void planUpdated();     // a fresh result (plan, unreachable or invalid) is shown
+    void progressUpdated(); // fresh start positions (or why there are none) are shown
+    void schemasUpdated();  // a fresh registry comparison is shown
+    void aclSyncUpdated();
+    void schemaSyncUpdated(); // a fresh schema sync preview (or why there is none) is shown         // a fresh ACL sync
+                              // preview (or why there is none) is shown
     void resetProgressRequested(); // the Start positions tab's Reset Progress button
 
 private:
@@ -98,6 +104,9 @@ private:
     void readAclSync(const MirrorJobSpec &spec);
     void applyAclSync(quint64 generation, const AclSyncPreview &preview);
     void clearAclSync(const QString &why);
+    void readSchemaSync(const MirrorJobSpec &spec);
+    void applySchemaSync(quint64 generation, const SchemaSyncPreview &preview);
+    void clearSchemaSync(const QString &why);
     void clearProgress(const QString &why);
     void setConfigsCell(int row, const TopicPlanEntry &entry);
     void setState(State state, const QString &text);
@@ -114,6 +123,8 @@ private:
     RegistryComparison m_schemas;
     QListWidget *m_aclSyncList;
     AclSyncPreview m_aclSync;
+    QListWidget *m_schemaSyncList;
+    SchemaSyncPreview m_schemaSync;
     QTimer *m_debounce;
     JobProfile m_profile;
     ReferenceResolver m_resolver;
