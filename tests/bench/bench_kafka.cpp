@@ -27,6 +27,8 @@
 //   if its own work cost nothing; the target topic must exist with at least the source's partitions.
 // latency: a consumer on the target from the beginning; per record, now minus the embedded
 //   send time; the first K records are warm-up and not counted.
+// --wire-id N (load): each value begins with a schema registry's wire-format prefix (magic
+//   byte 0, id N big-endian), the send time after it (schema-cost.sh: what translating ids costs).
 // --topics T (create, delete, load, consume, watch): the T topics TOPIC-0 .. TOPIC-(T-1)
 //   instead of TOPIC (many-partitions.sh, issue 20). create and delete make one admin call
 //   for all; load spreads the records round-robin over every partition of all T topics;

@@ -82,6 +82,8 @@ Args parse(int argc, char **argv)
             a.committed = std::atoi(v) != 0;
         else if (k == "--topics")
             a.topics = std::atoi(v);
+        else if (k == "--wire-id")
+            a.wireId = std::atoi(v);
         else
             die("unknown option " + k);
     }

@@ -31,6 +31,7 @@ struct Args {
     double timeoutS = 600;
     bool committed = false; // watch: last stable offsets, not high watermarks
     int topics = 0;         // > 0: TOPIC-0 .. TOPIC-(topics-1) instead of TOPIC
+    int wireId = 0;         // load: > 0, values in a registry's wire format with this schema id
 };
 
 // The command line; dies with the usage or the fault when it does not parse.

@@ -132,6 +132,15 @@ int cmdLoad(const Args &a)
     std::vector<char> value(size_t(a.size), 'x');
     for (size_t i = 8; i < value.size(); ++i)
         value[i] = char('a' + i % 26);
+    // With --wire-id the send time follows the 5-byte wire-format prefix.
+    const size_t timeAt = a.wireId > 0 ? 5 : 0;
+    if (a.wireId > 0) {
+        if (a.size < 13)
+            die("--wire-id needs --size >= 13 (prefix and send time)");
+        value[0] = 0;
+        for (int i = 0; i < 4; ++i)
+            value[size_t(1 + i)] = char((unsigned(a.wireId) >> (24 - 8 * i)) & 0xff);
+    }
     const double start = wallMs();
     const auto t0 = Clock::now();
     long long sent = 0;
@@ -148,7 +157,7 @@ int cmdLoad(const Args &a)
             }
         }
         const int64_t now = wallUs();
-        std::memcpy(value.data(), &now, 8);
+        std::memcpy(value.data() + timeAt, &now, 8);
         char key[24];
         const int keyLen = std::snprintf(key, sizeof key, "k%lld", sent);
         const auto &[rkt, partition] = slots[size_t(sent % (long long)slots.size())];

@@ -59,6 +59,9 @@ names = {
     "loop": "bare copy loop: 1 consumer → 1 producer",
     "mdsmall": "MirrorDesk `run --until-caught-up`, smaller bounds",
     "mdnomap2": "the same again (control: no map, no groups)",
+    "mdschema": "MirrorDesk `run --until-caught-up`, schema sync, every record's id translated",
+    "mdplain": "MirrorDesk `run --until-caught-up`, no schema sync",
+    "mdplain2": "the same again (control: no schema sync)",
 }
 # MirrorDesk's CPU plus the brokers' during the same run: what the copy cost the machine.
 for kind in list(data):
@@ -85,7 +88,8 @@ if mode == "throughput":
         bounds = re.search(r"small_consumer=(\S*) small_producer=(\S*)", params)
         if bounds:
             names["mdsmall"] = f"MirrorDesk, consumer `{bounds.group(1)}`, producer `{bounds.group(2)}`"
-    for kind in ("md", "mdsmall", "mdalo", "mdnomap", "mdnomap2", "mm2", "produce", "consume", "copy"):
+    for kind in ("md", "mdsmall", "mdalo", "mdnomap", "mdnomap2", "mdschema", "mdplain", "mdplain2", "mm2",
+                 "produce", "consume", "copy"):
         if not any(data[kind].values()):  # not run (the limit lookup above touched it)
             continue
         print(f"| {names[kind]} | {summary(runs_of(kind, 'steady_rps').values())} "
@@ -102,6 +106,13 @@ if mode == "throughput":
         print(f"| smaller bounds / defaults steady rate | {summary(ratio('mdsmall', 'steady_rps', 'md', 'steady_rps'), '{:.3f}')} | ≥ 0.97 |")
         print(f"| smaller bounds / defaults peak RSS | {summary(ratio('mdsmall', 'rss_mb', 'md', 'rss_mb'), '{:.3f}')} | |")
         print(f"| smaller bounds / defaults CPU seconds | {summary(ratio('mdsmall', 'cpu_s', 'md', 'cpu_s'), '{:.3f}')} | |")
+        sys.exit(0)
+    if any(data["mdschema"].values()):
+        print(f"| translated ids / none steady rate | {summary(ratio('mdschema', 'steady_rps', 'mdplain', 'steady_rps'), '{:.3f}')} | ≥ 0.95 |")
+        print(f"| translated ids / none CPU seconds | {summary(ratio('mdschema', 'cpu_s', 'mdplain', 'cpu_s'), '{:.3f}')} | |")
+        print(f"| translated ids / none peak RSS | {summary(ratio('mdschema', 'rss_mb', 'mdplain', 'rss_mb'), '{:.3f}')} | |")
+        print(f"| control: none / none steady rate | {summary(ratio('mdplain2', 'steady_rps', 'mdplain', 'steady_rps'), '{:.3f}')} | |")
+        print(f"| control: none / none CPU seconds | {summary(ratio('mdplain2', 'cpu_s', 'mdplain', 'cpu_s'), '{:.3f}')} | |")
         sys.exit(0)
     if any(data["mdnomap"].values()):
         print(f"| map + group sync / no map steady rate | {summary(ratio('md', 'steady_rps', 'mdnomap', 'steady_rps'), '{:.3f}')} | ≥ 0.97 |")

@@ -7,6 +7,7 @@
 #                              [--md-extra ',"transactionMaxRecords": 50000'] [--throttle BYTES_PER_S]
 #                              [--map-cost [--map-groups N] [--map-interval MS] [--map-topic-exists] [--map-control]]
 #                              [--footprint CONSUMER_JSON PRODUCER_JSON [--footprint-env "VAR=VALUE ..."]]
+#                              [--schema-cost]
 #
 # Starts its own source and target brokers (tests/kafka/harness.sh, private state dir,
 # stopped on exit), then on the same brokers:
@@ -56,6 +57,13 @@
 #     --footprint-env runs "mdsmall" with these environment variables too (e.g.
 #     "MALLOC_ARENA_MAX=2": the C library's allocator settings against its defaults).
 #     No MM2, limit or copy loop runs in this mode.
+#   --schema-cost: what translating schema ids costs (issue 37). Two schema registries
+#     (Apicurio, harness.sh registry-start) beside the brokers; every value of the bench topic is
+#     in the wire format with the source registry's id of one Avro schema, and the target
+#     registry numbers its copy differently, so every record's id is rewritten. Per repeat, in
+#     rotating order, MirrorDesk runs with "schemas": {"sync": true} ("mdschema") and without
+#     ("mdplain"), and without again ("mdplain2", the A/A control: the noise floor). Each run's
+#     target topic is deleted after it is measured. No MM2, limit or copy loop runs in this mode.
 # Prints a markdown table (medians over the repeats, min..max in brackets) and writes it
 # to --out when given.
 set -euo pipefail
@@ -87,6 +95,10 @@ FP_CONSUMER_PROPS="{}"
 FP_ENV=""
 MD_RUN_ENV=()
 FP_PRODUCER_PROPS="{}"
+SCHEMACOST=0
+WIRE_ID=0
+SRC_REGISTRY="" # ', "schemaRegistry": {...}' for the source and target objects of a profile
+TGT_REGISTRY=""
 
 BENCH_NAME=mm2-compare
 # shellcheck source=lib.sh
@@ -116,6 +128,7 @@ while (($#)); do
         --throttle) THROTTLE="$2"; shift ;;
         --footprint) FOOTPRINT=1; FP_CONSUMER_PROPS="$2"; FP_PRODUCER_PROPS="$3"; shift 2 ;;
         --footprint-env) FP_ENV="$2"; shift ;;
+        --schema-cost) SCHEMACOST=1 ;;
         # more top-level profile keys for MirrorDesk, JSON starting with a comma
         --md-extra) MD_EXTRA="$2"; shift ;;
         -h|--help) usage; exit 0 ;;
@@ -129,6 +142,9 @@ require_positive RECORDS SIZE PARTITIONS REPEAT RATE SECONDS_RUN MAP_GROUPS MAP_
 ((MAPCOST)) && [[ $MODE == latency ]] && die "--map-cost is a throughput mode"
 ((FOOTPRINT)) && [[ $MODE == latency ]] && die "--footprint is a throughput mode"
 ((FOOTPRINT && MAPCOST)) && die "--footprint and --map-cost are two modes: pick one"
+((SCHEMACOST && (MAPCOST || FOOTPRINT || EOS))) && die "--schema-cost is a mode of its own (at-least-once)"
+((SCHEMACOST)) && [[ $MODE == latency ]] && die "--schema-cost is a throughput mode"
+((SCHEMACOST)) && ((SIZE < 13)) && die "--schema-cost needs --size >= 13 (the wire-format prefix and the send time)"
 (( SIZE >= 8 )) || die "size must be at least 8 bytes (the send time is embedded)"
 
 require_md_and_bk
@@ -181,6 +197,19 @@ kill_tree() {
 log "work dir $WORK; starting brokers"
 start_brokers "$WORK"
 log "source $SRC, target $TGT"
+if ((SCHEMACOST)); then
+    # Two registries; one Avro schema on the source, and a schema on the target first so
+    # that the target numbers the copy differently: every record's id is then rewritten.
+    bash "$HARNESS" registry-start >"$WORK/registry.log" 2>&1 || { cat "$WORK/registry.log" >&2; die "registry did not start"; }
+    bash "$HARNESS" registry-start second >"$WORK/registry2.log" 2>&1 || { cat "$WORK/registry2.log" >&2; die "second registry did not start"; }
+    SRC_REG_URL="$(cat "$MIRRORDESK_KAFKA_STATE/registry/url")"
+    TGT_REG_URL="$(cat "$MIRRORDESK_KAFKA_STATE/registry-second/url")"
+    reg_post() { curl -sf -X POST -H 'Content-Type: application/vnd.schemaregistry.v1+json' -d "$2" "$1" | sed -n 's/.*"id":\([0-9]*\).*/\1/p'; }
+    reg_post "$TGT_REG_URL/subjects/filler-value/versions" '{"schema": "{\"type\": \"long\"}"}' >/dev/null
+    WIRE_ID="$(reg_post "$SRC_REG_URL/subjects/bench-value/versions" '{"schema": "{\"type\": \"bytes\"}"}')"
+    [[ "$WIRE_ID" =~ ^[0-9]+$ ]] || die "could not register the bench schema"
+    log "registries $SRC_REG_URL and $TGT_REG_URL; the bench values carry schema id $WIRE_ID"
+fi
 
 DELIVERY=at-least-once
 ((EOS)) && DELIVERY=exactly-once
@@ -192,8 +221,8 @@ write_profile() { # FILE NAME ALIAS TOPIC_REGEX [DELIVERY [EXTRA_KEYS]]
 {
   "mirrordesk": 1,
   "name": "$2",
-  "source": { "alias": "$3", "bootstrap": "$SRC", "security": "plaintext", "consumerProperties": $MD_CONSUMER_PROPS },
-  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext", "producerProperties": $MD_PRODUCER_PROPS },
+  "source": { "alias": "$3", "bootstrap": "$SRC", "security": "plaintext", "consumerProperties": $MD_CONSUMER_PROPS$SRC_REGISTRY },
+  "target": { "alias": "tgt", "bootstrap": "$TGT", "security": "plaintext", "producerProperties": $MD_PRODUCER_PROPS$TGT_REGISTRY },
   "topics": { "include": ["$4"] },
   "naming": { "policy": "prefix", "separator": "." },
   "start": "earliest",
@@ -269,7 +298,9 @@ warm_transactions() {
 run_throughput() {
     "$BK" create "$SRC" bench "$PARTITIONS" >/dev/null
     log "loading $RECORDS records of $SIZE bytes into $PARTITIONS partitions"
-    "$BK" load "$SRC" bench --records "$RECORDS" --size "$SIZE" >"$WORK/load.out"
+    local wire=()
+    ((SCHEMACOST)) && wire=(--wire-id "$WIRE_ID")
+    "$BK" load "$SRC" bench --records "$RECORDS" --size "$SIZE" "${wire[@]}" >"$WORK/load.out"
     log "loaded: $(field "$WORK/load.out" load steady_rps) records/s steady"
     # Fresh JVMs serve slowly until their JIT has compiled the produce and fetch paths:
     # without a warm-up whichever tool runs first pays for it. The target takes a share of
@@ -287,6 +318,10 @@ run_throughput() {
     fi
     if ((FOOTPRINT)); then
         run_footprint
+        return
+    fi
+    if ((SCHEMACOST)); then
+        run_schema_cost
         return
     fi
     for ((r = 1; r <= REPEAT; r++)); do
@@ -374,6 +409,32 @@ run_map_cost() {
         done
         # what the sync did in the run with the map: its passes that wrote
         log "  md: $(grep -c 'synced offsets of' "$d/md.log" || true) group sync passes wrote offsets"
+    done
+}
+
+# --schema-cost: with schema sync (every id translated) against without, and without again.
+run_schema_cost() {
+    local sync=', "schemas": { "sync": true, "ids": "translate" }'
+    local kinds=(mdschema mdplain mdplain2) r i kind
+    for ((r = 1; r <= REPEAT; r++)); do
+        local d="$WORK/run$r" n=${#kinds[@]}
+        mkdir -p "$d"
+        for ((i = 0; i < n; i++)); do # rotating order: each kind runs first in turn
+            kind="${kinds[$(((i + r) % n))]}"
+            if [[ $kind == mdschema ]]; then
+                SRC_REGISTRY=", \"schemaRegistry\": { \"url\": \"$SRC_REG_URL\" }"
+                TGT_REGISTRY=", \"schemaRegistry\": { \"url\": \"$TGT_REG_URL\" }"
+                run_md mdschema "$r" "$d" at-least-once "$sync"
+                SRC_REGISTRY="" TGT_REGISTRY=""
+                # Its own subject (the target topic's name differs per run): registered, under another id.
+                grep -q 'schema sync: registered' "$d/mdschema.log" ||
+                    die "the schema sync run registered nothing (run $r): $(tail -n 5 "$d/mdschema.log")"
+                log "  $(grep -o 'schema sync: registered.*' "$d/mdschema.log" | head -n1)"
+            else
+                run_md "$kind" "$r" "$d" at-least-once
+            fi
+            "$BK" delete "$TGT" "$kind$r.bench" >/dev/null
+        done
     done
 }
 
@@ -507,7 +568,7 @@ fi
 
 TABLE="$WORK/table.md"
 python3 "$HERE/bench_table.py" "$RESULTS" "$MODE" \
-    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS throttle=$THROTTLE footprint=$FOOTPRINT footprint_env=${FP_ENV// /,} small_consumer=${FP_CONSUMER_PROPS// /} small_producer=${FP_PRODUCER_PROPS// /}" >"$TABLE"
+    "records=$RECORDS size=$SIZE partitions=$PARTITIONS repeat=$REPEAT rate=$RATE seconds=$SECONDS_RUN cores=$CORES eos=$EOS mapcost=$MAPCOST groups=$MAP_GROUPS interval_ms=$MAP_INTERVAL map_exists=$MAP_EXISTS throttle=$THROTTLE schemacost=$SCHEMACOST footprint=$FOOTPRINT footprint_env=${FP_ENV// /,} small_consumer=${FP_CONSUMER_PROPS// /} small_producer=${FP_PRODUCER_PROPS// /}" >"$TABLE"
 cat "$TABLE"
 if [[ -n "$OUT" ]]; then
     cp "$TABLE" "$OUT"
