@@ -18,8 +18,10 @@
 #include <QtTest/QTest>
 
 #include <chrono>
+#include <functional>
 #include <future>
 #include <memory>
+#include <optional>
 
 namespace md::test {
 
@@ -55,6 +57,9 @@ public:
     }
     // Paths not set answer `fallback`.
     void answer(const QByteArray &path, FakeAnswer a) { m_answers.insert(path, std::move(a)); }
+    // Asked first, for a registry with state (one that takes what is registered): an answer, or
+    // nullopt for the fixed answers above.
+    std::function<std::optional<FakeAnswer>(const FakeRequest &)> handler;
     FakeAnswer fallback{404, R"({"error_code":40400,"message":"no such path in the fake"})"};
     const QList<FakeRequest> &requests() const { return m_requests; }
 
@@ -83,7 +88,8 @@ private:
                 return; // the body is still coming
             request.body = buffer->mid(end + 4, length);
             m_requests.append(request);
-            const FakeAnswer a = m_answers.value(request.path, fallback);
+            std::optional<FakeAnswer> handled = handler ? handler(request) : std::nullopt;
+            const FakeAnswer a = handled ? *handled : m_answers.value(request.path, fallback);
             QByteArray reply = "HTTP/1.1 " + QByteArray::number(a.status) + " Fake\r\nContent-Type: " + a.contentType +
                                "\r\nContent-Length: " + QByteArray::number(a.body.size()) +
                                "\r\nConnection: close\r\n\r\n" + a.body;

@@ -17,6 +17,7 @@
 #include "KafkaTestUtil.h"
 #include "ProcessTestUtil.h"
 #include "RegistryTestEnv.h"
+#include "registry_fake_support.h"
 #include "tst_mirror_support.h"
 
 #include "engine/mirror/MirrorJob.h"
@@ -27,6 +28,9 @@
 #include "engine/schemasync/SchemaSyncRunner.h"
 #include "engine/verify/Verifier.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -118,6 +122,93 @@ private:
     QUrl m_url;
     int m_port = 0;
     QTcpServer m_server;
+};
+
+// A registry in IMPORT mode, as Confluent's serves a migration: it takes a
+// schema under the id it is given. No registry the harness can run does
+// (Apicurio 3 ignores a given id and has no mode API), so this one stands in
+// for the target of a preserve job: it keeps what is registered, answers
+// lookups and versions from that, and GET /mode with IMPORT.
+class ImportModeRegistry {
+public:
+    struct Entry {
+        QString subject;
+        int version = 0;
+        int id = 0;
+        QJsonObject request;
+    };
+    ImportModeRegistry()
+    {
+        m_fake.handler = [this](const FakeRequest &r) { return serve(r); };
+    }
+    QString url() const { return m_fake.url(); }
+    const QList<Entry> &entries() const { return m_entries; }
+
+private:
+    static FakeAnswer json(int status, const QJsonObject &o)
+    {
+        return FakeAnswer{status, QJsonDocument(o).toJson(QJsonDocument::Compact)};
+    }
+    static FakeAnswer error(int status, int code)
+    {
+        return json(status,
+                    {{QStringLiteral("error_code"), code}, {QStringLiteral("message"), QStringLiteral("fake")}});
+    }
+    std::optional<FakeAnswer> serve(const FakeRequest &r)
+    {
+        const QString path = QUrl::fromPercentEncoding(r.path).section(QLatin1Char('?'), 0, 0);
+        const QString base = QStringLiteral("/apis/ccompat/v7");
+        if (!path.startsWith(base))
+            return std::nullopt;
+        const QStringList parts = path.mid(base.size()).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        const QJsonObject body = QJsonDocument::fromJson(r.body).object();
+        if (parts == QStringList{QStringLiteral("mode")})
+            return json(200, {{QStringLiteral("mode"), QStringLiteral("IMPORT")}});
+        if (parts.size() == 2 && parts[0] == QLatin1String("config"))
+            return r.method == "PUT" ? json(200, body) : error(404, 40408);
+        if (parts.value(0) != QLatin1String("subjects") || parts.size() < 2)
+            return std::nullopt;
+        const QString subject = parts[1];
+        QList<Entry> mine;
+        for (const Entry &e : std::as_const(m_entries))
+            if (e.subject == subject)
+                mine << e;
+        const auto same = [&](const Entry &e) {
+            return e.request.value(QStringLiteral("schema")) == body.value(QStringLiteral("schema")) &&
+                   e.request.value(QStringLiteral("references")) == body.value(QStringLiteral("references"));
+        };
+        if (parts.size() == 2 && r.method == "POST") { // lookup
+            for (const Entry &e : mine)
+                if (same(e))
+                    return json(200, {{QStringLiteral("subject"), subject},
+                                      {QStringLiteral("version"), e.version},
+                                      {QStringLiteral("id"), e.id},
+                                      {QStringLiteral("schema"), e.request.value(QStringLiteral("schema"))}});
+            return error(404, mine.isEmpty() ? 40401 : 40403);
+        }
+        if (parts.size() == 3 && parts[2] == QLatin1String("versions") && r.method == "GET") {
+            if (mine.isEmpty())
+                return error(404, 40401);
+            QJsonArray versions;
+            for (const Entry &e : mine)
+                versions.append(e.version);
+            return FakeAnswer{200, QJsonDocument(versions).toJson(QJsonDocument::Compact)};
+        }
+        if (parts.size() == 3 && parts[2] == QLatin1String("versions") && r.method == "POST") {
+            for (const Entry &e : mine)
+                if (same(e))
+                    return json(200, {{QStringLiteral("id"), e.id}});
+            const int id = body.value(QStringLiteral("id")).toInt();
+            if (id <= 0)
+                return error(422, 42201); // IMPORT mode takes only given ids
+            m_entries.append({subject, int(mine.size()) + 1, id, body});
+            return json(200, {{QStringLiteral("id"), id}});
+        }
+        return std::nullopt;
+    }
+
+    FakeRegistry m_fake;
+    QList<Entry> m_entries;
 };
 
 } // namespace
@@ -560,6 +651,53 @@ private Q_SLOTS:
         job.stop();
         QVERIFY(job.waitForFinished(60000));
         checkDecodesAlike(s, topic, 20);
+    }
+
+    // preserve against a registry in IMPORT mode: every subject version is
+    // registered under the source's own id, and the records go byte for byte.
+    void preserveKeepsTheSourcesIds()
+    {
+        const QString topic = uniqueName(QStringLiteral("ss-same"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        const QString address = QStringLiteral("%1.Address-%2").arg(m_ns, topic);
+        const int addressId = registered(
+            *m_src, address, QStringLiteral("AVRO"),
+            QStringLiteral(
+                R"({"type":"record","name":"Address","namespace":"%1","fields":[{"name":"street","type":"string"}]})")
+                .arg(m_ns)
+                .toUtf8());
+        const int v1 = registered(
+            *m_src, topic + QStringLiteral("-value"), QStringLiteral("AVRO"),
+            QStringLiteral(
+                R"({"type":"record","name":"Parcel","namespace":"%1","fields":[{"name":"to","type":"%1.Address"}]})")
+                .arg(m_ns)
+                .toUtf8(),
+            {{m_ns + QStringLiteral(".Address"), address, 1}});
+        QVERIFY(addressId > 0 && v1 > 0);
+        QList<TestRecord> records;
+        for (int i = 0; i < 10; ++i)
+            records << TestRecord{{}, wire(v1, avroString(QByteArray("street ") + QByteArray::number(i))), {}, -1, 0,
+                                  -1};
+        QVERIFY2(produce(sourceBootstrap(), topic, records, &error), qPrintable(error));
+
+        ImportModeRegistry target;
+        MirrorJobSpec s = spec(QStringLiteral("schemas-preserve-import"), {topic}, target.url());
+        s.schemaIds = MirrorJobSpec::SchemaIds::Preserve;
+        MirrorJob job(s);
+        const JobOutcome out = runJob(job, 120000);
+        QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        // The referenced subject first, then the topic's, each under the source's id.
+        QCOMPARE(target.entries().size(), 2);
+        QCOMPARE(target.entries().at(0).subject, address);
+        QCOMPARE(target.entries().at(0).id, addressId);
+        QCOMPARE(target.entries().at(1).subject, targetTopicName(s, topic) + QStringLiteral("-value"));
+        QCOMPARE(target.entries().at(1).id, v1);
+        QCOMPARE(target.entries().at(1).request.value(QStringLiteral("id")).toInt(), v1);
+        const auto copied = consumeAll(targetBootstrap(), targetTopicName(s, topic), &error);
+        QVERIFY2(copied && copied->size() == records.size(), qPrintable(error));
+        for (qsizetype i = 0; i < records.size(); ++i)
+            QCOMPARE(copied->at(i).value, records.at(i).value);
     }
 
     // preserve needs a registry that takes given ids; Apicurio has no mode
