@@ -721,6 +721,22 @@ private Q_SLOTS:
         QVERIFY2(out.error.contains(QStringLiteral("schemas.ids preserve needs")), qPrintable(out.error));
         const auto m = watermarks(targetBootstrap(), targetTopicName(s, topic), &error);
         QVERIFY2(!m || totalMessages(*m) == 0, "a record went to the target with an id the target registry lacks");
+
+        // check refuses the profile, with the same reason.
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("preserve.mirrorjob"));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(QStringLiteral(R"({"mirrordesk": 1, "name": "preserve check",
+            "source": {"alias": "eu", "bootstrap": "%1", "schemaRegistry": {"url": "%2"}},
+            "target": {"alias": "dr", "bootstrap": "%3", "schemaRegistry": {"url": "%4"}},
+            "topics": {"include": ["%5"]}, "naming": "prefix", "schemas": {"sync": true, "ids": "preserve"}})")
+                       .arg(sourceBootstrap(), registryUrl(), targetBootstrap(), secondRegistryUrl(), topic)
+                       .toUtf8());
+        file.close();
+        const ExeResult checked = runMirrordesk({QStringLiteral("check"), path}, 120000);
+        QCOMPARE(checked.exitCode, 1);
+        QVERIFY2(checked.out.contains(QStringLiteral("ERROR: schemas.ids preserve needs")), qPrintable(checked.out));
     }
 };
 
