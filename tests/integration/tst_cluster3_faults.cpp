@@ -1,5 +1,5 @@
-// A partition leader killed with -9 while a MirrorJob copies, on real
-// three-node clusters (CTest fixture `kafka3`: "source3" and "target3",
+// A partition leader, or the coordinator of the job's group, killed with -9
+// while a MirrorJob copies, on real three-node clusters (CTest fixture `kafka3`: "source3" and "target3",
 // replication factor 3, min ISR 2; tests/kafka/harness.sh start-cluster3).
 //
 // Kafka's own VerifiableProducer writes the source (acks=all, one JSON line
@@ -93,6 +93,45 @@ ClusterView clusterView(const QString &bootstrap, const QString &topic)
         }
     }
     return v;
+}
+
+// The node that coordinates `group` on the cluster at `bootstrap` (Kafka's
+// DescribeConsumerGroups through librdkafka's admin API), or -1 with *error.
+int groupCoordinator(const QString &bootstrap, const QString &group, QString *error)
+{
+    char errstr[512];
+    KafkaConfPtr conf(rd_kafka_conf_new());
+    const QByteArray servers = bootstrap.toUtf8();
+    rd_kafka_conf_set(conf.get(), "bootstrap.servers", servers.constData(), errstr, sizeof errstr);
+    rd_kafka_conf_set_log_cb(conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
+    const KafkaPtr rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), errstr, sizeof errstr));
+    if (!rk) {
+        *error = QString::fromUtf8(errstr);
+        return -1;
+    }
+    (void)conf.release();
+    const QueuePtr queue(rd_kafka_queue_new(rk.get()));
+    const QByteArray name = group.toUtf8();
+    const char *groups[] = {name.constData()};
+    rd_kafka_AdminOptions_t *options = rd_kafka_AdminOptions_new(rk.get(), RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
+    rd_kafka_AdminOptions_set_request_timeout(options, 10000, errstr, sizeof errstr);
+    rd_kafka_DescribeConsumerGroups(rk.get(), groups, 1, options, queue.get());
+    rd_kafka_AdminOptions_destroy(options);
+    const EventPtr event(rd_kafka_queue_poll(queue.get(), 15000));
+    if (!event || rd_kafka_event_error(event.get())) {
+        *error = event ? QString::fromUtf8(rd_kafka_event_error_string(event.get())) : QStringLiteral("timed out");
+        return -1;
+    }
+    size_t n = 0;
+    const rd_kafka_ConsumerGroupDescription_t **descs =
+        rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(event.get()), &n);
+    if (n != 1 || rd_kafka_ConsumerGroupDescription_error(descs[0])) {
+        *error = n == 1 ? QString::fromUtf8(rd_kafka_error_string(rd_kafka_ConsumerGroupDescription_error(descs[0])))
+                        : QStringLiteral("no description");
+        return -1;
+    }
+    const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(descs[0]);
+    return node ? rd_kafka_Node_id(node) : -1;
 }
 
 // Every node of `cluster` runs, is in the metadata, and every partition of
@@ -307,10 +346,15 @@ class TstCluster3Faults final : public QObject {
     Q_OBJECT
 
     enum class Side { Source, Target };
+    // Who is killed: the leader of partition 0, or the coordinator of the
+    // job's group (where its progress is committed: the source's group for
+    // at-least-once, the target's for exactly-once, which commits there
+    // inside its transactions).
+    enum class Victim { PartitionLeader, GroupCoordinator };
 
-    // The scenario: the leader of partition 0 on `side` killed -9 mid-copy,
-    // started again; the target judged by ConsoleConsumer.
-    void leaderKilledMidCopy(Side side)
+    // The scenario: a node of `side` killed -9 mid-copy, started again; the
+    // target judged by ConsoleConsumer.
+    void nodeKilledMidCopy(Side side, Victim what = Victim::PartitionLeader)
     {
         QFETCH(QString, delivery);
         const bool exactlyOnce = delivery == QLatin1String("exactly-once");
@@ -368,29 +412,41 @@ class TstCluster3Faults final : public QObject {
         QVERIFY2(producer.running(), "the producer ended before the kill: too late to test anything");
         const ClusterView before = clusterView(bootstrap(victimCluster), topic);
         QVERIFY2(before.ok && before.topicKnown, qPrintable(before.error));
-        const int victim = before.leaders.value(0, -1);
-        QVERIFY2(victim >= 0 && victim < kCluster3Nodes, qPrintable(QString::number(victim)));
+        QString coordinatorError;
+        const int victim = what == Victim::PartitionLeader
+                               ? before.leaders.value(0, -1)
+                               : groupCoordinator(bootstrap(victimCluster), spec.groupId, &coordinatorError);
+        QVERIFY2(victim >= 0 && victim < kCluster3Nodes,
+                 qPrintable(QStringLiteral("%1 %2").arg(victim).arg(coordinatorError)));
         const qint64 copiedAtKill = last.recordsProduced;
         const qint64 ackedAtKill = producer.ackedCount();
         QVERIFY2(copiedAtKill < kRecords, "the copy was over before the kill");
 
         QVERIFY2(killClusterNode(victimCluster, victim, &error), qPrintable(error));
         const qint64 killedAtMs = clock.elapsed();
-        qInfo("%s: killed node %d of %s (leader of %s-0) with %lld of %d records acknowledged, %lld copied",
-              qPrintable(delivery), victim, qPrintable(victimCluster), qPrintable(topic), ackedAtKill, kRecords,
-              copiedAtKill);
+        qInfo("%s: killed node %d of %s (%s) with %lld of %d records acknowledged, %lld copied", qPrintable(delivery),
+              victim, qPrintable(victimCluster),
+              qPrintable(what == Victim::PartitionLeader ? QStringLiteral("leader of %1-0").arg(topic)
+                                                         : QStringLiteral("coordinator of group %1").arg(spec.groupId)),
+              ackedAtKill, kRecords, copiedAtKill);
         // Down longer than the broker session (6 s): the controller fences it
-        // and an in-sync follower leads partition 0.
+        // and an in-sync follower leads partition 0 (and the partition of
+        // __consumer_offsets that holds the group: its new coordinator).
         const auto newLeader = [&] {
+            if (what == Victim::GroupCoordinator) {
+                QString ignored;
+                const int now = groupCoordinator(bootstrap(victimCluster), spec.groupId, &ignored);
+                return now >= 0 && now != victim;
+            }
             const ClusterView v = clusterView(bootstrap(victimCluster), topic);
             return v.ok && v.leaders.value(0, -1) >= 0 && v.leaders.value(0) != victim;
         };
-        QTRY_VERIFY2_WITH_TIMEOUT(newLeader(), "partition 0 got no new leader after the kill", 30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(newLeader(), "no new leader (or coordinator) after the kill", 30000);
         const qint64 newLeaderAtMs = clock.elapsed();
         QTest::qWait(2000);
         QVERIFY2(startClusterNode(victimCluster, victim, &error), qPrintable(error));
-        qInfo("new leader of partition 0 after %lld ms; node %d back after %lld ms", newLeaderAtMs - killedAtMs, victim,
-              clock.elapsed() - killedAtMs);
+        qInfo("new leader (or coordinator) after %lld ms; node %d back after %lld ms", newLeaderAtMs - killedAtMs,
+              victim, clock.elapsed() - killedAtMs);
 
         QVERIFY2(producer.waitForExit(180000), "VerifiableProducer did not finish in 180 s");
         QVERIFY2(producer.exitCode() == 0, qPrintable(producer.errorOutput()));
@@ -461,12 +517,13 @@ class TstCluster3Faults final : public QObject {
             if (!targetValues.value(a.partition).contains(a.value))
                 missingAcked << QStringLiteral("%1@%2:%3").arg(a.value).arg(a.partition).arg(a.offset);
         const OnceCheck once = checkOnce(*sourceValues, *read);
-        qInfo("%s, %s leader killed: %lld source records (%lld acknowledged), %lld on the target read_committed, "
+        qInfo("%s, %s %s killed: %lld source records (%lld acknowledged), %lld on the target read_committed, "
               "%lld duplicates, %lld missing, %lld acknowledged missing, %lld unexpected; copied %lld ms after the "
               "kill, %lld ms in all",
-              qPrintable(delivery), side == Side::Source ? "source" : "target", sourceCount, qint64(acked.size()),
-              qint64(read->size()), once.duplicates, once.missing, qint64(missingAcked.size()), once.unexpected,
-              copiedMs - killedAtMs, clock.elapsed());
+              qPrintable(delivery), side == Side::Source ? "source" : "target",
+              what == Victim::PartitionLeader ? "partition leader" : "group coordinator", sourceCount,
+              qint64(acked.size()), qint64(read->size()), once.duplicates, once.missing, qint64(missingAcked.size()),
+              once.unexpected, copiedMs - killedAtMs, clock.elapsed());
         QVERIFY2(missingAcked.isEmpty(), qPrintable(QStringLiteral("%1 acknowledged records are not on the target: %2")
                                                         .arg(missingAcked.size())
                                                         .arg(missingAcked.mid(0, 10).join(QLatin1Char(' ')))));
@@ -477,6 +534,10 @@ class TstCluster3Faults final : public QObject {
         // The killed node is back in the ISR of the partition it led.
         QTRY_VERIFY2_WITH_TIMEOUT(clusterView(bootstrap(victimCluster), topic).isr.value(0).contains(victim),
                                   "the restarted node did not rejoin the ISR of partition 0 within 90 s", 90000);
+        if (what == Victim::GroupCoordinator) {
+            QString state;
+            QTRY_VERIFY2_WITH_TIMEOUT(clusterWhole(victimCluster, &state), qPrintable(state), 90000);
+        }
     }
 
 private Q_SLOTS:
@@ -544,10 +605,22 @@ private Q_SLOTS:
         QTest::newRow("at-least-once") << QStringLiteral("at-least-once");
         QTest::newRow("exactly-once") << QStringLiteral("exactly-once");
     }
-    void sourceLeaderKilledMidCopy() { leaderKilledMidCopy(Side::Source); }
+    void sourceLeaderKilledMidCopy() { nodeKilledMidCopy(Side::Source); }
 
     void targetLeaderKilledMidCopy_data() { sourceLeaderKilledMidCopy_data(); }
-    void targetLeaderKilledMidCopy() { leaderKilledMidCopy(Side::Target); }
+    void targetLeaderKilledMidCopy() { nodeKilledMidCopy(Side::Target); }
+
+    // The coordinator of the job's group killed: at-least-once commits to the
+    // source's group, exactly-once sends its offsets to the target's group
+    // inside each transaction (where librdkafka 2.12.1 could wait for the
+    // dead coordinator forever: installer/librdkafka-patches/0001).
+    void groupCoordinatorKilledMidCopy_data() { sourceLeaderKilledMidCopy_data(); }
+    void groupCoordinatorKilledMidCopy()
+    {
+        QFETCH(QString, delivery);
+        nodeKilledMidCopy(delivery == QLatin1String("exactly-once") ? Side::Target : Side::Source,
+                          Victim::GroupCoordinator);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCluster3Faults)
