@@ -74,6 +74,9 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         p->atEof = false;
         p->failedOffset = -1;
         p->parked = false;
+        p->schemaWaiting = false; // asked again with its first record (schema sync)
+        p->schemaWaitId = -1;
+        p->schemaFailureShown = false;
         p->failures = 0;
         p->parkRetries = 0;
         p->largestRefusedOffset = -1;
