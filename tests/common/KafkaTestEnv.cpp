@@ -351,6 +351,11 @@ bool killClusterNode(const QString &cluster, int node, QString *error)
     return runHarness({QStringLiteral("kill-node"), cluster, QString::number(node)}, error, 30000);
 }
 
+bool stopClusterNode(const QString &cluster, int node, QString *error)
+{
+    return runHarness({QStringLiteral("stop-node"), cluster, QString::number(node)}, error, 180000);
+}
+
 bool startClusterNode(const QString &cluster, int node, QString *error)
 {
     return runHarness({QStringLiteral("start-node"), cluster, QString::number(node)}, error, 180000);

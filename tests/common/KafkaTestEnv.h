@@ -161,6 +161,8 @@ bool clusters3Available(const QStringList &names = {QString::fromLatin1(kSource3
 // is back in the cluster and accepts clients.
 bool killClusterNode(const QString &cluster, int node, QString *error = nullptr);
 bool startClusterNode(const QString &cluster, int node, QString *error = nullptr);
+// SIGTERM: the node's controlled shutdown moves its leaderships first (a rolling restart's step).
+bool stopClusterNode(const QString &cluster, int node, QString *error = nullptr);
 
 // A topic/group name unique to this process and call ("<prefix>-<pid>-<n>-<ms>"),
 // so test runs and retries never see each other's data.

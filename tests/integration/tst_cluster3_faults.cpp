@@ -1,5 +1,6 @@
 // A partition leader, or the coordinator of the job's group, killed with -9
-// while a MirrorJob copies, on real three-node clusters (CTest fixture `kafka3`: "source3" and "target3",
+// while a MirrorJob copies, or every source node restarted one after another
+// (a rolling restart), on real three-node clusters (CTest fixture `kafka3`: "source3" and "target3",
 // replication factor 3, min ISR 2; tests/kafka/harness.sh start-cluster3).
 //
 // Kafka's own VerifiableProducer writes the source (acks=all, one JSON line
@@ -350,7 +351,10 @@ class TstCluster3Faults final : public QObject {
     // job's group (where its progress is committed: the source's group for
     // at-least-once, the target's for exactly-once, which commits there
     // inside its transactions).
-    enum class Victim { PartitionLeader, GroupCoordinator };
+    // RollingRestart: every node of the side, one after another, stopped as an
+    // operator does (SIGTERM: controlled shutdown) and started again, the
+    // next only once every partition is fully in sync again.
+    enum class Victim { PartitionLeader, GroupCoordinator, RollingRestart };
 
     // The scenario: a node of `side` killed -9 mid-copy, started again; the
     // target judged by ConsoleConsumer.
@@ -401,59 +405,79 @@ class TstCluster3Faults final : public QObject {
         job.start();
         QTRY_VERIFY2_WITH_TIMEOUT(job.state() == JobState::Running, qPrintable(joined(events)), 60000);
 
+        // A rolling restart takes about a minute: the producer writes all along.
+        const int records = what == Victim::RollingRestart ? 3 * kRecords : kRecords;
         BackgroundProducer producer;
-        QVERIFY2(producer.start(bootstrap(source), topic, kRecords, kRecordsPerSecond, &error), qPrintable(error));
+        QVERIFY2(producer.start(bootstrap(source), topic, records, kRecordsPerSecond, &error), qPrintable(error));
 
         // Mid-copy: the job has copied a fifth of what is being written, and
         // the producer goes on writing.
-        QTRY_VERIFY2_WITH_TIMEOUT(last.recordsProduced >= kRecords / 5 || !producer.running() || !finished.isEmpty(),
+        QTRY_VERIFY2_WITH_TIMEOUT(last.recordsProduced >= records / 10 || !producer.running() || !finished.isEmpty(),
                                   qPrintable(joined(events)), 90000);
         QVERIFY2(finished.isEmpty(), qPrintable(joined(events)));
         QVERIFY2(producer.running(), "the producer ended before the kill: too late to test anything");
         const ClusterView before = clusterView(bootstrap(victimCluster), topic);
         QVERIFY2(before.ok && before.topicKnown, qPrintable(before.error));
         QString coordinatorError;
-        const int victim = what == Victim::PartitionLeader
-                               ? before.leaders.value(0, -1)
-                               : groupCoordinator(bootstrap(victimCluster), spec.groupId, &coordinatorError);
+        const int victim = what == Victim::PartitionLeader ? before.leaders.value(0, -1)
+                           : what == Victim::GroupCoordinator
+                               ? groupCoordinator(bootstrap(victimCluster), spec.groupId, &coordinatorError)
+                               : 0;
         QVERIFY2(victim >= 0 && victim < kCluster3Nodes,
                  qPrintable(QStringLiteral("%1 %2").arg(victim).arg(coordinatorError)));
         const qint64 copiedAtKill = last.recordsProduced;
         const qint64 ackedAtKill = producer.ackedCount();
-        QVERIFY2(copiedAtKill < kRecords, "the copy was over before the kill");
-
-        QVERIFY2(killClusterNode(victimCluster, victim, &error), qPrintable(error));
-        const qint64 killedAtMs = clock.elapsed();
-        qInfo("%s: killed node %d of %s (%s) with %lld of %d records acknowledged, %lld copied", qPrintable(delivery),
-              victim, qPrintable(victimCluster),
-              qPrintable(what == Victim::PartitionLeader ? QStringLiteral("leader of %1-0").arg(topic)
-                                                         : QStringLiteral("coordinator of group %1").arg(spec.groupId)),
-              ackedAtKill, kRecords, copiedAtKill);
-        // Down longer than the broker session (6 s): the controller fences it
-        // and an in-sync follower leads partition 0 (and the partition of
-        // __consumer_offsets that holds the group: its new coordinator).
-        const auto newLeader = [&] {
-            if (what == Victim::GroupCoordinator) {
-                QString ignored;
-                const int now = groupCoordinator(bootstrap(victimCluster), spec.groupId, &ignored);
-                return now >= 0 && now != victim;
+        QVERIFY2(copiedAtKill < records, "the copy was over before the fault");
+        qint64 killedAtMs = clock.elapsed();
+        if (what == Victim::RollingRestart) {
+            for (int n = 0; n < kCluster3Nodes; ++n) {
+                const qint64 at = clock.elapsed();
+                QVERIFY2(stopClusterNode(victimCluster, n, &error), qPrintable(error));
+                QTest::qWait(2000);
+                QVERIFY2(startClusterNode(victimCluster, n, &error), qPrintable(error));
+                QString state;
+                QTRY_VERIFY2_WITH_TIMEOUT(clusterWhole(victimCluster, &state), qPrintable(state), 120000);
+                qInfo("%s: node %d of %s restarted, every partition in sync again after %lld ms (%lld of %d records "
+                      "acknowledged, %lld copied)",
+                      qPrintable(delivery), n, qPrintable(victimCluster), clock.elapsed() - at, producer.ackedCount(),
+                      records, last.recordsProduced);
             }
-            const ClusterView v = clusterView(bootstrap(victimCluster), topic);
-            return v.ok && v.leaders.value(0, -1) >= 0 && v.leaders.value(0) != victim;
-        };
-        QTRY_VERIFY2_WITH_TIMEOUT(newLeader(), "no new leader (or coordinator) after the kill", 30000);
-        const qint64 newLeaderAtMs = clock.elapsed();
-        QTest::qWait(2000);
-        QVERIFY2(startClusterNode(victimCluster, victim, &error), qPrintable(error));
-        qInfo("new leader (or coordinator) after %lld ms; node %d back after %lld ms", newLeaderAtMs - killedAtMs,
-              victim, clock.elapsed() - killedAtMs);
+        } else {
+
+            QVERIFY2(killClusterNode(victimCluster, victim, &error), qPrintable(error));
+            killedAtMs = clock.elapsed();
+            qInfo("%s: killed node %d of %s (%s) with %lld of %d records acknowledged, %lld copied",
+                  qPrintable(delivery), victim, qPrintable(victimCluster),
+                  qPrintable(what == Victim::PartitionLeader
+                                 ? QStringLiteral("leader of %1-0").arg(topic)
+                                 : QStringLiteral("coordinator of group %1").arg(spec.groupId)),
+                  ackedAtKill, kRecords, copiedAtKill);
+            // Down longer than the broker session (6 s): the controller fences it
+            // and an in-sync follower leads partition 0 (and the partition of
+            // __consumer_offsets that holds the group: its new coordinator).
+            const auto newLeader = [&] {
+                if (what == Victim::GroupCoordinator) {
+                    QString ignored;
+                    const int now = groupCoordinator(bootstrap(victimCluster), spec.groupId, &ignored);
+                    return now >= 0 && now != victim;
+                }
+                const ClusterView v = clusterView(bootstrap(victimCluster), topic);
+                return v.ok && v.leaders.value(0, -1) >= 0 && v.leaders.value(0) != victim;
+            };
+            QTRY_VERIFY2_WITH_TIMEOUT(newLeader(), "no new leader (or coordinator) after the kill", 30000);
+            const qint64 newLeaderAtMs = clock.elapsed();
+            QTest::qWait(2000);
+            QVERIFY2(startClusterNode(victimCluster, victim, &error), qPrintable(error));
+            qInfo("new leader (or coordinator) after %lld ms; node %d back after %lld ms", newLeaderAtMs - killedAtMs,
+                  victim, clock.elapsed() - killedAtMs);
+        }
 
         QVERIFY2(producer.waitForExit(180000), "VerifiableProducer did not finish in 180 s");
         QVERIFY2(producer.exitCode() == 0, qPrintable(producer.errorOutput()));
         const QList<BackgroundProducer::Acked> acked = producer.acked();
-        qInfo("VerifiableProducer: %lld of %d records acknowledged, %d send errors %s", qint64(acked.size()), kRecords,
+        qInfo("VerifiableProducer: %lld of %d records acknowledged, %d send errors %s", qint64(acked.size()), records,
               producer.sendErrors(), qPrintable(producer.errorLines()));
-        QVERIFY2(acked.size() >= kRecords / 2, qPrintable(producer.errorOutput()));
+        QVERIFY2(acked.size() >= records / 2, qPrintable(producer.errorOutput()));
 
         // The source holds every acknowledged record (Kafka's promise for
         // acks=all with min ISR 2; checked so a loss there is not blamed on the mirror).
@@ -517,13 +541,15 @@ class TstCluster3Faults final : public QObject {
             if (!targetValues.value(a.partition).contains(a.value))
                 missingAcked << QStringLiteral("%1@%2:%3").arg(a.value).arg(a.partition).arg(a.offset);
         const OnceCheck once = checkOnce(*sourceValues, *read);
-        qInfo("%s, %s %s killed: %lld source records (%lld acknowledged), %lld on the target read_committed, "
+        qInfo("%s, %s %s: %lld source records (%lld acknowledged), %lld on the target read_committed, "
               "%lld duplicates, %lld missing, %lld acknowledged missing, %lld unexpected; copied %lld ms after the "
-              "kill, %lld ms in all",
+              "fault began, %lld ms in all",
               qPrintable(delivery), side == Side::Source ? "source" : "target",
-              what == Victim::PartitionLeader ? "partition leader" : "group coordinator", sourceCount,
-              qint64(acked.size()), qint64(read->size()), once.duplicates, once.missing, qint64(missingAcked.size()),
-              once.unexpected, copiedMs - killedAtMs, clock.elapsed());
+              what == Victim::PartitionLeader    ? "partition leader killed"
+              : what == Victim::GroupCoordinator ? "group coordinator killed"
+                                                 : "nodes restarted one by one",
+              sourceCount, qint64(acked.size()), qint64(read->size()), once.duplicates, once.missing,
+              qint64(missingAcked.size()), once.unexpected, copiedMs - killedAtMs, clock.elapsed());
         QVERIFY2(missingAcked.isEmpty(), qPrintable(QStringLiteral("%1 acknowledged records are not on the target: %2")
                                                         .arg(missingAcked.size())
                                                         .arg(missingAcked.mid(0, 10).join(QLatin1Char(' ')))));
@@ -534,7 +560,7 @@ class TstCluster3Faults final : public QObject {
         // The killed node is back in the ISR of the partition it led.
         QTRY_VERIFY2_WITH_TIMEOUT(clusterView(bootstrap(victimCluster), topic).isr.value(0).contains(victim),
                                   "the restarted node did not rejoin the ISR of partition 0 within 90 s", 90000);
-        if (what == Victim::GroupCoordinator) {
+        if (what != Victim::PartitionLeader) {
             QString state;
             QTRY_VERIFY2_WITH_TIMEOUT(clusterWhole(victimCluster, &state), qPrintable(state), 90000);
         }
@@ -621,6 +647,10 @@ private Q_SLOTS:
         nodeKilledMidCopy(delivery == QLatin1String("exactly-once") ? Side::Target : Side::Source,
                           Victim::GroupCoordinator);
     }
+
+    // All three source nodes restarted one after another while the job copies.
+    void sourceRollingRestart_data() { sourceLeaderKilledMidCopy_data(); }
+    void sourceRollingRestart() { nodeKilledMidCopy(Side::Source, Victim::RollingRestart); }
 };
 
 QTEST_GUILESS_MAIN(TstCluster3Faults)

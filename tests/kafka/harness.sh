@@ -44,6 +44,8 @@
 #                                    password "<user>-test-secret" (see start_cluster3)
 #   harness.sh kill-node NAME IDX    kill -9 node IDX of cluster NAME (a crash; data and
 #                                    ports are kept)
+#   harness.sh stop-node NAME IDX    stop node IDX of cluster NAME as an operator does (SIGTERM:
+#                                    controlled shutdown; data and ports kept for start-node)
 #   harness.sh start-node NAME IDX   start that node again (same ports and data); returns
 #                                    once it is back in the cluster and serves clients
 #   harness.sh sasl-bootstrap NAME   print a cluster's SASL_PLAINTEXT bootstrap list
@@ -771,6 +773,24 @@ cmd_kill_node() {
     cmd_kill "$node"
 }
 
+cmd_stop_node() {
+    local node pid
+    node="$(cluster3_node_arg stop-node "$@")"
+    pid="$(broker_pid "$node")" || die "node '$node' is not running"
+    kill -TERM "$pid" 2>/dev/null || true
+    local start=$SECONDS
+    while kill -0 "$pid" 2>/dev/null; do
+        if (( SECONDS - start >= STOP_TIMEOUT )); then
+            log "node '$node' did not stop in ${STOP_TIMEOUT}s; killing it"
+            kill -KILL "$pid" 2>/dev/null || true
+            break
+        fi
+        sleep 0.2
+    done
+    wait_gone "$pid"
+    # As after kill-node: the files stay, so start-node brings it back as it was.
+}
+
 cmd_start_node() {
     local node
     node="$(cluster3_node_arg start-node "$@")"
@@ -801,6 +821,7 @@ main() {
         start-pair) cmd_start_pair ;;
         start-cluster3) cmd_start_cluster3 "$@" ;;
         kill-node) cmd_kill_node "$@" ;;
+        stop-node) cmd_stop_node "$@" ;;
         start-node) cmd_start_node "$@" ;;
         sasl-bootstrap) cmd_sasl_bootstrap "$@" ;;
         stop-all) cmd_stop_all ;;
