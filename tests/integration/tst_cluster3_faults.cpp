@@ -27,7 +27,10 @@
 #include <librdkafka/rdkafka.h>
 
 #include <QProcess>
+
 #include <QSignalSpy>
+#include <future>
+#include <vector>
 
 using namespace md;
 using namespace md::test;
@@ -354,7 +357,9 @@ class TstCluster3Faults final : public QObject {
     // RollingRestart: every node of the side, one after another, stopped as an
     // operator does (SIGTERM: controlled shutdown) and started again, the
     // next only once every partition is fully in sync again.
-    enum class Victim { PartitionLeader, GroupCoordinator, RollingRestart };
+    // WholeCluster: every node of the side killed -9 at once, the cluster down
+    // for 60 s, then every node started again together (a quorum needs two).
+    enum class Victim { PartitionLeader, GroupCoordinator, RollingRestart, WholeCluster };
 
     // The scenario: a node of `side` killed -9 mid-copy, started again; the
     // target judged by ConsoleConsumer.
@@ -407,6 +412,7 @@ class TstCluster3Faults final : public QObject {
 
         // A rolling restart takes about a minute: the producer writes all along.
         const int records = what == Victim::RollingRestart ? 3 * kRecords : kRecords;
+        qint64 backAtMs = -1; // WholeCluster: when every node runs again
         BackgroundProducer producer;
         QVERIFY2(producer.start(bootstrap(source), topic, records, kRecordsPerSecond, &error), qPrintable(error));
 
@@ -429,7 +435,27 @@ class TstCluster3Faults final : public QObject {
         const qint64 ackedAtKill = producer.ackedCount();
         QVERIFY2(copiedAtKill < records, "the copy was over before the fault");
         qint64 killedAtMs = clock.elapsed();
-        if (what == Victim::RollingRestart) {
+        if (what == Victim::WholeCluster) {
+            for (int n = 0; n < kCluster3Nodes; ++n)
+                QVERIFY2(killClusterNode(victimCluster, n, &error), qPrintable(error));
+            killedAtMs = clock.elapsed();
+            qInfo("%s: every node of %s killed with %lld of %d records acknowledged, %lld copied", qPrintable(delivery),
+                  qPrintable(victimCluster), ackedAtKill, records, copiedAtKill);
+            QTest::qWait(60000);
+            std::vector<std::future<QString>> starts;
+            for (int n = 0; n < kCluster3Nodes; ++n)
+                starts.push_back(std::async(std::launch::async, [victimCluster, n] {
+                    QString e;
+                    return startClusterNode(victimCluster, n, &e) ? QString() : e;
+                }));
+            for (auto &f : starts) {
+                const QString e = f.get();
+                QVERIFY2(e.isEmpty(), qPrintable(e));
+            }
+            backAtMs = clock.elapsed();
+            qInfo("%s: %s back after %lld ms down", qPrintable(delivery), qPrintable(victimCluster),
+                  backAtMs - killedAtMs);
+        } else if (what == Victim::RollingRestart) {
             for (int n = 0; n < kCluster3Nodes; ++n) {
                 const qint64 at = clock.elapsed();
                 QVERIFY2(stopClusterNode(victimCluster, n, &error), qPrintable(error));
@@ -504,6 +530,9 @@ class TstCluster3Faults final : public QObject {
                                   qPrintable(state + QStringLiteral("; events:\n  ") + joined(events)), 180000);
         QVERIFY2(finished.isEmpty(), "the job stopped by itself (its events follow)");
         const qint64 copiedMs = clock.elapsed();
+        if (backAtMs >= 0)
+            qInfo("%s: the target showed every source record %lld ms after the cluster was back", qPrintable(delivery),
+                  copiedMs - backAtMs);
         job.stop();
         QVERIFY2(job.waitForFinished(60000), "the job did not stop within 60 s");
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
@@ -547,7 +576,8 @@ class TstCluster3Faults final : public QObject {
               qPrintable(delivery), side == Side::Source ? "source" : "target",
               what == Victim::PartitionLeader    ? "partition leader killed"
               : what == Victim::GroupCoordinator ? "group coordinator killed"
-                                                 : "nodes restarted one by one",
+              : what == Victim::RollingRestart   ? "nodes restarted one by one"
+                                                 : "cluster down 60 s",
               sourceCount, qint64(acked.size()), qint64(read->size()), once.duplicates, once.missing,
               qint64(missingAcked.size()), once.unexpected, copiedMs - killedAtMs, clock.elapsed());
         QVERIFY2(missingAcked.isEmpty(), qPrintable(QStringLiteral("%1 acknowledged records are not on the target: %2")
@@ -647,6 +677,11 @@ private Q_SLOTS:
         nodeKilledMidCopy(delivery == QLatin1String("exactly-once") ? Side::Target : Side::Source,
                           Victim::GroupCoordinator);
     }
+
+    // The whole source cluster down 60 s (every node killed -9) and back: the
+    // job re-bootstraps and copies the rest without a restart.
+    void sourceClusterDown60s_data() { sourceLeaderKilledMidCopy_data(); }
+    void sourceClusterDown60s() { nodeKilledMidCopy(Side::Source, Victim::WholeCluster); }
 
     // All three source nodes restarted one after another while the job copies.
     void sourceRollingRestart_data() { sourceLeaderKilledMidCopy_data(); }
