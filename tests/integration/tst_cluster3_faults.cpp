@@ -27,6 +27,7 @@
 #include <librdkafka/rdkafka.h>
 
 #include <QProcess>
+#include <QTemporaryFile>
 
 #include <QSignalSpy>
 #include <future>
@@ -189,35 +190,49 @@ public:
         }
     }
 
-    bool start(const QString &bootstrapServers, const QString &topic, int count, int perSecond, QString *error)
+    // `properties`: producer settings beyond the tool's (--producer.config).
+    bool start(const QString &bootstrapServers, const QString &topic, int count, int perSecond, QString *error,
+               const QMap<QString, QString> &properties = {})
     {
         const KafkaTools tools = kafkaTools();
         if (!tools.ok()) {
             *error = tools.error;
             return false;
         }
-        m_process.start(tools.java, {QStringLiteral("-Xms32m"),
-                                     QStringLiteral("-Xmx128m"),
-                                     QStringLiteral("-XX:+UseSerialGC"),
-                                     QStringLiteral("-XX:TieredStopAtLevel=1"),
-                                     QStringLiteral("-Djava.awt.headless=true"),
-                                     QStringLiteral("-cp"),
-                                     tools.libs + QStringLiteral("/*"),
-                                     QStringLiteral("org.apache.kafka.tools.VerifiableProducer"),
-                                     QStringLiteral("--bootstrap-server"),
-                                     bootstrapServers,
-                                     QStringLiteral("--topic"),
-                                     topic,
-                                     QStringLiteral("--max-messages"),
-                                     QString::number(count),
-                                     QStringLiteral("--throughput"),
-                                     QString::number(perSecond),
-                                     QStringLiteral("--value-prefix"),
-                                     QStringLiteral("1"),
-                                     QStringLiteral("--repeating-keys"),
-                                     QStringLiteral("1000"),
-                                     QStringLiteral("--acks"),
-                                     QStringLiteral("-1")});
+        QStringList config;
+        if (!properties.isEmpty()) {
+            if (!m_config.open()) {
+                *error = QStringLiteral("cannot write the producer's config: %1").arg(m_config.errorString());
+                return false;
+            }
+            for (auto it = properties.cbegin(); it != properties.cend(); ++it)
+                m_config.write((it.key() + QLatin1Char('=') + it.value() + QLatin1Char('\n')).toUtf8());
+            m_config.flush();
+            config = {QStringLiteral("--producer.config"), m_config.fileName()};
+        }
+        m_process.start(tools.java, QStringList{QStringLiteral("-Xms32m"),
+                                                QStringLiteral("-Xmx128m"),
+                                                QStringLiteral("-XX:+UseSerialGC"),
+                                                QStringLiteral("-XX:TieredStopAtLevel=1"),
+                                                QStringLiteral("-Djava.awt.headless=true"),
+                                                QStringLiteral("-cp"),
+                                                tools.libs + QStringLiteral("/*"),
+                                                QStringLiteral("org.apache.kafka.tools.VerifiableProducer"),
+                                                QStringLiteral("--bootstrap-server"),
+                                                bootstrapServers,
+                                                QStringLiteral("--topic"),
+                                                topic,
+                                                QStringLiteral("--max-messages"),
+                                                QString::number(count),
+                                                QStringLiteral("--throughput"),
+                                                QString::number(perSecond),
+                                                QStringLiteral("--value-prefix"),
+                                                QStringLiteral("1"),
+                                                QStringLiteral("--repeating-keys"),
+                                                QStringLiteral("1000"),
+                                                QStringLiteral("--acks"),
+                                                QStringLiteral("-1")} +
+                                        config);
         if (!m_process.waitForStarted(10000)) {
             *error = QStringLiteral("VerifiableProducer did not start: %1").arg(m_process.errorString());
             return false;
@@ -279,6 +294,7 @@ private:
     QList<Acked> m_acked;
     int m_errors = 0;
     QStringList m_errorLines;
+    QTemporaryFile m_config;
     QProcess m_process;
 };
 
@@ -413,8 +429,18 @@ class TstCluster3Faults final : public QObject {
         // A rolling restart takes about a minute: the producer writes all along.
         const int records = what == Victim::RollingRestart ? 3 * kRecords : kRecords;
         qint64 backAtMs = -1; // WholeCluster: when every node runs again
+        // With the whole cluster down, what the producer sends waits for it
+        // (as an application that must not lose records is set up) instead of
+        // failing after the default 2 minutes: the outage plus a slow restart
+        // under load takes longer, and the records written meanwhile are the
+        // ones the job must copy after it.
+        QMap<QString, QString> producerProperties;
+        if (what == Victim::WholeCluster)
+            producerProperties = {{QStringLiteral("delivery.timeout.ms"), QStringLiteral("600000")},
+                                  {QStringLiteral("max.block.ms"), QStringLiteral("600000")}};
         BackgroundProducer producer;
-        QVERIFY2(producer.start(bootstrap(source), topic, records, kRecordsPerSecond, &error), qPrintable(error));
+        QVERIFY2(producer.start(bootstrap(source), topic, records, kRecordsPerSecond, &error, producerProperties),
+                 qPrintable(error));
 
         // Mid-copy: the job has copied a fifth of what is being written, and
         // the producer goes on writing.
