@@ -436,7 +436,10 @@ class TstCluster3Faults final : public QObject {
         // ones the job must copy after it.
         QMap<QString, QString> producerProperties;
         if (what == Victim::WholeCluster)
-            producerProperties = {{QStringLiteral("delivery.timeout.ms"), QStringLiteral("600000")},
+            // VerifiableProducer itself sets retries=0: a record whose
+            // broker went away fails at once unless retries are given back.
+            producerProperties = {{QStringLiteral("retries"), QStringLiteral("2147483647")},
+                                  {QStringLiteral("delivery.timeout.ms"), QStringLiteral("600000")},
                                   {QStringLiteral("max.block.ms"), QStringLiteral("600000")}};
         BackgroundProducer producer;
         QVERIFY2(producer.start(bootstrap(source), topic, records, kRecordsPerSecond, &error, producerProperties),
