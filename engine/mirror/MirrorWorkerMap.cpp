@@ -25,8 +25,8 @@ void MirrorWorker::setupOffsetMap()
 {
     // Asked without waiting (pollOffsetMapSetup takes the answer): an
     // unreachable target must not hold the engine before its loop, where
-    // Stop is served. Until the topic is there, copies are noted and commits
-    // wait for the map (commitLimit), so the map has no hole.
+    // Stop is served. Until the topic is there, records wait in line
+    // (handleMessage), so a refused map stops the job before it copies.
     m_mapTopic = m_spec.offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(m_groupId) : m_spec.offsetMapTopic;
     if (!m_spec.offsetMap) {
         // Asked for by the profile: no topic, no records, and commits never

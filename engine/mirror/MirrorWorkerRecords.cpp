@@ -154,6 +154,14 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
             return true;
         }
     }
+    if (!m_mapOff && !m_mapRkt) [[unlikely]] {
+        // The map topic is still being created: nothing is copied before the
+        // job knows it can keep its map, so a refusal stops it with nothing on
+        // the target that the next run (or a plain migration) copies again.
+        // Held in line like backpressure; tick() takes the answer.
+        m_backpressure = true;
+        return false;
+    }
     if (m_inFlight >= m_inFlightWindow && !m_operatorWindow) {
         m_backpressure = true; // waits in line until acknowledgements make room
         return false;
@@ -369,7 +377,7 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     if (!p || !p->ring.complete(src->offset, ok, &bytes))
         return; // stale: the partition was revoked or replayed meanwhile
     if (ok) {
-        if (!m_mapOff) // also while the map topic is being created: written once it is there
+        if (!m_mapOff) // the map segments written at the next commit
             p->noteCopied(src->offset, dm->offset);
         ++p->records;
         p->bytes += bytes;
