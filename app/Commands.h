@@ -34,6 +34,13 @@ int runResetCommand(const QStringList &args, QTextStream &out, QTextStream &err)
 // up in time, offsets that cannot be translated), 2: could not run.
 int runFailoverCommand(const QStringList &args, QTextStream &out, QTextStream &err);
 
+// mirrordesk cutover FILE [--dry-run] [--fence-principals P1,P2 | --fence-all] [--groups REGEX]
+//                         [--timeout S] [--settle S] [--report FILE] | --rollback [--no-restart]
+// The guided switch (engine/cutover/Cutover.h): preflight, fence, drain, groups, stop.
+// 0: done (a dry run without blockers), 1: blocked, refused, not in time or
+// interrupted (resumable), 2: could not run.
+int runCutoverCommand(const QStringList &args, QTextStream &out, QTextStream &err);
+
 // mirrordesk reverse FILE --output FILE2 [--dry-run] [--force]
 // Failback: writes the reverse job (target -> source) and its start positions
 // from the offset map, so what came from the source is not copied back.

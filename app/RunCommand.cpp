@@ -2,6 +2,7 @@
 #include "app/CommandLine.h"
 
 #include "app/ProfileLoader.h"
+#include "app/SignalBridge.h"
 #include "engine/mirror/MirrorJob.h"
 #include "engine/sandbox/Sandbox.h"
 #include "model/monitor/LagStatus.h"
@@ -13,51 +14,13 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QHostAddress>
-#include <QSocketNotifier>
 #include <QTimer>
 
-#include <csignal>
-#include <sys/socket.h>
-#include <unistd.h>
+#include <cstdlib>
 
 namespace md {
 
 namespace {
-
-int g_signalPipe[2] = {-1, -1};
-
-void onSignal(int sig)
-{
-    const char c = char(sig);
-    [[maybe_unused]] ssize_t n = ::write(g_signalPipe[1], &c, 1);
-}
-
-// SIGINT/SIGTERM become a queued call on the event loop (the handler only writes
-// a byte): the first asks for a graceful stop, the second gives up at once.
-class SignalBridge final : public QObject {
-public:
-    explicit SignalBridge(std::function<void(int)> handler) : m_handler(std::move(handler))
-    {
-        if (::socketpair(AF_UNIX, SOCK_STREAM, 0, g_signalPipe) != 0)
-            return;
-        m_notifier = new QSocketNotifier(g_signalPipe[0], QSocketNotifier::Read, this);
-        connect(m_notifier, &QSocketNotifier::activated, this, [this] {
-            char c = 0;
-            if (::read(g_signalPipe[0], &c, 1) == 1)
-                m_handler(int(c));
-        });
-        struct sigaction sa = {};
-        sa.sa_handler = onSignal;
-        sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
-        sigaction(SIGINT, &sa, nullptr);
-        sigaction(SIGTERM, &sa, nullptr);
-    }
-
-private:
-    std::function<void(int)> m_handler;
-    QSocketNotifier *m_notifier = nullptr;
-};
 
 QString progressLine(const MetricsSnapshot &s)
 {

@@ -21,6 +21,8 @@ const char kUsage[] =
     "                                         rewrite the job's progress: where the next run copies from\n"
     "  mirrordesk failover FILE [--groups REGEX] [--max-lag N] [--timeout SECONDS] [--allow-rewind] [--dry-run]\n"
     "                                         move consumer groups' offsets to the target (translated)\n"
+    "  mirrordesk cutover FILE [--dry-run] [--fence-all] [--report FILE] | --rollback\n"
+    "                                         the guided switch: preflight, fence, drain, move groups, stop\n"
     "  mirrordesk reverse FILE --output FILE2 the failback job (target -> source), started after\n"
     "                                         what the job copied (mirrordesk reverse --help)\n"
     "  mirrordesk import-mm2 FILE --output DIR  one profile per enabled flow of an mm2.properties\n"
@@ -47,6 +49,7 @@ int main(int argc, char **argv)
                                                          {"check", &md::runCheckCommand},
                                                          {"reset", &md::runResetCommand},
                                                          {"failover", &md::runFailoverCommand},
+                                                         {"cutover", &md::runCutoverCommand},
                                                          {"reverse", &md::runReverseCommand},
                                                          {"import-mm2", &md::runImportMm2Command},
                                                          {"export-mm2", &md::runExportMm2Command},

@@ -1,8 +1,7 @@
 #pragma once
 
 #include "engine/acl/Acl.h"
-#include "engine/core/ClusterConfig.h"
-#include "engine/core/KafkaHandles.h"
+#include "engine/admin/KeyedRecords.h"
 
 #include <QList>
 #include <QString>
@@ -23,7 +22,7 @@ public:
     AclSyncRecords(const AclSyncRecords &) = delete;
     AclSyncRecords &operator=(const AclSyncRecords &) = delete;
 
-    const QString &topic() const { return m_topic; }
+    const QString &topic() const { return m_records.topic(); }
     // Every binding recorded as made; an absent topic records none. False with *error.
     bool load(AdminService &target, QList<AclEntry> *made, QString *error);
     // Records bindings as made (`made` true) or as gone, creating the topic when
@@ -31,12 +30,7 @@ public:
     bool write(AdminService &target, const QList<AclEntry> &bindings, bool made, QString *error);
 
 private:
-    bool ensureTopic(AdminService &target, QString *error);
-
-    ClusterConfig m_target;
-    QString m_topic;
-    bool m_topicReady = false;
-    KafkaPtr m_producer;
+    KeyedRecords m_records;
 };
 
 } // namespace md

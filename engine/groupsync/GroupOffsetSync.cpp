@@ -118,7 +118,30 @@ void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool 
             QStringLiteral("below the first record the job copied: the records before it are not on the target"));
     case Kind::Unknown: return skip(QStringLiteral("the offset map knows nothing of this partition"));
     }
+    decideAction(p, targetActive, allowRewind);
+}
+
+void decideEmptyPartition(GroupPartitionSync *p, const QString &targetTopic, qint64 targetEnd, bool targetActive,
+                          bool allowRewind)
+{
+    p->translation = OffsetTranslation{};
+    p->translation.kind = OffsetTranslation::Kind::End;
+    p->translation.targetOffset = targetEnd;
+    p->translation.targetTopic = targetTopic;
+    p->targetTopic = targetTopic;
+    p->neverReached = 0;
+    p->readAgain = 0;
+    p->note = QStringLiteral("an empty partition: the group reads on at the target partition's end");
+    decideAction(p, targetActive, allowRewind);
+}
+
+void decideAction(GroupPartitionSync *p, bool targetActive, bool allowRewind)
+{
     const qint64 to = p->translation.targetOffset;
+    const auto skip = [p](const QString &why) {
+        p->action = GroupSyncAction::SkipNotTranslatable;
+        p->note = why;
+    };
     if (to < 0)
         return skip(QStringLiteral("no target offset"));
     if (p->targetCurrent == to) {

@@ -90,6 +90,13 @@ struct GroupPartitionSync {
 // from its source offset, the map and the target group's state.
 void decidePartition(GroupPartitionSync *p, const PartitionOffsetMap *map, bool targetActive, bool allowRewind,
                      bool allowPartial);
+// A source partition that holds no record (log start = end) and so is not in
+// the map: a group at its end reads next what is produced next, which on the
+// target comes at the target partition's end.
+void decideEmptyPartition(GroupPartitionSync *p, const QString &targetTopic, qint64 targetEnd, bool targetActive,
+                          bool allowRewind);
+// The action for a translated partition: write, already there, or why not.
+void decideAction(GroupPartitionSync *p, bool targetActive, bool allowRewind);
 
 struct GroupSyncEntry {
     QString group;

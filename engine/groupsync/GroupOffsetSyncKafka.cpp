@@ -250,8 +250,20 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
                 keys.insert(it.key(), true);
         }
     }
-    Offsets ends;
+    Offsets ends, starts;
     if (!listOffsets(source, keys.keys(), RD_KAFKA_OFFSET_SPEC_LATEST, &ends, &plan.error))
+        return plan;
+    // Source partitions the map knows nothing of because they hold no record
+    // (log start = end): a group at their end reads next what is produced next,
+    // on the target that is at the target partition's end.
+    QList<Key> emptyKeys;
+    for (const Key &k : keys.keys()) {
+        // A partition the job has only ever seen empty has a covered end but no segment.
+        const PartitionOffsetMap *pm = map.partition(k.first, k.second);
+        if (!pm || pm->translate(0).kind == OffsetTranslation::Kind::Unknown)
+            emptyKeys.append(k);
+    }
+    if (!emptyKeys.isEmpty() && !listOffsets(source, emptyKeys, RD_KAFKA_OFFSET_SPEC_EARLIEST, &starts, &plan.error))
         return plan;
 
     QStringList withPartitions;
@@ -291,6 +303,19 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
     if (!describeGroups(target, withPartitions, &states, &plan.error) ||
         !groupOffsets(target, withPartitions, &current, &plan.error))
         return plan;
+    Offsets emptyTargetEnds; // by source key
+    {
+        QList<Key> targetKeys;
+        for (const Key &k : std::as_const(emptyKeys))
+            if (starts.contains(k) && ends.contains(k) && starts.value(k) == ends.value(k))
+                targetKeys.append({targetName.value(k.first), k.second});
+        Offsets targetEnds;
+        QString ignored; // a target partition not there yet stays untranslatable
+        listOffsets(target, targetKeys, RD_KAFKA_OFFSET_SPEC_LATEST, &targetEnds, &ignored);
+        for (const Key &k : std::as_const(emptyKeys))
+            if (const Key t{targetName.value(k.first), k.second}; targetEnds.contains(t))
+                emptyTargetEnds.insert(k, targetEnds.value(t));
+    }
     plan.targetReadAt = std::chrono::steady_clock::now();
     for (GroupSyncEntry &entry : plan.groups) {
         const GroupState state = states.value(entry.group, GroupState{QStringLiteral("Dead"), {}});
@@ -303,7 +328,11 @@ GroupSyncPlan planGroupSync(const MirrorJobSpec &spec, const OffsetMap &map, con
             const OffsetTranslation t = pm ? pm->translate(p.sourceCommitted) : OffsetTranslation{};
             p.targetTopic = t.targetTopic.isEmpty() ? targetName.value(p.topic) : t.targetTopic;
             p.targetCurrent = now.value({p.targetTopic, p.partition}, -1);
-            decidePartition(&p, pm, active, options.allowRewind, options.allowPartial);
+            if (const auto empty = emptyTargetEnds.constFind({p.topic, p.partition});
+                empty != emptyTargetEnds.cend() && p.sourceCommitted == p.sourceEnd)
+                decideEmptyPartition(&p, p.targetTopic, *empty, active, options.allowRewind);
+            else
+                decidePartition(&p, pm, active, options.allowRewind, options.allowPartial);
         }
     }
     plan.ok = true;

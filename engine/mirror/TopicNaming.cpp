@@ -81,6 +81,11 @@ bool isAclSyncRecordsTopic(const QString &topic)
     return topic.endsWith(QLatin1String(".acl-sync"));
 }
 
+bool isCutoverRecordsTopic(const QString &topic)
+{
+    return topic.endsWith(QLatin1String(".cutover"));
+}
+
 bool isInternalTopic(const QString &topic)
 {
     // Kafka: __consumer_offsets, __transaction_state, __share_group_state,
@@ -92,8 +97,9 @@ bool isInternalTopic(const QString &topic)
     if (topic.endsWith(QLatin1String(".internal")) || topic.endsWith(QLatin1String("-internal")) ||
         topic.endsWith(QLatin1String(".replica")))
         return true;
-    // MirrorDesk's own offset maps: a job never mirrors its map (or another job's).
-    if (isOffsetMapTopic(topic) || isAclSyncRecordsTopic(topic))
+    // MirrorDesk's own records (offset maps, ACL sync, cutover): a job never
+    // mirrors them, its own or another job's.
+    if (isOffsetMapTopic(topic) || isAclSyncRecordsTopic(topic) || isCutoverRecordsTopic(topic))
         return true;
     // MM2 heartbeats, at the source ("heartbeats") or already mirrored ("a.heartbeats").
     if (topic == QLatin1String("heartbeats") || topic.endsWith(QLatin1String(".heartbeats")))

@@ -27,6 +27,7 @@ bool isInternalTopic(const QString &topic);
 bool isOffsetMapTopic(const QString &topic);
 // A job's record of the ACL bindings it created ("<name>.acl-sync", AclSync.h). Never mirrored either.
 bool isAclSyncRecordsTopic(const QString &topic);
+bool isCutoverRecordsTopic(const QString &topic); // "<stem>.cutover": a cutover's state
 
 // Why a source topic is not mirrored by this job, or an empty string when it
 // is: no include regex matches the whole name, an exclude regex matches, it is
