@@ -73,8 +73,7 @@ QJsonObject reportJson(const CutoverOutcome &o)
 {
     QJsonObject r = o.report;
     QJsonArray findings;
-    for (const CutoverFinding &f : o.preflight.findings)
-    {
+    for (const CutoverFinding &f : o.preflight.findings) {
         QJsonObject o{{QStringLiteral("severity"), cutoverSeverityName(f.severity).toLower()},
                       {QStringLiteral("subject"), f.subject},
                       {QStringLiteral("text"), f.text}};
@@ -180,8 +179,8 @@ int runCutoverCommand(const QStringList &args, QTextStream &out, QTextStream &er
                      [&](CutoverStep step, CutoverStepState state, const QString &text) {
                          if (step == CutoverStep::Preflight && state != CutoverStepState::Failed)
                              return; // the preflight prints itself
-                         const char *what = state == CutoverStepState::Running ? "..."
-                                            : state == CutoverStepState::Done  ? "done"
+                         const char *what = state == CutoverStepState::Running   ? "..."
+                                            : state == CutoverStepState::Done    ? "done"
                                             : state == CutoverStepState::Skipped ? "skipped"
                                                                                  : "FAILED";
                          QTextStream &s = state == CutoverStepState::Failed ? err : out;
@@ -216,6 +215,14 @@ int runCutoverCommand(const QStringList &args, QTextStream &out, QTextStream &er
     else
         task.start();
     QCoreApplication::exec();
+    // A cutover that ended early leaves its own job running: stopped cleanly
+    // (flushed, committed) before the process ends, so the next run resumes
+    // from where this one copied to.
+    if (MirrorJob *job = task.job(); job && job->isRunning()) {
+        err << "stopping the job: flushing and committing" << Qt::endl;
+        job->stop();
+        job->waitForFinished(180000);
+    }
 
     if (cli.isSet(rollback)) {
         if (outcome.exitCode != 0) {

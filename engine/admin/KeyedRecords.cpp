@@ -128,8 +128,7 @@ bool KeyedRecords::write(AdminService &admin, const QList<Record> &records, QStr
         const rd_kafka_resp_err_t err = rd_kafka_producev(
             m_producer.get(), RD_KAFKA_V_TOPIC(topic.constData()), RD_KAFKA_V_PARTITION(0),
             RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY), RD_KAFKA_V_KEY(r.key.constData(), size_t(r.key.size())),
-            RD_KAFKA_V_VALUE(value, valueSize),
-            RD_KAFKA_V_OPAQUE(&results[size_t(i)]), RD_KAFKA_V_END);
+            RD_KAFKA_V_VALUE(value, valueSize), RD_KAFKA_V_OPAQUE(&results[size_t(i)]), RD_KAFKA_V_END);
         if (err)
             results[size_t(i)] = err;
     }

@@ -58,7 +58,8 @@ QString behindText(const CopyLag &lag, int max = 20)
     QStringList parts;
     const QList<CopyLag::Partition> behind = lag.behind();
     for (qsizetype i = 0; i < behind.size() && i < max; ++i)
-        parts.append(QStringLiteral("%1: %2 records").arg(partitionKey(behind.at(i).topic, behind.at(i).partition))
+        parts.append(QStringLiteral("%1: %2 records")
+                         .arg(partitionKey(behind.at(i).topic, behind.at(i).partition))
                          .arg(behind.at(i).lag));
     if (behind.size() > max)
         parts.append(QStringLiteral("and %1 more partitions").arg(behind.size() - max));
@@ -112,8 +113,9 @@ bool Cutover::cancelled(Context &c, CutoverStep step)
 {
     if (!m_cancel)
         return false;
-    fail(c, step, QStringLiteral("interrupted during step \"%1\"; run the cutover again to go on from there")
-                      .arg(cutoverStepName(step)));
+    fail(c, step,
+         QStringLiteral("interrupted during step \"%1\"; run the cutover again to go on from there")
+             .arg(cutoverStepName(step)));
     return true;
 }
 
@@ -286,11 +288,11 @@ bool Cutover::stepFence(Context &c)
             return false;
         QThread::msleep(kPollMs);
     }
-    m_sink->stepChanged(step, CutoverStepState::Done,
-                        moved.isEmpty() ? QStringLiteral("no writes for %1 s").arg(m_options.settleS)
-                                        : QStringLiteral("writes stopped (%1); then none for %2 s")
-                                              .arg(movedText(moved))
-                                              .arg(m_options.settleS));
+    m_sink->stepChanged(
+        step, CutoverStepState::Done,
+        moved.isEmpty()
+            ? QStringLiteral("no writes for %1 s").arg(m_options.settleS)
+            : QStringLiteral("writes stopped (%1); then none for %2 s").arg(movedText(moved)).arg(m_options.settleS));
     return true;
 }
 
@@ -316,11 +318,11 @@ bool Cutover::stepDrain(Context &c)
         if (const QString why = m_job->failure(); !why.isEmpty())
             return fail(c, step, QStringLiteral("the job stopped: ") + why);
         if (deadline.hasExpired())
-            return fail(c, step, QStringLiteral("not everything copied after %1 s: %2").arg(m_options.timeoutS)
-                                     .arg(behindText(lag)));
-        m_sink->progress(QStringLiteral("%1 records in %2 partitions not copied yet")
-                             .arg(lag.total())
-                             .arg(lag.behind().size()));
+            return fail(
+                c, step,
+                QStringLiteral("not everything copied after %1 s: %2").arg(m_options.timeoutS).arg(behindText(lag)));
+        m_sink->progress(
+            QStringLiteral("%1 records in %2 partitions not copied yet").arg(lag.total()).arg(lag.behind().size()));
         if (cancelled(c, step))
             return false;
         QThread::msleep(kPollMs);

@@ -102,10 +102,9 @@ void judgeTopics(const MirrorJobSpec &spec, const MirrorPlan &plan, AdminService
             r.add(Severity::Warning, QStringLiteral("topic ") + t.sourceTopic,
                   QStringLiteral("%1 is %2 on the source, %3 on %4")
                       .arg(it.key(), it.value(), now.isEmpty() ? QStringLiteral("unset") : now, t.targetTopic),
-                  spec.syncTopicConfigs
-                      ? QStringLiteral("the job's config sync sets it while it runs (every %1 s)")
-                            .arg(spec.configSyncIntervalMs / 1000)
-                      : QStringLiteral("set it on the target topic (the job does not sync configs)"));
+                  spec.syncTopicConfigs ? QStringLiteral("the job's config sync sets it while it runs (every %1 s)")
+                                              .arg(spec.configSyncIntervalMs / 1000)
+                                        : QStringLiteral("set it on the target topic (the job does not sync configs)"));
         }
     }
 }
@@ -152,7 +151,8 @@ void judgeGroups(const MirrorJobSpec &spec, const CutoverOptions &options, const
                   QStringLiteral("stop its consumers on the target: its offsets there are never moved under them"));
         if (groupStateActive(g.sourceState, {}))
             r.add(Severity::Warning, subject,
-                  QStringLiteral("is still %1 on the source: its offsets move until its consumers stop").arg(g.sourceState),
+                  QStringLiteral("is still %1 on the source: its offsets move until its consumers stop")
+                      .arg(g.sourceState),
                   QStringLiteral("stop its consumers on the source before the groups step"));
         int waiting = 0;
         for (const GroupPartitionSync &p : g.partitions) {
@@ -195,8 +195,8 @@ void judgeSchemas(const MirrorJobSpec &spec, const MirrorPlan &plan, int timeout
         }
         for (const QString &f : round.failures)
             r.add(Severity::Blocker, subject, f, QStringLiteral("make the version compatible on the target registry"));
-        const auto pending = std::count_if(round.steps.cbegin(), round.steps.cend(),
-                                           [](const SchemaCopyStep &s) { return s.created; });
+        const auto pending =
+            std::count_if(round.steps.cbegin(), round.steps.cend(), [](const SchemaCopyStep &s) { return s.created; });
         r.add(Severity::Info, subject,
               pending > 0 ? QStringLiteral("%1 subject versions of %2 subjects still to register on the target: "
                                            "the job's schema sync does it")
@@ -254,8 +254,13 @@ void judgeAcls(const MirrorJobSpec &spec, const CutoverOptions &options, AdminSe
     const AdminResult<AclRules> rules = source.aclRules();
     if (rules.ok() && !rules.value.superUsers.isEmpty())
         r.add(Severity::Warning, QStringLiteral("fence"),
-              QStringLiteral("super users are never fenced by ACLs: %1").arg(rules.value.superUsers.join(QStringLiteral(", "))),
+              QStringLiteral("super users are never fenced by ACLs: %1")
+                  .arg(rules.value.superUsers.join(QStringLiteral(", "))),
               QStringLiteral("stop producers that use these principals by hand"));
+    else if (!rules.ok() || rules.value.superUsersHidden)
+        r.add(Severity::Warning, QStringLiteral("fence"),
+              QStringLiteral("the brokers' super users (not shown to the job's user) are never fenced by ACLs"),
+              QStringLiteral("stop producers that use a super user's principal by hand"));
     if (!spec.originHeader.isEmpty())
         r.add(Severity::Warning, QStringLiteral("fence"),
               QStringLiteral("the job copies both ways (originHeader): the fence also stops the job that writes "
@@ -313,7 +318,8 @@ bool CutoverPreflight::blocked() const
 
 int CutoverPreflight::count(CutoverFinding::Severity s) const
 {
-    return int(std::count_if(findings.cbegin(), findings.cend(), [s](const CutoverFinding &f) { return f.severity == s; }));
+    return int(
+        std::count_if(findings.cbegin(), findings.cend(), [s](const CutoverFinding &f) { return f.severity == s; }));
 }
 
 CutoverPreflight runCutoverPreflight(const MirrorJobSpec &spec, const CutoverOptions &options, int timeoutMs)
@@ -353,7 +359,8 @@ CutoverPreflight runCutoverPreflight(const MirrorJobSpec &spec, const CutoverOpt
     } else {
         out.lag = readCopyLag(spec, map, timeoutMs);
         if (!out.lag.ok)
-            r.add(Severity::Blocker, QStringLiteral("copy"), QStringLiteral("cannot read the copy's lag: ") + out.lag.error,
+            r.add(Severity::Blocker, QStringLiteral("copy"),
+                  QStringLiteral("cannot read the copy's lag: ") + out.lag.error,
                   QStringLiteral("make the source reachable"));
         else if (const qint64 total = out.lag.total(); total > 0)
             r.add(Severity::Info, QStringLiteral("copy"),

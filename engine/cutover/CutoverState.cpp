@@ -27,9 +27,12 @@ constexpr StepNames kSteps[] = {
 
 QJsonObject aclJson(const AclEntry &b)
 {
-    return {{QStringLiteral("resourceType"), b.resourceType}, {QStringLiteral("resourceName"), b.resourceName},
-            {QStringLiteral("patternType"), b.patternType},   {QStringLiteral("principal"), b.principal},
-            {QStringLiteral("host"), b.host},                 {QStringLiteral("operation"), b.operation},
+    return {{QStringLiteral("resourceType"), b.resourceType},
+            {QStringLiteral("resourceName"), b.resourceName},
+            {QStringLiteral("patternType"), b.patternType},
+            {QStringLiteral("principal"), b.principal},
+            {QStringLiteral("host"), b.host},
+            {QStringLiteral("operation"), b.operation},
             {QStringLiteral("permission"), b.permission}};
 }
 
@@ -111,10 +114,9 @@ std::optional<CutoverState> CutoverState::fromJson(const QByteArray &json, QStri
         const QJsonObject b = v.toObject();
         const auto f = [&](const char *key) { return b.value(QLatin1String(key)).toString(); };
         QString why;
-        const std::optional<AclEntry> acl = normalizedAcl(
-            {f("resourceType"), f("resourceName"), f("patternType"), f("principal"), f("host"), f("operation"),
-             f("permission")},
-            &why);
+        const std::optional<AclEntry> acl = normalizedAcl({f("resourceType"), f("resourceName"), f("patternType"),
+                                                           f("principal"), f("host"), f("operation"), f("permission")},
+                                                          &why);
         if (!acl) {
             *error = QStringLiteral("the recorded cutover state holds a binding a broker cannot hold: %1").arg(why);
             return std::nullopt;
@@ -134,7 +136,9 @@ QString cutoverRecordsTopicOf(const MirrorJobSpec &spec)
     return stem + QStringLiteral(".cutover");
 }
 
-CutoverStore::CutoverStore(const MirrorJobSpec &spec) : m_records(spec.target, cutoverRecordsTopicOf(spec)) {}
+CutoverStore::CutoverStore(const MirrorJobSpec &spec) : m_records(spec.target, cutoverRecordsTopicOf(spec))
+{
+}
 
 bool CutoverStore::load(AdminService &target, std::optional<CutoverState> *state, QString *error)
 {

@@ -17,7 +17,7 @@ class AdminService;
 
 // The steps of a cutover, in order (docs/ARCHITECTURE.md, "The cutover").
 enum class CutoverStep { Preflight, Fence, Drain, Groups, Stop, Done };
-QString cutoverStepName(CutoverStep step); // "preflight", "fence", ...
+QString cutoverStepName(CutoverStep step);  // "preflight", "fence", ...
 QString cutoverStepTitle(CutoverStep step); // "Fence the source's producers", ...
 std::optional<CutoverStep> cutoverStepFromName(const QString &name);
 
@@ -26,15 +26,15 @@ std::optional<CutoverStep> cutoverStepFromName(const QString &name);
 // a cluster down) resumes where it was, from any machine, and --rollback
 // removes exactly the bindings it made.
 struct CutoverState {
-    QString job;                        // the profile's name, for the operator
-    QString group;                      // the job's consumer group: whose cutover this is
+    QString job;                               // the profile's name, for the operator
+    QString group;                             // the job's consumer group: whose cutover this is
     CutoverStep next = CutoverStep::Preflight; // the first step not completed
     QDateTime started;
     QDateTime updated;
-    QStringList fencePrincipals;        // what was asked ("User:*" for everyone)
-    QList<AclEntry> fence;              // DENY bindings this cutover created on the source
-    QString stoppedBecause;             // why the last attempt ended before Done
-    QJsonObject report;                 // the final report, once Done
+    QStringList fencePrincipals; // what was asked ("User:*" for everyone)
+    QList<AclEntry> fence;       // DENY bindings this cutover created on the source
+    QString stoppedBecause;      // why the last attempt ended before Done
+    QJsonObject report;          // the final report, once Done
 
     bool finished() const { return next == CutoverStep::Done; }
     QByteArray toJson() const;

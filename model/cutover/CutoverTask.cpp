@@ -142,9 +142,8 @@ bool CutoverTask::stopJob(QString *error)
 
 void CutoverTask::stepChanged(CutoverStep step, CutoverStepState state, const QString &text)
 {
-    postToApplication(QPointer<CutoverTask>(this), [step, state, text](CutoverTask *task) {
-        Q_EMIT task->stepUpdated(step, state, text);
-    });
+    postToApplication(QPointer<CutoverTask>(this),
+                      [step, state, text](CutoverTask *task) { Q_EMIT task->stepUpdated(step, state, text); });
 }
 
 void CutoverTask::progress(const QString &line)

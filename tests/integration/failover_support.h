@@ -74,18 +74,32 @@ struct ReadRecord {
 // Kafka's ConsoleConsumer as a member of `group` (it starts where the group's
 // committed offsets are; read_committed), `count` records or until 20 s pass
 // without one. Records in the order it printed them.
+// `fromBeginning`: a group without committed offsets starts at the log start
+// (otherwise at the end, the tool's default).
 inline std::optional<QList<ReadRecord>> consumeAsGroup(const QString &bootstrap, const QString &topic,
-                                                       const QString &group, qint64 count, QString *error)
+                                                       const QString &group, qint64 count, QString *error,
+                                                       bool fromBeginning = false)
 {
     QString out;
-    if (!runKafkaTool(QStringLiteral("org.apache.kafka.tools.consumer.ConsoleConsumer"),
-                      {QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--topic"), topic,
-                       QStringLiteral("--group"), group, QStringLiteral("--max-messages"), QString::number(count),
-                       QStringLiteral("--timeout-ms"), QStringLiteral("20000"), QStringLiteral("--isolation-level"),
-                       QStringLiteral("read_committed"), QStringLiteral("--property"),
-                       QStringLiteral("print.partition=true"), QStringLiteral("--property"),
-                       QStringLiteral("print.offset=true")},
-                      &out, error, 180000)) {
+    QStringList args{QStringLiteral("--bootstrap-server"),
+                     bootstrap,
+                     QStringLiteral("--topic"),
+                     topic,
+                     QStringLiteral("--group"),
+                     group,
+                     QStringLiteral("--max-messages"),
+                     QString::number(count),
+                     QStringLiteral("--timeout-ms"),
+                     QStringLiteral("20000"),
+                     QStringLiteral("--isolation-level"),
+                     QStringLiteral("read_committed"),
+                     QStringLiteral("--property"),
+                     QStringLiteral("print.partition=true"),
+                     QStringLiteral("--property"),
+                     QStringLiteral("print.offset=true")};
+    if (fromBeginning)
+        args << QStringLiteral("--from-beginning");
+    if (!runKafkaTool(QStringLiteral("org.apache.kafka.tools.consumer.ConsoleConsumer"), args, &out, error, 180000)) {
         // A timeout before `count` records exits non-zero too: what was read still counts.
         if (!out.contains(QLatin1String("Partition:")))
             return std::nullopt;
@@ -112,11 +126,11 @@ inline QMap<int, QStringList> valuesByPartition(const QList<ReadRecord> &records
 // Per partition, the value of the first committed record at or after `offsets`
 // on the source: what a consumer of the group reads next there.
 inline std::optional<QMap<int, QString>> nextOnSource(const QString &topic, const QMap<int, qint64> &offsets,
-                                                      QString *error)
+                                                      QString *error, const QString &source = sourceBootstrap())
 {
     ConsumeOptions o;
     o.readCommitted = true;
-    const auto all = consumeAll(sourceBootstrap(), topic, error, o);
+    const auto all = consumeAll(source, topic, error, o);
     if (!all)
         return std::nullopt;
     QMap<int, QString> next;

@@ -52,8 +52,7 @@ private Q_SLOTS:
         QTest::addColumn<QByteArray>("json");
         QTest::addColumn<QString>("reason");
         QTest::newRow("not json") << QByteArray("{") << QStringLiteral("not a JSON object");
-        QTest::newRow("newer version") << QByteArray(R"({"version":2,"next":"fence"})")
-                                       << QStringLiteral("version 2");
+        QTest::newRow("newer version") << QByteArray(R"({"version":2,"next":"fence"})") << QStringLiteral("version 2");
         QTest::newRow("unknown step") << QByteArray(R"({"version":1,"next":"teleport"})")
                                       << QStringLiteral("unknown step \"teleport\"");
         QTest::newRow("bad binding")
@@ -74,8 +73,8 @@ private Q_SLOTS:
 
     void stepNamesRoundTrip()
     {
-        for (const CutoverStep s : {CutoverStep::Preflight, CutoverStep::Fence, CutoverStep::Drain,
-                                    CutoverStep::Groups, CutoverStep::Stop, CutoverStep::Done}) {
+        for (const CutoverStep s : {CutoverStep::Preflight, CutoverStep::Fence, CutoverStep::Drain, CutoverStep::Groups,
+                                    CutoverStep::Stop, CutoverStep::Done}) {
             QVERIFY(!cutoverStepTitle(s).isEmpty());
             QCOMPARE(cutoverStepFromName(cutoverStepName(s)), std::optional<CutoverStep>(s));
         }
@@ -188,7 +187,8 @@ private Q_SLOTS:
         g.partitions = {p};
         r.insert(QStringLiteral("groups"), cutoverGroupsJson({g}));
         r.insert(QStringLiteral("notCopied"), 0);
-        r.insert(QStringLiteral("switchTo"), QJsonObject{{QStringLiteral("bootstrap.servers"), QStringLiteral("dr:9092")}});
+        r.insert(QStringLiteral("switchTo"),
+                 QJsonObject{{QStringLiteral("bootstrap.servers"), QStringLiteral("dr:9092")}});
         const QString text = cutoverReportText(r);
         QVERIFY2(text.contains(QLatin1String("orders -> eu.orders: 2 partitions, 180 records, 0 not copied")),
                  qPrintable(text));
