@@ -159,7 +159,9 @@ CutoverOutcome Cutover::run()
     const int blockers = c.out.preflight.count(CutoverFinding::Severity::Blocker);
     if (blockers > 0 || m_options.dryRun) {
         c.out.exitCode = blockers > 0 ? 1 : 0;
-        c.out.error = blockers > 0 ? QStringLiteral("%1 blockers: see the report").arg(blockers) : QString();
+        c.out.error = blockers == 1  ? QStringLiteral("1 blocker: see the report")
+                      : blockers > 1 ? QStringLiteral("%1 blockers: see the report").arg(blockers)
+                                     : QString();
         m_sink->stepChanged(CutoverStep::Preflight, blockers > 0 ? CutoverStepState::Failed : CutoverStepState::Done,
                             c.out.error);
         return c.out;
@@ -371,8 +373,9 @@ bool Cutover::stepGroups(Context &c)
         return fail(c, step, QStringLiteral("groups not moved: ") + failures.join(QStringLiteral("; ")));
     c.state.report.insert(QStringLiteral("groups"), cutoverGroupsJson(plan.groups));
     m_sink->stepChanged(step, CutoverStepState::Done,
-                        QStringLiteral("%1 groups, %2 partition offsets written (%3 already there)")
-                            .arg(plan.groups.size())
+                        QStringLiteral("%1, %2 partition offsets written (%3 already there)")
+                            .arg(plan.groups.size() == 1 ? QStringLiteral("1 group")
+                                                         : QStringLiteral("%1 groups").arg(plan.groups.size()))
                             .arg(outcome.partitionsWritten)
                             .arg(plan.count(GroupSyncAction::AlreadyThere)));
     return true;

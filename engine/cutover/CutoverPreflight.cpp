@@ -171,6 +171,9 @@ void judgeGroups(const MirrorJobSpec &spec, const CutoverOptions &options, const
                   QStringLiteral("reset the group's offset on the source past the gap, or leave the group out "
                                  "(--groups)"));
         }
+        if (waiting == 0 && !g.targetActive() && g.count(GroupSyncAction::SkipNotTranslatable) == 0)
+            r.add(Severity::Info, subject,
+                  QStringLiteral("%1 partitions, each translatable now").arg(g.partitions.size()));
         if (waiting > 0)
             r.add(Severity::Info, subject,
                   QStringLiteral("%1 partitions are translatable once the copy reaches their committed offsets "
@@ -247,7 +250,7 @@ void judgeAcls(const MirrorJobSpec &spec, const CutoverOptions &options, AdminSe
                   ? QStringLiteral("the source has no authorizer: ACLs cannot fence its producers")
                   : QStringLiteral("cannot read the source's ACLs: ") + acls.error,
               acls.kafkaError.code == RD_KAFKA_RESP_ERR_SECURITY_DISABLED
-                  ? QStringLiteral("stop the producers by hand and cut over without --fence-principals/--fence-all")
+                  ? QStringLiteral("stop the producers by hand and cut over without a fence")
                   : QStringLiteral("let the job's source user describe and create ACLs (ALTER on the cluster)"));
         return;
     }
@@ -273,11 +276,13 @@ void judgeInstances(const MirrorJobSpec &spec, AdminService &source, Report &r)
     const AdminResult<ConsumerGroupInfo> g = source.describeGroup(consumerGroupId(spec));
     if (!g.ok() || g.value.members.isEmpty())
         return;
+    const qsizetype n = g.value.members.size();
     r.add(Severity::Info, QStringLiteral("job"),
-          QStringLiteral("%1 instances of this job run now (group %2): the cutover runs one more, and stops only its "
-                         "own; the others have nothing left to copy once the source is fenced")
-              .arg(g.value.members.size())
-              .arg(consumerGroupId(spec)));
+          QStringLiteral("%1 running now (group %2): the cutover stops the instance it drives; stop any other after "
+                         "it (with the source fenced, it has nothing left to copy)")
+              .arg(n == 1 ? QStringLiteral("1 instance of this job is")
+                          : QStringLiteral("%1 instances of this job are").arg(n),
+                   consumerGroupId(spec)));
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "model/cutover/CutoverTask.h"
 
 #include "engine/core/Tasks.h"
+#include "engine/cutover/CutoverReport.h"
 #include "engine/mirror/MirrorJob.h"
 
 #include <QCoreApplication>
@@ -40,6 +41,11 @@ CutoverTask::~CutoverTask()
         m_cutover->cancel();
     while (m_running)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+}
+
+QString CutoverTask::reportText(const QJsonObject &report)
+{
+    return cutoverReportText(report);
 }
 
 void CutoverTask::start()

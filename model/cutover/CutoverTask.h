@@ -40,6 +40,9 @@ public:
     void cancel();        // recorded as interrupted; run it again to go on
     bool isRunning() const { return m_running; }
 
+    // The summary an operator reads at the end of a cutover (its report as text).
+    static QString reportText(const QJsonObject &report);
+
 Q_SIGNALS:
     void stepUpdated(md::CutoverStep step, md::CutoverStepState state, const QString &text);
     void progressLine(const QString &line);

@@ -112,15 +112,20 @@ ExeResult interruptedCutover(const QStringList &args, const QString &marker, int
 bool grantApplications(const QString &base, QString *error)
 {
     const auto topic = [&](const char *user, rd_kafka_AclOperation_t op) {
-        return Acl{RD_KAFKA_RESOURCE_TOPIC, base, RD_KAFKA_RESOURCE_PATTERN_PREFIXED,
-                   QStringLiteral("User:") + QString::fromLatin1(user), op, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
+        return Acl{RD_KAFKA_RESOURCE_TOPIC,
+                   base,
+                   RD_KAFKA_RESOURCE_PATTERN_PREFIXED,
+                   QStringLiteral("User:") + QString::fromLatin1(user),
+                   op,
+                   RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW};
     };
-    return createAcls(bootstrap(QString::fromLatin1(kSource3)),
-                      {topic("alice", RD_KAFKA_ACL_OPERATION_WRITE), topic("alice", RD_KAFKA_ACL_OPERATION_DESCRIBE),
-                       {RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL,
-                        QStringLiteral("User:alice"), RD_KAFKA_ACL_OPERATION_IDEMPOTENT_WRITE,
-                        RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW}},
-                      error);
+    return createAcls(
+        bootstrap(QString::fromLatin1(kSource3)),
+        {topic("alice", RD_KAFKA_ACL_OPERATION_WRITE),
+         topic("alice", RD_KAFKA_ACL_OPERATION_DESCRIBE),
+         {RD_KAFKA_RESOURCE_BROKER, QStringLiteral("kafka-cluster"), RD_KAFKA_RESOURCE_PATTERN_LITERAL,
+          QStringLiteral("User:alice"), RD_KAFKA_ACL_OPERATION_IDEMPOTENT_WRITE, RD_KAFKA_ACL_PERMISSION_TYPE_ALLOW}},
+        error);
 }
 
 // Java client settings (Kafka's tools) for `user` on source3's SASL listener.
@@ -168,8 +173,7 @@ class TstCutover final : public QObject {
     void readOnSource(const QString &topic, const QString &group, int count)
     {
         QString error;
-        const auto read =
-            consumeAsGroup(bootstrap(QString::fromLatin1(kSource3)), topic, group, count, &error, true);
+        const auto read = consumeAsGroup(bootstrap(QString::fromLatin1(kSource3)), topic, group, count, &error, true);
         QVERIFY2(read, qPrintable(error));
         QCOMPARE(read->size(), count);
     }
@@ -272,22 +276,22 @@ private Q_SLOTS:
 
         const QString profile = writeCutoverProfile(m_dir.path(), base, topic, group);
         const QString reportPath = m_dir.filePath(base + QStringLiteral("-report.json"));
-        const ExeResult dry = cutover({profile, QStringLiteral("--dry-run"), QStringLiteral("--fence-principals"),
-                                       QStringLiteral("alice")});
+        const ExeResult dry = cutover(
+            {profile, QStringLiteral("--dry-run"), QStringLiteral("--fence-principals"), QStringLiteral("alice")});
         QVERIFY2(dry.exitCode == 0, qPrintable(diag(dry)));
         QVERIFY2(dry.out.contains(QLatin1String("never fenced")), qPrintable(diag(dry)));
 
-        const ExeResult r = cutover({profile, QStringLiteral("--fence-principals"), QStringLiteral("alice"),
-                                     QStringLiteral("--settle"), QStringLiteral("3"), QStringLiteral("--report"),
-                                     reportPath});
+        const ExeResult r =
+            cutover({profile, QStringLiteral("--fence-principals"), QStringLiteral("alice"), QStringLiteral("--settle"),
+                     QStringLiteral("3"), QStringLiteral("--report"), reportPath});
         QVERIFY2(r.exitCode == 0, qPrintable(diag(r)));
         qInfo("%s", qPrintable(r.out.right(1500)));
 
         // The fence: alice's sends fail with an authorization error from then on.
-        QTRY_VERIFY2_WITH_TIMEOUT(producer.sendErrors() > 0,
-                                  qPrintable(QStringLiteral("the producer was never refused; it said:\n%1")
-                                                 .arg(producer.errorOutput())),
-                                  30000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            producer.sendErrors() > 0,
+            qPrintable(QStringLiteral("the producer was never refused; it said:\n%1").arg(producer.errorOutput())),
+            30000);
         QVERIFY2(producer.errorLines().contains(QLatin1String("Authorization"), Qt::CaseInsensitive),
                  qPrintable(producer.errorLines()));
         const qint64 acked = producer.ackedCount();
@@ -313,8 +317,9 @@ private Q_SLOTS:
         QCOMPARE(fence.size(), 1);
         QVERIFY2(fence.first().toString().contains(QLatin1String("DENY User:alice WRITE")),
                  qPrintable(fence.first().toString()));
-        QCOMPARE(report.value(QLatin1String("switchTo")).toObject().value(QLatin1String("bootstrap.servers")).toString(),
-                 bootstrap(QString::fromLatin1(kTarget3)));
+        QCOMPARE(
+            report.value(QLatin1String("switchTo")).toObject().value(QLatin1String("bootstrap.servers")).toString(),
+            bootstrap(QString::fromLatin1(kTarget3)));
 
         // Run again: it says it is done, and changes nothing.
         const ExeResult again = cutover({profile});
@@ -331,7 +336,8 @@ private Q_SLOTS:
         QVERIFY2(after.ackedCount() == 100 && after.sendErrors() == 0,
                  qPrintable(after.errorLines() + after.errorOutput()));
         const ExeResult gone = cutover({profile, QStringLiteral("--rollback"), QStringLiteral("--no-restart")});
-        QVERIFY2(gone.exitCode == 1 && gone.err.contains(QLatin1String("no cutover is recorded")), qPrintable(diag(gone)));
+        QVERIFY2(gone.exitCode == 1 && gone.err.contains(QLatin1String("no cutover is recorded")),
+                 qPrintable(diag(gone)));
     }
 
     void interruptedCutoverResumes_data()
@@ -339,8 +345,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("step");
         QTest::addColumn<int>("signal");
         QTest::addColumn<QString>("recorded"); // the step the first run must say it stopped at; empty: any
-        QTest::newRow("SIGINT in the fence's quiet wait") << QStringLiteral("fence") << int(SIGINT)
-                                                           << QStringLiteral("fence");
+        QTest::newRow("SIGINT in the fence's quiet wait")
+            << QStringLiteral("fence") << int(SIGINT) << QStringLiteral("fence");
         QTest::newRow("SIGINT while draining") << QStringLiteral("drain") << int(SIGINT) << QStringLiteral("drain");
         QTest::newRow("killed -9 moving the groups") << QStringLiteral("groups") << int(SIGKILL) << QString();
         QTest::newRow("killed -9 stopping the job") << QStringLiteral("stop") << int(SIGKILL) << QString();
@@ -357,14 +363,16 @@ private Q_SLOTS:
         if (QTest::currentTestFailed())
             return;
         // Throttled (about 12 s for the 3,000 records), so the drain is still running when signalled.
-        const QString profile = writeCutoverProfile(m_dir.path(), base, topic, group, step == QLatin1String("drain") ? 8000 : 0);
+        const QString profile =
+            writeCutoverProfile(m_dir.path(), base, topic, group, step == QLatin1String("drain") ? 8000 : 0);
         const QStringList args{profile, QStringLiteral("--fence-principals"), QStringLiteral("alice"),
-                               QStringLiteral("--settle"), step == QLatin1String("fence") ? QStringLiteral("30")
-                                                                                          : QStringLiteral("2")};
+                               QStringLiteral("--settle"),
+                               step == QLatin1String("fence") ? QStringLiteral("30") : QStringLiteral("2")};
         const ExeResult first = interruptedCutover(args, QStringLiteral("[%1] ").arg(step), signal);
         if (signal == SIGINT) {
             QVERIFY2(first.exitCode == 1, qPrintable(diag(first)));
-            QVERIFY2(first.err.contains(QStringLiteral("stopped at step \"%1\"").arg(recorded)), qPrintable(diag(first)));
+            QVERIFY2(first.err.contains(QStringLiteral("stopped at step \"%1\"").arg(recorded)),
+                     qPrintable(diag(first)));
         } else {
             QVERIFY2(first.exitCode == -1, qPrintable(diag(first))); // killed
         }

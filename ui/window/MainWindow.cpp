@@ -10,6 +10,7 @@
 #include "ui/cluster/ClusterPane.h"
 #include "ui/cluster/MessagesPanel.h"
 #include "ui/cluster/OtherSideLookup.h"
+#include "ui/dialogs/CutoverDialog.h"
 #include "ui/dialogs/FailoverDialog.h"
 #include "ui/dialogs/ResetProgressDialog.h"
 #include "ui/dialogs/VerifyDialog.h"
@@ -184,6 +185,7 @@ MainWindow::MainWindow(QWidget *parent)
     m_jobMenu->addSeparator();
     m_jobMenu->addAction(m_resetAction);
     m_jobMenu->addAction(m_failoverAction);
+    m_jobMenu->addAction(m_cutoverAction);
     m_jobMenu->addSeparator();
     m_jobMenu->addAction(m_notifier->enableAction());
     QMenu *cluster = menuBar()->addMenu(tr("&Cluster"));
@@ -253,6 +255,11 @@ void MainWindow::createJobActions()
     m_failoverAction->setToolTip(tr("Move consumer groups to the target: their offsets translated through the job's "
                                     "offset map"));
     connect(m_failoverAction, &QAction::triggered, this, &MainWindow::failoverSelectedJob);
+    m_cutoverAction = new QAction(tr("Cu&t Over\u2026"), this);
+    m_cutoverAction->setObjectName(QStringLiteral("cutoverAction"));
+    m_cutoverAction->setToolTip(tr("Switch the applications to the target: drift report, fence the source's "
+                                   "producers, drain, move the groups, stop the job"));
+    connect(m_cutoverAction, &QAction::triggered, this, &MainWindow::cutoverSelectedJob);
     m_verifyAction = new QAction(tr("&Verify\u2026"), this);
     m_verifyAction->setObjectName(QStringLiteral("verifyAction"));
     m_verifyAction->setToolTip(tr("Compare the job's source partitions with the target, record by record"));
@@ -395,6 +402,7 @@ void MainWindow::updateJobButtons()
     m_openMonitorAction->setEnabled(job != nullptr);
     m_compareAction->setEnabled(job != nullptr);
     m_failoverAction->setEnabled(job != nullptr);
+    m_cutoverAction->setEnabled(job != nullptr);
     m_verifyAction->setEnabled(job != nullptr);
     const QString blocked = job ? resetBlockedReason(job->spec()) : tr("Select a job in the list first");
     m_resetAction->setEnabled(blocked.isEmpty());
@@ -424,7 +432,7 @@ void MainWindow::showJobContextMenu(const QPoint &pos)
     menu.setDefaultAction(m_openMonitorAction); // what a double-click does
     menu.addActions({m_startAction, m_compareAction, m_verifyAction});
     menu.addSeparator();
-    menu.addActions({m_resetAction, m_failoverAction});
+    menu.addActions({m_resetAction, m_failoverAction, m_cutoverAction});
     menu.exec(m_jobView->viewport()->mapToGlobal(pos));
 }
 
@@ -466,6 +474,31 @@ FailoverDialog *MainWindow::failoverSelectedJob()
     if (!job)
         return nullptr;
     auto *dlg = new FailoverDialog(job->spec(), this);
+    dlg->show();
+    return dlg;
+}
+
+CutoverDialog *MainWindow::cutoverSelectedJob()
+{
+    MirrorJob *job = selectedJob();
+    if (!job)
+        return nullptr;
+    const QPointer<MirrorJob> selected(job);
+    const QString path = m_session->at(m_session->rowOf(job))->profilePath();
+    const MirrorJobSpec spec = job->spec();
+    // The job the cutover drives: the selected one (started if it waits for Start), or
+    // this window's run of the profile once that one has ended (a job runs once).
+    auto provider = [this, selected, spec, path](QString *) -> MirrorJob * {
+        if (selected && (selected->isRunning() || !selected->hasStarted())) {
+            if (!selected->hasStarted()) {
+                selected->start();
+                updateJobButtons();
+            }
+            return selected;
+        }
+        return runJob(spec, path);
+    };
+    auto *dlg = new CutoverDialog(spec, provider, this);
     dlg->show();
     return dlg;
 }

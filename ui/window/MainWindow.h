@@ -32,6 +32,7 @@ class JobSession;
 class Navigator;
 class Notifier;
 class OtherSideLookup;
+class CutoverDialog;
 class FailoverDialog;
 enum class JobLagStatus;
 class ResetProgressDialog;
@@ -90,6 +91,7 @@ public:
     QAction *verifyAction() const { return m_verifyAction; }
     QAction *resetProgressAction() const { return m_resetAction; }
     QAction *failoverAction() const { return m_failoverAction; }
+    QAction *cutoverAction() const { return m_cutoverAction; }
     // Why the progress of the job group of `spec` cannot be reset from here now; empty: it can.
     QString resetBlockedReason(const md::MirrorJobSpec &spec) const;
     // Opens profiles handed over by a later launch and brings the window forward.
@@ -113,6 +115,9 @@ public Q_SLOTS:
     ResetProgressDialog *resetSelectedJobProgress();
     // Opens the Fail Over Consumer Groups dialog for the selected job; null without a job.
     FailoverDialog *failoverSelectedJob();
+    // Opens the Cut Over wizard for the selected job; null without a job. The cutover runs the
+    // job in this window (starting it when it does not run) and stops it at the end.
+    CutoverDialog *cutoverSelectedJob();
     // Opens the Verify dialog for the selected job (one per job: an open one is raised); null without a job.
     VerifyDialog *verifySelectedJob();
     // The Reset Progress dialog of a job (one per job group: an open one is raised). Reset is
@@ -157,6 +162,7 @@ private:
     QAction *m_compareAction = nullptr;
     QAction *m_resetAction = nullptr;
     QAction *m_failoverAction = nullptr;
+    QAction *m_cutoverAction = nullptr;
     QAction *m_verifyAction = nullptr;
     QMenu *m_jobMenu = nullptr;
     QList<QPointer<VerifyDialog>> m_verifyDialogs;
