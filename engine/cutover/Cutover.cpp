@@ -290,11 +290,12 @@ bool Cutover::stepFence(Context &c)
             return false;
         QThread::msleep(kPollMs);
     }
-    m_sink->stepChanged(
-        step, CutoverStepState::Done,
-        moved.isEmpty()
-            ? QStringLiteral("no writes for %1 s").arg(m_options.settleS)
-            : QStringLiteral("writes stopped (%1); then none for %2 s").arg(movedText(moved)).arg(m_options.settleS));
+    m_sink->stepChanged(step, CutoverStepState::Done,
+                        (m_options.fences() ? QString() : QStringLiteral("nothing fenced; ")) +
+                            (moved.isEmpty() ? QStringLiteral("no writes for %1 s").arg(m_options.settleS)
+                                             : QStringLiteral("writes stopped (%1); then none for %2 s")
+                                                   .arg(movedText(moved))
+                                                   .arg(m_options.settleS)));
     return true;
 }
 

@@ -87,7 +87,8 @@ private Q_SLOTS:
         QCOMPARE(started, 0); // a dry run never starts the job
         QVERIFY(dlg.cutoverButton()->isEnabled());
         QString error;
-        QVERIFY(partitionCount(targetBootstrap(), cutoverRecordsTopicOf(cutoverSpec(topic)), &error) <= 0); // nothing recorded
+        QVERIFY(partitionCount(targetBootstrap(), cutoverRecordsTopicOf(cutoverSpec(topic)), &error) <=
+                0); // nothing recorded
     }
 
     void cutoverRunsTheStepsAndShowsTheReport()

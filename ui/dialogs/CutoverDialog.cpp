@@ -22,8 +22,8 @@ namespace md {
 namespace {
 
 const QString kErrorStyle = QStringLiteral("color: #b00020;");
-constexpr CutoverStep kSteps[] = {CutoverStep::Preflight, CutoverStep::Fence, CutoverStep::Drain,
-                                  CutoverStep::Groups, CutoverStep::Stop};
+constexpr CutoverStep kSteps[] = {CutoverStep::Preflight, CutoverStep::Fence, CutoverStep::Drain, CutoverStep::Groups,
+                                  CutoverStep::Stop};
 enum FenceMode { NoFence, Principals, Everyone };
 
 QString stateText(CutoverStepState s)
@@ -108,8 +108,8 @@ CutoverDialog::CutoverDialog(const MirrorJobSpec &spec, CutoverTask::JobProvider
     m_report->setPlaceholderText(tr("The report appears here when the cutover is done."));
     m_report->setLineWrapMode(QPlainTextEdit::NoWrap);
     // The five steps need five rows; the findings and the report take the rest.
-    m_steps->setMaximumHeight(m_steps->header()->sizeHint().height() +
-                              6 * m_steps->fontMetrics().height() + 4 * m_steps->frameWidth());
+    m_steps->setMaximumHeight(m_steps->header()->sizeHint().height() + 6 * m_steps->fontMetrics().height() +
+                              4 * m_steps->frameWidth());
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_findings);
     split->addWidget(m_report);
