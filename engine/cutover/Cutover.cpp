@@ -119,22 +119,30 @@ bool Cutover::cancelled(Context &c, CutoverStep step)
     return true;
 }
 
-CutoverOutcome Cutover::run()
+bool Cutover::open(Context &c, std::optional<CutoverState> *recorded)
 {
-    Context c;
     QString error;
     c.source = AdminService::create(m_spec.source, &error, kCallTimeoutMs);
     c.target = c.source ? AdminService::create(m_spec.target, &error, kCallTimeoutMs) : nullptr;
     if (!c.source || !c.target) {
         c.out.error = error;
-        return c.out;
+        return false;
     }
     c.store = std::make_unique<CutoverStore>(m_spec);
-    std::optional<CutoverState> recorded;
-    if (!c.store->load(*c.target, &recorded, &error)) {
+    if (!c.store->load(*c.target, recorded, &error)) {
         c.out.error = error;
-        return c.out;
+        return false;
     }
+    return true;
+}
+
+CutoverOutcome Cutover::run()
+{
+    Context c;
+    QString error;
+    std::optional<CutoverState> recorded;
+    if (!open(c, &recorded))
+        return c.out;
     if (recorded && recorded->finished()) {
         c.out.exitCode = 0;
         c.out.alreadyDone = true;
@@ -420,18 +428,9 @@ CutoverOutcome Cutover::rollback()
 {
     Context c;
     QString error;
-    c.source = AdminService::create(m_spec.source, &error, kCallTimeoutMs);
-    c.target = c.source ? AdminService::create(m_spec.target, &error, kCallTimeoutMs) : nullptr;
-    if (!c.source || !c.target) {
-        c.out.error = error;
-        return c.out;
-    }
-    c.store = std::make_unique<CutoverStore>(m_spec);
     std::optional<CutoverState> recorded;
-    if (!c.store->load(*c.target, &recorded, &error)) {
-        c.out.error = error;
+    if (!open(c, &recorded))
         return c.out;
-    }
     if (!recorded) {
         c.out.exitCode = 1;
         c.out.error = QStringLiteral("no cutover is recorded for this job (in %1 on the target)").arg(c.store->topic());

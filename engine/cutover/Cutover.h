@@ -69,6 +69,8 @@ public:
 
 private:
     struct Context;
+    // Both clusters' admin clients and the recorded state; false with c.out.error.
+    bool open(Context &c, std::optional<CutoverState> *recorded);
     bool stepFence(Context &c);
     bool stepDrain(Context &c);
     bool stepGroups(Context &c);
