@@ -96,7 +96,8 @@ QHash<RecordAt, RecordTime> RecordTimestampReader::read(const QList<RecordAt> &r
     QElapsedTimer timer;
     timer.start();
     bool drained = false;
-    while ((!wanted.isEmpty() && timer.elapsed() < timeoutMs) || (wanted.isEmpty() && !drained)) {
+    qsizetype taken = 0; // after the asked ones: bounded, however fast the partitions grow
+    while (timer.elapsed() < timeoutMs && (!wanted.isEmpty() || (!drained && taken < kAhead * answered.size()))) {
         // Once every asked record is in, what is already fetched is taken without waiting.
         MessagePtr m(rd_kafka_consumer_poll(m_rk.get(), wanted.isEmpty() ? 0 : kPollSliceMs));
         if (!m) {
@@ -109,6 +110,7 @@ QHash<RecordAt, RecordTime> RecordTimestampReader::read(const QList<RecordAt> &r
         if (m->err && m->err != RD_KAFKA_RESP_ERR__PARTITION_EOF)
             continue; // a transient error: the bound decides
         if (auto done = answered.constFind(key); done != answered.cend()) {
+            ++taken;
             int &n = ahead[key];
             if (!m->err && m->offset > *done && n < kAhead) {
                 ++n;
