@@ -29,6 +29,11 @@ QString progressLine(const MetricsSnapshot &s)
             .arg(QString::number(double(s.elapsedMs) / 1000.0, 'f', 0).rightJustified(6), jobStateName(s.state),
                  formatCount(double(s.recordsProduced)), formatCount(s.produceRecordsPerSec),
                  formatBytes(s.produceBytesPerSec), formatCount(double(s.totalLag)));
+    // Lag in time (the oldest next record's age) and when the slowest partition catches up.
+    if (s.maxLagMs >= 0)
+        line += QStringLiteral(" (%1) catch-up %2").arg(lagTimeText(s.maxLagMs), catchUpText(s.catchUpSeconds));
+    if (s.retentionAtRisk > 0)
+        line += QStringLiteral(" retention-at-risk %1").arg(s.retentionAtRisk);
     if (s.latency.samples > 0)
         line += QStringLiteral(" latency p50 %1 ms p99 %2 ms")
                     .arg(QString::number(s.latency.p50Ms, 'f', 0), QString::number(s.latency.p99Ms, 'f', 0));

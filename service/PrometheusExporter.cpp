@@ -206,6 +206,15 @@ QByteArray PrometheusExporter::render() const
     Family jobLag("mirrordesk_job_lag_records", "gauge", "Sum of the known partition lags of the job, in records.");
     Family lagTime("mirrordesk_job_lag_time_ms", "gauge",
                    "Newest source record timestamp minus newest mirrored record timestamp, in milliseconds.");
+    Family jobLagSeconds("mirrordesk_job_lag_seconds", "gauge",
+                         "The largest partition lag in seconds of the job (mirrordesk_lag_seconds); 0 when caught "
+                         "up.");
+    Family catchUp("mirrordesk_catch_up_seconds", "gauge",
+                   "Time until the job has caught up: the slowest partition's lag over its smoothed net drain rate; "
+                   "+Inf while the backlog does not shrink.");
+    Family atRisk("mirrordesk_retention_at_risk_partitions", "gauge",
+                  "Partitions whose next record to copy is older than the source topic's retention.ms minus a "
+                  "margin (10%, at least a minute): about to be removed before the job copies it.");
     Family consumed("mirrordesk_job_records_consumed_total", "counter",
                     "Records consumed from the source since the job started.");
     Family produced("mirrordesk_job_records_produced_total", "counter",
@@ -218,6 +227,9 @@ QByteArray PrometheusExporter::render() const
     Family throttle("mirrordesk_job_throttle_bytes_per_second", "gauge",
                     "Byte-rate budget of the job, 0 when unthrottled.");
     Family partLag("mirrordesk_partition_lag", "gauge", "Source end offset minus next offset to mirror.");
+    Family lagSeconds("mirrordesk_lag_seconds", "gauge",
+                      "Now minus the timestamp of the next record to copy (its CreateTime or LogAppendTime, as the "
+                      "topic says), in seconds; 0 when the partition is caught up.");
     Family endOffset("mirrordesk_partition_end_offset", "gauge", "Source partition end offset (high watermark).");
     Family mirrored("mirrordesk_partition_mirrored_offset", "gauge",
                     "Next source offset to mirror: everything before it is acknowledged by the target.");
@@ -249,6 +261,11 @@ QByteArray PrometheusExporter::render() const
         jobLag.sample(id, number(s.totalLag));
         if (s.lagTimeMs >= 0)
             lagTime.sample(id, number(s.lagTimeMs));
+        if (s.maxLagMs >= 0)
+            jobLagSeconds.sample(id, number(double(s.maxLagMs) / 1000.0));
+        if (s.catchUpSeconds >= 0)
+            catchUp.sample(id, number(s.catchUpSeconds));
+        atRisk.sample(id, number(qint64(s.retentionAtRisk)));
         consumed.sample(id, number(s.recordsConsumed));
         produced.sample(id, number(s.recordsProduced));
         inFlight.sample(id, number(s.inFlight));
@@ -268,6 +285,8 @@ QByteArray PrometheusExporter::render() const
             // Unknown (-1) values are left out rather than exported as a misleading number.
             if (p.lag >= 0)
                 partLag.sample(labels, number(p.lag));
+            if (p.lagMs >= 0)
+                lagSeconds.sample(labels, number(double(p.lagMs) / 1000.0));
             if (p.endOffset >= 0)
                 endOffset.sample(labels, number(p.endOffset));
             if (p.nextOffset >= 0)
@@ -288,8 +307,9 @@ QByteArray PrometheusExporter::render() const
 
     QByteArray out;
     out.reserve(4096);
-    for (const Family *f : {&up, &status, &state, &jobLag, &lagTime, &consumed, &produced, &inFlight, &latency,
-                            &throttle, &partLag, &endOffset, &mirrored, &committed, &records, &bytes, &vanished}) {
+    for (const Family *f : {&up,         &status,    &state,    &jobLag,    &lagTime, &jobLagSeconds, &catchUp,
+                            &atRisk,     &consumed,  &produced, &inFlight,  &latency, &throttle,      &partLag,
+                            &lagSeconds, &endOffset, &mirrored, &committed, &records, &bytes,         &vanished}) {
         f->appendTo(out);
     }
     return out;

@@ -1,6 +1,8 @@
 #include "engine/admin/GroupLagSampler.h"
 
 #include "engine/admin/AdminService.h"
+#include "engine/admin/RecordTimestampReader.h"
+#include "engine/mirror/LagTime.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -17,7 +19,12 @@ struct PartitionState {
     qint64 committed = -1;
     qint64 endOffset = -1;
     qint64 consumed = 0; // committed offsets' advance since the first poll
+    DrainRate drain;
 };
+
+// Lag in time reads wait at most this long; the next poll asks again for what was not read.
+constexpr int kTimestampReadMs = 3000;
+constexpr qint64 kConfigEveryMs = 60000;
 
 } // namespace
 
@@ -62,7 +69,8 @@ public:
             Q_EMIT failed(QStringLiteral("consumer group %1 on %2: %3").arg(m_groupId, m_cluster.bootstrap, r.error));
             return;
         }
-        const MetricsSnapshot snapshot = toSnapshot(r.value);
+        MetricsSnapshot snapshot = toSnapshot(r.value);
+        addLagTime(snapshot);
         Q_EMIT sampled(snapshot);
         if (description)
             Q_EMIT membersSampled(*description, snapshot);
@@ -74,6 +82,58 @@ Q_SIGNALS:
     void failed(const QString &error);
 
 private:
+    // Lag in time of each lagging partition: the timestamp of the record at the group's
+    // committed offset, one read per (partition, offset), as klag-exporter measures it.
+    void addLagTime(MetricsSnapshot &s)
+    {
+        if (!m_timestamps)
+            m_timestamps = std::make_unique<RecordTimestampReader>(m_cluster);
+        QList<RecordAt> wanted;
+        QStringList topics;
+        for (const PartitionMetrics &p : std::as_const(s.partitions)) {
+            if (p.lag > 0 && p.committedOffset >= 0)
+                wanted.append({p.topic, p.partition, p.committedOffset});
+            if (!topics.contains(p.topic))
+                topics.append(p.topic);
+        }
+        if (m_configsReadMs < 0 || s.elapsedMs - m_configsReadMs >= kConfigEveryMs ||
+            topics.size() != m_configs.size()) {
+            const auto configs = m_timestamps->topicConfigs(topics, m_timeoutMs);
+            if (!configs.isEmpty()) {
+                m_configs = configs;
+                m_configsReadMs = s.elapsedMs;
+            }
+        }
+        const QHash<RecordAt, RecordTime> times =
+            wanted.isEmpty() ? QHash<RecordAt, RecordTime>{} : m_timestamps->read(wanted, kTimestampReadMs);
+        const qint64 nowMs = s.time.toMSecsSinceEpoch();
+        QList<double> catchUp;
+        for (PartitionMetrics &p : s.partitions) {
+            const TopicTimeConfig config = m_configs.value(p.topic);
+            p.timestampType = config.timestampType;
+            p.retentionMs = config.known && config.deletes ? config.retentionMs : -1;
+            const auto t = times.constFind(RecordAt{p.topic, p.partition, p.committedOffset});
+            if (t != times.cend() && !t->atEnd && t->timestampMs >= 0)
+                p.nextTimestampMs = t->timestampMs;
+            p.lagMs = lagTimeMs(p.lag, p.nextTimestampMs, nowMs);
+            const PartitionState st = m_partitions.value(partitionKey(p.topic, p.partition));
+            p.catchUpSeconds =
+                partitionCatchUpSeconds({p.lag, st.drain.primed(), st.drain.netPerSec(), st.drain.copyPerSec()});
+            p.retentionAtRisk = retentionAtRisk(p.lag, p.nextTimestampMs, p.retentionMs, nowMs);
+            if (p.lagMs >= 0)
+                s.maxLagMs = std::max(s.maxLagMs, p.lagMs);
+            if (p.retentionAtRisk)
+                ++s.retentionAtRisk;
+            catchUp.append(p.catchUpSeconds);
+        }
+        s.catchUpSeconds = slowestCatchUp(catchUp);
+    }
+
+    static QString partitionKey(const QString &topic, int partition)
+    {
+        return topic + QLatin1Char('\x1f') + QString::number(partition);
+    }
+
     MetricsSnapshot toSnapshot(const QList<GroupPartitionOffset> &offsets)
     {
         MetricsSnapshot s;
@@ -91,7 +151,7 @@ private:
         QHash<QString, PartitionState> next;
         next.reserve(offsets.size());
         for (const GroupPartitionOffset &o : offsets) {
-            const QString key = o.topic + QLatin1Char('\x1f') + QString::number(o.partition);
+            const QString key = partitionKey(o.topic, o.partition);
             PartitionState st = m_partitions.value(key);
             // Only forward moves count as consumption or production: a reset backwards is a
             // rewind (the status rules show it), not negative throughput.
@@ -103,6 +163,7 @@ private:
                 producedDelta += o.endOffset - st.endOffset;
             st.committed = o.committed;
             st.endOffset = o.endOffset;
+            st.drain.add(elapsed, o.lag(), st.consumed);
             next.insert(key, st);
 
             PartitionMetrics p;
@@ -138,6 +199,9 @@ private:
     int m_timeoutMs;
     QTimer m_timer;
     std::unique_ptr<AdminService> m_service;
+    std::unique_ptr<RecordTimestampReader> m_timestamps; // made and used on this thread
+    QHash<QString, TopicTimeConfig> m_configs;
+    qint64 m_configsReadMs = -1;
     QHash<QString, PartitionState> m_partitions;
     QElapsedTimer m_clock;
     qint64 m_lastElapsedMs = -1;

@@ -20,7 +20,10 @@ class GroupLagWorker;
 //    nextOffset -1 (the group's position is its commit, which the status rules then use);
 //  - consume rate = committed offsets' advance per second (what the group consumed),
 //    produce rate = end offsets' advance per second (what producers wrote);
-//  - totalLag = sum of the known lags; latency and lag in time unknown (-1).
+//  - totalLag = sum of the known lags; latency unknown (-1);
+//  - lag in time per partition: now minus the timestamp of the record at the committed offset
+//    (one read per partition and offset, cached: RecordTimestampReader), 0 when caught up;
+//    time to catch up from the smoothed net drain rate, the slowest partition deciding.
 // One signal per poll, never per partition; when the group could also be described, a second
 // one carries its members and their assignments (which member owns which partition).
 class GroupLagSampler final : public QObject {

@@ -20,14 +20,17 @@ public:
     qsizetype size() const { return m_size; }
     qsizetype inFlight() const { return m_inFlight; }
     qint64 frontOffset() const { return at(0).offset; }
+    // The front record's timestamp: the next record to commit past, whose age is the lag in time.
+    qint64 frontTimestamp() const { return at(0).timestamp; }
     State frontState() const { return at(0).state; }
 
-    // `bytes`: the record's size (key, value, headers), handed back on completion.
-    void push(qint64 offset, qint32 bytes)
+    // `bytes`: the record's size (key, value, headers), handed back on
+    // completion; `timestamp`: the record's (ms), -1 unknown.
+    void push(qint64 offset, qint32 bytes, qint64 timestamp = -1)
     {
         if (m_size == qsizetype(m_buf.size()))
             grow();
-        m_buf[size_t((m_head + m_size) & (qsizetype(m_buf.size()) - 1))] = {offset, bytes, State::InFlight};
+        m_buf[size_t((m_head + m_size) & (qsizetype(m_buf.size()) - 1))] = {offset, timestamp, bytes, State::InFlight};
         ++m_size;
         ++m_inFlight;
     }
@@ -61,7 +64,8 @@ public:
 private:
     struct Entry {
         qint64 offset;
-        qint32 bytes; // fits the padding: still 16 bytes an entry
+        qint64 timestamp; // lag in time reads it at the front, so no extra read while records are in flight
+        qint32 bytes;     // fits the padding: 24 bytes an entry
         State state;
     };
 

@@ -33,6 +33,15 @@ struct PartitionMetrics {
     qint64 vanishedRecords = 0;
     bool paused = false; // by the user or the throttle
     bool caughtUp = false;
+    // Lag in time (LagTime.h): the timestamp of the next record to copy or
+    // read (at nextOffset; a group's at its committed offset), -1 unknown;
+    // now minus it, 0 when caught up, -1 unknown.
+    qint64 nextTimestampMs = -1;
+    qint64 lagMs = -1;
+    QString timestampType;        // the source topic's message.timestamp.type, empty: unknown
+    double catchUpSeconds = -1;   // -1 unknown, kCatchUpNever: the backlog does not shrink
+    qint64 retentionMs = -1;      // the source topic's retention.ms, -1 forever or unknown
+    bool retentionAtRisk = false; // the next record is about to be removed by retention
 };
 
 // One source consumer group whose offsets the running job syncs to the
@@ -78,6 +87,9 @@ struct MetricsSnapshot {
     qint64 throttleBytesPerSecond = 0;
     bool caughtUp = false;      // every assigned partition has lag 0
     qint64 vanishedRecords = 0; // sum of the partitions' vanishedRecords
+    qint64 maxLagMs = -1;       // the largest partition lag in time, 0 caught up, -1 unknown
+    double catchUpSeconds = -1; // the slowest partition's, -1 unknown, kCatchUpNever
+    int retentionAtRisk = 0;    // partitions whose next record retention is about to remove
     QList<PartitionMetrics> partitions;
     QList<GroupSyncMetrics> groups; // group offset sync, by group (empty when the job syncs none)
 };

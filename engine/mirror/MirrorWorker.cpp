@@ -168,6 +168,8 @@ bool MirrorWorker::setup(QString *error)
     m_producer.reset(producer);
     setupOffsetMap();
     startSchemaSync();
+    m_lagTime = std::make_unique<LagTimeReader>(m_spec.source);
+    m_lagTime->start();
     return !eos() || setupTransactions(error);
 }
 
@@ -256,6 +258,8 @@ void MirrorWorker::shutdown(bool graceful)
     m_stopping = true;
     if (m_schemaSync)
         m_schemaSync->stop(); // answers nothing more; joined below, after the flush
+    if (m_lagTime)
+        m_lagTime->stop(); // a read under way ends by its own timeout, on its own thread
     if (graceful) {
         setState(JobState::Stopping);
         applyPauses();

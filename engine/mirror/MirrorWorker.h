@@ -4,6 +4,8 @@
 #include "engine/mirror/AckWaitClock.h"
 #include "engine/mirror/CopyBounds.h"
 #include "engine/mirror/InFlightRing.h"
+#include "engine/mirror/LagTime.h"
+#include "engine/mirror/LagTimeReader.h"
 #include "engine/mirror/LatencyHistogram.h"
 #include "engine/mirror/MetricsSnapshot.h"
 #include "engine/mirror/MirrorJobSpec.h"
@@ -110,6 +112,15 @@ private:
         qint64 lastConsumedTs = -1;
         qint64 lo = -1, hi = -1;
         qint64 vanished = 0; // records gone from the source before they were copied (this instance)
+        // Lag in time (MirrorWorkerLagTime.cpp): timestamps read by offset for
+        // when nothing is in flight (the asked record and those after it in
+        // the same fetch), from the next offset on; the read last asked.
+        QMap<qint64, qint64> knownTs;
+        qint64 tsAskedFor = -1;
+        Clock::time_point tsAskedAt;
+        DrainRate drain;
+        bool riskWarned = false; // retention risk named (again after kRiskRepeat)
+        Clock::time_point riskWarnedAt;
 
         // The offset map of this assignment (MirrorWorkerMap.cpp): segments in
         // the order they began, the last one growing. Written segments leave
@@ -196,6 +207,12 @@ private:
     void unpark(PartState *p, qint64 offset);
     bool caughtUp(bool exceptParked = false) const;
     void sampleMetrics();
+    // Lag in time of one partition, from the ring's front record or a read
+    // of the record at its next offset (asked into `asks`).
+    void measureLagTime(TopicState *t, PartState *p, PartitionMetrics &pm, qint64 nowMs, QList<RecordAt> &asks);
+    void finishLagTime(MetricsSnapshot &s, const QList<RecordAt> &asks);
+    void takeLagTimeAnswers();
+    void warnRetention(const PartitionMetrics &pm, PartState *p, qint64 next, qint64 nowMs);
     bool flushProducer(int timeoutMs);
     void resizeInFlightWindow(); // from the partitions assigned now, after a rebalance
     void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);
@@ -364,6 +381,8 @@ private:
     Clock::time_point m_lastConsumerPoll;
 
     std::unique_ptr<SchemaSyncRunner> m_schemaSync; // null: schemas.sync off
+    std::unique_ptr<LagTimeReader> m_lagTime;       // reads for lag in time, on its own thread
+    QHash<QString, TopicTimeConfig> m_topicTimes;   // the source topics' retention and timestamp type
     quint64 m_schemaGeneration = 0;
     QHash<int, int> m_schemaIds; // source id -> target id, as answered (never changes)
     Clock::time_point m_nextSchemaRetry;

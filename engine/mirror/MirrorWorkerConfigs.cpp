@@ -101,7 +101,8 @@ void MirrorWorker::pollTopicIds()
             for (auto &p : t->parts) {
                 if (!p || !p->assigned)
                     continue;
-                p->ring.clear(); // what is in flight came from the old topic
+                p->ring.clear();    // what is in flight came from the old topic
+                p->knownTs.clear(); // timestamps of the old topic's offsets
                 p->consumedNext = 0;
                 p->resumeFrom = 0;
                 p->atEof = false;

@@ -187,6 +187,9 @@ void MirrorWorker::sampleMetrics()
     // and a partition whose end is not known yet always.
     const qint64 snapshot = m_snapshots++;
     qint64 assigned = 0;
+    const qint64 wallMs = s.time.toMSecsSinceEpoch();
+    QList<RecordAt> asks;
+    takeLagTimeAnswers();
     for (auto &[name, t] : m_topics) {
         for (auto &p : t->parts) {
             if (!p || !p->assigned)
@@ -227,10 +230,12 @@ void MirrorWorker::sampleMetrics()
                 lagTime = std::max(lagTime, p->lastConsumedTs - p->lastAckedTs);
             else if (pm.caughtUp)
                 lagTime = std::max<qint64>(lagTime, 0);
+            measureLagTime(t.get(), p.get(), pm, wallMs, asks);
             s.partitions.append(pm);
         }
     }
     s.lagTimeMs = lagTime;
+    finishLagTime(s, asks);
     m_watermarkEvery = watermarkRounds(assigned);
     s.caughtUp = caughtUp();
     m_sink->onMetrics(s);

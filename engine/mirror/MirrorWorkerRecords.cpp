@@ -288,7 +288,7 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
 
     if (eos())
         noteTransactional(p, p->consumedNext >= 0 ? p->consumedNext : m->offset);
-    p->ring.push(m->offset, qint32(bytes));
+    p->ring.push(m->offset, qint32(bytes), ts);
     ++m_inFlight;
     p->consumedNext = m->offset + 1;
     p->atEof = false;

@@ -252,13 +252,14 @@ bool MetricStore::addSnapshot(const MetricsSnapshot &snapshot)
     }
 
     // 3. The sample itself: raw slot and open buckets.
+    // The lag-in-time chart shows the age of the oldest next record (klag-exporter's measure)
+    // where the sample has it, else the older in-flight spread (lagTimeMs).
+    const qint64 lagTime = snapshot.maxLagMs >= 0 ? snapshot.maxLagMs : snapshot.lagTimeMs;
     RawSample raw;
     raw.timeMs = t;
-    raw.v = {snapshot.consumeRecordsPerSec, snapshot.produceRecordsPerSec,
-             snapshot.consumeBytesPerSec,   snapshot.produceBytesPerSec,
-             double(snapshot.totalLag),     snapshot.lagTimeMs < 0 ? kNaN : double(snapshot.lagTimeMs),
-             orNaN(snapshot.latency.p50Ms), orNaN(snapshot.latency.p99Ms),
-             double(snapshot.inFlight)};
+    raw.v = {snapshot.consumeRecordsPerSec, snapshot.produceRecordsPerSec, snapshot.consumeBytesPerSec,
+             snapshot.produceBytesPerSec,   double(snapshot.totalLag),     lagTime < 0 ? kNaN : double(lagTime),
+             orNaN(snapshot.latency.p50Ms), orNaN(snapshot.latency.p99Ms), double(snapshot.inFlight)};
     m_raw.push(raw);
     for (TierState &tier : m_tiers) {
         for (int i = 0; i < SeriesCount; ++i)

@@ -39,14 +39,46 @@ void MonitoredJob::addSnapshot(const MetricsSnapshot &snapshot)
         return;
     const JobLagStatus previous = m_status;
     m_status = m_store.jobStatus(); // before snapshotAdded: its receivers read the new status
+    // Records about to be removed by the source's retention are lost unless the job
+    // catches up: as serious as a stalled partition, and notified like one.
+    if (snapshot.retentionAtRisk > 0)
+        m_status = JobLagStatus::Err;
     Q_EMIT snapshotAdded(snapshot);
     if (m_status != previous)
         Q_EMIT statusChanged(m_status);
 }
 
+QString MonitoredJob::retentionRiskText(const MetricsSnapshot &snapshot)
+{
+    QStringList names;
+    for (const PartitionMetrics &p : snapshot.partitions) {
+        if (!p.retentionAtRisk)
+            continue;
+        if (names.size() == 3) {
+            names.append(QStringLiteral("\u2026"));
+            break;
+        }
+        names.append(tr("%1-%2 at offset %3 (%4 %5 old, retention %6)")
+                         .arg(p.topic)
+                         .arg(p.partition)
+                         .arg(p.nextOffset >= 0        ? p.nextOffset
+                              : p.committedOffset >= 0 ? p.committedOffset
+                                                       : p.logStartOffset)
+                         .arg(p.timestampType.isEmpty() ? tr("timestamp") : p.timestampType, lagTimeText(p.lagMs),
+                              lagTimeText(p.retentionMs)));
+    }
+    return tr("%n partition(s) about to lose records to the source's retention: %1", "", snapshot.retentionAtRisk)
+        .arg(names.join(QStringLiteral(", ")));
+}
+
 QString MonitoredJob::lagReason() const
 {
-    QString text = tr("lag %1 records").arg(formatCount(double(m_store.latest().totalLag)));
+    const MetricsSnapshot &latest = m_store.latest();
+    QString text = tr("lag %1 records").arg(formatCount(double(latest.totalLag)));
+    if (latest.maxLagMs > 0)
+        text += tr(", %1 behind").arg(lagTimeText(latest.maxLagMs));
+    if (latest.retentionAtRisk > 0)
+        text = retentionRiskText(latest) + QStringLiteral("; ") + text;
     const LagStatusTracker &lag = m_store.lagStatus();
     const QHash<PartitionKey, PartitionLagStatus> statuses = lag.evaluate(lag.latestObservationMs());
     PartitionLagStatus worst = PartitionLagStatus::Ok;

@@ -35,6 +35,9 @@ public:
     // Why the status is what it is, for a notification: the lag and the worst partitions
     // ("lag 12.3 k records; 2 partitions STALL: orders-3, orders-5").
     QString lagReason() const;
+    // "1 partition(s) about to lose records to the source's retention: orders-3 at offset 812
+    // (CreateTime 6 d 23 h old, retention 7 d 0 h)"; used by lagReason and `run`.
+    static QString retentionRiskText(const MetricsSnapshot &snapshot);
 
     // A status-only history for headless runs: enough raw samples for the rates a progress
     // line shows and the lag rules, no long-term tiers and no per-partition rings (a job of

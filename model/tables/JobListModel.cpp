@@ -109,6 +109,8 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Lag: return formatCount(double(m.totalLag));
         case Status: return statusText(j.state, j.status);
         case LastEvent: return j.lastEvent.text;
+        case LagTime: return lagTimeText(m.maxLagMs);
+        case CatchUp: return catchUpText(m.catchUpSeconds);
         }
     } else if (role == SortRole) {
         switch (index.column()) {
@@ -119,16 +121,24 @@ QVariant JobListModel::data(const QModelIndex &index, int role) const
         case Lag: return m.totalLag;
         case Status: return statusText(j.state, j.status);
         case LastEvent: return j.lastEvent.time;
+        case LagTime: return m.maxLagMs;
+        case CatchUp: return m.catchUpSeconds; // never (infinity) sorts last, unknown (-1) first
         }
     } else if (role == Qt::ForegroundRole) {
         if (index.column() == State && j.state == JobState::Failed)
+            return QBrush(QColor(0xc0, 0x1c, 0x28));
+        if (index.column() == LagTime && m.retentionAtRisk > 0)
             return QBrush(QColor(0xc0, 0x1c, 0x28));
         if (index.column() == LastEvent && j.lastEvent.severity != JobEvent::Severity::Info)
             return QBrush(j.lastEvent.severity == JobEvent::Severity::Error ? QColor(0xc0, 0x1c, 0x28)
                                                                             : QColor(0xb5, 0x83, 0x5a));
     } else if (role == Qt::ToolTipRole && index.column() == LastEvent && !j.lastEvent.text.isEmpty()) {
         return QString(j.lastEvent.time.toLocalTime().toString(Qt::ISODate) + QLatin1Char(' ') + j.lastEvent.text);
-    } else if (role == Qt::TextAlignmentRole && index.column() >= Records && index.column() <= Lag) {
+    } else if (role == Qt::ToolTipRole && index.column() == LagTime && m.retentionAtRisk > 0) {
+        return tr("%n partition(s) about to lose their next record to the source's retention", nullptr,
+                  m.retentionAtRisk);
+    } else if (role == Qt::TextAlignmentRole &&
+               ((index.column() >= Records && index.column() <= Lag) || index.column() >= LagTime)) {
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     }
     return {};
@@ -146,6 +156,8 @@ QVariant JobListModel::headerData(int section, Qt::Orientation orientation, int 
     case Lag: return tr("Lag");
     case Status: return tr("Status");
     case LastEvent: return tr("Last event");
+    case LagTime: return tr("Lag (time)");
+    case CatchUp: return tr("Catch-up");
     }
     return {};
 }

@@ -17,7 +17,8 @@ class JobListModel final : public QAbstractTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(JobListModel)
 public:
-    enum Column { Name, State, Records, Rate, Lag, Status, LastEvent, ColumnCount };
+    // LagTime and CatchUp came last, so saved column layouts keep their places.
+    enum Column { Name, State, Records, Rate, Lag, Status, LastEvent, LagTime, CatchUp, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1;
 
     explicit JobListModel(QObject *parent = nullptr);

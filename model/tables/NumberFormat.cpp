@@ -1,5 +1,9 @@
 #include "model/tables/NumberFormat.h"
 
+#include "engine/mirror/LagTime.h"
+
+#include <cmath>
+
 namespace md {
 
 QString formatCount(double value)
@@ -24,6 +28,37 @@ QString formatBytes(double bytes)
     if (a >= 1024.0)
         return QString::number(bytes / 1024.0, 'f', 1) + QStringLiteral(" KiB");
     return QString::number(qint64(bytes)) + QStringLiteral(" B");
+}
+
+namespace {
+
+QString spanText(qint64 seconds)
+{
+    if (seconds < 60)
+        return QStringLiteral("%1 s").arg(seconds);
+    if (seconds < 3600)
+        return QStringLiteral("%1 min %2 s").arg(seconds / 60).arg(seconds % 60);
+    if (seconds < 86400)
+        return QStringLiteral("%1 h %2 min").arg(seconds / 3600).arg((seconds % 3600) / 60);
+    return QStringLiteral("%1 d %2 h").arg(seconds / 86400).arg((seconds % 86400) / 3600);
+}
+
+} // namespace
+
+QString catchUpText(double seconds)
+{
+    if (seconds == kCatchUpNever)
+        return QStringLiteral("never");
+    if (seconds < 0)
+        return QStringLiteral("\u2014");
+    return spanText(qint64(std::ceil(seconds)));
+}
+
+QString lagTimeText(qint64 ms)
+{
+    if (ms < 0)
+        return QStringLiteral("\u2014");
+    return spanText(ms / 1000);
 }
 
 } // namespace md

@@ -1,5 +1,7 @@
 #include "model/tables/PartitionTableModel.h"
 
+#include "model/tables/NumberFormat.h"
+
 #include <QColor>
 
 #include <algorithm>
@@ -42,6 +44,35 @@ PartitionTableModel::PartitionTableModel(QObject *parent) : MergingTableModel(pa
 
 PartitionTableModel::~PartitionTableModel() = default;
 
+namespace {
+
+// Shown in whole seconds: a change below that is not a change.
+bool sameCatchUp(double a, double b)
+{
+    return a == b || (a >= 0 && b >= 0 && std::ceil(a) == std::ceil(b));
+}
+
+QString lagTimeTip(const PartitionMetrics &p)
+{
+    if (p.lag == 0)
+        return PartitionTableModel::tr("Caught up.");
+    const QString type =
+        p.timestampType.isEmpty() ? PartitionTableModel::tr("unknown (not read yet)") : p.timestampType;
+    QString tip = PartitionTableModel::tr("Now minus the timestamp of the next record (offset %1), timestamp type %2.")
+                      .arg(p.nextOffset >= 0        ? p.nextOffset
+                           : p.committedOffset >= 0 ? p.committedOffset
+                                                    : p.logStartOffset)
+                      .arg(type);
+    if (p.timestampType == QLatin1String("CreateTime"))
+        tip += PartitionTableModel::tr(" CreateTime is set by the producer.");
+    if (p.retentionAtRisk)
+        tip += PartitionTableModel::tr("\nAbout to be removed by the source's retention (retention.ms %1).")
+                   .arg(p.retentionMs);
+    return tip;
+}
+
+} // namespace
+
 bool PartitionTableModel::sameDisplay(const Row &ra, const Row &rb)
 {
     const MetricStore::PartitionRow &a = ra.data;
@@ -53,7 +84,9 @@ bool PartitionTableModel::sameDisplay(const Row &ra, const Row &rb)
         (a.recordsPerSec < 0 && b.recordsPerSec < 0) || std::abs(a.recordsPerSec - b.recordsPerSec) < 0.05;
     return x.targetTopic == y.targetTopic && x.endOffset == y.endOffset && x.nextOffset == y.nextOffset &&
            x.committedOffset == y.committedOffset && x.lag == y.lag && sameRate && a.status == b.status &&
-           ra.mine == rb.mine && ra.owner == rb.owner && ra.ownerDetail == rb.ownerDetail;
+           x.lagMs / 1000 == y.lagMs / 1000 && sameCatchUp(x.catchUpSeconds, y.catchUpSeconds) &&
+           x.retentionAtRisk == y.retentionAtRisk && x.timestampType == y.timestampType && ra.mine == rb.mine &&
+           ra.owner == rb.owner && ra.ownerDetail == rb.ownerDetail;
 }
 
 void PartitionTableModel::setRows(QList<MetricStore::PartitionRow> rows)
@@ -181,6 +214,8 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         case CommittedOffsetColumn:
             return p.committedOffset < 0 ? QVariant(tr("none")) : QVariant(qlonglong(p.committedOffset));
         case LagColumn: return offsetOrUnknown(p.lag);
+        case LagTimeColumn: return p.lagMs < 0 ? kUnknown : lagTimeText(p.lagMs);
+        case CatchUpColumn: return mine ? catchUpText(p.catchUpSeconds) : kUnknown;
         case RateColumn: return row.recordsPerSec < 0 ? kUnknown : QString::number(row.recordsPerSec, 'f', 1);
         case StatusColumn: return mine ? partitionLagStatusName(row.status) : kUnknown;
         case OwnerColumn: return mine ? tr("this window") : shown.owner;
@@ -196,6 +231,8 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         case MirroredOffsetColumn: return qlonglong(p.nextOffset);
         case CommittedOffsetColumn: return qlonglong(p.committedOffset);
         case LagColumn: return qlonglong(p.lag);
+        case LagTimeColumn: return qlonglong(p.lagMs);
+        case CatchUpColumn: return p.catchUpSeconds;
         case RateColumn: return row.recordsPerSec;
         case StatusColumn: return mine ? int(row.status) : -1;
         case OwnerColumn: return mine ? QString() : shown.owner; // this window's first
@@ -212,6 +249,8 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
         // Mid-tone colours read on light and dark palettes alike.
         if (!mine)
             return QColor(0x80, 0x80, 0x80); // another member's: for reference
+        if (column == LagTimeColumn && p.retentionAtRisk)
+            return QColor(0xd9, 0x36, 0x36);
         if (column == StatusColumn) {
             switch (rollUp(row.status)) {
             case JobLagStatus::Ok: return {};
@@ -238,6 +277,10 @@ QVariant PartitionTableModel::data(const QModelIndex &index, int role) const
             case PartitionLagStatus::Rewind: return tr("The position went backwards.");
             }
         }
+        if (column == LagTimeColumn)
+            return lagTimeTip(p);
+        if (column == CatchUpColumn)
+            return tr("The partition's lag over its smoothed net drain rate; \"never\" while it does not shrink.");
         if (column == CommittedOffsetColumn && p.committedOffset < 0)
             return tr("The consumer group has no committed offset for this partition.");
         break;
@@ -258,6 +301,8 @@ QVariant PartitionTableModel::headerData(int section, Qt::Orientation orientatio
     case MirroredOffsetColumn: return tr("Mirrored offset");
     case CommittedOffsetColumn: return tr("Committed");
     case LagColumn: return tr("Lag");
+    case LagTimeColumn: return tr("Lag (time)");
+    case CatchUpColumn: return tr("Catch-up");
     case RateColumn: return tr("Records/s");
     case StatusColumn: return tr("Status");
     case OwnerColumn: return tr("Owner");

@@ -46,6 +46,8 @@ public:
         MirroredOffsetColumn,
         CommittedOffsetColumn,
         LagColumn,
+        LagTimeColumn, // lag in time: the age of the next record to copy or read
+        CatchUpColumn, // time to catch up at the partition's smoothed drain rate
         RateColumn,
         StatusColumn,
         OwnerColumn,

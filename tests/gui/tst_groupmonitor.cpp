@@ -94,6 +94,7 @@ private Q_SLOTS:
         auto *table = monitor->findChild<QTableView *>(QStringLiteral("partitions"));
         QVERIFY(table->isColumnHidden(PartitionTableModel::MirroredOffsetColumn));
         QVERIFY(table->isColumnHidden(PartitionTableModel::TargetTopicColumn));
+        QVERIFY(!table->isColumnHidden(PartitionTableModel::LagTimeColumn)); // any group's lag in seconds
         QAbstractItemModelTester tester(monitor->partitionModel(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
 

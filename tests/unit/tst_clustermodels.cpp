@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 
 using namespace md;
 
@@ -218,6 +219,17 @@ private Q_SLOTS:
         QCOMPARE(m.index(row, JobListModel::Records).data(JobListModel::SortRole).toLongLong(), 123456);
         QCOMPARE(m.index(row, JobListModel::Records).data().toString(), QStringLiteral("123.5 k"));
         QCOMPARE(m.index(row, JobListModel::Lag).data().toString(), QStringLiteral("42"));
+        QCOMPARE(m.index(row, JobListModel::LagTime).data().toString(), QStringLiteral("\u2014")); // not known yet
+        s.maxLagMs = 95000;
+        s.catchUpSeconds = std::numeric_limits<double>::infinity();
+        s.retentionAtRisk = 2;
+        m.setMetrics(row, s);
+        QCOMPARE(m.index(row, JobListModel::LagTime).data().toString(), QStringLiteral("1 min 35 s"));
+        QCOMPARE(m.index(row, JobListModel::LagTime).data(JobListModel::SortRole).toLongLong(), 95000);
+        QCOMPARE(m.index(row, JobListModel::CatchUp).data().toString(), QStringLiteral("never"));
+        QVERIFY(m.index(row, JobListModel::LagTime).data(Qt::ForegroundRole).isValid()); // retention at risk
+        QVERIFY(
+            m.index(row, JobListModel::LagTime).data(Qt::ToolTipRole).toString().contains(QStringLiteral("retention")));
         m.removeJob(row);
         QCOMPARE(m.rowCount(), 0);
     }

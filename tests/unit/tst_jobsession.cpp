@@ -176,6 +176,36 @@ private Q_SLOTS:
                  qPrintable(
                      QStringLiteral("%1 vs %2").arg(headless.store().memoryBytes()).arg(window.store().memoryBytes())));
     }
+
+    void retentionRiskIsAnError()
+    {
+        // Records about to be removed by the source's retention: ERR (so the notifier
+        // tells), with the partition, offset, age and retention in the reason.
+        MonitoredJob job;
+        QSignalSpy status(&job, &MonitoredJob::statusChanged);
+        job.addSnapshot(tick(0, true));
+        QCOMPARE(job.status(), JobLagStatus::Ok);
+        MetricsSnapshot s = tick(1);
+        s.partitions[0].nextTimestampMs = s.time.toMSecsSinceEpoch() - 3500000;
+        s.partitions[0].lagMs = 3500000;
+        s.partitions[0].retentionMs = 3600000;
+        s.partitions[0].retentionAtRisk = true;
+        s.partitions[0].timestampType = QStringLiteral("CreateTime");
+        s.maxLagMs = 3500000;
+        s.retentionAtRisk = 1;
+        job.addSnapshot(s);
+        QCOMPARE(job.status(), JobLagStatus::Err);
+        QCOMPARE(status.size(), 1);
+        const QString reason = job.lagReason();
+        QVERIFY2(
+            reason.contains(QStringLiteral("orders-3 at offset %1 (CreateTime 58 min 20 s old, retention 1 h 0 min)")
+                                .arg(s.partitions[0].nextOffset)),
+            qPrintable(reason));
+        QVERIFY2(reason.contains(QStringLiteral("58 min 20 s behind")), qPrintable(reason));
+        // Caught up again: back to what the lag rules say.
+        job.addSnapshot(tick(2, true));
+        QCOMPARE(job.status(), JobLagStatus::Ok);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstJobSession)

@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 
 using namespace md;
 
@@ -72,6 +73,7 @@ private Q_SLOTS:
     void assignmentChangesInsertAndRemove();
     void displayOfUnknownAndNone();
     void ratesAndStatus();
+    void lagInTimeAndCatchUp();
     void sortsByRawValuesThroughProxy();
     void feedsFromMetricStore();
     void randomAssignmentsKeepTheModelSane();
@@ -219,6 +221,45 @@ void TestPartitionTableModel::displayOfUnknownAndNone()
     QCOMPARE(cell(*m_model, 1, PartitionTableModel::MirroredOffsetColumn), QStringLiteral("40"));
     QCOMPARE(cell(*m_model, 1, PartitionTableModel::TargetTopicColumn), QStringLiteral("dr.t"));
     QVERIFY(!m_model->index(0, PartitionTableModel::CommittedOffsetColumn).data(Qt::ToolTipRole).toString().isEmpty());
+}
+
+void TestPartitionTableModel::lagInTimeAndCatchUp()
+{
+    PartitionMetrics behind = pm(QStringLiteral("t"), 0, 40, 50);
+    behind.lagMs = 3725000;
+    behind.catchUpSeconds = std::numeric_limits<double>::infinity();
+    behind.timestampType = QStringLiteral("LogAppendTime");
+    PartitionMetrics unknown = pm(QStringLiteral("t"), 1, 40, 50);
+    PartitionMetrics caughtUp = pm(QStringLiteral("t"), 2, 50, 50);
+    caughtUp.lagMs = 0;
+    caughtUp.catchUpSeconds = 0;
+    m_model->applySnapshot(snap(0, {behind, unknown, caughtUp}));
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::LagTimeColumn), QStringLiteral("1 h 2 min"));
+    QCOMPARE(m_model->index(0, PartitionTableModel::LagTimeColumn).data(PartitionTableModel::SortRole).toLongLong(),
+             3725000);
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::CatchUpColumn), QStringLiteral("never"));
+    QVERIFY(m_model->index(0, PartitionTableModel::LagTimeColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("LogAppendTime")));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::LagTimeColumn), QStringLiteral("\u2014"));
+    QCOMPARE(cell(*m_model, 1, PartitionTableModel::CatchUpColumn), QStringLiteral("\u2014"));
+    QCOMPARE(cell(*m_model, 2, PartitionTableModel::LagTimeColumn), QStringLiteral("0 s"));
+    QCOMPARE(cell(*m_model, 2, PartitionTableModel::CatchUpColumn), QStringLiteral("0 s"));
+    QVERIFY(!m_model->index(0, PartitionTableModel::LagTimeColumn).data(Qt::ForegroundRole).isValid());
+    // A change of the lag in time is a change of the row; at risk it turns red.
+    QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+    behind.lagMs = 3726000;
+    behind.retentionAtRisk = true;
+    behind.retentionMs = 3800000;
+    m_model->applySnapshot(snap(1000, {behind, unknown, caughtUp}));
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(cell(*m_model, 0, PartitionTableModel::LagTimeColumn), QStringLiteral("1 h 2 min"));
+    QVERIFY(m_model->index(0, PartitionTableModel::LagTimeColumn).data(Qt::ForegroundRole).isValid());
+    QVERIFY(m_model->index(0, PartitionTableModel::LagTimeColumn)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("retention")));
 }
 
 void TestPartitionTableModel::ratesAndStatus()

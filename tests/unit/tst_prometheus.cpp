@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <limits>
 #include <optional>
 
 using namespace md;
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void labelValuesAreEscaped();
     void severalJobsShareFamilies();
     void stoppedAndRemovedJobs();
+    void lagInTimeAndRetentionRisk();
     void everySeriesNamesTheInstance();
     void vanishedCounterNeverGoesDown();
 };
@@ -174,6 +177,43 @@ void TestPrometheus::stoppedAndRemovedJobs()
     e = parseExposition(exporter.render());
     QVERIFY(e.error.isEmpty());
     QVERIFY(e.samples.isEmpty());
+}
+
+void TestPrometheus::lagInTimeAndRetentionRisk()
+{
+    PrometheusExporter exporter;
+    MetricsSnapshot s = sampleSnapshot(QStringLiteral("j"));
+    for (PartitionMetrics &p : s.partitions) {
+        // Partition 0 in seconds, with the fraction; partition 1 not read yet: no sample rather than -1.
+        p.lagMs = p.partition == 0 ? 3600500 : -1;
+        p.retentionAtRisk = p.partition == 0;
+    }
+    s.maxLagMs = 3600500;
+    s.catchUpSeconds = std::numeric_limits<double>::infinity(); // never
+    s.retentionAtRisk = 1;
+    exporter.update(s, JobLagStatus::Err);
+    Exposition e = parseExposition(exporter.render());
+    QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
+    const QString job = QStringLiteral("job");
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_lag_seconds"),
+                     {{job, QStringLiteral("j")}, {QStringLiteral("partition"), QStringLiteral("0")}}),
+             3600.5);
+    QCOMPARE(e.find(QStringLiteral("mirrordesk_lag_seconds")).size(), 1);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_job_lag_seconds"), {{job, QStringLiteral("j")}}), 3600.5);
+    QVERIFY(std::isinf(*e.value(QStringLiteral("mirrordesk_catch_up_seconds"), {{job, QStringLiteral("j")}})));
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_retention_at_risk_partitions"), {{job, QStringLiteral("j")}}), 1.0);
+    QCOMPARE(e.types.value(QStringLiteral("mirrordesk_catch_up_seconds")), QStringLiteral("gauge"));
+    // Unknown catch-up: no sample; caught up: 0.
+    s.catchUpSeconds = -1;
+    exporter.update(s, JobLagStatus::Err);
+    e = parseExposition(exporter.render());
+    QVERIFY(e.find(QStringLiteral("mirrordesk_catch_up_seconds")).isEmpty());
+    s.catchUpSeconds = 0;
+    s.retentionAtRisk = 0;
+    exporter.update(s, JobLagStatus::Ok);
+    e = parseExposition(exporter.render());
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_catch_up_seconds"), {{job, QStringLiteral("j")}}), 0.0);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_retention_at_risk_partitions"), {{job, QStringLiteral("j")}}), 0.0);
 }
 
 void TestPrometheus::everySeriesNamesTheInstance()

@@ -419,14 +419,20 @@ QString JobMonitor::summaryText() const
     if (store().isEmpty())
         return {};
     const MetricsSnapshot &s = store().latest();
+    // Lag in time: the oldest next record's age, then when the slowest partition catches up.
+    const QString lagTime =
+        s.maxLagMs < 0 ? QString()
+                       : tr(" (%1) \u2022 catch-up %2").arg(lagTimeText(s.maxLagMs), catchUpText(s.catchUpSeconds));
     if (m_kind == Kind::ConsumerGroup)
-        return tr("%1 partitions \u2022 %2 records/s committed \u2022 lag %3 \u2022 %4")
+        return tr("%1 partitions \u2022 %2 records/s committed \u2022 lag %3%4 \u2022 %5")
             .arg(QString::number(s.partitions.size()),
                  formatCount(store().recentMean(MetricStore::Series::ConsumeRecordsPerSec)),
-                 formatCount(double(s.totalLag)), jobLagStatusName(status()));
-    QString text = tr("%1 \u2022 %2 records/s \u2022 lag %3 \u2022 %4")
+                 formatCount(double(s.totalLag)), lagTime, jobLagStatusName(status()));
+    QString text = tr("%1 \u2022 %2 records/s \u2022 lag %3%4 \u2022 %5")
                        .arg(jobStateName(s.state), formatCount(s.produceRecordsPerSec), // the job list's figure
-                            formatCount(double(s.totalLag)), jobLagStatusName(status()));
+                            formatCount(double(s.totalLag)), lagTime, jobLagStatusName(status()));
+    if (s.retentionAtRisk > 0)
+        text += QStringLiteral(" \u2022 ") + MonitoredJob::retentionRiskText(s);
     if (job() && job()->spec().delivery == DeliveryGuarantee::ExactlyOnce)
         text += tr(" \u2022 exactly-once");
     if (m_otherMembers > 0)

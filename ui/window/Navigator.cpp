@@ -45,7 +45,8 @@ QString stateText(ClusterClient::State state)
 QList<int> Navigator::defaultHiddenColumns()
 {
     // The monitor tab shows the figures in full; the list keeps what tells jobs apart.
-    return {JobListModel::Records, JobListModel::Lag, JobListModel::LastEvent};
+    return {JobListModel::Records, JobListModel::Lag, JobListModel::LastEvent, JobListModel::LagTime,
+            JobListModel::CatchUp};
 }
 
 Navigator::Navigator(JobListModel *jobs, const QList<ClusterPane *> &panes, QWidget *parent)
