@@ -6,6 +6,7 @@
 #include "ui/job/EditorText.h"
 #include "ui/job/JobDocument.h"
 #include "ui/job/PlanView.h"
+#include "ui/widgets/WheelGuard.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -76,6 +77,7 @@ JobEditor::JobEditor(JobDocument *document, SecretStore *secrets, QWidget *paren
     m_validateTimer->setInterval(kValidateDebounceMs);
     connect(m_validateTimer, &QTimer::timeout, this, &JobEditor::validateNow);
     buildForm();
+    guardWheel(this);
     load(m_doc->profile());
     m_shown = m_doc->profile();
     validateNow();
