@@ -15,7 +15,18 @@
 
 namespace md {
 
-MirrorWorker::MirrorWorker(MirrorJobSpec spec, MirrorSink *sink) : m_spec(std::move(spec)), m_sink(sink)
+MirrorWorker::MirrorWorker(MirrorJobSpec spec, MirrorSink *sink)
+    : m_spec(std::move(spec)), m_sink(sink),
+      m_map({[this](JobEvent::Severity s, const QString &text) { event(s, text); },
+             [this](const QString &key, JobEvent::Severity s, const QString &text) { debouncedEvent(key, s, text); },
+             [this](const QString &why) { fail(why); },
+             [this](const QString &why) {
+                 if (!m_txnAbortPending) {
+                     m_txnAbortPending = true;
+                     m_txnAbortWhy = why;
+                 }
+             }},
+            m_spec.delivery == DeliveryGuarantee::ExactlyOnce)
 {
 }
 
@@ -166,7 +177,9 @@ bool MirrorWorker::setup(QString *error)
     }
     (void)pc.conf.release();
     m_producer.reset(producer);
-    setupOffsetMap();
+    m_map.start(m_producer.get(),
+                m_spec.offsetMapTopic.isEmpty() ? defaultOffsetMapTopic(m_groupId) : m_spec.offsetMapTopic,
+                m_spec.offsetMap);
     startSchemaSync();
     m_lagTime = std::make_unique<LagTimeReader>(m_spec.source);
     m_lagTime->start();
@@ -287,7 +300,7 @@ void MirrorWorker::shutdown(bool graceful)
     while (rd_kafka_outq_len(m_producer.get()) > 0 && Clock::now() < deadline)
         rd_kafka_poll(m_producer.get(), 50);
     m_topicIdQueue.reset(); // a queue goes before its client
-    m_mapQueue.reset();
+    m_map.closeQueue();
     if (graceful && !m_aborting) {
         rd_kafka_consumer_close(m_consumer.get()); // leaves the group (revoke: commits nothing new)
         m_consumer.reset();
@@ -298,7 +311,7 @@ void MirrorWorker::shutdown(bool graceful)
     m_byRkt.clear();
     for (auto &[name, t] : m_topics)
         t->targetRkt.reset(); // topic handles go before their client
-    m_mapRkt.reset();
+    m_map.close();
     m_producer.reset();
     m_progressReader.reset();
     m_ownerReader.reset();
@@ -452,7 +465,7 @@ void MirrorWorker::tick()
         m_nextConfigSync = Clock::now() + std::chrono::milliseconds(qMax(1000, m_spec.configSyncIntervalMs));
     }
     pollTopicIds();
-    pollOffsetMapSetup();
+    m_map.poll();
     serviceReplays();
     if (m_schemaSync)
         serviceSchemaWaits(now);
@@ -468,7 +481,7 @@ void MirrorWorker::tick()
         m_nextCommit =
             now + (now < m_quickCommitsUntil ? std::chrono::milliseconds(200) : std::chrono::milliseconds(1000));
     }
-    if (!eos() && m_offsetCommitPending && (m_mapInFlight == 0 || now >= m_offsetCommitBy)) {
+    if (!eos() && m_offsetCommitPending && (m_map.inFlight() == 0 || now >= m_offsetCommitBy)) {
         m_offsetCommitPending = false;
         commitOffsets(false, nullptr);
     }

@@ -7,8 +7,10 @@
 #include "engine/mirror/LagTime.h"
 #include "engine/mirror/LagTimeReader.h"
 #include "engine/mirror/LatencyHistogram.h"
+#include "engine/mirror/MapSegments.h"
 #include "engine/mirror/MetricsSnapshot.h"
 #include "engine/mirror/MirrorJobSpec.h"
+#include "engine/mirror/OffsetMapWriter.h"
 #include "engine/mirror/RateWindow.h"
 #include "engine/mirror/TopicSync.h"
 #include "engine/offsetmap/OffsetMap.h"
@@ -50,9 +52,10 @@ public:
 // deliveries, replays, pausing, throttle), MirrorWorkerGroup.cpp (rebalances,
 // start positions, commits), MirrorWorkerTopics.cpp (source topic selection,
 // target topic creation and growth), MirrorWorkerProgress.cpp (stop
-// condition, metrics), MirrorWorkerMap.cpp (the offset map) and
-// MirrorWorkerTxn.cpp (exactly-once: transactions, progress on the target,
-// fencing).
+// condition, metrics) and MirrorWorkerTxn.cpp (exactly-once: transactions,
+// progress on the target, fencing). Parts with state of their own are classes
+// it composes: OffsetMapWriter and each partition's MapSegments (the offset
+// map), SchemaSyncRunner, LagTimeReader, InFlightRing.
 class MirrorWorker final {
 public:
     MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
@@ -122,20 +125,7 @@ private:
         bool riskWarned = false; // retention risk named (again after kRiskRepeat)
         Clock::time_point riskWarnedAt;
 
-        // The offset map of this assignment (MirrorWorkerMap.cpp): segments in
-        // the order they began, the last one growing. Written segments leave
-        // once acknowledged, oldest first, so what is rewritten keeps its order.
-        struct MapSegment {
-            qint64 sourceStart = -1, sourceEnd = -1, targetStart = -1;
-            bool dirty = true;  // changed since it was last written
-            bool acked = false; // its last write (whole) was acknowledged
-        };
-        std::deque<MapSegment> mapSegs;
-        qint64 mapWrittenCovered = -1; // covered of the last map records produced
-        qint64 mapAcked = -1;          // covered of the last acknowledged map record: commits never pass it
-        int mapInFlight = 0;
-        int mapGeneration = 0; // a new assignment: older map reports are stale
-        bool mapUsed = false;  // something was copied in this assignment
+        MapSegments map; // the offset map of this assignment (OffsetMapWriter writes it)
 
         // Exactly-once: where the open transaction began for this partition
         // (an abort re-copies from here); whether the committed offset's
@@ -143,22 +133,6 @@ private:
         qint64 txnBase = -1;
         bool claimed = false;
         bool releasedWritten = false;
-
-        // Delivery of one copied record: extend the current segment (two
-        // integer writes) or begin a new one at a discontinuity.
-        void noteCopied(qint64 source, qint64 target)
-        {
-            if (!mapSegs.empty()) {
-                MapSegment &c = mapSegs.back();
-                if (source == c.sourceEnd && target == c.targetStart + (c.sourceEnd - c.sourceStart)) {
-                    ++c.sourceEnd;
-                    c.dirty = true;
-                    return;
-                }
-            }
-            mapSegs.push_back(MapSegment{source, source + 1, target, true, false});
-            mapUsed = true;
-        }
 
         qint64 committable() const { return ring.isEmpty() ? consumedNext : ring.frontOffset(); }
     };
@@ -217,15 +191,9 @@ private:
     void resizeInFlightWindow(); // from the partitions assigned now, after a rebalance
     void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);
 
-    // the offset map (MirrorWorkerMap.cpp)
-    struct MapWrite; // the opaque of a map record: tells its delivery report from a mirrored record's
-    void setupOffsetMap();
-    void pollOffsetMapSetup();
-    void giveUpOffsetMap(const QString &why);
-    void offsetMapLost(const QString &what); // the job stops (see MirrorWorkerMap.cpp)
+    // the offset map: m_map writes it; commits never pass what it made durable
     void writeOffsetMap(const std::vector<PartState *> *only);
     void waitForMapAcks(const std::vector<PartState *> *only, int timeoutMs);
-    void onMapDelivery(const rd_kafka_message_t *msg);
     qint64 commitLimit(const PartState *p) const; // what the map lets a commit reach
     // originHeader: false while a cluster id is still unknown (the record waits).
     bool originIdsKnown();
@@ -360,17 +328,7 @@ private:
     Clock::time_point m_nextRefresh;
     Clock::time_point m_nextConfigSync;
     Clock::time_point m_nextGroupCheck;
-    QString m_mapTopic;
-    TopicPtr m_mapRkt;   // null: the map is not written (yet: its topic is being created, or not at all)
-    QueuePtr m_mapQueue; // the map topic's CreateTopics answer, taken without waiting
-    bool m_mapSetupPending = false;
-    int m_mapSetupAttempts = 0;
-    Clock::time_point m_mapSetupSent;
-    Clock::time_point m_mapSetupRetryAt;
-    int m_mapInFlight = 0;
-    int m_mapFailures = 0;              // in a row; past a bound the job stops (offsetMapLost)
-    bool m_mapOff = false;              // "offsetMap": false: no map, commits never wait for one
-    bool m_mapFailed = false;           // the map could not be created or written: the job stops
+    OffsetMapWriter m_map;
     bool m_offsetCommitPending = false; // the periodic map went out; its offsets follow once it is acknowledged
     Clock::time_point m_offsetCommitBy;
     QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting

@@ -83,11 +83,7 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         p->largestRefusedBytes = 0;
         p->resumeFrom = -1;
         p->consumedNext = -1;
-        p->mapSegs.clear();
-        p->mapWrittenCovered = -1;
-        p->mapAcked = -1;
-        p->mapUsed = false;
-        ++p->mapGeneration;
+        p->map.reset();
         p->done = m_spec.stop == StopCondition::AfterRecords && m_spec.stopAfterRecords <= 0;
         p->blocked = !ensureTargetPartitions(t, e.partition);
         const rd_kafka_topic_partition_t *c =
@@ -303,6 +299,56 @@ void MirrorWorker::onCommit(rd_kafka_resp_err_t err, rd_kafka_topic_partition_li
             if (PartState *p = partFor(it->second.get(), e.partition))
                 p->committed = e.offset;
     }
+}
+
+// ---------------------------------------------------------------- the offset map's part in commits
+
+qint64 MirrorWorker::commitLimit(const PartState *p) const
+{
+    // Progress never passes what the map has made durable: a restart copies
+    // again from the commit, and the map must already cover everything below it.
+    // While the map topic is being created the commit waits too (nothing is
+    // acknowledged yet), however long the target takes: the setup either ends
+    // with the topic, whose first records cover what was copied meanwhile, or
+    // stops the job, and a commit made in between would count copies no map
+    // will ever translate.
+    const qint64 o = p->committable();
+    return m_map.off() ? o : p->map.limit(o);
+}
+
+void MirrorWorker::writeOffsetMap(const std::vector<PartState *> *only)
+{
+    const auto one = [&](PartState *p) {
+        if (p)
+            m_map.write(p->map, p->committable(), p->topic->name, p->partition, p->topic->targetName);
+    };
+    if (only) {
+        for (PartState *p : *only)
+            one(p);
+    } else {
+        for (auto &[name, t] : m_topics)
+            for (auto &p : t->parts)
+                if (p && p->assigned)
+                    one(p.get());
+    }
+}
+
+void MirrorWorker::waitForMapAcks(const std::vector<PartState *> *only, int timeoutMs)
+{
+    if (m_map.off())
+        return;
+    const auto pending = [&] {
+        if (only)
+            return std::any_of(only->begin(), only->end(), [](const PartState *p) { return p->map.inFlight() > 0; });
+        for (auto &[name, t] : m_topics)
+            for (auto &p : t->parts)
+                if (p && p->map.inFlight() > 0)
+                    return true;
+        return false;
+    };
+    const auto deadline = Clock::now() + std::chrono::milliseconds(timeoutMs);
+    while (pending() && Clock::now() < deadline && !m_aborting && m_fatal.isEmpty())
+        rd_kafka_poll(m_producer.get(), 10);
 }
 
 } // namespace md

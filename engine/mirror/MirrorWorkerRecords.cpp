@@ -154,7 +154,7 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
             return true;
         }
     }
-    if (!m_mapOff && !m_mapRkt) [[unlikely]] {
+    if (!m_map.settled()) [[unlikely]] {
         // The map topic is still being created: nothing is copied before the
         // job knows it can keep its map, so a refusal stops it with nothing on
         // the target that the next run (or a plain migration) copies again.
@@ -364,8 +364,8 @@ void MirrorWorker::drainPending()
 void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
 {
     // Offset map records share the producer; their opaque is a MapWrite.
-    if (m_mapRkt && dm->rkt == m_mapRkt.get()) [[unlikely]] {
-        onMapDelivery(dm);
+    if (m_map.isMapRecord(dm)) [[unlikely]] {
+        m_map.onDelivery(dm);
         return;
     }
     MessagePtr src(static_cast<rd_kafka_message_t *>(dm->_private)); // released at the end of this report
@@ -377,8 +377,8 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     if (!p || !p->ring.complete(src->offset, ok, &bytes))
         return; // stale: the partition was revoked or replayed meanwhile
     if (ok) {
-        if (!m_mapOff) // the map segments written at the next commit
-            p->noteCopied(src->offset, dm->offset);
+        if (!m_map.off()) // the map segments written at the next commit
+            p->map.noteCopied(src->offset, dm->offset);
         ++p->records;
         p->bytes += bytes;
         ++m_recordsProduced;

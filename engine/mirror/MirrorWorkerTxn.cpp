@@ -151,10 +151,10 @@ void MirrorWorker::noteTransactional(PartState *p, qint64 before)
 void MirrorWorker::waitForMapSetup()
 {
     // The map goes into every transaction: a topic still being created is
-    // waited for (bounded by pollOffsetMapSetup's own 15 s, three tries).
-    while (m_mapSetupPending && !m_mapRkt && !m_mapOff && !m_aborting && m_fatal.isEmpty()) {
-        pollOffsetMapSetup();
-        if (m_mapSetupPending)
+    // waited for (bounded by OffsetMapWriter::poll's own 15 s, three tries).
+    while (m_map.setupPending() && !m_aborting && m_fatal.isEmpty()) {
+        m_map.poll();
+        if (m_map.setupPending())
             rd_kafka_poll(m_producer.get(), 20);
     }
 }
@@ -262,12 +262,7 @@ bool MirrorWorker::commitTransaction(const std::vector<PartState *> *released, b
     }
     for (PartState *p : mapped) {
         p->txnBase = -1;
-        // Committed with the records: every written segment is durable.
-        for (PartState::MapSegment &s : p->mapSegs)
-            if (!s.dirty)
-                s.acked = true;
-        while (p->mapSegs.size() > 1 && p->mapSegs.front().acked)
-            p->mapSegs.pop_front();
+        p->map.committedInTransaction();
     }
     // The source group gets the same progress, outside the transaction: what
     // `status`, lag views and a switch back to at-least-once read. It never
@@ -355,15 +350,8 @@ void MirrorWorker::abortTransaction(const QString &why)
             if (m_spec.stop == StopCondition::AfterRecords)
                 p->done = p->copiedThisRun >= m_spec.stopAfterRecords;
             // The map forgets what the aborted transaction copied; the rest is
-            // written again in the next one (same keys: compaction keeps one).
-            while (!p->mapSegs.empty() && p->mapSegs.back().sourceStart >= base)
-                p->mapSegs.pop_back();
-            for (PartState::MapSegment &s : p->mapSegs) {
-                s.sourceEnd = std::min(s.sourceEnd, base);
-                s.dirty = true;
-                s.acked = false;
-            }
-            p->mapWrittenCovered = -1;
+            // written again in the next one.
+            p->map.rewind(base);
             ++rewound;
         }
     }
