@@ -1,6 +1,7 @@
 #include "engine/admin/AdminService.h"
 
 #include "engine/admin/AdminServiceDetail.h"
+#include "engine/admin/GroupDescribeErrors.h"
 
 #include <QSet>
 
@@ -135,21 +136,33 @@ AdminResult<ConsumerGroupInfo> AdminService::describeGroup(const QString &groupI
     const QByteArray id = groupId.toUtf8();
     const char *ids[] = {id.constData()};
     QString error;
-    EventPtr ev = runAdmin(
-        RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
-        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) { rd_kafka_DescribeConsumerGroups(rk(), ids, 1, o, q); },
-        &error);
-    if (!ev)
+    ConsumerGroupInfo g;
+    const bool ok = retryTransientGroupErrors(10000, [&](bool *transient) {
+        EventPtr ev = runAdmin(
+            RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
+            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+                rd_kafka_DescribeConsumerGroups(rk(), ids, 1, o, q);
+            },
+            &error);
+        if (!ev)
+            return false;
+        size_t n = 0;
+        const rd_kafka_ConsumerGroupDescription_t **descs =
+            rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev.get()), &n);
+        if (n < 1) {
+            error = what + QStringLiteral(": empty answer");
+            return false;
+        }
+        if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(descs[0])) {
+            *transient = isTransientGroupError(e);
+            error = what + QStringLiteral(": ") + groupErrorText(e);
+            return false;
+        }
+        g = groupFromDescription(descs[0]);
+        return true;
+    });
+    if (!ok)
         return R::failure(error);
-    size_t n = 0;
-    const rd_kafka_ConsumerGroupDescription_t **descs =
-        rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev.get()), &n);
-    if (n < 1)
-        return R::failure(what + QStringLiteral(": empty answer"));
-    const rd_kafka_ConsumerGroupDescription_t *d = descs[0];
-    if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d))
-        return R::failure(what + QStringLiteral(": ") + errorText(e));
-    ConsumerGroupInfo g = groupFromDescription(d);
     g.groupId = groupId;
     return {g, {}};
 }

@@ -7,6 +7,7 @@
 
 #include "engine/groupsync/GroupOffsetSync.h"
 
+#include "engine/admin/GroupDescribeErrors.h"
 #include "engine/core/ClusterConfig.h"
 #include "engine/core/KafkaHandles.h"
 #include "engine/groupsync/GroupAdmin.h"
@@ -77,7 +78,8 @@ struct GroupState {
 };
 
 // DescribeConsumerGroups takes many groups per request: chunks of 100, a few at once.
-bool describeGroups(Admin &admin, const QStringList &groups, QHash<QString, GroupState> *out, QString *error)
+bool describeGroupsOnce(Admin &admin, const QStringList &groups, QHash<QString, GroupState> *out, QString *error,
+                        bool *transient)
 {
     constexpr int kChunk = 100;
     const int chunks = int((groups.size() + kChunk - 1) / kChunk);
@@ -105,8 +107,8 @@ bool describeGroups(Admin &admin, const QStringList &groups, QHash<QString, Grou
                 if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d)) {
                     // Newer brokers answer a group that does not exist with GROUP_ID_NOT_FOUND, older ones with Dead.
                     if (rd_kafka_error_code(e) != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND) {
-                        *err = admin.failure(what + QLatin1Char('(') + id + QLatin1Char(')'),
-                                             utf8(rd_kafka_error_string(e)));
+                        *transient = isTransientGroupError(e);
+                        *err = admin.failure(what + QLatin1Char('(') + id + QLatin1Char(')'), groupErrorText(e));
                         return false;
                     }
                     s.state = QStringLiteral("Dead");
@@ -122,6 +124,14 @@ bool describeGroups(Admin &admin, const QStringList &groups, QHash<QString, Grou
             return true;
         },
         error);
+}
+
+bool describeGroups(Admin &admin, const QStringList &groups, QHash<QString, GroupState> *out, QString *error)
+{
+    return retryTransientGroupErrors(10000, [&](bool *transient) {
+        out->clear();
+        return describeGroupsOnce(admin, groups, out, error, transient);
+    });
 }
 
 // Every committed offset of each group (a group without any: an empty map).

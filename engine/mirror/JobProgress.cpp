@@ -1,5 +1,6 @@
 #include "engine/mirror/JobProgress.h"
 
+#include "engine/admin/GroupDescribeErrors.h"
 #include "engine/core/ClusterConfig.h"
 #include "engine/core/KafkaHandles.h"
 #include "engine/groupsync/GroupAdmin.h"
@@ -89,7 +90,8 @@ QString memberText(const rd_kafka_MemberDescription_t *m)
 }
 
 // The group's state and members ("Dead" with none: no such group).
-bool describeGroup(Admin &admin, const QString &groupId, QString *state, QStringList *members, QString *error)
+bool describeGroupOnce(Admin &admin, const QString &groupId, QString *state, QStringList *members, QString *error,
+                       bool *transient)
 {
     const QString what = QStringLiteral("DescribeConsumerGroups(%1)").arg(groupId);
     const QByteArray id = groupId.toUtf8();
@@ -117,7 +119,8 @@ bool describeGroup(Admin &admin, const QString &groupId, QString *state, QString
             members->clear();
             return true;
         }
-        *error = admin.failure(what, utf8(rd_kafka_error_string(e)));
+        *transient = isTransientGroupError(e);
+        *error = admin.failure(what, groupErrorText(e));
         return false;
     }
     *state = utf8(rd_kafka_consumer_group_state_name(rd_kafka_ConsumerGroupDescription_state(d)));
@@ -127,6 +130,12 @@ bool describeGroup(Admin &admin, const QString &groupId, QString *state, QString
         members->append(memberText(rd_kafka_ConsumerGroupDescription_member(d, i)));
     members->sort();
     return true;
+}
+
+bool describeGroup(Admin &admin, const QString &groupId, QString *state, QStringList *members, QString *error)
+{
+    return retryTransientGroupErrors(
+        10000, [&](bool *transient) { return describeGroupOnce(admin, groupId, state, members, error, transient); });
 }
 
 // Every committed offset of the group (none: an empty map).

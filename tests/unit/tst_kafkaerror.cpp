@@ -2,6 +2,7 @@
 // its answers by: every kind, the codes librdkafka really reports for each,
 // and the ambiguous one (a TLS handshake that fails as _TRANSPORT) that only
 // the context decides.
+#include "engine/admin/GroupDescribeErrors.h"
 #include "engine/core/CertificateCheck.h"
 #include "engine/core/KafkaError.h"
 
@@ -17,6 +18,46 @@ Q_DECLARE_METATYPE(md::KafkaErrorKind)
 class TestKafkaError final : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // A coordinator still loading (a broker just started) answers a group's
+    // describe with an error and no message; librdkafka hands it back as is.
+    void aLoadingCoordinatorIsAskedAgain()
+    {
+        const std::unique_ptr<rd_kafka_error_t, decltype(&rd_kafka_error_destroy)> loading(
+            rd_kafka_error_new(RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS, "ConsumerGroupDescribe: "),
+            &rd_kafka_error_destroy);
+        const std::unique_ptr<rd_kafka_error_t, decltype(&rd_kafka_error_destroy)> denied(
+            rd_kafka_error_new(RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED, "ConsumerGroupDescribe: %s", "denied"),
+            &rd_kafka_error_destroy);
+        QVERIFY(isTransientGroupError(loading.get()));
+        QVERIFY(!isTransientGroupError(denied.get()));
+        QCOMPARE(groupErrorText(loading.get()), QStringLiteral("ConsumerGroupDescribe (COORDINATOR_LOAD_IN_PROGRESS)"));
+        QCOMPARE(groupErrorText(denied.get()),
+                 QStringLiteral("ConsumerGroupDescribe: denied (GROUP_AUTHORIZATION_FAILED)"));
+
+        int calls = 0;
+        QVERIFY(retryTransientGroupErrors(5000, [&](bool *transient) {
+            *transient = ++calls < 3;
+            return calls >= 3;
+        }));
+        QCOMPARE(calls, 3);
+        calls = 0;
+        QVERIFY(!retryTransientGroupErrors(5000, [&](bool *transient) {
+            ++calls;
+            *transient = false;
+            return false;
+        }));
+        QCOMPARE(calls, 1); // a real refusal is not asked again
+        calls = 0;
+        QElapsedTimer t;
+        t.start();
+        QVERIFY(!retryTransientGroupErrors(600, [&](bool *transient) {
+            ++calls;
+            *transient = true;
+            return false;
+        }));
+        QVERIFY(calls >= 2 && t.elapsed() < 3000); // bounded
+    }
+
     void classify_data()
     {
         QTest::addColumn<rd_kafka_resp_err_t>("code");
