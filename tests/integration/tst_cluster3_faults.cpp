@@ -1,6 +1,7 @@
 // A partition leader, or the coordinator of the job's group, killed with -9
-// while a MirrorJob copies, or every source node restarted one after another
-// (a rolling restart), on real three-node clusters (CTest fixture `kafka3`: "source3" and "target3",
+// while a MirrorJob copies, every source node restarted one after another
+// (a rolling restart), the whole source down 60 s, or the partitions of
+// either side reassigned, on real three-node clusters (CTest fixture `kafka3`: "source3" and "target3",
 // replication factor 3, min ISR 2; tests/kafka/harness.sh start-cluster3).
 //
 // Kafka's own VerifiableProducer writes the source (acks=all, one JSON line
@@ -17,21 +18,19 @@
 // Nothing is retried: the job runs once, the producer runs once, every wait is
 // bounded, and a job that stops by itself fails the test. Env
 // MIRRORDESK_CLUSTER3_TEST_SABOTAGE=lose|duplicate damages the target just
-// before it is judged: a check that the judgement fails then.
+// before it is judged, =forget restarts a crashed mirror without its
+// progress: a check that the judgement fails then.
 
-#include "background_producer.h"
-#include "eos_support.h"
-#include "tst_mirror_support.h"
-
-#include "engine/core/KafkaHandles.h"
-
-#include <librdkafka/rdkafka.h>
+#include "cluster3_chaos.h"
+#include "cluster3_support.h"
+#include "duplicate_bound.h"
 
 #include <QProcess>
 #include <QTemporaryFile>
 
 #include <QSignalSpy>
 #include <future>
+#include <memory>
 #include <vector>
 
 using namespace md;
@@ -42,197 +41,6 @@ namespace {
 constexpr int kPartitions = 3;
 constexpr int kRecords = 6000;
 constexpr int kRecordsPerSecond = 300; // the producer writes for about 20 s
-
-// Metadata of one cluster as librdkafka sees it (no MirrorDesk code).
-struct ClusterView {
-    bool ok = false;
-    QString error;
-    int brokers = 0;
-    QMap<int, int> leaders;      // partition -> leader, of the topic asked for
-    QMap<int, QList<int>> isr;   // partition -> in-sync replicas, of that topic
-    QStringList underReplicated; // "topic/partition" of any topic with a smaller ISR than replicas
-    bool topicKnown = false;     // the topic asked for exists with every partition led
-};
-
-ClusterView clusterView(const QString &bootstrap, const QString &topic)
-{
-    ClusterView v;
-    char errstr[512];
-    KafkaConfPtr conf(rd_kafka_conf_new());
-    const QByteArray servers = bootstrap.toUtf8();
-    rd_kafka_conf_set(conf.get(), "bootstrap.servers", servers.constData(), errstr, sizeof errstr);
-    rd_kafka_conf_set_log_cb(conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
-    const KafkaPtr rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), errstr, sizeof errstr));
-    if (!rk) {
-        v.error = QString::fromUtf8(errstr);
-        return v;
-    }
-    (void)conf.release(); // the handle owns it now
-    const rd_kafka_metadata_t *raw = nullptr;
-    const rd_kafka_resp_err_t err = rd_kafka_metadata(rk.get(), 1, nullptr, &raw, 10000);
-    if (err) {
-        v.error = QStringLiteral("metadata of %1: %2").arg(bootstrap, QString::fromUtf8(rd_kafka_err2str(err)));
-        return v;
-    }
-    const MetadataPtr md(raw);
-    v.ok = true;
-    v.brokers = md->broker_cnt;
-    const QByteArray wanted = topic.toUtf8();
-    for (int t = 0; t < md->topic_cnt; ++t) {
-        const rd_kafka_metadata_topic_t &mt = md->topics[t];
-        const bool isWanted = !wanted.isEmpty() && wanted == mt.topic;
-        if (isWanted)
-            v.topicKnown = mt.err == RD_KAFKA_RESP_ERR_NO_ERROR && mt.partition_cnt > 0;
-        for (int p = 0; p < mt.partition_cnt; ++p) {
-            const rd_kafka_metadata_partition_t &mp = mt.partitions[p];
-            if (mp.isr_cnt < mp.replica_cnt || mp.leader < 0)
-                v.underReplicated << QStringLiteral("%1/%2").arg(QString::fromUtf8(mt.topic)).arg(mp.id);
-            if (!isWanted)
-                continue;
-            v.leaders.insert(mp.id, mp.leader);
-            QList<int> isr;
-            for (int i = 0; i < mp.isr_cnt; ++i)
-                isr << mp.isrs[i];
-            v.isr.insert(mp.id, isr);
-            if (mp.leader < 0)
-                v.topicKnown = false;
-        }
-    }
-    return v;
-}
-
-// The node that coordinates `group` on the cluster at `bootstrap` (Kafka's
-// DescribeConsumerGroups through librdkafka's admin API), or -1 with *error.
-int groupCoordinator(const QString &bootstrap, const QString &group, QString *error)
-{
-    char errstr[512];
-    KafkaConfPtr conf(rd_kafka_conf_new());
-    const QByteArray servers = bootstrap.toUtf8();
-    rd_kafka_conf_set(conf.get(), "bootstrap.servers", servers.constData(), errstr, sizeof errstr);
-    rd_kafka_conf_set_log_cb(conf.get(), [](const rd_kafka_t *, int, const char *, const char *) {});
-    const KafkaPtr rk(rd_kafka_new(RD_KAFKA_PRODUCER, conf.get(), errstr, sizeof errstr));
-    if (!rk) {
-        *error = QString::fromUtf8(errstr);
-        return -1;
-    }
-    (void)conf.release();
-    const QueuePtr queue(rd_kafka_queue_new(rk.get()));
-    const QByteArray name = group.toUtf8();
-    const char *groups[] = {name.constData()};
-    rd_kafka_AdminOptions_t *options = rd_kafka_AdminOptions_new(rk.get(), RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS);
-    rd_kafka_AdminOptions_set_request_timeout(options, 10000, errstr, sizeof errstr);
-    rd_kafka_DescribeConsumerGroups(rk.get(), groups, 1, options, queue.get());
-    rd_kafka_AdminOptions_destroy(options);
-    const EventPtr event(rd_kafka_queue_poll(queue.get(), 15000));
-    if (!event || rd_kafka_event_error(event.get())) {
-        *error = event ? QString::fromUtf8(rd_kafka_event_error_string(event.get())) : QStringLiteral("timed out");
-        return -1;
-    }
-    size_t n = 0;
-    const rd_kafka_ConsumerGroupDescription_t **descs =
-        rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(event.get()), &n);
-    if (n != 1 || rd_kafka_ConsumerGroupDescription_error(descs[0])) {
-        *error = n == 1 ? QString::fromUtf8(rd_kafka_error_string(rd_kafka_ConsumerGroupDescription_error(descs[0])))
-                        : QStringLiteral("no description");
-        return -1;
-    }
-    const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(descs[0]);
-    return node ? rd_kafka_Node_id(node) : -1;
-}
-
-// Every node of `cluster` runs, is in the metadata, and every partition of
-// every topic (the internal ones too) has all its replicas in sync: one node
-// may be killed without a partition dropping below min ISR.
-bool clusterWhole(const QString &cluster, QString *state)
-{
-    QStringList down;
-    for (int n = 0; n < kCluster3Nodes; ++n)
-        if (cluster3NodePid(cluster, n) < 0)
-            down << QString::number(n);
-    const ClusterView v = clusterView(bootstrap(cluster), {});
-    if (!down.isEmpty() || !v.ok || v.brokers != kCluster3Nodes || !v.underReplicated.isEmpty()) {
-        *state = QStringLiteral("%1: nodes not running: [%2]; %3; %4 brokers in metadata; under-replicated: %5")
-                     .arg(cluster, down.join(QLatin1Char(',')), v.ok ? QStringLiteral("metadata ok") : v.error)
-                     .arg(v.brokers)
-                     .arg(v.underReplicated.mid(0, 10).join(QLatin1Char(' ')));
-        return false;
-    }
-    return true;
-}
-
-// Kafka's TopicCommand: `partitions` partitions, three replicas, min ISR 2.
-bool createReplicatedTopic(const QString &cluster, const QString &topic, QString *error)
-{
-    QString out;
-    return runKafkaTool(QStringLiteral("org.apache.kafka.tools.TopicCommand"),
-                        {QStringLiteral("--bootstrap-server"), bootstrap(cluster), QStringLiteral("--create"),
-                         QStringLiteral("--topic"), topic, QStringLiteral("--partitions"), QString::number(kPartitions),
-                         QStringLiteral("--replication-factor"), QString::number(kCluster3Nodes),
-                         QStringLiteral("--config"), QStringLiteral("min.insync.replicas=2")},
-                        &out, error, 60000);
-}
-
-// The source's records by partition, read with plain librdkafka.
-std::optional<PartitionValues> readSource(const QString &topic, QString *error)
-{
-    // read_uncommitted: the source has no transactions, and only then does
-    // the read go on to the high watermark taken first. A read_committed
-    // read ends at any EOF (an open transaction's LSO may sit below it), and
-    // a preferred leader just re-elected (auto.leader.rebalance, every 10 s)
-    // can answer one below its last acknowledged records for a moment: seen
-    // once as "the SOURCE cluster lost 2 acknowledged records".
-    ConsumeOptions o;
-    o.timeoutMs = 60000;
-    const auto records = consumeAll(bootstrap(QString::fromLatin1(kSource3)), topic, error, o);
-    if (!records)
-        return std::nullopt;
-    PartitionValues out;
-    for (const TestRecord &r : *records)
-        out[r.partition].append(QString::fromUtf8(r.value.value_or(QByteArray("<null>"))));
-    return out;
-}
-
-// Whether the target topic shows (read_committed) every value of `expected`;
-// a short read, so the caller's bounded wait stays bounded.
-bool targetShowsAll(const QString &topic, const QSet<QString> &expected, QString *state)
-{
-    QString error;
-    ConsumeOptions options;
-    options.readCommitted = true;
-    options.timeoutMs = 10000;
-    const auto copied = consumeAll(bootstrap(QString::fromLatin1(kTarget3)), topic, &error, options);
-    if (!copied) {
-        *state = QStringLiteral("last read of the target failed: %1").arg(error);
-        return false;
-    }
-    QSet<QString> seen;
-    for (const TestRecord &r : *copied)
-        seen.insert(QString::fromUtf8(r.value.value_or(QByteArray())));
-    qsizetype missing = 0;
-    for (const QString &v : expected)
-        missing += seen.contains(v) ? 0 : 1;
-    *state = QStringLiteral("last read of the target: %1 records, %2 of %3 source records missing")
-                 .arg(copied->size())
-                 .arg(missing)
-                 .arg(expected.size());
-    return missing == 0;
-}
-
-// The job's events, logged whole when the test failed (a QVERIFY2 message is cut at ~1 KiB).
-class EventsOnFailure final {
-public:
-    explicit EventsOnFailure(const QStringList &events) : m_events(events) {}
-    ~EventsOnFailure()
-    {
-        if (QTest::currentTestFailed())
-            qInfo("the job's events:\n  %s", qPrintable(m_events.join(QStringLiteral("\n  "))));
-    }
-    EventsOnFailure(const EventsOnFailure &) = delete;
-    EventsOnFailure &operator=(const EventsOnFailure &) = delete;
-
-private:
-    const QStringList &m_events;
-};
 
 } // namespace
 
@@ -249,11 +57,32 @@ class TstCluster3Faults final : public QObject {
     // next only once every partition is fully in sync again.
     // WholeCluster: every node of the side killed -9 at once, the cluster down
     // for 60 s, then every node started again together (a quorum needs two).
-    enum class Victim { PartitionLeader, GroupCoordinator, RollingRestart, WholeCluster };
+    // Reassignment: every partition of the topic moved twice while the job
+    // copies (Kafka's ReassignPartitionsCommand): first off its leader's node
+    // (the leadership moves to the next replica), then back onto it as the
+    // preferred leader (the node copies the log again, and the controller's
+    // leader rebalance hands the leadership back within seconds).
+    // Chaos: random faults of the kinds above, on either side, the mirror
+    // crashed among them, one after another for chaosSeconds() (runChaos, cluster3_chaos.h).
+    enum class Victim { PartitionLeader, GroupCoordinator, RollingRestart, WholeCluster, Reassignment, Chaos };
+
+    static const char *faultName(Victim what)
+    {
+        switch (what) {
+        case Victim::PartitionLeader: return "partition leader killed";
+        case Victim::GroupCoordinator: return "group coordinator killed";
+        case Victim::RollingRestart: return "nodes restarted one by one";
+        case Victim::WholeCluster: return "cluster down 60 s";
+        case Victim::Reassignment: return "partitions reassigned twice";
+        case Victim::Chaos: return "chaos";
+        }
+        return "?";
+    }
 
     // The scenario: a node of `side` killed -9 mid-copy, started again; the
     // target judged by ConsoleConsumer.
-    void nodeKilledMidCopy(Side side, Victim what = Victim::PartitionLeader)
+    // With `crash`, the mirror crashes too while the fault goes on (crashMirror).
+    void nodeKilledMidCopy(Side side, Victim what = Victim::PartitionLeader, bool crash = false)
     {
         QFETCH(QString, delivery);
         const bool exactlyOnce = delivery == QLatin1String("exactly-once");
@@ -271,7 +100,7 @@ class TstCluster3Faults final : public QObject {
         const QString topic =
             uniqueName(side == Side::Source ? QStringLiteral("c3-skill") : QStringLiteral("c3-tkill"));
         QString error;
-        QVERIFY2(createReplicatedTopic(source, topic, &error), qPrintable(error));
+        QVERIFY2(createReplicatedTopic(source, topic, kPartitions, &error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(clusterView(bootstrap(source), topic).topicKnown, 30000);
 
         MirrorJobSpec spec;
@@ -288,20 +117,45 @@ class TstCluster3Faults final : public QObject {
         spec.topicRefreshIntervalMs = 5000;
         spec.source.consumerProperties.insert(QStringLiteral("session.timeout.ms"), QStringLiteral("6000"));
 
-        MirrorJob job(spec);
+        std::unique_ptr<MirrorJob> job;
+        std::unique_ptr<QSignalSpy> finished;
         QStringList events;
         const EventsOnFailure dump(events);
-        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) {
-            events << QStringLiteral("%1 %2").arg(e.time.toString(QStringLiteral("hh:mm:ss.zzz")), e.text);
-        });
         MetricsSnapshot last;
-        connect(&job, &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { last = s; });
-        QSignalSpy finished(&job, &MirrorJob::finished);
-        job.start();
-        QTRY_VERIFY2_WITH_TIMEOUT(job.state() == JobState::Running, qPrintable(joined(events)), 60000);
+        const auto startJob = [&] {
+            job = std::make_unique<MirrorJob>(spec);
+            connect(job.get(), &MirrorJob::eventRaised, this, [&](const JobEvent &e) {
+                events << QStringLiteral("%1 %2").arg(e.time.toString(QStringLiteral("hh:mm:ss.zzz")), e.text);
+            });
+            connect(job.get(), &MirrorJob::metricsSampled, this, [&](const MetricsSnapshot &s) { last = s; });
+            finished = std::make_unique<QSignalSpy>(job.get(), &MirrorJob::finished);
+            job->start();
+        };
+        // The mirror crashes while the fault goes on (MirrorJob::abort: no
+        // flush, no commit, no leave-group, an open transaction left open:
+        // what kill -9 leaves) and a new instance of the job starts at once,
+        // as a service manager restarts it.
+        int crashes = 0;
+        const auto crashMirror = [&] {
+            job->abort();
+            if (!job->waitForFinished(60000) || !QTest::qWaitFor([&] { return !finished->isEmpty(); }, 10000) ||
+                finished->first().at(0).toBool())
+                return false; // it must end as a crash does: nothing flushed, nothing committed
+            ++crashes;
+            events << QStringLiteral("--- the mirror crashed here and was started again");
+            if (qEnvironmentVariable("MIRRORDESK_CLUSTER3_TEST_SABOTAGE") == QLatin1String("forget"))
+                spec.groupId += QStringLiteral("-forgotten"); // the restart without the job's progress
+
+            startJob();
+            return true;
+        };
+        startJob();
+        QTRY_VERIFY2_WITH_TIMEOUT(job->state() == JobState::Running, qPrintable(joined(events)), 60000);
 
         // A rolling restart takes about a minute: the producer writes all along.
-        const int records = what == Victim::RollingRestart ? 3 * kRecords : kRecords;
+        const int records = what == Victim::RollingRestart ? 3 * kRecords
+                            : what == Victim::Chaos        ? kRecordsPerSecond * (chaosSeconds() + 10)
+                                                           : kRecords;
         qint64 backAtMs = -1; // WholeCluster: when every node runs again
         // With the whole cluster down, what the producer sends waits for it
         // (as an application that must not lose records is set up) instead of
@@ -309,6 +163,10 @@ class TstCluster3Faults final : public QObject {
         // under load takes longer, and the records written meanwhile are the
         // ones the job must copy after it.
         QMap<QString, QString> producerProperties;
+        if (what == Victim::Reassignment || what == Victim::Chaos)
+            // A leader that moves answers NOT_LEADER_OR_FOLLOWER: an
+            // application retries (VerifiableProducer sets retries=0).
+            producerProperties = {{QStringLiteral("retries"), QStringLiteral("2147483647")}};
         if (what == Victim::WholeCluster)
             // VerifiableProducer itself sets retries=0: a record whose
             // broker went away fails at once unless retries are given back.
@@ -321,23 +179,33 @@ class TstCluster3Faults final : public QObject {
 
         // Mid-copy: the job has copied a fifth of what is being written, and
         // the producer goes on writing.
-        QTRY_VERIFY2_WITH_TIMEOUT(last.recordsProduced >= records / 10 || !producer.running() || !finished.isEmpty(),
+        QTRY_VERIFY2_WITH_TIMEOUT(last.recordsProduced >= qMin(records, kRecords) / 10 || !producer.running() ||
+                                      !finished->isEmpty(),
                                   qPrintable(joined(events)), 90000);
-        QVERIFY2(finished.isEmpty(), qPrintable(joined(events)));
+        // A crash well past the first records: a restart that ignored the
+        // job's progress would copy them all again, far past the bound below.
+        if (crash)
+            QTRY_VERIFY2_WITH_TIMEOUT(last.recordsProduced >= records / 4 || !producer.running(),
+                                      qPrintable(joined(events)), 90000);
+        QVERIFY2(finished->isEmpty(), qPrintable(joined(events)));
         QVERIFY2(producer.running(), "the producer ended before the kill: too late to test anything");
         const ClusterView before = clusterView(bootstrap(victimCluster), topic);
         QVERIFY2(before.ok && before.topicKnown, qPrintable(before.error));
         QString coordinatorError;
-        const int victim = what == Victim::PartitionLeader ? before.leaders.value(0, -1)
-                           : what == Victim::GroupCoordinator
-                               ? groupCoordinator(bootstrap(victimCluster), spec.groupId, &coordinatorError)
-                               : 0;
+        int victim = what == Victim::PartitionLeader || what == Victim::Reassignment ? before.leaders.value(0, -1)
+                     : what == Victim::GroupCoordinator
+                         ? groupCoordinator(bootstrap(victimCluster), spec.groupId, &coordinatorError)
+                         : 0;
         QVERIFY2(victim >= 0 && victim < kCluster3Nodes,
                  qPrintable(QStringLiteral("%1 %2").arg(victim).arg(coordinatorError)));
         const qint64 copiedAtKill = last.recordsProduced;
         const qint64 ackedAtKill = producer.ackedCount();
         QVERIFY2(copiedAtKill < records, "the copy was over before the fault");
         qint64 killedAtMs = clock.elapsed();
+        if (what == Victim::Reassignment || what == Victim::Chaos)
+            // A leader that moves answers NOT_LEADER_OR_FOLLOWER: an
+            // application retries (VerifiableProducer sets retries=0).
+            producerProperties = {{QStringLiteral("retries"), QStringLiteral("2147483647")}};
         if (what == Victim::WholeCluster) {
             for (int n = 0; n < kCluster3Nodes; ++n)
                 QVERIFY2(killClusterNode(victimCluster, n, &error), qPrintable(error));
@@ -358,6 +226,20 @@ class TstCluster3Faults final : public QObject {
             backAtMs = clock.elapsed();
             qInfo("%s: %s back after %lld ms down", qPrintable(delivery), qPrintable(victimCluster),
                   backAtMs - killedAtMs);
+        } else if (what == Victim::Reassignment) {
+            int movedTo = -1;
+            bool crashed = !crash;
+            QVERIFY2(reassignOffLeadersAndBack(
+                         victimCluster, topic, [&] { crashed = crashed || crashMirror(); }, &victim, &movedTo, &error),
+                     qPrintable(error));
+            QVERIFY2(crashed, "the job did not end as a crash within 60 s");
+            qInfo("%s: %s's partitions moved off their leaders (partition 0: node %d -> %d) and back in %lld ms",
+                  qPrintable(delivery), qPrintable(victimCluster), victim, movedTo, clock.elapsed() - killedAtMs);
+        } else if (what == Victim::Chaos) {
+            const QStringList faults = runChaos(topic, kPartitions, spec.groupId, exactlyOnce, crashMirror, clock);
+            QVERIFY2(!QTest::currentTestFailed(), "a fault of the chaos could not be made or waited out");
+            qInfo("%s: %lld faults in %lld s: %s", qPrintable(delivery), qint64(faults.size()),
+                  (clock.elapsed() - killedAtMs) / 1000, qPrintable(faults.join(QStringLiteral("; "))));
         } else if (what == Victim::RollingRestart) {
             for (int n = 0; n < kCluster3Nodes; ++n) {
                 const qint64 at = clock.elapsed();
@@ -375,6 +257,8 @@ class TstCluster3Faults final : public QObject {
 
             QVERIFY2(killClusterNode(victimCluster, victim, &error), qPrintable(error));
             killedAtMs = clock.elapsed();
+            if (crash)
+                QVERIFY2(crashMirror(), "the job did not end as a crash within 60 s");
             qInfo("%s: killed node %d of %s (%s) with %lld of %d records acknowledged, %lld copied",
                   qPrintable(delivery), victim, qPrintable(victimCluster),
                   qPrintable(what == Victim::PartitionLeader
@@ -429,17 +313,17 @@ class TstCluster3Faults final : public QObject {
         }
 
         // The job copies the rest by itself (it is never restarted).
-        QTRY_VERIFY2_WITH_TIMEOUT(targetShowsAll(topic, sourceSet, &state) || !finished.isEmpty(),
+        QTRY_VERIFY2_WITH_TIMEOUT(targetShowsAll(topic, sourceSet, &state) || !finished->isEmpty(),
                                   qPrintable(state + QStringLiteral("; events:\n  ") + joined(events)), 180000);
-        QVERIFY2(finished.isEmpty(), "the job stopped by itself (its events follow)");
+        QVERIFY2(finished->isEmpty(), "the job stopped by itself (its events follow)");
         const qint64 copiedMs = clock.elapsed();
         if (backAtMs >= 0)
             qInfo("%s: the target showed every source record %lld ms after the cluster was back", qPrintable(delivery),
                   copiedMs - backAtMs);
-        job.stop();
-        QVERIFY2(job.waitForFinished(60000), "the job did not stop within 60 s");
-        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), 10000);
-        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+        job->stop();
+        QVERIFY2(job->waitForFinished(60000), "the job did not stop within 60 s");
+        QTRY_VERIFY_WITH_TIMEOUT(!finished->isEmpty(), 10000);
+        QVERIFY2(finished->first().at(0).toBool(), qPrintable(finished->first().at(1).toString()));
 
         // A check of the checks (env MIRRORDESK_CLUSTER3_TEST_SABOTAGE): "lose"
         // deletes the first record of target partition 0, which must fail every
@@ -473,20 +357,23 @@ class TstCluster3Faults final : public QObject {
             if (!targetValues.value(a.partition).contains(a.value))
                 missingAcked << QStringLiteral("%1@%2:%3").arg(a.value).arg(a.partition).arg(a.offset);
         const OnceCheck once = checkOnce(*sourceValues, *read);
-        qInfo("%s, %s %s: %lld source records (%lld acknowledged), %lld on the target read_committed, "
+        qInfo("%s, %s %s%s: %lld source records (%lld acknowledged), %lld on the target read_committed, "
               "%lld duplicates, %lld missing, %lld acknowledged missing, %lld unexpected; copied %lld ms after the "
               "fault began, %lld ms in all",
-              qPrintable(delivery), side == Side::Source ? "source" : "target",
-              what == Victim::PartitionLeader    ? "partition leader killed"
-              : what == Victim::GroupCoordinator ? "group coordinator killed"
-              : what == Victim::RollingRestart   ? "nodes restarted one by one"
-                                                 : "cluster down 60 s",
-              sourceCount, qint64(acked.size()), qint64(read->size()), once.duplicates, once.missing,
-              qint64(missingAcked.size()), once.unexpected, copiedMs - killedAtMs, clock.elapsed());
+              qPrintable(delivery), side == Side::Source ? "source" : "target", faultName(what),
+              crash ? ", the mirror crashed" : "", sourceCount, qint64(acked.size()), qint64(read->size()),
+              once.duplicates, once.missing, qint64(missingAcked.size()), once.unexpected, copiedMs - killedAtMs,
+              clock.elapsed());
         QVERIFY2(missingAcked.isEmpty(), qPrintable(QStringLiteral("%1 acknowledged records are not on the target: %2")
                                                         .arg(missingAcked.size())
                                                         .arg(missingAcked.mid(0, 10).join(QLatin1Char(' ')))));
         QVERIFY2(once.missing == 0 && once.unexpected == 0, qPrintable(once.summary()));
+        // At-least-once resumes from its progress: a crash copies again what
+        // was acknowledged since the last commit, no more.
+        if (what != Victim::Chaos)
+            QCOMPARE(crashes, crash ? 1 : 0);
+        if (crash)
+            QVERIFY2(once.duplicates <= duplicateBound(kRecordsPerSecond), qPrintable(once.summary()));
         if (exactlyOnce)
             QVERIFY2(once.exactlyOnce(), qPrintable(once.summary()));
 
@@ -527,7 +414,7 @@ private Q_SLOTS:
         const QString source = QString::fromLatin1(kSource3);
         const QString topic = uniqueName(QStringLiteral("c3-sasl"));
         QString error;
-        QVERIFY2(createReplicatedTopic(source, topic, &error), qPrintable(error));
+        QVERIFY2(createReplicatedTopic(source, topic, kPartitions, &error), qPrintable(error));
         QTRY_VERIFY_WITH_TIMEOUT(clusterView(bootstrap(source), topic).topicKnown, 30000);
         const QList<TestRecord> records = numbered(topic, 30, kPartitions);
         for (int n = 0; n < kCluster3Nodes; ++n) {
@@ -589,6 +476,32 @@ private Q_SLOTS:
     // All three source nodes restarted one after another while the job copies.
     void sourceRollingRestart_data() { sourceLeaderKilledMidCopy_data(); }
     void sourceRollingRestart() { nodeKilledMidCopy(Side::Source, Victim::RollingRestart); }
+
+    // The source topic's and the target topic's partitions reassigned while the job copies.
+    void sourceReassignment_data() { sourceLeaderKilledMidCopy_data(); }
+    void sourceReassignment() { nodeKilledMidCopy(Side::Source, Victim::Reassignment); }
+    void targetReassignment_data() { sourceLeaderKilledMidCopy_data(); }
+    void targetReassignment() { nodeKilledMidCopy(Side::Target, Victim::Reassignment); }
+
+    // The mirror crashes while a fault goes on, and starts again at once:
+    // it resumes from its progress (exactly-once: fences the crashed
+    // instance's transaction) while the clusters are still moving.
+    void sourceLeaderKilledMirrorCrashed_data() { sourceLeaderKilledMidCopy_data(); }
+    void sourceLeaderKilledMirrorCrashed() { nodeKilledMidCopy(Side::Source, Victim::PartitionLeader, true); }
+    void targetReassignmentMirrorCrashed_data() { sourceLeaderKilledMidCopy_data(); }
+    void targetReassignmentMirrorCrashed() { nodeKilledMidCopy(Side::Target, Victim::Reassignment, true); }
+
+    // The chaos soak (tests/bench/chaos-soak.sh runs it for 20 minutes; CI's
+    // integration/tst_cluster3_chaos for 150 s): run only with
+    // MIRRORDESK_CHAOS_SECONDS set, so the fault lane's own run skips it.
+    void chaos_data() { sourceLeaderKilledMidCopy_data(); }
+    void chaos()
+    {
+        if (chaosSeconds() <= 0)
+            QSKIP("MIRRORDESK_CHAOS_SECONDS is not set (integration/tst_cluster3_chaos and tests/bench/chaos-soak.sh "
+                  "set it)");
+        nodeKilledMidCopy(Side::Source, Victim::Chaos);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstCluster3Faults)

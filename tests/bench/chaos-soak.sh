@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Chaos soak on real three-node clusters (issue 40).
+#
+#   tests/bench/chaos-soak.sh [--minutes M] [--delivery at-least-once|exactly-once|both]
+#                             [--seed N] [--build DIR] [--out FILE]
+#
+# Starts its own three-node source and target clusters (tests/kafka/harness.sh
+# start-cluster3, a private state dir, stopped on exit) and runs the fault lane's
+# chaos case (tests/integration/tst_cluster3_faults.cpp, chaos) for M minutes
+# (default 20) per delivery (default both): Kafka's VerifiableProducer writes 300
+# records/s, a MirrorJob copies, and random faults follow one another on either
+# side, each waited out before the next (a partition leader killed -9, with or
+# without the mirror crashing with it; the group coordinator killed -9; the
+# partitions reassigned off their leaders and back; a node restarted; the mirror
+# crashed alone). Then ConsoleConsumer (read_committed) judges the target: every
+# acknowledged record there, none lost, and for exactly-once each exactly once.
+# The seed is printed; --seed replays a run. CI runs the same case for 150 s
+# (integration/tst_cluster3_chaos).
+# Writes the faults, their times and the judgement to FILE (default
+# chaos-soak-<time>.log in the current directory); exits 0 when every run passed.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+BUILD="${MIRRORDESK_BUILD:-$ROOT/build-ci}"
+MINUTES=20
+DELIVERY=both
+SEED=""
+OUT=""
+
+BENCH_NAME=chaos-soak
+# shellcheck source=lib.sh
+source "$HERE/lib.sh"
+
+while (($#)); do
+    case "$1" in
+        --minutes) MINUTES="$2"; shift ;;
+        --delivery) DELIVERY="$2"; shift ;;
+        --seed) SEED="$2"; shift ;;
+        --build) BUILD="$2"; shift ;;
+        --out) OUT="$2"; shift ;;
+        -h|--help) usage; exit 0 ;;
+        *) die "unknown argument $1 (--help lists them)" ;;
+    esac
+    shift
+done
+require_positive MINUTES
+case "$DELIVERY" in
+    at-least-once|exactly-once) ROWS=("chaos:$DELIVERY") ;;
+    both) ROWS=("chaos:at-least-once" "chaos:exactly-once") ;;
+    *) die "--delivery must be at-least-once, exactly-once or both, got '$DELIVERY'" ;;
+esac
+TEST="$BUILD/tests/integration_tst_cluster3_faults"
+[[ -x "$TEST" ]] || die "$TEST is missing: build it (cmake --build $BUILD --target integration_tst_cluster3_faults)"
+OUT="${OUT:-$PWD/chaos-soak-$(date +%Y%m%d-%H%M%S).log}"
+
+STATE="$(mktemp -d)"
+export MIRRORDESK_KAFKA_STATE="$STATE/kafka" MIRRORDESK_KAFKA_PORTS="${MIRRORDESK_KAFKA_PORTS:-33000-33767}"
+cleanup() {
+    bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
+    rm -rf "$STATE"
+}
+trap cleanup EXIT
+log "starting the three-node clusters (state in $STATE)"
+bash "$ROOT/tests/kafka/harness.sh" start-cluster3 source3 target3 >&2
+
+export MIRRORDESK_CHAOS_SECONDS=$((MINUTES * 60))
+[[ -n "$SEED" ]] && export MIRRORDESK_CHAOS_SEED="$SEED"
+# QtTest's watchdog: the soak, the producer's tail and the judgement.
+export QTEST_FUNCTION_TIMEOUT=$(((MINUTES * 60 + 900) * 1000))
+status=0
+: > "$OUT"
+for row in "${ROWS[@]}"; do
+    log "$row for $MINUTES minutes"
+    if ! "$TEST" "$row" 2>&1 | grep -E '^(PASS|FAIL|QINFO|SKIP|   Loc)' | tee -a "$OUT" >&2; then
+        status=1
+    fi
+    grep -q "^PASS   : .*${row#chaos:}" "$OUT" || status=1
+done
+log "results in $OUT"
+exit "$status"
