@@ -53,9 +53,23 @@ QString groupStateName(GroupState state)
     case GroupState::Stable: return QStringLiteral("Stable");
     case GroupState::Dead: return QStringLiteral("Dead");
     case GroupState::Empty: return QStringLiteral("Empty");
+    case GroupState::Assigning: return QStringLiteral("Assigning");
+    case GroupState::Reconciling: return QStringLiteral("Reconciling");
     case GroupState::Unknown: break;
     }
     return QStringLiteral("Unknown");
+}
+
+QString groupTypeName(GroupType type)
+{
+    switch (type) {
+    case GroupType::Classic: return QStringLiteral("classic");
+    case GroupType::Consumer: return QStringLiteral("consumer");
+    case GroupType::Share: return QStringLiteral("share");
+    case GroupType::Streams: return QStringLiteral("streams");
+    case GroupType::Unknown: break;
+    }
+    return {};
 }
 
 // --- lifecycle ------------------------------------------------------------------

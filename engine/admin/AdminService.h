@@ -83,16 +83,30 @@ struct GroupMember {
     QString host;
     QString groupInstanceId;
     QList<TopicPartitionRef> assignment; // sorted
+    // A consumer-protocol (KIP-848) member: what the coordinator assigned it,
+    // which differs from `assignment` while the group reconciles. Empty for
+    // classic members.
+    QList<TopicPartitionRef> targetAssignment; // sorted
 
     bool operator==(const GroupMember &) const = default;
 };
 
-enum class GroupState { Unknown, PreparingRebalance, CompletingRebalance, Stable, Dead, Empty };
+// Classic groups' five states, and KIP-848 consumer groups' Assigning and
+// Reconciling (Kafka 4; installer/librdkafka-patches/0002).
+enum class GroupState { Unknown, PreparingRebalance, CompletingRebalance, Stable, Dead, Empty, Assigning, Reconciling };
 QString groupStateName(GroupState state); // "Stable", "Empty", ...
+
+// The group's protocol: classic (JoinGroup/SyncGroup), consumer (KIP-848,
+// server-side assignment), share (KIP-932 queues) or streams (KIP-1071).
+// Share and streams groups are listed, not described: librdkafka has no
+// ShareGroupDescribe or StreamsGroupDescribe.
+enum class GroupType { Unknown, Classic, Consumer, Share, Streams };
+QString groupTypeName(GroupType type); // "classic", "consumer", ...
 
 struct ConsumerGroupInfo {
     QString groupId;
     GroupState state = GroupState::Unknown;
+    GroupType type = GroupType::Unknown;
     QString protocol;    // the partition assignor ("range", "cooperative-sticky"); empty when no members
     bool simple = false; // a group that only commits offsets (no membership protocol)
     int coordinator = -1;

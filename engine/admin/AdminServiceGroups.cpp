@@ -23,8 +23,31 @@ GroupState mapState(rd_kafka_consumer_group_state_t s)
     case RD_KAFKA_CONSUMER_GROUP_STATE_STABLE: return GroupState::Stable;
     case RD_KAFKA_CONSUMER_GROUP_STATE_DEAD: return GroupState::Dead;
     case RD_KAFKA_CONSUMER_GROUP_STATE_EMPTY: return GroupState::Empty;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_ASSIGNING: return GroupState::Assigning;
+    case RD_KAFKA_CONSUMER_GROUP_STATE_RECONCILING: return GroupState::Reconciling;
     default: return GroupState::Unknown;
     }
+}
+
+GroupType mapType(rd_kafka_consumer_group_type_t t)
+{
+    switch (t) {
+    case RD_KAFKA_CONSUMER_GROUP_TYPE_CLASSIC: return GroupType::Classic;
+    case RD_KAFKA_CONSUMER_GROUP_TYPE_CONSUMER: return GroupType::Consumer;
+    case RD_KAFKA_CONSUMER_GROUP_TYPE_SHARE: return GroupType::Share;
+    case RD_KAFKA_CONSUMER_GROUP_TYPE_STREAMS: return GroupType::Streams;
+    default: return GroupType::Unknown;
+    }
+}
+
+QList<TopicPartitionRef> sortedPartitions(const rd_kafka_MemberAssignment_t *a)
+{
+    QList<TopicPartitionRef> out;
+    if (const rd_kafka_topic_partition_list_t *parts = a ? rd_kafka_MemberAssignment_partitions(a) : nullptr)
+        for (int p = 0; p < parts->cnt; ++p)
+            out.append({utf8(parts->elems[p].topic), parts->elems[p].partition});
+    std::sort(out.begin(), out.end());
+    return out;
 }
 
 QString groupResultsError(const rd_kafka_group_result_t **results, size_t count)
@@ -52,6 +75,7 @@ ConsumerGroupInfo groupFromDescription(const rd_kafka_ConsumerGroupDescription_t
     if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(d))
         g.error = errorText(e);
     g.state = mapState(rd_kafka_ConsumerGroupDescription_state(d));
+    g.type = mapType(rd_kafka_ConsumerGroupDescription_type(d));
     g.protocol = utf8(rd_kafka_ConsumerGroupDescription_partition_assignor(d));
     g.simple = rd_kafka_ConsumerGroupDescription_is_simple_consumer_group(d);
     if (const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(d))
@@ -64,13 +88,8 @@ ConsumerGroupInfo groupFromDescription(const rd_kafka_ConsumerGroupDescription_t
         member.clientId = utf8(rd_kafka_MemberDescription_client_id(md));
         member.host = utf8(rd_kafka_MemberDescription_host(md));
         member.groupInstanceId = utf8(rd_kafka_MemberDescription_group_instance_id(md));
-        if (const rd_kafka_MemberAssignment_t *a = rd_kafka_MemberDescription_assignment(md)) {
-            if (const rd_kafka_topic_partition_list_t *parts = rd_kafka_MemberAssignment_partitions(a)) {
-                for (int p = 0; p < parts->cnt; ++p)
-                    member.assignment.append({utf8(parts->elems[p].topic), parts->elems[p].partition});
-            }
-        }
-        std::sort(member.assignment.begin(), member.assignment.end());
+        member.assignment = sortedPartitions(rd_kafka_MemberDescription_assignment(md));
+        member.targetAssignment = sortedPartitions(rd_kafka_MemberDescription_target_assignment(md));
         g.members.append(std::move(member));
     }
     std::sort(g.members.begin(), g.members.end(),
@@ -100,10 +119,21 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
     if (n == 0 && errCount > 0)
         return R::failure(what + QStringLiteral(": ") + errorText(errors[0]));
     QList<QByteArray> ids;
-    for (size_t i = 0; i < n; ++i)
-        ids.append(QByteArray(rd_kafka_ConsumerGroupListing_group_id(groups[i])));
-    ev.reset();
     QList<ConsumerGroupInfo> out;
+    for (size_t i = 0; i < n; ++i) {
+        const GroupType type = mapType(rd_kafka_ConsumerGroupListing_type(groups[i]));
+        if (type == GroupType::Share || type == GroupType::Streams) {
+            // Listed only: librdkafka cannot describe them (no ShareGroupDescribe).
+            ConsumerGroupInfo g;
+            g.groupId = utf8(rd_kafka_ConsumerGroupListing_group_id(groups[i]));
+            g.type = type;
+            g.state = mapState(rd_kafka_ConsumerGroupListing_state(groups[i]));
+            out.append(std::move(g));
+            continue;
+        }
+        ids.append(QByteArray(rd_kafka_ConsumerGroupListing_group_id(groups[i])));
+    }
+    ev.reset();
     if (ids.isEmpty())
         return {out, {}};
     std::vector<const char *> raw;

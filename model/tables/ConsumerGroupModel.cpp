@@ -32,16 +32,48 @@ int ConsumerGroupModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+namespace {
+
+QString partitionsText(const QList<TopicPartitionRef> &parts)
+{
+    QStringList out;
+    for (const TopicPartitionRef &tp : parts)
+        out.append(tp.topic + QLatin1Char('[') + QString::number(tp.partition) + QLatin1Char(']'));
+    return out.join(QStringLiteral(", "));
+}
+
+} // namespace
+
+QString ConsumerGroupModel::typeDescription(GroupType type)
+{
+    switch (type) {
+    case GroupType::Classic: return tr("Classic protocol: members join and the group leader assigns partitions");
+    case GroupType::Consumer:
+        return tr("Consumer protocol (KIP-848, Kafka 4): the broker assigns partitions; members reconcile to it");
+    case GroupType::Share:
+        return tr("Share group (KIP-932): members share partitions record by record; listed only, as librdkafka "
+                  "cannot describe share groups or read their offsets");
+    case GroupType::Streams:
+        return tr("Streams group (KIP-1071): listed only, as librdkafka cannot describe streams groups");
+    case GroupType::Unknown: break;
+    }
+    return tr("The broker did not say (ListGroups before version 5)");
+}
+
+QString ConsumerGroupModel::assignmentText(const GroupMember &member)
+{
+    QString text = member.assignment.isEmpty() ? tr("(no partitions)") : partitionsText(member.assignment);
+    // A consumer-protocol member still moving to what the coordinator gave it.
+    if (!member.targetAssignment.isEmpty() && member.targetAssignment != member.assignment)
+        text += tr(" \u2192 target: %1").arg(partitionsText(member.targetAssignment));
+    return text;
+}
+
 QString ConsumerGroupModel::describeMembers(const ConsumerGroupInfo &group)
 {
     QStringList lines;
-    for (const GroupMember &m : group.members) {
-        QStringList parts;
-        for (const TopicPartitionRef &tp : m.assignment)
-            parts.append(tp.topic + QLatin1Char('[') + QString::number(tp.partition) + QLatin1Char(']'));
-        lines.append(m.clientId + QStringLiteral(" @ ") + m.host + QStringLiteral(": ") +
-                     (parts.isEmpty() ? QStringLiteral("(no partitions)") : parts.join(QStringLiteral(", "))));
-    }
+    for (const GroupMember &m : group.members)
+        lines.append(m.clientId + QStringLiteral(" @ ") + m.host + QStringLiteral(": ") + assignmentText(m));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -54,8 +86,13 @@ QVariant ConsumerGroupModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case GroupId: return g->groupId;
         case State: return groupStateName(g->state);
+        case Type: return groupTypeName(g->type);
         case Protocol: return g->protocol;
-        case Members: return int(g->members.size());
+        case Members:
+            // A share or streams group's members are not known (not described).
+            if (g->type == GroupType::Share || g->type == GroupType::Streams)
+                return role == SortRole ? QVariant(-1) : QVariant(QString());
+            return int(g->members.size());
         case Coordinator:
             if (role == SortRole)
                 return g->coordinator;
@@ -76,6 +113,8 @@ QVariant ConsumerGroupModel::data(const QModelIndex &index, int role) const
         if (index.column() == Simple)
             return g->simple ? tr("Commits offsets only: no members, no partition assignment")
                              : tr("Uses the consumer group protocol");
+        if (index.column() == Type)
+            return typeDescription(g->type);
     }
     if (role == Qt::TextAlignmentRole && (index.column() == Members || index.column() == Coordinator))
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -89,6 +128,7 @@ QVariant ConsumerGroupModel::headerData(int section, Qt::Orientation orientation
     switch (section) {
     case GroupId: return tr("Group");
     case State: return tr("State");
+    case Type: return tr("Type");
     case Protocol: return tr("Assignor");
     case Members: return tr("Members");
     case Coordinator: return tr("Coordinator");

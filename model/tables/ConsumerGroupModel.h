@@ -10,7 +10,7 @@ class ConsumerGroupModel final : public MergingTableModel {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(ConsumerGroupModel)
 public:
-    enum Column { GroupId, State, Protocol, Members, Coordinator, Simple, ColumnCount };
+    enum Column { GroupId, State, Type, Protocol, Members, Coordinator, Simple, ColumnCount };
     static constexpr int SortRole = Qt::UserRole + 1; // raw values for QSortFilterProxyModel
 
     explicit ConsumerGroupModel(QObject *parent = nullptr);
@@ -26,6 +26,9 @@ public:
 
     // "client-1 @ /10.0.0.1: orders[0], orders[1]", one line per member.
     static QString describeMembers(const ConsumerGroupInfo &group);
+    // "orders[0], orders[1]", and " -> target: ..." while a consumer-protocol member reconciles.
+    static QString assignmentText(const GroupMember &member);
+    static QString typeDescription(GroupType type); // what the group's type means, for a tooltip
 
 private:
     QList<ConsumerGroupInfo> m_groups;

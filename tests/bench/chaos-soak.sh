@@ -17,7 +17,9 @@
 # The seed is printed; --seed replays a run. CI runs the same case for 150 s
 # (integration/tst_cluster3_chaos).
 # Writes the faults, their times and the judgement to FILE (default
-# chaos-soak-<time>.log in the current directory); exits 0 when every run passed.
+# chaos-soak-<time>.log in the current directory), the whole output to
+# FILE.full and, when a run failed, the nodes' last log lines to FILE.nodes;
+# exits 0 when every run passed.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -58,8 +60,19 @@ STATE="$(mktemp -d)"
 export MIRRORDESK_KAFKA_STATE="$STATE/kafka" MIRRORDESK_KAFKA_PORTS="${MIRRORDESK_KAFKA_PORTS:-33000-33767}"
 cleanup() {
     bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
+    # What the nodes logged, kept when a run failed (the state dir goes).
+    if ((status != 0)); then
+        local log
+        for log in "$STATE"/kafka/*/logs/server.log; do
+            [[ -f "$log" ]] || continue
+            printf '\n=== %s\n' "$(basename "$(dirname "$(dirname "$log")")")" >>"$OUT.nodes"
+            tail -n 300 "$log" >>"$OUT.nodes"
+        done
+        [[ -f "$OUT.nodes" ]] && log "the nodes' last log lines are in $OUT.nodes"
+    fi
     rm -rf "$STATE"
 }
+status=0
 trap cleanup EXIT
 log "starting the three-node clusters (state in $STATE)"
 bash "$ROOT/tests/kafka/harness.sh" start-cluster3 source3 target3 >&2
@@ -68,14 +81,13 @@ export MIRRORDESK_CHAOS_SECONDS=$((MINUTES * 60))
 [[ -n "$SEED" ]] && export MIRRORDESK_CHAOS_SEED="$SEED"
 # QtTest's watchdog: the soak, the producer's tail and the judgement.
 export QTEST_FUNCTION_TIMEOUT=$(((MINUTES * 60 + 900) * 1000))
-status=0
 : > "$OUT"
+: > "$OUT.full"
 for row in "${ROWS[@]}"; do
     log "$row for $MINUTES minutes"
-    if ! "$TEST" "$row" 2>&1 | grep -E '^(PASS|FAIL|QINFO|SKIP|   Loc)' | tee -a "$OUT" >&2; then
-        status=1
-    fi
-    grep -q "^PASS   : .*${row#chaos:}" "$OUT" || status=1
+    # Everything to $OUT.full; the test's own lines (faults, judgement) to $OUT.
+    "$TEST" "$row" 2>&1 | tee -a "$OUT.full" | grep -E '^(PASS|FAIL|QINFO|SKIP|   Loc)' | tee -a "$OUT" >&2 || true
+    grep -q "^PASS   : .*(${row#chaos:})" "$OUT" || status=1
 done
-log "results in $OUT"
+log "results in $OUT (the whole output in $OUT.full)"
 exit "$status"

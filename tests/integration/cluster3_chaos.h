@@ -16,15 +16,18 @@ namespace md::test {
 
 // The chaos soak's length: MIRRORDESK_CHAOS_SECONDS (the bench runs 1,200;
 // CI's integration/tst_cluster3_chaos 150); 0 when unset: not run.
-inline int chaosSeconds() { return qEnvironmentVariableIntValue("MIRRORDESK_CHAOS_SECONDS"); }
+inline int chaosSeconds()
+{
+    return qEnvironmentVariableIntValue("MIRRORDESK_CHAOS_SECONDS");
+}
 
 // Faults one after another until chaosSeconds() have passed since the
 // first, each waited out (both clusters whole again) before the next;
 // the seed (MIRRORDESK_CHAOS_SEED, else the time) is printed to replay a
 // run. Returns what was done; a fault that cannot be made fails the test.
 template <class Crash>
-QStringList runChaos(const QString &topic, int partitions, const QString &groupId, bool exactlyOnce, Crash &&crashMirror,
-                  const QElapsedTimer &clock)
+QStringList runChaos(const QString &topic, int partitions, const QString &groupId, bool exactlyOnce,
+                     Crash &&crashMirror, const QElapsedTimer &clock)
 {
     const QString source = QString::fromLatin1(kSource3), target = QString::fromLatin1(kTarget3);
     const quint32 seed = qEnvironmentVariableIsSet("MIRRORDESK_CHAOS_SEED")
@@ -88,8 +91,8 @@ QStringList runChaos(const QString &topic, int partitions, const QString &groupI
             break;
         }
         QString state;
-        ok = ok &&
-             QTest::qWaitFor([&] { return clusterWhole(source, &state) && clusterWhole(target, &state); }, 120000);
+        ok =
+            ok && QTest::qWaitFor([&] { return clusterWhole(source, &state) && clusterWhole(target, &state); }, 120000);
         done << QStringLiteral("%1 at %2 s").arg(what).arg(at / 1000);
         qInfo("chaos: %s: %s in %lld ms", qPrintable(what), ok ? "waited out" : "FAILED", clock.elapsed() - at);
         if (!ok) {

@@ -308,7 +308,9 @@ format_storage() {
     local name="$1" mode="$2"
     local dir
     dir="$(broker_dir "$name")"
-    local args=(format -t "$(cluster_id)" -c "$dir/server.properties" --standalone)
+    # Share groups (KIP-932) are a preview feature of Kafka 4.1, off unless
+    # finalized: on here so the browser's tests meet real share groups.
+    local args=(format -t "$(cluster_id)" -c "$dir/server.properties" --standalone --feature share.version=1)
     if [[ "$mode" == sasl || "$mode" == acl ]]; then
         args+=(--add-scram "SCRAM-SHA-512=[name=$SASL_USER,password=$SASL_PASSWORD]"
                --add-scram "SCRAM-SHA-256=[name=$SASL_USER,password=$SASL_PASSWORD]")

@@ -85,6 +85,34 @@ private Q_SLOTS:
         QCOMPARE(changed.size(), 0);
     }
 
+    // Kafka 4's groups: the type column, the KIP-848 states, and a member
+    // that is still reconciling shows what it owns and what it moves to.
+    void kafka4GroupsShowTypeStateAndTarget()
+    {
+        ConsumerGroupModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        ConsumerGroupInfo modern = group(QStringLiteral("m"), GroupState::Reconciling, 1);
+        modern.type = GroupType::Consumer;
+        modern.members.first().targetAssignment = {{QStringLiteral("orders"), 0}, {QStringLiteral("orders"), 1}};
+        ConsumerGroupInfo share;
+        share.groupId = QStringLiteral("s");
+        share.type = GroupType::Share;
+        share.state = GroupState::Stable;
+        model.setGroups({modern, share});
+        QCOMPARE(model.index(0, ConsumerGroupModel::State).data().toString(), QStringLiteral("Reconciling"));
+        QCOMPARE(model.index(0, ConsumerGroupModel::Type).data().toString(), QStringLiteral("consumer"));
+        QCOMPARE(model.index(1, ConsumerGroupModel::Type).data().toString(), QStringLiteral("share"));
+        QVERIFY(model.index(1, ConsumerGroupModel::Type)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("listed only")));
+        const QString text = ConsumerGroupModel::assignmentText(modern.members.first());
+        QCOMPARE(text, QStringLiteral("orders[0] \u2192 target: orders[0], orders[1]"));
+        modern.members.first().targetAssignment = modern.members.first().assignment; // settled
+        QCOMPARE(ConsumerGroupModel::assignmentText(modern.members.first()), QStringLiteral("orders[0]"));
+        QCOMPARE(model.headerData(ConsumerGroupModel::Type, Qt::Horizontal).toString(), QStringLiteral("Type"));
+    }
+
     void offsetsShowNone()
     {
         GroupOffsetsModel model;

@@ -28,14 +28,6 @@ namespace {
 
 constexpr int kAutoRefreshMs = 10000;
 
-QString assignmentText(const GroupMember &m)
-{
-    QStringList parts;
-    for (const TopicPartitionRef &tp : m.assignment)
-        parts.append(tp.topic + QLatin1Char('[') + QString::number(tp.partition) + QLatin1Char(']'));
-    return parts.isEmpty() ? QObject::tr("(no partitions)") : parts.join(QStringLiteral(", "));
-}
-
 QString modeName(OffsetReset::Mode mode)
 {
     switch (mode) {
@@ -325,20 +317,25 @@ void GroupsPanel::updateDetails()
             b->setEnabled(false);
         return;
     }
-    m_groupTitle->setText(tr("%1 \u2014 %2%3")
-                              .arg(g->groupId, groupStateName(g->state),
-                                   g->protocol.isEmpty() ? QString() : QStringLiteral(", ") + g->protocol) +
-                          (g->simple ? tr(" (simple: commits offsets only)") : QString()));
+    m_groupTitle->setText(
+        tr("%1 \u2014 %2%3%4")
+            .arg(g->groupId, groupStateName(g->state),
+                 g->type == GroupType::Unknown ? QString() : tr(", %1 group").arg(groupTypeName(g->type)),
+                 g->protocol.isEmpty() ? QString() : QStringLiteral(", ") + g->protocol) +
+        (g->simple ? tr(" (simple: commits offsets only)") : QString()));
+    m_groupTitle->setToolTip(ConsumerGroupModel::typeDescription(g->type));
     m_members->setRowCount(int(g->members.size()));
     for (int i = 0; i < g->members.size(); ++i) {
         const GroupMember &m = g->members.at(i);
         m_members->setItem(i, 0, new QTableWidgetItem(m.clientId));
         m_members->setItem(i, 1, new QTableWidgetItem(m.host));
-        m_members->setItem(i, 2, new QTableWidgetItem(assignmentText(m)));
+        m_members->setItem(i, 2, new QTableWidgetItem(ConsumerGroupModel::assignmentText(m)));
         m_members->item(i, 0)->setToolTip(tr("member id: %1").arg(m.memberId));
     }
 
-    if (m_offsets->groupId() == g->groupId) {
+    if (g->type == GroupType::Share || g->type == GroupType::Streams) {
+        m_totalLag->setText(tr("Lag: not readable for a %1 group").arg(groupTypeName(g->type)));
+    } else if (m_offsets->groupId() == g->groupId) {
         const qint64 total = m_offsets->totalLag();
         int none = 0;
         for (const GroupPartitionOffset &o : m_offsets->offsets())
@@ -355,7 +352,14 @@ void GroupsPanel::updateDetails()
     // Kafka lets a reset through only for a group without members; the
     // members' next commit would overwrite anything written meanwhile.
     QString hint;
-    if (g->state != GroupState::Empty) {
+    const bool listedOnly = g->type == GroupType::Share || g->type == GroupType::Streams;
+    if (listedOnly) {
+        // Their offsets live elsewhere (share: a start offset per partition,
+        // AlterShareGroupOffsets), which librdkafka cannot read or write.
+        hint = tr("A %1 group's offsets cannot be read or reset from MirrorDesk: librdkafka has no API for them "
+                  "(use kafka-%1-groups.sh).")
+                   .arg(groupTypeName(g->type));
+    } else if (g->state != GroupState::Empty) {
         hint = g->members.isEmpty()
                    ? tr("Offsets can be reset only while the group is Empty (it is %1).").arg(groupStateName(g->state))
                    : tr("Offsets can be reset only while the group is Empty: it has %n active member(s) (%1), and "
@@ -368,7 +372,8 @@ void GroupsPanel::updateDetails()
     m_reset->setEnabled(hint.isEmpty());
     m_reset->setToolTip(hint.isEmpty() ? tr("Move the group's committed offsets") : hint);
     m_delete->setEnabled(true);
-    m_watch->setEnabled(true);
+    m_watch->setEnabled(!listedOnly);
+    m_watch->setToolTip(listedOnly ? hint : tr("Chart this group's lag over time"));
 }
 
 void GroupsPanel::showStatus(const QString &text, bool error)
