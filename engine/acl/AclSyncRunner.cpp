@@ -6,8 +6,8 @@
 #include <QDateTime>
 #include <QHash>
 
+#include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 
 namespace md {
@@ -93,11 +93,8 @@ AclSyncRound runAclSyncRound(const MirrorJobSpec &spec, AdminService &source, Ad
 
 struct AclSyncRunner::Shared {
     MirrorJobSpec spec;
-    std::atomic<bool> cancel{false};
     std::mutex mutex;
-    std::condition_variable cv;
-    bool done = false;
-    EventSink events;
+    EventSink events; // cleared when the owner lets go of a round still running
     QHash<QString, std::chrono::steady_clock::time_point> warned;
     std::unique_ptr<AdminService> source, target;
     std::unique_ptr<AclSyncRecords> records;
@@ -183,47 +180,28 @@ AclSyncRunner::~AclSyncRunner()
 
 void AclSyncRunner::start()
 {
-    if (m_thread.isStarted())
-        return;
-    m_thread.start([s = m_shared] {
-        const auto interval = std::chrono::milliseconds(std::max(1000, s->spec.aclSyncIntervalMs));
-        while (!s->cancel && s->round()) {
-            std::unique_lock lock(s->mutex);
-            if (s->cv.wait_for(lock, interval, [&] { return s->cancel.load(); }))
-                break;
-        }
-        // Closed on this thread: whoever lets go of Shared last has none to close.
-        s->records.reset();
-        s->source.reset();
-        s->target.reset();
-        {
-            std::lock_guard lock(s->mutex);
-            s->done = true;
-        }
-        s->cv.notify_all();
-    });
+    m_runner.start(
+        std::chrono::milliseconds(std::max(1000, m_shared->spec.aclSyncIntervalMs)), PeriodicRunner::First::AtOnce,
+        [s = m_shared] { return s->round(); },
+        [s = m_shared] {
+            // Closed on this thread: whoever lets go of Shared last has none to close.
+            s->records.reset();
+            s->source.reset();
+            s->target.reset();
+        });
 }
 
 void AclSyncRunner::stop()
 {
-    {
-        std::lock_guard lock(m_shared->mutex);
-        m_shared->cancel = true;
-    }
-    m_shared->cv.notify_all();
+    m_runner.stop();
 }
 
 void AclSyncRunner::finish(int timeoutMs)
 {
-    if (!m_thread.isStarted())
-        return;
-    std::unique_lock lock(m_shared->mutex);
-    if (m_shared->cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return m_shared->done; })) {
-        lock.unlock();
-        m_thread.join();
-        return;
+    if (!m_runner.finish(timeoutMs)) {
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->events = nullptr; // still inside a Kafka call: it ends on its own, silently
     }
-    m_shared->events = nullptr; // still inside a Kafka call: it ends on its own, silently
 }
 
 } // namespace md

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "engine/acl/AclSync.h"
-#include "engine/core/WorkerThread.h"
+#include "engine/core/PeriodicRunner.h"
 #include "engine/mirror/MetricsSnapshot.h"
 #include "engine/mirror/MirrorJobSpec.h"
 
@@ -31,7 +31,7 @@ AclSyncRound runAclSyncRound(const MirrorJobSpec &spec, AdminService &source, Ad
                              AclSyncRecords &records, bool apply);
 
 // The running job's ACL sync: a round at once, then every aclSyncIntervalMs,
-// on its own thread (WorkerThread, as GroupSyncRunner), off the record path.
+// on its own thread (PeriodicRunner, as GroupSyncRunner), off the record path.
 // A job event for each binding created or deleted; a target without an
 // authorizer or without ALTER on the cluster is reported once and the job
 // runs on without ACL sync.
@@ -53,7 +53,7 @@ public:
 private:
     struct Shared;
     std::shared_ptr<Shared> m_shared;
-    WorkerThread m_thread{QStringLiteral("acl-sync")};
+    PeriodicRunner m_runner{QStringLiteral("acl-sync")};
 };
 
 } // namespace md

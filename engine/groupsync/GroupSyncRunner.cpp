@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 
 namespace md {
@@ -35,10 +34,8 @@ QString plural(qint64 n, const char *one, const char *many)
 
 struct GroupSyncRunner::Shared {
     MirrorJobSpec spec;
-    std::atomic<bool> cancel{false};
+    std::atomic<bool> cancel{false}; // also ends a pass under way (its Kafka calls take it)
     mutable std::mutex mutex;
-    std::condition_variable cv;
-    bool done = false;
     EventSink events; // cleared when the owner lets go of a thread still running
     QList<GroupSyncMetrics> summary;
     QHash<QString, Clock::time_point> warned; // debounce, by key
@@ -237,53 +234,35 @@ bool GroupSyncRunner::wanted(const MirrorJobSpec &spec)
 
 void GroupSyncRunner::start()
 {
-    if (m_thread.isStarted())
-        return;
-    // The thread owns a reference: it may outlive this object (see finish()).
-    m_thread.start([s = m_shared] {
-        const auto interval = std::chrono::milliseconds(std::max(1000, s->spec.groupSyncIntervalMs));
-        for (;;) {
-            {
-                std::unique_lock lock(s->mutex);
-                if (s->cv.wait_for(lock, interval, [&] { return s->cancel.load(); }))
-                    break;
-            }
+    // The round owns a reference: it may outlive this object (see finish()).
+    m_runner.start(
+        std::chrono::milliseconds(std::max(1000, m_shared->spec.groupSyncIntervalMs)),
+        PeriodicRunner::First::AfterInterval,
+        [s = m_shared] {
             s->pass();
-        }
-        // Closed here, on this thread: whoever lets go of Shared last (maybe
-        // the UI thread) then has no client to close.
-        s->clients = {};
-        s->mapCursor.reader.reset();
-        {
-            std::lock_guard lock(s->mutex);
-            s->done = true;
-        }
-        s->cv.notify_all();
-    });
+            return true;
+        },
+        [s = m_shared] {
+            // Closed here, on this thread: whoever lets go of Shared last (maybe
+            // the UI thread) then has no client to close.
+            s->clients = {};
+            s->mapCursor.reader.reset();
+        });
 }
 
 void GroupSyncRunner::stop()
 {
-    {
-        std::lock_guard lock(m_shared->mutex);
-        m_shared->cancel = true;
-    }
-    m_shared->cv.notify_all();
+    m_shared->cancel = true;
+    m_runner.stop();
 }
 
 void GroupSyncRunner::finish(int timeoutMs)
 {
-    if (!m_thread.isStarted())
-        return;
-    std::unique_lock lock(m_shared->mutex);
-    if (m_shared->cv.wait_for(lock, std::chrono::milliseconds(timeoutMs), [&] { return m_shared->done; })) {
-        lock.unlock();
-        m_thread.join(); // it only has to return
-        return;
+    if (!m_runner.finish(timeoutMs)) {
+        // Still inside a call that cannot be interrupted: let it end by itself, silently.
+        std::lock_guard lock(m_shared->mutex);
+        m_shared->events = nullptr;
     }
-    // Still inside a call that cannot be interrupted: let it end by itself, silently
-    // (WorkerThread lets a thread outlive its owner).
-    m_shared->events = nullptr;
 }
 
 QList<GroupSyncMetrics> GroupSyncRunner::summary() const

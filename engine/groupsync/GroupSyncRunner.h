@@ -1,6 +1,6 @@
 #pragma once
 
-#include "engine/core/WorkerThread.h"
+#include "engine/core/PeriodicRunner.h"
 #include "engine/mirror/MetricsSnapshot.h"
 #include "engine/mirror/MirrorJobSpec.h"
 
@@ -42,7 +42,7 @@ public:
 private:
     struct Shared;
     std::shared_ptr<Shared> m_shared;
-    WorkerThread m_thread{QStringLiteral("group-sync")}; // owns a reference to m_shared
+    PeriodicRunner m_runner{QStringLiteral("group-sync")}; // its rounds own a reference to m_shared
 };
 
 } // namespace md

@@ -86,7 +86,7 @@ export QTEST_FUNCTION_TIMEOUT=$(((MINUTES * 60 + 900) * 1000))
 for row in "${ROWS[@]}"; do
     log "$row for $MINUTES minutes"
     # Everything to $OUT.full; the test's own lines (faults, judgement) to $OUT.
-    "$TEST" "$row" 2>&1 | tee -a "$OUT.full" | grep -E '^(PASS|FAIL|QINFO|SKIP|   Loc)' | tee -a "$OUT" >&2 || true
+    "$TEST" "$row" 2>&1 | tee -a "$OUT.full" | grep --line-buffered -E '^(PASS|FAIL|QINFO|SKIP|   Loc)' | tee -a "$OUT" >&2 || true
     grep -q "^PASS   : .*(${row#chaos:})" "$OUT" || status=1
 done
 log "results in $OUT (the whole output in $OUT.full)"

@@ -119,9 +119,9 @@ private Q_SLOTS:
         const test::KafkaTools tools = test::kafkaTools();
         QProcess share;
         share.setProcessChannelMode(QProcess::MergedChannels);
-        share.start(tools.java, {QStringLiteral("-Xms32m"), QStringLiteral("-Xmx256m"), QStringLiteral("-XX:+UseSerialGC"),
-                                 QStringLiteral("-XX:TieredStopAtLevel=1"), QStringLiteral("-cp"),
-                                 tools.libs + QStringLiteral("/*"),
+        share.start(tools.java, {QStringLiteral("-Xms32m"), QStringLiteral("-Xmx256m"),
+                                 QStringLiteral("-XX:+UseSerialGC"), QStringLiteral("-XX:TieredStopAtLevel=1"),
+                                 QStringLiteral("-cp"), tools.libs + QStringLiteral("/*"),
                                  QStringLiteral("org.apache.kafka.tools.consumer.ConsoleShareConsumer"),
                                  QStringLiteral("--bootstrap-server"), bootstrap, QStringLiteral("--topic"), topic,
                                  QStringLiteral("--group"), group});
@@ -136,7 +136,8 @@ private Q_SLOTS:
         const QString output = QString::fromUtf8(share.readAll());
         share.kill();
         share.waitForFinished(10000);
-        QVERIFY2(seen && g, qPrintable(QStringLiteral("%1; ConsoleShareConsumer said: %2").arg(error, output.right(2000))));
+        QVERIFY2(seen && g,
+                 qPrintable(QStringLiteral("%1; ConsoleShareConsumer said: %2").arg(error, output.right(2000))));
         QCOMPARE(g->type, GroupType::Share);
         QVERIFY2(g->state == GroupState::Stable || g->state == GroupState::Empty, qPrintable(groupStateName(g->state)));
         QVERIFY(g->error.isEmpty()); // listed, not described (no ShareGroupDescribe in librdkafka)
