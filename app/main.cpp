@@ -3,6 +3,7 @@
 #include "app/Commands.h"
 #include "app/CrashReport.h"
 #include "app/Mm2Commands.h"
+#include "engine/core/OpenSslExit.h"
 
 #include <QCoreApplication>
 
@@ -37,6 +38,8 @@ const char kUsage[] =
 int main(int argc, char **argv)
 {
     md::installCrashReport();
+    // No OpenSSL cleanup at exit, racing a thread that is still ending (issue 40).
+    md::disableOpenSslExitCleanup();
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args.append(QString::fromLocal8Bit(argv[i]));

@@ -2,6 +2,7 @@
 
 #include "engine/core/CertificateCheck.h"
 #include "engine/core/ClientProperties.h"
+#include "engine/core/OpenSslExit.h"
 
 #include <QUuid>
 
@@ -60,6 +61,7 @@ QString kafkaErrorText(rd_kafka_resp_err_t err)
 
 ConfResult makeKafkaConf(const ClusterConfig &cluster, ClientRole role, const QMap<QString, QString> &overrides)
 {
+    disableOpenSslExitCleanup(); // before librdkafka first initialises OpenSSL
     KafkaConfPtr conf(rd_kafka_conf_new());
     QMap<QString, QString> props;
     props.insert(QStringLiteral("bootstrap.servers"), cluster.bootstrap);

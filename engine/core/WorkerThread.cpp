@@ -15,27 +15,20 @@ namespace {
 std::mutex g_detachedMutex;
 std::set<QThread *> g_detached;
 
-// At the end of the application: let every detached thread finish its step
-// (bounded by the worker's own timeouts). No event loop runs any more, so the
-// threads cannot delete themselves meanwhile.
-void waitForDetached()
+// Once, before the application can end: WorkerThread::waitForDetached runs as
+// one of its post routines (QCoreApplication's destructor).
+void waitAtTheEnd()
 {
-    std::set<QThread *> threads;
-    {
-        std::lock_guard lock(g_detachedMutex);
-        threads = g_detached;
-    }
-    for (QThread *t : threads)
-        t->wait();
+    static const bool registered = [] {
+        qAddPostRoutine(&WorkerThread::waitForDetached);
+        return true;
+    }();
+    Q_UNUSED(registered)
 }
 
 void detach(QThread *thread)
 {
-    static const bool registered = [] {
-        qAddPostRoutine(waitForDetached);
-        return true;
-    }();
-    Q_UNUSED(registered)
+    waitAtTheEnd();
     {
         std::lock_guard lock(g_detachedMutex);
         g_detached.insert(thread);
@@ -53,6 +46,43 @@ void detach(QThread *thread)
 }
 
 } // namespace
+
+void WorkerThread::waitForDetached()
+{
+    // Until none is left running, not one pass over those detached so far: a
+    // detached thread may detach another just before it ends. A job's engine
+    // thread that drops the last reference to the job destroys the job's
+    // lag-time reader, whose thread may still be reading; it was detached
+    // after the pass had begun and never waited for, so the process ran exit()
+    // (static destructors, the libraries' cleanup) under a thread still inside
+    // librdkafka and Qt, and glibc aborted in a thread's exit (issue 40).
+    for (;;) {
+        QThread *running = nullptr;
+        {
+            // Under the lock: a thread deleted meanwhile leaves the set first.
+            std::lock_guard lock(g_detachedMutex);
+            for (QThread *t : g_detached) {
+                if (!t->isFinished()) {
+                    running = t;
+                    break;
+                }
+            }
+        }
+        if (!running)
+            break;
+        running->wait();
+    }
+    // None of them runs any more, and no event loop takes the deleteLater each
+    // posted when it finished (that is how they leaked): deleted here, which
+    // also drops that posted event.
+    std::set<QThread *> finished;
+    {
+        std::lock_guard lock(g_detachedMutex);
+        finished.swap(g_detached);
+    }
+    for (QThread *t : finished)
+        delete t;
+}
 
 WorkerThread::WorkerThread(const QString &name) : m_name(name)
 {
@@ -94,6 +124,7 @@ void WorkerThread::start()
 {
     if (m_started)
         return;
+    waitAtTheEnd();
     m_started = true;
     thread()->start();
 }
@@ -101,6 +132,7 @@ void WorkerThread::start()
 void WorkerThread::start(std::function<void()> loop)
 {
     Q_ASSERT(!m_thread && !m_started);
+    waitAtTheEnd();
     m_started = true;
     m_thread = QThread::create(std::move(loop));
     m_thread->setObjectName(m_name);

@@ -24,8 +24,10 @@ namespace md {
 // step may poll) and returns at once: nothing waits on the caller's thread,
 // so a window closes even while a broker does not answer. The thread deletes
 // itself when its current step is done; threads still running when the
-// application ends are waited for then (a post routine), so no worker is cut
-// off inside librdkafka at exit.
+// application ends are waited for then (a post routine, waitForDetached),
+// also those another detached thread detached while it ended, so no worker
+// is cut off inside librdkafka at exit, nor runs on while exit() destroys the
+// libraries' and Qt's static state.
 //
 // A blocking loop (start(loop)) runs instead of the event loop; it ends when
 // its owner's own stop flag says so. Owners that must see it end (a job's
@@ -47,6 +49,13 @@ public:
     // Waits until the thread ended (timeoutMs < 0: however long that takes).
     // False on timeout. For owners whose teardown needs the thread gone.
     bool join(int timeoutMs = -1);
+
+    // Waits for every thread whose owner is gone until none is left, also those
+    // detached meanwhile by a thread it waited for, and deletes them. Runs at
+    // the end of the application (a post routine of QCoreApplication's
+    // destructor, registered by the first start()); nothing of ours may still
+    // run when exit() destroys the libraries' and Qt's static state.
+    static void waitForDetached();
 
 private:
     QThread *thread();

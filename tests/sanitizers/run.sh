@@ -3,8 +3,12 @@
 # its time limit; see the timings in the last run's report).
 #
 #   bash tests/sanitizers/run.sh asan   # build-asan: unit, gui and integration tests
-#                                       # under AddressSanitizer + UBSan (+ LeakSanitizer)
-#   bash tests/sanitizers/run.sh tsan   # build-tsan: the engine tests under ThreadSanitizer
+#                                       # under AddressSanitizer + UBSan (+ LeakSanitizer),
+#                                       # on librdkafka built with them too
+#                                       # (installer/librdkafka.sh --asan, built when missing)
+#   bash tests/sanitizers/run.sh tsan   # build-tsan: the engine tests under ThreadSanitizer,
+#                                       # on librdkafka built with it
+#                                       # (installer/librdkafka.sh --tsan, built when missing)
 #   bash tests/sanitizers/run.sh all    # both, one after the other
 #
 # Each run configures its preset (CMakePresets.json) when build-<preset>/ has
@@ -97,8 +101,15 @@ run_ctest() { # build dir, ctest selection...
 }
 
 run_asan() {
-    local t=$SECONDS dir="$ROOT/build-asan"
-    configure asan
+    local t=$SECONDS dir="$ROOT/build-asan" rdkafka
+    # librdkafka instrumented too (see installer/librdkafka.sh --asan): a
+    # write into freed memory inside it, or by us into its buffers, is seen.
+    # A build dir configured with another one is switched over to it.
+    rdkafka="$(nice -n 19 bash "$ROOT/installer/librdkafka.sh" --asan)"
+    if [[ -f "$dir/CMakeCache.txt" && "$(cached "$dir" MIRRORDESK_RDKAFKA_PREFIX)" != "$rdkafka" ]]; then
+        cmake -S "$ROOT" -B "$dir" -DMIRRORDESK_RDKAFKA_PREFIX="$rdkafka" -URdKafka_DIR >/dev/null
+    fi
+    configure asan -DMIRRORDESK_RDKAFKA_PREFIX="$rdkafka"
     log "asan: build"
     nice -n 19 cmake --build "$dir" -j "${SANITIZE_JOBS:-2}"
     echo "built in $((SECONDS - t))s"
@@ -148,5 +159,5 @@ all)
     run_tsan || rc=$?
     exit "$rc"
     ;;
-*) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+*) sed -n '2,26p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

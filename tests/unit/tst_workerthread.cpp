@@ -1,6 +1,8 @@
 // WorkerThread, the one owner of a long-lived thread: destroying the owner while
 // its worker is inside a long step returns at once, and the worker is still
-// deleted on its own thread once the step ends; a blocking loop is joined.
+// deleted on its own thread once the step ends; a blocking loop is joined; the
+// application's end waits for every detached thread, also one detached by
+// another detached thread while the end waited for that one (issue 40).
 #include "engine/core/WorkerThread.h"
 
 #include <QElapsedTimer>
@@ -9,6 +11,7 @@
 
 #include <atomic>
 #include <memory>
+#include <thread>
 
 using namespace md;
 
@@ -93,6 +96,45 @@ private Q_SLOTS:
         QVERIFY(!owner.join(50)); // still looping
         stop = true;
         QVERIFY(owner.join(5000));
+    }
+
+    // A job's engine thread that holds the last reference to the job destroys
+    // the job's lag-time reader as it ends, while the reader's thread is still
+    // reading: that thread is detached from the engine thread, after the
+    // application's end began waiting for the engine thread. It must be waited
+    // for too; it was not, and ran on into exit() (issue 40: glibc's
+    // "malloc_consolidate(): invalid chunk size" in a thread's exit).
+    void detachedWhileTheEndWaitsIsWaitedFor()
+    {
+        struct Flags {
+            std::atomic<bool> release{false};
+            std::atomic<bool> innerStarted{false};
+            std::atomic<bool> innerDone{false};
+        };
+        auto flags = std::make_shared<Flags>(); // the threads may outlive this function
+        auto outer = std::make_unique<WorkerThread>(QStringLiteral("outer"));
+        outer->start([flags] {
+            while (!flags->release)
+                QThread::msleep(5);
+            auto inner = std::make_unique<WorkerThread>(QStringLiteral("inner"));
+            inner->start([flags] {
+                flags->innerStarted = true;
+                QThread::msleep(500);
+                flags->innerDone = true;
+            });
+            while (!flags->innerStarted)
+                QThread::msleep(1);
+            inner.reset(); // detached from this thread, still running
+        });
+        outer.reset(); // detached, waiting for the release
+        // The outer thread detaches the inner one once the wait below has begun.
+        std::thread releaser([flags] {
+            QThread::msleep(200);
+            flags->release = true;
+        });
+        WorkerThread::waitForDetached(); // what QCoreApplication's destructor runs
+        releaser.join();
+        QVERIFY2(flags->innerDone.load(), "returned while a detached thread still ran");
     }
 };
 
