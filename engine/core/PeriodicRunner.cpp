@@ -13,8 +13,7 @@ struct PeriodicRunner::Control {
     bool done = false;
 };
 
-PeriodicRunner::PeriodicRunner(const QString &threadName)
-    : m_control(std::make_shared<Control>()), m_thread(threadName)
+PeriodicRunner::PeriodicRunner(const QString &threadName) : m_control(std::make_shared<Control>()), m_thread(threadName)
 {
 }
 
