@@ -348,15 +348,18 @@ void MirrorWorker::noteJump(PartState *p, qint64 offset, bool eof)
 void MirrorWorker::drainPending()
 {
     while (!m_pending.empty()) {
-        if (!m_pending.front()) {
-            m_pending.pop_front();
+        // Taken out of the line before it is handled: handling it may drop
+        // other records from the line (a seek back, an aborted transaction),
+        // which must not move or free the one in hand.
+        MessagePtr msg = std::move(m_pending.front());
+        m_pending.pop_front();
+        if (!msg)
             continue;
-        }
-        if (!handleMessage(m_pending.front())) {
-            rd_kafka_poll(m_producer.get(), 10); // let delivery reports free queue space
+        if (!handleMessage(msg)) {
+            m_pending.push_front(std::move(msg)); // could not take it now: first in line again
+            rd_kafka_poll(m_producer.get(), 10);  // let delivery reports free queue space
             return;
         }
-        m_pending.pop_front();
     }
     m_backpressure = false;
 }
@@ -561,9 +564,11 @@ void MirrorWorker::applyPauses()
         rd_kafka_resume_partitions(m_consumer.get(), resume.get());
     if (seek->cnt > 0) {
         ErrorPtr err{rd_kafka_seek_partitions(m_consumer.get(), seek.get(), 5000)};
+        std::vector<PartState *> sought;
         for (int i = 0; i < seek->cnt; ++i) {
             if (!err && !seek->elems[i].err) {
                 seeking[size_t(i)]->resumeFrom = -1;
+                sought.push_back(seeking[size_t(i)]);
             } else {
                 debouncedEvent(QStringLiteral("seek"), JobEvent::Severity::Warning,
                                QStringLiteral("could not seek %1/%2 back to offset %3: %4; retrying")
@@ -574,6 +579,16 @@ void MirrorWorker::applyPauses()
                                             : kafkaErrorText(seek->elems[i].err)));
             }
         }
+        // What was polled before a seek comes again after it. Left in line it
+        // would pass once resumeFrom is cleared, and the records between the
+        // seek's offset and it would be skipped (seen as a forward gap): a
+        // partition waiting for its claim sought to each of its records in
+        // line in turn and went on after the last one.
+        if (!sought.empty())
+            std::erase_if(m_pending, [&](const MessagePtr &m) {
+                PartState *p = m ? partFor(topicFor(m->rkt), m->partition) : nullptr;
+                return p && std::find(sought.begin(), sought.end(), p) != sought.end();
+            });
     }
 }
 
