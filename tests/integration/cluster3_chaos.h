@@ -61,7 +61,7 @@ QStringList runChaos(const QString &topic, int partitions, const QString &groupI
         }
         case 2: { // the coordinator of the job's group killed -9
             const QString where = exactlyOnce ? target : source;
-            const int node = groupCoordinator(bootstrap(where), groupId, &error);
+            const int node = groupCoordinatorWhenKnown(bootstrap(where), groupId, &error);
             what = QStringLiteral("kill -9 %1 node %2 (group coordinator)").arg(where).arg(node);
             ok = node >= 0 && killClusterNode(where, node, &error) &&
                  QTest::qWaitFor(

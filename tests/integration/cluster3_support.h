@@ -13,6 +13,7 @@
 
 #include <librdkafka/rdkafka.h>
 
+#include <QDeadlineTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -123,12 +124,27 @@ inline int groupCoordinator(const QString &bootstrap, const QString &group, QStr
     const rd_kafka_ConsumerGroupDescription_t **descs =
         rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(event.get()), &n);
     if (n != 1 || rd_kafka_ConsumerGroupDescription_error(descs[0])) {
-        *error = n == 1 ? QString::fromUtf8(rd_kafka_error_string(rd_kafka_ConsumerGroupDescription_error(descs[0])))
-                        : QStringLiteral("no description");
+        const rd_kafka_error_t *e = n == 1 ? rd_kafka_ConsumerGroupDescription_error(descs[0]) : nullptr;
+        *error = e ? QStringLiteral("%1 (%2)").arg(QString::fromUtf8(rd_kafka_error_string(e)),
+                                                   QString::fromUtf8(rd_kafka_err2name(rd_kafka_error_code(e))))
+                   : QStringLiteral("no description");
         return -1;
     }
     const rd_kafka_Node_t *node = rd_kafka_ConsumerGroupDescription_coordinator(descs[0]);
     return node ? rd_kafka_Node_id(node) : -1;
+}
+
+// The same, asked again (bounded) while the answer is "not yet": a
+// coordinator that has just moved or started loads the group's partition of
+// __consumer_offsets first, and librdkafka hands that error back as it is.
+inline int groupCoordinatorWhenKnown(const QString &bootstrap, const QString &group, QString *error,
+                                     int timeoutMs = 30000)
+{
+    const QDeadlineTimer until(timeoutMs);
+    int node = -1;
+    while ((node = groupCoordinator(bootstrap, group, error)) < 0 && !until.hasExpired())
+        QTest::qWait(500);
+    return node;
 }
 
 // Every node of `cluster` runs, is in the metadata, and every partition of
