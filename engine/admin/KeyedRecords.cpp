@@ -16,7 +16,9 @@ constexpr int kWriteTimeoutMs = 30000;
 
 void onDelivery(rd_kafka_t *, const rd_kafka_message_t *m, void *)
 {
-    *static_cast<rd_kafka_resp_err_t *>(m->_private) = m->err;
+    // Delivered without an offset may be lost (writeConfirmed): not written.
+    *static_cast<rd_kafka_resp_err_t *>(m->_private) =
+        writeConfirmed(m) ? RD_KAFKA_RESP_ERR_NO_ERROR : (m->err ? m->err : RD_KAFKA_RESP_ERR__INCONSISTENT);
 }
 
 } // namespace

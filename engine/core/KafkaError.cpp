@@ -117,4 +117,11 @@ QString kafkaErrorKindName(KafkaErrorKind kind)
     return QStringLiteral("other");
 }
 
+QString unconfirmedWriteText(const rd_kafka_message_t *report)
+{
+    if (report->err != RD_KAFKA_RESP_ERR_NO_ERROR)
+        return QString::fromUtf8(rd_kafka_err2str(report->err));
+    return QStringLiteral("acknowledged without an offset, so the write is not confirmed");
+}
+
 } // namespace md

@@ -67,6 +67,23 @@ struct KafkaError {
 // "unreachable", "authentication", "TLS", ... for logs and tests.
 QString kafkaErrorKindName(KafkaErrorKind kind);
 
+// Whether a delivery report carries the broker's word that the record was
+// written. librdkafka also reports records delivered without an offset: a
+// batch the broker called a duplicate, and one whose request failed without an
+// answer when a later batch of the same producer was taken ("implicitly
+// acked"). That inference is wrong when the partition's new leader does not
+// know the producer (a replica a reassignment recreated takes any sequence):
+// the records are gone while reported delivered. A writer that must not lose
+// a record writes it again. The producers here all use acks=all, which always
+// reports an offset for a confirmed write.
+inline bool writeConfirmed(const rd_kafka_message_t *report)
+{
+    return report->err == RD_KAFKA_RESP_ERR_NO_ERROR && report->offset >= 0;
+}
+
+// Why a delivery report is not a confirmed write, for events and errors.
+QString unconfirmedWriteText(const rd_kafka_message_t *report);
+
 } // namespace md
 
 Q_DECLARE_METATYPE(md::KafkaError)

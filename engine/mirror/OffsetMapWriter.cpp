@@ -1,6 +1,7 @@
 #include "engine/mirror/OffsetMapWriter.h"
 
 #include "engine/core/ClusterConfig.h"
+#include "engine/core/KafkaError.h"
 #include "engine/offsetmap/OffsetMap.h"
 
 #include <memory>
@@ -185,13 +186,18 @@ void OffsetMapWriter::onDelivery(const rd_kafka_message_t *dm)
     if (!w->map->settle(w->write))
         return; // written for an earlier assignment of the partition
     const bool purged = dm->err == RD_KAFKA_RESP_ERR__PURGE_QUEUE || dm->err == RD_KAFKA_RESP_ERR__PURGE_INFLIGHT;
-    if (dm->err && m_transactional) {
+    // A map record reported delivered without an offset may be lost
+    // (writeConfirmed): its segment is written again like a refused one, as a
+    // missing segment would read as a gap and a group moved through it would
+    // skip those records.
+    const bool failed = !writeConfirmed(dm);
+    if (failed && m_transactional) {
         if (!purged)
             m_reports.transactionFailed(QStringLiteral("the target did not take offset map records (topic %1): %2")
-                                            .arg(m_topic, QString::fromUtf8(rd_kafka_err2str(dm->err))));
+                                            .arg(m_topic, unconfirmedWriteText(dm)));
         return;
     }
-    if (dm->err) {
+    if (failed) {
         // Everything of this partition again, in order, at the next commit;
         // the commit stays where the map was last made durable.
         w->map->refused();
@@ -202,7 +208,7 @@ void OffsetMapWriter::onDelivery(const rd_kafka_message_t *dm)
         if (++m_failures > 20 && !m_lost) {
             lose(QStringLiteral("the target refused %1 offset map records in a row for %2 (%3)")
                      .arg(m_failures)
-                     .arg(m_topic, QString::fromUtf8(rd_kafka_err2str(dm->err))));
+                     .arg(m_topic, unconfirmedWriteText(dm)));
             return;
         }
         m_reports.debouncedEvent(
@@ -211,7 +217,7 @@ void OffsetMapWriter::onDelivery(const rd_kafka_message_t *dm)
                            "them again at the next commit")
                 .arg(w->sourceTopic)
                 .arg(w->partition)
-                .arg(m_topic, QString::fromUtf8(rd_kafka_err2str(dm->err))));
+                .arg(m_topic, unconfirmedWriteText(dm)));
         return;
     }
     m_failures = 0;

@@ -1,5 +1,6 @@
 #include "engine/query/MessageCopier.h"
 
+#include "engine/core/KafkaError.h"
 #include "engine/core/KafkaHandles.h"
 #include "engine/core/ReaderConsumer.h"
 #include "engine/core/Tasks.h"
@@ -37,15 +38,15 @@ struct DeliveryState {
 void deliveryCb(rd_kafka_t *, const rd_kafka_message_t *m, void *opaque)
 {
     auto *state = static_cast<DeliveryState *>(opaque);
-    if (m->err == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    if (writeConfirmed(m)) {
         ++state->acked;
         return;
     }
-    ++state->failed;
+    ++state->failed; // delivered without an offset may be lost: counted and said as failed
     std::lock_guard lock(state->mutex);
     if (state->firstError.isEmpty() && m->err != RD_KAFKA_RESP_ERR__PURGE_QUEUE &&
         m->err != RD_KAFKA_RESP_ERR__PURGE_INFLIGHT)
-        state->firstError = QStringLiteral("partition %1: %2").arg(m->partition).arg(utf8(rd_kafka_err2str(m->err)));
+        state->firstError = QStringLiteral("partition %1: %2").arg(m->partition).arg(unconfirmedWriteText(m));
 }
 
 void quietLog(const rd_kafka_t *, int, const char *, const char *)

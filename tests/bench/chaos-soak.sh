@@ -2,7 +2,7 @@
 # Chaos soak on real three-node clusters (issue 40).
 #
 #   tests/bench/chaos-soak.sh [--minutes M] [--delivery at-least-once|exactly-once|both]
-#                             [--seed N] [--build DIR] [--out FILE]
+#                             [--seed N] [--build DIR] [--out FILE] [--keep-state]
 #
 # Starts its own three-node source and target clusters (tests/kafka/harness.sh
 # start-cluster3, a private state dir, stopped on exit) and runs the fault lane's
@@ -19,7 +19,8 @@
 # Writes the faults, their times and the judgement to FILE (default
 # chaos-soak-<time>.log in the current directory), the whole output to
 # FILE.full and, when a run failed, the nodes' last log lines to FILE.nodes;
-# exits 0 when every run passed.
+# exits 0 when every run passed. --keep-state keeps a failed run's brokers' data
+# (FILE.state, stopped) for kafka-dump-log.sh and kafka-console-consumer.sh.
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -29,6 +30,7 @@ MINUTES=20
 DELIVERY=both
 SEED=""
 OUT=""
+KEEP=0
 
 BENCH_NAME=chaos-soak
 # shellcheck source=lib.sh
@@ -41,6 +43,7 @@ while (($#)); do
         --seed) SEED="$2"; shift ;;
         --build) BUILD="$2"; shift ;;
         --out) OUT="$2"; shift ;;
+        --keep-state) KEEP=1 ;;
         -h|--help) usage; exit 0 ;;
         *) die "unknown argument $1 (--help lists them)" ;;
     esac
@@ -57,7 +60,7 @@ TEST="$BUILD/tests/integration_tst_cluster3_faults"
 OUT="${OUT:-$PWD/chaos-soak-$(date +%Y%m%d-%H%M%S).log}"
 
 STATE="$(mktemp -d)"
-export MIRRORDESK_KAFKA_STATE="$STATE/kafka" MIRRORDESK_KAFKA_PORTS="${MIRRORDESK_KAFKA_PORTS:-33000-33767}"
+export MIRRORDESK_KAFKA_STATE="$STATE/kafka" MIRRORDESK_KAFKA_PORTS="${MIRRORDESK_KAFKA_PORTS:-16000-16767}"
 cleanup() {
     bash "$ROOT/tests/kafka/harness.sh" stop-all >/dev/null 2>&1 || true
     # What the nodes logged, kept when a run failed (the state dir goes).
@@ -69,6 +72,9 @@ cleanup() {
             tail -n 300 "$log" >>"$OUT.nodes"
         done
         [[ -f "$OUT.nodes" ]] && log "the nodes' last log lines are in $OUT.nodes"
+        if ((KEEP)); then
+            rm -rf "$OUT.state" && mv "$STATE/kafka" "$OUT.state" && log "the brokers' data is in $OUT.state"
+        fi
     fi
     rm -rf "$STATE"
 }

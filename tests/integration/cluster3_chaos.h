@@ -94,7 +94,10 @@ QStringList runChaos(const QString &topic, int partitions, const QString &groupI
         ok =
             ok && QTest::qWaitFor([&] { return clusterWhole(source, &state) && clusterWhole(target, &state); }, 120000);
         done << QStringLiteral("%1 at %2 s").arg(what).arg(at / 1000);
-        qInfo("chaos: %s: %s in %lld ms", qPrintable(what), ok ? "waited out" : "FAILED", clock.elapsed() - at);
+        // The wall time: the job's events carry it.
+        qInfo("chaos: %s at %s: %s in %lld ms", qPrintable(what),
+              qPrintable(QDateTime::currentDateTime().addMSecs(at - clock.elapsed()).toString(u"hh:mm:ss.zzz")),
+              ok ? "waited out" : "FAILED", clock.elapsed() - at);
         if (!ok) {
             QTest::qFail(qPrintable(QStringLiteral("%1: %2 %3").arg(what, error, state)), __FILE__, __LINE__);
             return done;

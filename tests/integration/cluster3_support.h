@@ -293,9 +293,11 @@ inline std::optional<PartitionValues> readSource(const QString &topic, QString *
     return out;
 }
 
-// Whether the target topic shows (read_committed) every value of `expected`;
-// a short read, so the caller's bounded wait stays bounded.
-inline bool targetShowsAll(const QString &topic, const QSet<QString> &expected, QString *state)
+// Whether the target topic shows (read_committed) every record of `source`
+// (its values by partition, in offset order from offset 0); a short read, so
+// the caller's bounded wait stays bounded. The state names what is missing as
+// source offset ranges: where a loss happened is the first clue to why.
+inline bool targetShowsAll(const QString &topic, const PartitionValues &source, QString *state)
 {
     QString error;
     ConsumeOptions options;
@@ -309,13 +311,28 @@ inline bool targetShowsAll(const QString &topic, const QSet<QString> &expected, 
     QSet<QString> seen;
     for (const TestRecord &r : *copied)
         seen.insert(QString::fromUtf8(r.value.value_or(QByteArray())));
-    qsizetype missing = 0;
-    for (const QString &v : expected)
-        missing += seen.contains(v) ? 0 : 1;
-    *state = QStringLiteral("last read of the target: %1 records, %2 of %3 source records missing")
+    qsizetype missing = 0, expected = 0;
+    QStringList ranges;
+    for (auto it = source.cbegin(); it != source.cend(); ++it) {
+        const QStringList &values = it.value();
+        expected += values.size();
+        for (qsizetype i = 0; i < values.size(); ++i) {
+            if (seen.contains(values[i]))
+                continue;
+            qsizetype end = i;
+            while (end + 1 < values.size() && !seen.contains(values[end + 1]))
+                ++end;
+            missing += end - i + 1;
+            ranges << QStringLiteral("p%1 %2-%3").arg(it.key()).arg(i).arg(end);
+            i = end;
+        }
+    }
+    *state = QStringLiteral("last read of the target: %1 records, %2 of %3 source records missing%4")
                  .arg(copied->size())
                  .arg(missing)
-                 .arg(expected.size());
+                 .arg(expected)
+                 .arg(ranges.isEmpty() ? QString()
+                                       : QStringLiteral(" (source offsets %1)").arg(ranges.mid(0, 20).join(u", ")));
     return missing == 0;
 }
 

@@ -174,7 +174,12 @@ pick_ports() {
     local range="${MIRRORDESK_KAFKA_PORTS:-20000-31999}"
     [[ "$range" =~ ^([0-9]+)-([0-9]+)$ ]] && (( BASH_REMATCH[1] >= 1024 && BASH_REMATCH[1] < BASH_REMATCH[2] )) ||
         die "MIRRORDESK_KAFKA_PORTS must be LOW-HIGH with 1024 <= LOW < HIGH, not '$range'"
-    python3 - "$1" "${BASH_REMATCH[1]}" "${BASH_REMATCH[2]}" <<'EOF'
+    local low="${BASH_REMATCH[1]}" high="${BASH_REMATCH[2]}" eph_low eph_high
+    if read -r eph_low eph_high </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null &&
+        (( low <= eph_high && high >= eph_low )); then
+        die "MIRRORDESK_KAFKA_PORTS=$range overlaps the kernel's ephemeral ports ($eph_low-$eph_high): an outgoing connection can take a killed broker's port before it restarts (seen as 'Address already in use'); choose ports below $eph_low"
+    fi
+    python3 - "$1" "$low" "$high" <<'EOF'
 import random, socket, sys
 n, low, high = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 held, ports = [], []

@@ -233,6 +233,26 @@ private Q_SLOTS:
         const QString text = describeCertificateFailure({x509Error, depth, QStringLiteral("b:1")});
         QVERIFY2(text.contains(words), qPrintable(text));
     }
+
+    // A report without an offset is not a confirmed write (the chaos soak's
+    // loss): every writer that must not lose a record writes it again.
+    void onlyAnOffsetConfirmsAWrite()
+    {
+        rd_kafka_message_t report{};
+        report.err = RD_KAFKA_RESP_ERR_NO_ERROR;
+        report.offset = 42;
+        QVERIFY(writeConfirmed(&report));
+        report.offset = 0;
+        QVERIFY(writeConfirmed(&report));
+        report.offset = RD_KAFKA_OFFSET_INVALID; // implicitly acked, or a duplicate sequence
+        QVERIFY(!writeConfirmed(&report));
+        QVERIFY(unconfirmedWriteText(&report).contains(QLatin1String("without an offset")));
+        report.err = RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE;
+        report.offset = 7;
+        QVERIFY(!writeConfirmed(&report));
+        QCOMPARE(unconfirmedWriteText(&report),
+                 QString::fromUtf8(rd_kafka_err2str(RD_KAFKA_RESP_ERR_MSG_SIZE_TOO_LARGE)));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestKafkaError)
