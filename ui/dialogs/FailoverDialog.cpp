@@ -12,7 +12,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRegularExpression>
@@ -118,6 +117,7 @@ FailoverDialog::FailoverDialog(const MirrorJobSpec &spec, QWidget *parent) : QDi
     if (const QScreen *screen = parent ? parent->screen() : this->screen())
         size = size.boundedTo(screen->availableGeometry().size() * 0.9);
     resize(size);
+    m_flow.attach(this, m_status, m_busyBar, [this] { updateButtons(); });
     updateButtons();
 }
 
@@ -144,7 +144,7 @@ QString FailoverDialog::summaryText() const
 
 QString FailoverDialog::statusText() const
 {
-    return m_status->text();
+    return m_flow.statusText();
 }
 
 GroupSyncOptions FailoverDialog::options() const
@@ -161,26 +161,8 @@ void FailoverDialog::optionsChanged()
     const bool valid = validPattern(m_groups->text().trimmed());
     m_groupsError->setText(valid ? QString() : tr("Not a valid regular expression."));
     m_groupsError->setVisible(!valid);
-    const bool stale = m_havePlan && !sameOptions(options(), m_planOptions);
-    if (stale && !m_stale)
-        setStatus(tr("The options changed since this preview: Preview again before failing over."), false);
-    m_stale = stale;
-    updateButtons();
-}
-
-void FailoverDialog::setBusy(bool busy, const QString &text)
-{
-    m_busy = busy;
-    m_busyBar->setVisible(busy);
-    if (!text.isEmpty())
-        setStatus(text, false);
-    updateButtons();
-}
-
-void FailoverDialog::setStatus(const QString &text, bool error)
-{
-    m_status->setText(text);
-    m_status->setStyleSheet(error ? kErrorStyle : QString());
+    m_flow.setStale(!sameOptions(options(), m_planOptions),
+                    tr("The options changed since this preview: Preview again before failing over."));
 }
 
 void FailoverDialog::updateButtons()
@@ -188,12 +170,12 @@ void FailoverDialog::updateButtons()
     m_cancelPreview->setVisible(m_previewing);
     const bool valid = validPattern(m_groups->text().trimmed());
     const bool selects = !m_spec.groupsInclude.isEmpty() || !m_groups->text().trimmed().isEmpty();
-    m_preview->setEnabled(!m_busy && valid && selects);
+    m_preview->setEnabled(!m_flow.isBusy() && valid && selects);
     m_preview->setToolTip(selects ? QString() : tr("Name the groups to move: the profile lists none"));
     QString why;
-    if (m_busy)
+    if (m_flow.isBusy())
         why = tr("Waiting for the clusters");
-    else if (!m_havePlan || m_stale)
+    else if (!m_flow.isCurrent())
         why = tr("Preview first: Fail Over writes exactly what the preview shows");
     else if (!m_plan.ok)
         why = tr("The preview failed");
@@ -205,13 +187,12 @@ void FailoverDialog::updateButtons()
 
 void FailoverDialog::preview()
 {
-    if (m_busy || !m_preview->isEnabled())
+    if (m_flow.isBusy() || !m_preview->isEnabled())
         return;
-    const quint64 generation = ++m_generation;
     const GroupSyncOptions opts = options();
     m_planOptions = opts;
-    setBusy(true, m_previewAfterApply ? QString() : tr("Reading the offset map and the groups\u2026"));
     m_previewing = true;
+    const quint64 generation = m_flow.beginPreview(tr("Reading the offset map and the groups\u2026"));
     m_previewCancel = std::make_shared<std::atomic_bool>(false);
     updateButtons();
     const MirrorJobSpec spec = m_spec;
@@ -243,30 +224,26 @@ void FailoverDialog::cancelPreview()
     if (!m_previewing)
         return;
     m_previewCancel->store(true);
-    ++m_generation; // its answer is dropped
     m_previewing = false;
-    m_previewAfterApply = false;
-    setBusy(false);
-    setStatus(tr("Preview cancelled."), false);
+    m_flow.dropPreview();
+    m_flow.setStatus(tr("Preview cancelled."), false);
     Q_EMIT previewFinished(false);
 }
 
 void FailoverDialog::showPreview(quint64 generation, const Preview &p)
 {
-    if (generation != m_generation)
+    bool afterApply = false;
+    if (!m_flow.finishPreview(generation, &afterApply))
         return;
     m_previewing = false;
-    const bool afterApply = std::exchange(m_previewAfterApply, false);
     m_plan = p.plan;
     m_plan.ok = p.ok;
     m_lag = p.lag;
-    m_havePlan = true;
-    m_stale = false;
-    setBusy(false);
+    updateButtons();
     if (!p.ok) {
         m_model->clear();
         m_summary->clear();
-        setStatus(tr("Preview failed: %1").arg(p.error), true);
+        m_flow.setStatus(tr("Preview failed: %1").arg(p.error), true);
         updateButtons();
         Q_EMIT previewFinished(false);
         return;
@@ -302,19 +279,12 @@ void FailoverDialog::showPreview(quint64 generation, const Preview &p)
         text += QLatin1Char(' ') + tr("Refused (active on the target): %1.").arg(active.join(QStringLiteral("; ")));
     m_summary->setText(text);
     if (!afterApply)
-        setStatus(m_plan.groups.isEmpty() ? tr("No selected group has committed offsets for the mirrored topics.")
-                                          : QString(),
-                  false);
+        m_flow.setStatus(m_plan.groups.isEmpty()
+                             ? tr("No selected group has committed offsets for the mirrored topics.")
+                             : QString(),
+                         false);
     updateButtons();
     Q_EMIT previewFinished(true);
-}
-
-bool FailoverDialog::confirm(const QString &text)
-{
-    if (m_confirmHook)
-        return m_confirmHook(text);
-    return QMessageBox::question(this, windowTitle(), text, QMessageBox::Yes | QMessageBox::Cancel,
-                                 QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
 void FailoverDialog::failover()
@@ -323,13 +293,14 @@ void FailoverDialog::failover()
         return;
     const int groups = int(std::count_if(m_plan.groups.cbegin(), m_plan.groups.cend(),
                                          [](const GroupSyncEntry &g) { return g.count(GroupSyncAction::Write) > 0; }));
-    if (!confirm(tr("Write the translated offsets of %1 groups (%2 partitions) to %3?\n\nTheir consumers on the "
-                    "target will start from there.")
-                     .arg(groups)
-                     .arg(m_plan.count(GroupSyncAction::Write))
-                     .arg(m_spec.target.bootstrap)))
+    if (!m_flow.confirm(windowTitle(),
+                        tr("Write the translated offsets of %1 groups (%2 partitions) to %3?\n\nTheir consumers on the "
+                           "target will start from there.")
+                            .arg(groups)
+                            .arg(m_plan.count(GroupSyncAction::Write))
+                            .arg(m_spec.target.bootstrap)))
         return;
-    setBusy(true, tr("Writing the groups' offsets to the target\u2026"));
+    m_flow.beginApply(tr("Writing the groups' offsets to the target\u2026"));
     const MirrorJobSpec spec = m_spec;
     const GroupSyncPlan plan = m_plan;
     inBackground<GroupSyncOutcome>(
@@ -339,7 +310,7 @@ void FailoverDialog::failover()
 
 void FailoverDialog::showOutcome(const GroupSyncOutcome &outcome)
 {
-    setBusy(false);
+    m_flow.finishApply();
     QString text;
     if (!outcome.error.isEmpty()) {
         text = tr("Fail over failed: %1").arg(outcome.error);
@@ -354,11 +325,9 @@ void FailoverDialog::showOutcome(const GroupSyncOutcome &outcome)
                                             ? tr("%1: %2").arg(f.group, f.error)
                                             : tr("%1 %2/%3: %4").arg(f.group, f.topic).arg(f.partition).arg(f.error));
     }
-    setStatus(text, !outcome.ok);
+    m_flow.setStatus(text, !outcome.ok);
     Q_EMIT failoverFinished(outcome.ok, text);
-    // What the groups look like now.
-    m_previewAfterApply = true;
-    preview();
+    preview(); // what the groups look like now; the message stays
 }
 
 } // namespace md

@@ -2,11 +2,11 @@
 
 #include "engine/groupsync/GroupOffsetSync.h"
 #include "engine/mirror/MirrorJobSpec.h"
+#include "ui/dialogs/PreviewApply.h"
 
 #include <QDialog>
 
 #include <atomic>
-#include <functional>
 #include <memory>
 
 class QCheckBox;
@@ -35,20 +35,20 @@ class FailoverDialog final : public QDialog {
     Q_DISABLE_COPY_MOVE(FailoverDialog)
 public:
     static constexpr int TimeoutMs = 20000;
-    using ConfirmHook = std::function<bool(const QString &text)>;
+    using ConfirmHook = PreviewApply::ConfirmHook;
 
     explicit FailoverDialog(const MirrorJobSpec &spec, QWidget *parent = nullptr);
     ~FailoverDialog() override; // never waits
 
     const MirrorJobSpec &spec() const { return m_spec; }
-    void setConfirmHook(const ConfirmHook &hook) { m_confirmHook = hook; }
+    void setConfirmHook(const ConfirmHook &hook) { m_flow.setConfirmHook(hook); }
     void setGroupPattern(const QString &pattern);
     void setAllowRewind(bool allow);
 
     const GroupSyncPlan &plan() const { return m_plan; }
     const CopyLag &lag() const { return m_lag; }
-    bool hasCurrentPlan() const { return m_havePlan && !m_stale; }
-    bool isBusy() const { return m_busy; }
+    bool hasCurrentPlan() const { return m_flow.isCurrent(); }
+    bool isBusy() const { return m_flow.isBusy(); }
     FailoverPlanModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QPushButton *failoverButton() const { return m_apply; }
@@ -78,21 +78,13 @@ private:
     void showOutcome(const GroupSyncOutcome &outcome);
     GroupSyncOptions options() const;
     void optionsChanged();
-    void setBusy(bool busy, const QString &text = {});
-    void setStatus(const QString &text, bool error);
     void updateButtons();
-    bool confirm(const QString &text);
 
     MirrorJobSpec m_spec;
-    ConfirmHook m_confirmHook;
+    PreviewApply m_flow;
     GroupSyncPlan m_plan;
     CopyLag m_lag;
     GroupSyncOptions m_planOptions;
-    bool m_havePlan = false;
-    bool m_stale = false;
-    bool m_busy = false;
-    bool m_previewAfterApply = false;
-    quint64 m_generation = 0;
     bool m_previewing = false;
     std::shared_ptr<std::atomic_bool> m_previewCancel;
 

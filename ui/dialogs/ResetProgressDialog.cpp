@@ -12,7 +12,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
@@ -196,7 +195,9 @@ ResetProgressDialog::ResetProgressDialog(const MirrorJobSpec &spec, QWidget *par
     connect(m_preview, &QPushButton::clicked, this, &ResetProgressDialog::preview);
     connect(m_reset, &QPushButton::clicked, this, &ResetProgressDialog::reset);
 
-    setStatus(tr("Choose where the job restarts, then Preview: nothing is written before Reset Progress."), false);
+    m_flow.attach(this, m_status, m_busyBar, [this] { updateButtons(); });
+    m_flow.setStatus(tr("Choose where the job restarts, then Preview: nothing is written before Reset Progress."),
+                     false);
     updateButtons();
 }
 
@@ -219,7 +220,7 @@ QString ResetProgressDialog::summaryText() const
 
 QString ResetProgressDialog::statusText() const
 {
-    return m_status->text();
+    return m_flow.statusText();
 }
 
 void ResetProgressDialog::setBlockedReason(const QString &reason)
@@ -249,38 +250,20 @@ void ResetProgressDialog::optionsChanged()
     m_topicsError->setText(valid ? QString() : tr("Not a valid regular expression."));
     m_topicsError->setVisible(!valid);
     // A preview stands for the options it was made with; going back to them makes it current again.
-    const bool stale = m_havePlan && !sameRequest(request(), m_planRequest);
-    if (stale && !m_stale)
-        setStatus(tr("The options changed since this preview: Preview again before resetting."), false);
-    m_stale = stale;
-    updateButtons();
-}
-
-void ResetProgressDialog::setBusy(bool busy, const QString &text)
-{
-    m_busy = busy;
-    m_busyBar->setVisible(busy);
-    if (!text.isEmpty())
-        setStatus(text, false);
-    updateButtons();
-}
-
-void ResetProgressDialog::setStatus(const QString &text, bool error)
-{
-    m_status->setText(text);
-    m_status->setStyleSheet(error ? kErrorStyle : QString());
+    m_flow.setStale(!sameRequest(request(), m_planRequest),
+                    tr("The options changed since this preview: Preview again before resetting."));
 }
 
 void ResetProgressDialog::updateButtons()
 {
     const bool validTopics = validPattern(m_topics->text().trimmed());
-    m_preview->setEnabled(!m_busy && validTopics);
+    m_preview->setEnabled(!m_flow.isBusy() && validTopics);
     QString why;
     if (!m_blockedReason.isEmpty())
         why = m_blockedReason;
-    else if (m_busy)
+    else if (m_flow.isBusy())
         why = tr("Waiting for the cluster");
-    else if (!m_havePlan || m_stale)
+    else if (!m_flow.isCurrent())
         why = tr("Preview first: Reset writes exactly what the preview shows");
     else if (!m_plan.ok)
         why = tr("The preview failed");
@@ -292,12 +275,11 @@ void ResetProgressDialog::updateButtons()
 
 void ResetProgressDialog::preview()
 {
-    if (m_busy || !validPattern(m_topics->text().trimmed()))
+    if (m_flow.isBusy() || !validPattern(m_topics->text().trimmed()))
         return;
-    const quint64 generation = ++m_generation;
     const ResetRequest req = request();
     m_planRequest = req;
-    setBusy(true, m_previewAfterReset ? QString() : tr("Reading the progress of group %1\u2026").arg(m_spec.groupId));
+    const quint64 generation = m_flow.beginPreview(tr("Reading the progress of group %1\u2026").arg(m_spec.groupId));
     const MirrorJobSpec spec = m_spec;
     inBackground<JobProgress>(
         this, [spec, req] { return planReset(spec, req, TimeoutMs); },
@@ -306,17 +288,15 @@ void ResetProgressDialog::preview()
 
 void ResetProgressDialog::showPlan(quint64 generation, const JobProgress &plan)
 {
-    if (generation != m_generation)
+    bool afterReset = false;
+    if (!m_flow.finishPreview(generation, &afterReset))
         return;
-    const bool afterReset = std::exchange(m_previewAfterReset, false);
     m_plan = plan;
-    m_havePlan = true;
-    m_stale = !sameRequest(request(), m_planRequest); // edited while it was read
-    setBusy(false);
+    m_flow.setStale(!sameRequest(request(), m_planRequest), {}); // edited while it was read
     if (!plan.ok) {
         m_model->clear();
         m_summary->clear();
-        setStatus(tr("Cannot read the progress: %1").arg(plan.error), true);
+        m_flow.setStatus(tr("Cannot read the progress: %1").arg(plan.error), true);
         updateButtons();
         Q_EMIT previewFinished(false);
         return;
@@ -340,31 +320,19 @@ void ResetProgressDialog::showPlan(quint64 generation, const JobProgress &plan)
     m_summary->setText(summary);
     if (!afterReset) {
         if (plan.partitions.isEmpty())
-            setStatus(m_planRequest.topicPattern.isEmpty()
-                          ? tr("The job selects no source topic: nothing to reset.")
-                          : tr("No topic of the job matches \u201c%1\u201d.").arg(m_planRequest.topicPattern),
-                      false);
-        else if (m_stale)
-            setStatus(tr("The options changed since this preview: Preview again before resetting."), false);
+            m_flow.setStatus(m_planRequest.topicPattern.isEmpty()
+                                 ? tr("The job selects no source topic: nothing to reset.")
+                                 : tr("No topic of the job matches \u201c%1\u201d.").arg(m_planRequest.topicPattern),
+                             false);
+        else if (m_flow.isStale())
+            m_flow.setStatus(tr("The options changed since this preview: Preview again before resetting."), false);
         else
-            setStatus(tr("Preview of a reset to %1: nothing is written before Reset Progress.")
-                          .arg(targetText(m_planRequest)),
-                      false);
+            m_flow.setStatus(tr("Preview of a reset to %1: nothing is written before Reset Progress.")
+                                 .arg(targetText(m_planRequest)),
+                             false);
     }
     updateButtons();
     Q_EMIT previewFinished(true);
-}
-
-bool ResetProgressDialog::confirm(const QString &text)
-{
-    if (m_confirmHook)
-        return m_confirmHook(text);
-    QMessageBox box(QMessageBox::Warning, tr("Reset Progress"), text, QMessageBox::NoButton, this);
-    QPushButton *go = box.addButton(tr("Reset Progress"), QMessageBox::DestructiveRole);
-    QPushButton *cancel = box.addButton(QMessageBox::Cancel);
-    box.setDefaultButton(cancel);
-    box.exec();
-    return box.clickedButton() == go;
 }
 
 void ResetProgressDialog::reset()
@@ -383,9 +351,9 @@ void ResetProgressDialog::reset()
     if (again > 0)
         text +=
             QLatin1Char(' ') + tr("%1 of them were copied before and reach the target again.").arg(formatOffset(again));
-    if (!confirm(text))
+    if (!m_flow.confirm(tr("Reset Progress"), text, tr("Reset Progress")))
         return;
-    setBusy(true, tr("Writing the new offsets of group %1\u2026").arg(m_plan.groupId));
+    m_flow.beginApply(tr("Writing the new offsets of group %1\u2026").arg(m_plan.groupId));
     const MirrorJobSpec spec = m_spec;
     const JobProgress plan = m_plan;
     inBackground<ResetOutcome>(
@@ -395,14 +363,14 @@ void ResetProgressDialog::reset()
 
 void ResetProgressDialog::showOutcome(const ResetOutcome &outcome)
 {
-    setBusy(false);
     if (!outcome.ok) {
+        m_flow.setBusy(false);
         // The engine's words, which say "refused: ..." when the group has members.
         static const QString refused = QStringLiteral("refused: ");
         const QString message = outcome.error.startsWith(refused)
                                     ? tr("Reset refused: %1").arg(outcome.error.mid(refused.size()))
                                     : tr("Reset failed: %1").arg(outcome.error);
-        setStatus(message, true);
+        m_flow.setStatus(message, true);
         Q_EMIT resetFinished(false, message);
         return;
     }
@@ -412,11 +380,10 @@ void ResetProgressDialog::showOutcome(const ResetOutcome &outcome)
             : tr("Reset done: %1 partitions of group %2 have their new committed offsets.")
                   .arg(outcome.partitionsWritten)
                   .arg(m_plan.groupId);
-    setStatus(message, false);
+    m_flow.finishApply();
+    m_flow.setStatus(message, false);
     Q_EMIT resetFinished(true, message);
-    // Read back what the group holds now; the message stays.
-    m_previewAfterReset = true;
-    preview();
+    preview(); // read back what the group holds now; the message stays
 }
 
 } // namespace md

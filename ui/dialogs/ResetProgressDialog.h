@@ -2,10 +2,9 @@
 
 #include "engine/mirror/JobProgress.h"
 #include "engine/mirror/MirrorJobSpec.h"
+#include "ui/dialogs/PreviewApply.h"
 
 #include <QDialog>
-
-#include <functional>
 
 class QButtonGroup;
 class QDateTimeEdit;
@@ -34,22 +33,21 @@ class ResetProgressDialog final : public QDialog {
     Q_DISABLE_COPY_MOVE(ResetProgressDialog)
 public:
     static constexpr int TimeoutMs = 15000;
-    // Answers the confirmation (tests); returns true to go ahead.
-    using ConfirmHook = std::function<bool(const QString &text)>;
+    using ConfirmHook = PreviewApply::ConfirmHook;
 
     explicit ResetProgressDialog(const MirrorJobSpec &spec, QWidget *parent = nullptr);
     ~ResetProgressDialog() override; // never waits: a call under way finishes unseen
 
     const MirrorJobSpec &spec() const { return m_spec; }
-    void setConfirmHook(const ConfirmHook &hook) { m_confirmHook = hook; }
+    void setConfirmHook(const ConfirmHook &hook) { m_flow.setConfirmHook(hook); }
     // Non-empty: Reset is unavailable and the reason is shown (e.g. this window runs the job).
     void setBlockedReason(const QString &reason);
     QString blockedReason() const { return m_blockedReason; }
 
     ResetRequest request() const; // what the controls say now
     const JobProgress &plan() const { return m_plan; }
-    bool hasCurrentPlan() const { return m_havePlan && !m_stale; }
-    bool isBusy() const { return m_busy; }
+    bool hasCurrentPlan() const { return m_flow.isCurrent(); }
+    bool isBusy() const { return m_flow.isBusy(); }
     ProgressTableModel *model() const { return m_model; }
     QTableView *table() const { return m_table; }
     QString summaryText() const;
@@ -67,22 +65,14 @@ private:
     void showPlan(quint64 generation, const JobProgress &plan);
     void showOutcome(const ResetOutcome &outcome);
     void optionsChanged();
-    void setBusy(bool busy, const QString &text = {});
-    void setStatus(const QString &text, bool error);
     void updateButtons();
-    bool confirm(const QString &text);
     QString targetText(const ResetRequest &request) const;
 
     MirrorJobSpec m_spec;
-    ConfirmHook m_confirmHook;
+    PreviewApply m_flow;
     QString m_blockedReason;
     JobProgress m_plan;
     ResetRequest m_planRequest;
-    bool m_havePlan = false;
-    bool m_stale = false;
-    bool m_busy = false;
-    bool m_previewAfterReset = false;
-    quint64 m_generation = 0;
 
     QButtonGroup *m_to;
     QRadioButton *m_earliest;
