@@ -7,7 +7,6 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
-#include <QPointer>
 
 #include <algorithm>
 #include <mutex>
@@ -501,7 +500,7 @@ CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel, co
     return copier.run();
 }
 
-MessageCopyJob::MessageCopyJob(CopySpec spec, QObject *parent) : QObject(parent), m_spec(std::move(spec))
+MessageCopyJob::MessageCopyJob(CopySpec spec, QObject *parent) : BackgroundJob(parent), m_spec(std::move(spec))
 {
     static const bool registered = [] {
         qRegisterMetaType<CopyResult>("md::CopyResult");
@@ -510,45 +509,29 @@ MessageCopyJob::MessageCopyJob(CopySpec spec, QObject *parent) : QObject(parent)
     Q_UNUSED(registered);
 }
 
-MessageCopyJob::~MessageCopyJob()
-{
-    // Nothing waits: the copy sees the flag between records (or its next
-    // connection round), purges what is queued and ends on its own; its late
-    // signals go nowhere (the guard).
-    m_shared->cancel.store(true);
-}
-
 void MessageCopyJob::start()
 {
-    if (m_running)
+    if (!beginRun())
         return;
-    m_running = true;
     m_total = 0;
-    // Signals are posted to the application's thread and emitted only while
-    // the job lives and has not answered a cancel.
-    QPointer<MessageCopyJob> guard(this);
-    auto future = runTask([spec = m_spec, shared = m_shared, guard] {
+    m_writing = std::make_shared<std::atomic_bool>(false);
+    // The copy sees the cancel flag between records (or at its next
+    // connection round), purges what is queued and ends on its own.
+    auto future = runTask([spec = m_spec, cancel = cancelFlag(), writing = m_writing, deliver = deliverer(this)] {
         const CopyResult result = copyMessages(
-            spec, &shared->cancel,
-            [guard](qint64 done, qint64 total) {
-                postToApplication(guard, [done, total](MessageCopyJob *job) {
-                    if (!job->m_running)
-                        return;
+            spec, cancel.get(),
+            [deliver](qint64 done, qint64 total) {
+                deliver([done, total](MessageCopyJob *job) {
                     job->m_total = total;
                     Q_EMIT job->progress(done, total);
                 });
             },
-            &shared->writing,
-            [guard](const QList<int> &ids) {
-                postToApplication(guard, [ids](MessageCopyJob *job) {
-                    if (job->m_running)
-                        Q_EMIT job->schemaIdsSeen(ids);
-                });
+            writing.get(),
+            [deliver](const QList<int> &ids) {
+                deliver([ids](MessageCopyJob *job) { Q_EMIT job->schemaIdsSeen(ids); });
             });
-        postToApplication(guard, [result](MessageCopyJob *job) {
-            if (!job->m_running)
-                return;
-            job->m_running = false;
+        deliver([result](MessageCopyJob *job) {
+            job->endRun();
             Q_EMIT job->finished(result);
         });
     });
@@ -557,11 +540,11 @@ void MessageCopyJob::start()
 
 void MessageCopyJob::cancel()
 {
-    m_shared->cancel.store(true);
+    raiseCancel();
     // Set, then read: if the copy has not said it writes, it never will.
-    if (!m_running || m_shared->writing.load())
+    if (!isRunning() || m_writing->load())
         return;
-    m_running = false;
+    endRun();
     CopyResult result;
     result.cancelled = true;
     result.requested = m_total;

@@ -14,6 +14,7 @@
 // copy dialog does for selected records before copying).
 
 #include "engine/admin/AdminService.h"
+#include "engine/core/BackgroundJob.h"
 #include "engine/core/ClusterConfig.h"
 #include "engine/schema/RegistryCompare.h"
 
@@ -78,15 +79,14 @@ CopyResult copyMessages(const CopySpec &spec, const std::atomic_bool *cancel = n
                         const CopySchemaIds &schemaIds = {});
 
 // Runs copyMessages as a pool task. Signals arrive on the application's (UI) thread.
-class MessageCopyJob final : public QObject {
+class MessageCopyJob final : public BackgroundJob {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MessageCopyJob)
 public:
     explicit MessageCopyJob(CopySpec spec, QObject *parent = nullptr);
-    ~MessageCopyJob() override; // cancels; does not wait (the task ends on its own)
+    ~MessageCopyJob() override = default; // cancels; does not wait (the task ends on its own)
 
     const CopySpec &spec() const { return m_spec; }
-    bool isRunning() const { return m_running; }
     void start();
     // Before the first record is written (connecting, reading the target
     // topic or the source range) it answers at once: finished() with a
@@ -103,14 +103,9 @@ Q_SIGNALS:
     void finished(const md::CopyResult &result);
 
 private:
-    struct Shared {
-        std::atomic_bool cancel{false};
-        std::atomic_bool writing{false};
-    };
     CopySpec m_spec;
-    // Shared with the task, which may outlive the job by the time a cancel takes.
-    std::shared_ptr<Shared> m_shared = std::make_shared<Shared>();
-    bool m_running = false;
+    // Set by the run's task once it writes (then a cancel waits for its answer); its own per run.
+    std::shared_ptr<std::atomic_bool> m_writing = std::make_shared<std::atomic_bool>(false);
     qint64 m_total = 0; // the last progress report's
 };
 

@@ -8,7 +8,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QLocale>
-#include <QPointer>
 
 #include <algorithm>
 #include <vector>
@@ -429,42 +428,28 @@ SearchResult searchMessages(const SearchSpec &spec, const std::atomic_bool *canc
     return searcher.run();
 }
 
-MessageSearchJob::MessageSearchJob(SearchSpec spec, QObject *parent) : QObject(parent), m_spec(std::move(spec))
+MessageSearchJob::MessageSearchJob(SearchSpec spec, QObject *parent) : BackgroundJob(parent), m_spec(std::move(spec))
 {
     qRegisterMetaType<SearchProgress>();
     qRegisterMetaType<SearchResult>();
 }
 
-MessageSearchJob::~MessageSearchJob()
-{
-    // Nothing waits: the search sees the flag within one poll and ends on its own.
-    m_cancel->store(true);
-}
-
 void MessageSearchJob::start()
 {
-    if (m_running)
+    if (!beginRun())
         return;
-    m_running = true;
-    // Posted to the application's thread and emitted only while the job lives.
-    QPointer<MessageSearchJob> guard(this);
-    auto future = runTask([spec = m_spec, cancel = m_cancel, guard] {
+    auto future = runTask([spec = m_spec, cancel = cancelFlag(), deliver = deliverer(this)] {
         const BackgroundPriority background; // the window's thread first
         const SearchResult result =
-            searchMessages(spec, cancel.get(), [guard](const QList<KafkaMessage> &matches, const SearchProgress &p) {
-                postToApplication(guard, [matches, p](MessageSearchJob *job) { Q_EMIT job->matchesFound(matches, p); });
+            searchMessages(spec, cancel.get(), [deliver](const QList<KafkaMessage> &matches, const SearchProgress &p) {
+                deliver([matches, p](MessageSearchJob *job) { Q_EMIT job->matchesFound(matches, p); });
             });
-        postToApplication(guard, [result](MessageSearchJob *job) {
-            job->m_running = false;
+        deliver([result](MessageSearchJob *job) {
+            job->endRun();
             Q_EMIT job->finished(result);
         });
     });
     Q_UNUSED(future)
-}
-
-void MessageSearchJob::cancel()
-{
-    m_cancel->store(true);
 }
 
 } // namespace md

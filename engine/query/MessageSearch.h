@@ -11,6 +11,7 @@
 // conditions (a JSON path most of all) see the decoded JSON.
 
 #include "engine/admin/AdminService.h"
+#include "engine/core/BackgroundJob.h"
 #include "engine/core/ClusterConfig.h"
 #include "engine/query/MessageFilter.h"
 #include "engine/schema/RegistryDecoders.h"
@@ -73,17 +74,17 @@ SearchResult searchMessages(const SearchSpec &spec, const std::atomic_bool *canc
                             const SearchBatch &batch = {});
 
 // Runs searchMessages as a pool task. Signals arrive on the application's (UI) thread.
-class MessageSearchJob final : public QObject {
+class MessageSearchJob final : public BackgroundJob {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(MessageSearchJob)
 public:
     explicit MessageSearchJob(SearchSpec spec, QObject *parent = nullptr);
-    ~MessageSearchJob() override; // cancels; does not wait (the task ends on its own)
+    ~MessageSearchJob() override = default; // cancels; does not wait (the task ends on its own)
 
     const SearchSpec &spec() const { return m_spec; }
-    bool isRunning() const { return m_running; }
     void start();
-    void cancel();
+    // The search sees it within one poll and finishes with what it found.
+    void cancel() { raiseCancel(); }
 
 Q_SIGNALS:
     void matchesFound(const QList<md::KafkaMessage> &matches, const md::SearchProgress &progress);
@@ -91,8 +92,6 @@ Q_SIGNALS:
 
 private:
     SearchSpec m_spec;
-    std::shared_ptr<std::atomic_bool> m_cancel = std::make_shared<std::atomic_bool>(false);
-    bool m_running = false;
 };
 
 } // namespace md

@@ -2,9 +2,6 @@
 
 #include "engine/core/Tasks.h"
 
-#include <QCoreApplication>
-#include <QPointer>
-
 #include <utility>
 
 namespace md {
@@ -44,7 +41,7 @@ std::optional<KafkaMessage> readAt(const ClusterConfig &cluster, const QString &
 } // namespace
 
 VerifyJob::VerifyJob(MirrorJobSpec spec, VerifyOptions options, QObject *parent)
-    : QObject(parent), m_spec(std::move(spec)), m_options(std::move(options))
+    : BackgroundJob(parent), m_spec(std::move(spec)), m_options(std::move(options))
 {
     static const bool registered = [] {
         qRegisterMetaType<PartitionVerdict>("md::PartitionVerdict");
@@ -54,37 +51,19 @@ VerifyJob::VerifyJob(MirrorJobSpec spec, VerifyOptions options, QObject *parent)
     Q_UNUSED(registered);
 }
 
-VerifyJob::~VerifyJob()
-{
-    // Nothing waits: the verifier sees the flag at its next read and ends on
-    // its own; its late signals go nowhere (the guard).
-    m_cancel->store(true);
-}
-
 void VerifyJob::start()
 {
-    if (m_running)
+    if (!beginRun())
         return;
-    m_running = true;
     m_verdicts.clear();
     m_planned = 0;
-    const quint64 run = ++m_run;
-    // Posted to the application's thread; the guard, m_running and m_run are
-    // read there, never on the verifying thread. A job that answered a cancel
-    // (m_running false, or started again since) takes nothing more from its run.
-    QPointer<VerifyJob> guard(this);
-    auto deliver = [guard, run](auto apply) {
-        postToApplication(guard, [run, apply = std::move(apply)](VerifyJob *job) {
-            if (job->m_running && job->m_run == run)
-                apply(job);
-        });
-    };
+    const auto deliver = deliverer(this);
     VerifyOptions options = m_options;
     options.onProgress = [deliver](const QString &topic, int partition, qint64 compared) {
         deliver([topic, partition, compared](VerifyJob *job) { Q_EMIT job->progress(topic, partition, compared); });
     };
     options.onPlanned = [deliver](int planned) { deliver([planned](VerifyJob *job) { job->m_planned = planned; }); };
-    auto future = runTask([spec = m_spec, options = std::move(options), cancel = m_cancel, deliver]() mutable {
+    auto future = runTask([spec = m_spec, options = std::move(options), cancel = cancelFlag(), deliver]() mutable {
         options.cancel = cancel.get();
         const VerifyReport report = Verifier(spec, options).run([deliver](const PartitionVerdict &v) {
             deliver([v](VerifyJob *job) {
@@ -93,7 +72,7 @@ void VerifyJob::start()
             });
         });
         deliver([report](VerifyJob *job) {
-            job->m_running = false;
+            job->endRun();
             Q_EMIT job->finished(report);
         });
     });
@@ -102,10 +81,10 @@ void VerifyJob::start()
 
 void VerifyJob::cancel()
 {
-    m_cancel->store(true);
-    if (!m_running)
+    raiseCancel();
+    if (!isRunning())
         return;
-    m_running = false;
+    endRun();
     VerifyReport report;
     report.cancelled = true;
     report.error = QStringLiteral("cancelled");

@@ -5,27 +5,23 @@
 // two records a difference points at, read through the message read path.
 
 #include "engine/admin/AdminService.h"
+#include "engine/core/BackgroundJob.h"
 #include "engine/verify/Verifier.h"
 
-#include <QObject>
-
-#include <atomic>
-#include <memory>
 #include <optional>
 
 namespace md {
 
 // Runs Verifier(spec, options).run() as a pool task. Signals arrive on the
 // application's (UI) thread, and only while the job lives.
-class VerifyJob final : public QObject {
+class VerifyJob final : public BackgroundJob {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(VerifyJob)
 public:
     explicit VerifyJob(MirrorJobSpec spec, VerifyOptions options = {}, QObject *parent = nullptr);
-    ~VerifyJob() override; // cancels; does not wait (the task ends on its own)
+    ~VerifyJob() override = default; // cancels; does not wait (the task ends on its own)
 
     const MirrorJobSpec &spec() const { return m_spec; }
-    bool isRunning() const { return m_running; }
     void start();
     // Answers at once: finished() with a cancelled report of the verdicts so
     // far, emitted before cancel() returns, even while the run still waits
@@ -43,13 +39,9 @@ Q_SIGNALS:
 private:
     MirrorJobSpec m_spec;
     VerifyOptions m_options;
-    // Shared with the task, which may outlive the job by the time a cancel takes.
-    std::shared_ptr<std::atomic_bool> m_cancel = std::make_shared<std::atomic_bool>(false);
-    bool m_running = false;
     // What a cancel answers with: the verdicts delivered so far and the run's plan.
     QList<PartitionVerdict> m_verdicts;
     int m_planned = 0;
-    quint64 m_run = 0; // which start() the task's answers belong to
 };
 
 // The two records of a verdict's first difference. A side without a record
