@@ -141,7 +141,10 @@ bool KeyedRecords::write(AdminService &admin, const QList<Record> &records, QStr
         if (r) {
             *error = QStringLiteral("cannot record in %1: %2")
                          .arg(m_topic, r == RD_KAFKA_RESP_ERR__IN_PROGRESS ? QStringLiteral("not acknowledged in time")
-                                                                           : kafkaErrorText(r));
+                                       : r == RD_KAFKA_RESP_ERR__INCONSISTENT
+                                           ? QStringLiteral("acknowledged without an offset, so the write is not "
+                                                            "confirmed; run it again")
+                                           : kafkaErrorText(r));
             // Reports still to come point into `results`: wait them out before it goes.
             rd_kafka_flush(m_producer.get(), kWriteTimeoutMs);
             return false;

@@ -371,6 +371,13 @@ class TstCluster3Faults final : public QObject {
               crash ? ", the mirror crashed" : "", sourceCount, qint64(acked.size()), qint64(read->size()),
               once.duplicates, once.missing, qint64(missingAcked.size()), once.unexpected, copiedMs - killedAtMs,
               clock.elapsed());
+        // What the faults made the job do, so a passing soak also says which
+        // paths it went through.
+        const auto count = [&](const char *text) { return qint64(events.filter(QLatin1String(text)).size()); };
+        qInfo("%s: the job's events: %lld transactions aborted, %lld unconfirmed acknowledgements, %lld replays, "
+              "%lld fences of an earlier instance",
+              qPrintable(delivery), count("transaction aborted"), count("without an offset"),
+              count("after a failed delivery"), count("fenced transactional id"));
         QVERIFY2(missingAcked.isEmpty(), qPrintable(QStringLiteral("%1 acknowledged records are not on the target: %2")
                                                         .arg(missingAcked.size())
                                                         .arg(missingAcked.mid(0, 10).join(QLatin1Char(' ')))));
