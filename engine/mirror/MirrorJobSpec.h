@@ -27,6 +27,16 @@ enum class StopCondition { RunForever, CaughtUp, AtTimestamp, AfterRecords };
 // Everything the engine needs to run one mirror job, with secrets resolved.
 // model/ turns a *.mirrorjob profile into this; the engine never reads files.
 struct MirrorJobSpec {
+    // The defaults a profile leaves out, written once: JobProfile takes them
+    // from here and docs/PROFILE.md's table is tested against JobProfile.
+    static constexpr int DefaultTransactionIntervalMs = 100;
+    static constexpr int DefaultTransactionMaxRecords = 300000;
+    static constexpr int DefaultSamplingIntervalMs = 250;
+    static constexpr int DefaultTopicRefreshIntervalMs = 10000;
+    static constexpr int DefaultGroupSyncIntervalMs = 10000;
+    static constexpr int DefaultAclSyncIntervalMs = 60000;
+    static constexpr int DefaultSchemaSyncIntervalMs = 60000;
+
     QString name;
     ClusterConfig source;
     ClusterConfig target;
@@ -55,14 +65,14 @@ struct MirrorJobSpec {
     // Exactly-once: a transaction commits after this long or this many
     // records, whichever comes first (latency for read_committed readers
     // against the cost of a commit).
-    int transactionIntervalMs = 100;
-    int transactionMaxRecords = 300000;
+    int transactionIntervalMs = DefaultTransactionIntervalMs;
+    int transactionMaxRecords = DefaultTransactionMaxRecords;
     bool createTopics = true;
     bool syncTopicConfigs = true;
     QStringList configExclude;         // topic configs never copied (regexes); empty: MM2's defaults
     qint64 throttleBytesPerSecond = 0; // 0: unlimited
-    int samplingIntervalMs = 250;
-    int topicRefreshIntervalMs = 10000;
+    int samplingIntervalMs = DefaultSamplingIntervalMs;
+    int topicRefreshIntervalMs = DefaultTopicRefreshIntervalMs;
     int configSyncIntervalMs = 60000; // target topic configs follow the source within this
     // Source consumer groups whose committed offsets follow to the target,
     // translated through the offset map (engine/groupsync/GroupOffsetSync.h): regexes
@@ -70,8 +80,8 @@ struct MirrorJobSpec {
     // group and the mirrordesk-* groups of jobs are never selected.
     QStringList groupsInclude;
     QStringList groupsExclude;
-    bool syncGroupOffsets = true;    // while the job runs (only with groupsInclude)
-    int groupSyncIntervalMs = 10000; // how often the running job syncs them
+    bool syncGroupOffsets = true;                         // while the job runs (only with groupsInclude)
+    int groupSyncIntervalMs = DefaultGroupSyncIntervalMs; // how often the running job syncs them
     // MM2-format checkpoints of those groups (engine/offsetmap/Mm2Checkpoints.h), written
     // every group sync round to <checkpointsAlias>.checkpoints.internal on the
     // target, for applications that call MM2's RemoteClusterUtils.translateOffsets.
@@ -86,7 +96,7 @@ struct MirrorJobSpec {
     // record whose header names the target cluster is not copied back. Empty: off.
     QString originHeader;
     bool syncAcls = false;
-    int aclSyncIntervalMs = 60000;
+    int aclSyncIntervalMs = DefaultAclSyncIntervalMs;
     enum class AclSyncMode { Safe, Exact };
     AclSyncMode aclSyncMode = AclSyncMode::Safe;
     // The registry subjects of the mirrored topics (<topic>-key and -value,
@@ -101,7 +111,7 @@ struct MirrorJobSpec {
     QStringList
         schemaSubjectsInclude; // regexes on whole source subject names; empty: every subject of a mirrored topic
     QStringList schemaSubjectsExclude;
-    int schemaSyncIntervalMs = 60000;
+    int schemaSyncIntervalMs = DefaultSchemaSyncIntervalMs;
 
     bool operator==(const MirrorJobSpec &) const = default;
 };

@@ -107,19 +107,19 @@ public:
     static constexpr int MaxSamplingIntervalMs = 60000;
     static constexpr int MinTopicRefreshIntervalMs = 1000;
     static constexpr int MaxTopicRefreshIntervalMs = 3600000;
-    static constexpr int DefaultGroupSyncIntervalMs = 10000;
+    static constexpr int DefaultGroupSyncIntervalMs = MirrorJobSpec::DefaultGroupSyncIntervalMs;
     static constexpr int MinGroupSyncIntervalMs = 1000;
     static constexpr int MaxGroupSyncIntervalMs = 3600000;
-    static constexpr int DefaultAclSyncIntervalMs = 60000;
+    static constexpr int DefaultAclSyncIntervalMs = MirrorJobSpec::DefaultAclSyncIntervalMs;
     static constexpr int MinAclSyncIntervalMs = 1000;
     static constexpr int MaxAclSyncIntervalMs = 86400000;
-    static constexpr int DefaultSchemaSyncIntervalMs = 60000;
+    static constexpr int DefaultSchemaSyncIntervalMs = MirrorJobSpec::DefaultSchemaSyncIntervalMs;
     static constexpr int MinSchemaSyncIntervalMs = 1000;
     static constexpr int MaxSchemaSyncIntervalMs = 86400000;
-    static constexpr int DefaultTransactionIntervalMs = 100;
+    static constexpr int DefaultTransactionIntervalMs = MirrorJobSpec::DefaultTransactionIntervalMs;
     static constexpr int MinTransactionIntervalMs = 10;
     static constexpr int MaxTransactionIntervalMs = 60000;
-    static constexpr int DefaultTransactionMaxRecords = 300000;
+    static constexpr int DefaultTransactionMaxRecords = MirrorJobSpec::DefaultTransactionMaxRecords;
     static constexpr int MaxTransactionRecords = 1000000;
 
     int version = FormatVersion;
@@ -148,8 +148,8 @@ public:
     bool syncTopicConfigs = true;
     QStringList configExclude;
     qint64 throttleBytesPerSecond = 0;
-    int samplingIntervalMs = 250;
-    int topicRefreshIntervalMs = 10000;
+    int samplingIntervalMs = MirrorJobSpec::DefaultSamplingIntervalMs;
+    int topicRefreshIntervalMs = MirrorJobSpec::DefaultTopicRefreshIntervalMs;
     QStringList groupsInclude;    // "groups.include"
     QStringList groupsExclude;    // "groups.exclude"
     bool syncGroupOffsets = true; // only means something with groups.include

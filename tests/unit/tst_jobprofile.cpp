@@ -460,6 +460,52 @@ private Q_SLOTS:
         QVERIFY2(error.contains(bad), qPrintable(error));
         QVERIFY(!QFileInfo::exists(bad));
     }
+
+    // What a profile leaves out is what the engine does by default: a file
+    // with only the required keys gives the spec of MirrorJobSpec's defaults
+    // (each default is written once, in MirrorJobSpec.h; this fails when one
+    // side moves without the other).
+    void leftOutKeysAreTheEnginesDefaults()
+    {
+        QList<ProfileIssue> issues;
+        const JobProfile p = JobProfile::fromJson(R"({
+            "mirrordesk": 1,
+            "name": "defaults",
+            "source": { "alias": "eu", "bootstrap": "kafka-eu:9092" },
+            "target": { "bootstrap": "kafka-dr:9092" },
+            "topics": { "include": ["orders"] }
+        })",
+                                                  QString(), &issues);
+        QVERIFY2(!hasErrors(issues), qPrintable(describe(issues)));
+        const std::optional<MirrorJobSpec> spec = p.toSpec({}, &issues);
+        QVERIFY2(spec, qPrintable(describe(issues)));
+        const MirrorJobSpec engine;
+        QCOMPARE(spec->excludeInternalTopics, engine.excludeInternalTopics);
+        QCOMPARE(spec->naming, engine.naming);
+        QCOMPARE(spec->separator, engine.separator);
+        QCOMPARE(spec->offsetMap, engine.offsetMap);
+        QCOMPARE(spec->start, engine.start);
+        QCOMPARE(spec->stop, engine.stop);
+        QCOMPARE(spec->delivery, engine.delivery);
+        QCOMPARE(spec->transactionIntervalMs, engine.transactionIntervalMs);
+        QCOMPARE(spec->transactionMaxRecords, engine.transactionMaxRecords);
+        QCOMPARE(spec->createTopics, engine.createTopics);
+        QCOMPARE(spec->syncTopicConfigs, engine.syncTopicConfigs);
+        QCOMPARE(spec->configExclude, engine.configExclude);
+        QCOMPARE(spec->throttleBytesPerSecond, engine.throttleBytesPerSecond);
+        QCOMPARE(spec->samplingIntervalMs, engine.samplingIntervalMs);
+        QCOMPARE(spec->topicRefreshIntervalMs, engine.topicRefreshIntervalMs);
+        QCOMPARE(spec->syncGroupOffsets, engine.syncGroupOffsets);
+        QCOMPARE(spec->groupSyncIntervalMs, engine.groupSyncIntervalMs);
+        QCOMPARE(spec->emitCheckpoints, engine.emitCheckpoints);
+        QCOMPARE(spec->originHeader, engine.originHeader);
+        QCOMPARE(spec->syncAcls, engine.syncAcls);
+        QCOMPARE(spec->aclSyncIntervalMs, engine.aclSyncIntervalMs);
+        QCOMPARE(spec->aclSyncMode, engine.aclSyncMode);
+        QCOMPARE(spec->syncSchemas, engine.syncSchemas);
+        QCOMPARE(spec->schemaIds, engine.schemaIds);
+        QCOMPARE(spec->schemaSyncIntervalMs, engine.schemaSyncIntervalMs);
+    }
 };
 
 QTEST_GUILESS_MAIN(TstJobProfile)
