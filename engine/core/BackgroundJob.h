@@ -15,12 +15,11 @@ namespace md {
 // the shape the window's long operations share (MessageCopyJob,
 // MessageSearchJob, VerifyJob). A cancel is for the job's life (one before
 // start() cancels the run it starts); the task reads the flag at its next
-// step. A run's answers arrive only while the job
-// lives and only while that run is current: once a job answered a run
-// (finished, or a cancel that answers at once) or started another, the old
-// run's late answers are dropped. Nothing ever waits for a task: it ends on
-// its own. The subclass declares its signals and starts its task with the
-// flag and the deliverer of beginRun().
+// step. A run's answers arrive only while the job lives and that run is
+// current: once a job answered a run (finished, or a cancel that answers at
+// once) or started another, the old run's late answers are dropped. Nothing
+// ever waits for a task: it ends on its own. The subclass declares its
+// signals and starts its task with cancelFlag() and deliverer(this).
 class BackgroundJob : public QObject {
 public:
     bool isRunning() const { return m_running; }

@@ -239,7 +239,6 @@ void FailoverDialog::showPreview(quint64 generation, const Preview &p)
     m_plan = p.plan;
     m_plan.ok = p.ok;
     m_lag = p.lag;
-    updateButtons();
     if (!p.ok) {
         m_model->clear();
         m_summary->clear();

@@ -10,8 +10,8 @@ class QWidget;
 
 namespace md {
 
-// The preview -> apply flow the job dialogs share (Fail Over, Reset Progress,
-// Cut Over): Apply writes exactly what the current preview shows, after a
+// The preview -> apply flow the job dialogs share (Fail Over, Reset
+// Progress): Apply writes exactly what the current preview shows, after a
 // confirmation; a preview stands for the options it was read with (stale once
 // they change, current again when they change back); an answer that comes
 // back after a newer request, a cancel or the dialog's end is dropped (each
