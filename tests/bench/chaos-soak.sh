@@ -20,7 +20,7 @@
 # chaos-soak-<time>.log in the current directory), the whole output to
 # FILE.full and, when a run failed, the nodes' last log lines to FILE.nodes;
 # exits 0 when every run passed. --keep-state keeps a failed run's brokers' data
-# (FILE.state, stopped) for kafka-dump-log.sh and kafka-console-consumer.sh.
+# (FILE.state, stopped) for Kafka's kafka.tools.DumpLogSegments (docs/RELIABILITY.md).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -206,8 +206,11 @@ print(" ".join(map(str, ports)))
 EOF
 }
 
+# Bounded: a connect to a port that is bound but not accepting yet (a node
+# starting while clients crowd its backlog) has its SYN dropped and blocks for
+# the kernel's SYN retries, about two minutes; a rolling restart hung so.
 port_open() {
-    (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+    timeout 2 bash -c 'exec 3<>"/dev/tcp/127.0.0.1/$0"' "$1" 2>/dev/null
 }
 
 # --- one broker -------------------------------------------------------------
