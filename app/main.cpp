@@ -30,6 +30,8 @@ const char kUsage[] =
     "  mirrordesk export-mm2 FILE [--connect] [--output FILE]  an equivalent MM2 configuration\n"
     "  mirrordesk acl list|check|create|delete FILE [--side source|target] ...\n"
     "                                         ACL bindings of a profile's cluster; check: may P do OP on R?\n"
+    "  mirrordesk lag FILE (--group ID ... | --groups REGEX) [--side source|target] [--metrics-port N] [--once]\n"
+    "                                         watch consumer and share groups' lag and status, as Burrow does\n"
     "  mirrordesk COMMAND --help              a command's options\n"
     "  mirrordesk --help | --version\n";
 
@@ -56,7 +58,8 @@ int main(int argc, char **argv)
                                                          {"reverse", &md::runReverseCommand},
                                                          {"import-mm2", &md::runImportMm2Command},
                                                          {"export-mm2", &md::runExportMm2Command},
-                                                         {"acl", &md::runAclCommand}};
+                                                         {"acl", &md::runAclCommand},
+                                                         {"lag", &md::runLagCommand}};
     for (const auto &[name, fn] : headless) {
         if (command == QLatin1String(name)) {
             QCoreApplication app(argc, argv);

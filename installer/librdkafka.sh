@@ -74,7 +74,7 @@ PREFIX="${MIRRORDESK_RDKAFKA_PREFIX:-$CACHE/librdkafka-$VERSION$VARIANT}"
 STAMP="$PREFIX/lib/cmake/RdKafka/RdKafkaConfigVersion.cmake"
 # Changes whenever the flags or the patches below change, so an older cache
 # is rebuilt.
-BUILD_ID="atomics-1+coord-tick-1+group-types-1"
+BUILD_ID="atomics-1+coord-tick-1+group-types-1+share-groups-2"
 
 if [[ -f "$STAMP" ]] && grep -q "\"$VERSION\"" "$STAMP" &&
     [[ "$(cat "$PREFIX/BUILD_ID" 2>/dev/null)" == "$BUILD_ID" ]]; then

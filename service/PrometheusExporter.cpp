@@ -170,6 +170,83 @@ void PrometheusExporter::removeJob(const QString &jobName)
     m_jobs.remove(jobName);
 }
 
+void PrometheusExporter::updateGroup(const MetricsSnapshot &snapshot, JobLagStatus status, const GroupInfo &info)
+{
+    QMutexLocker lock(&m_mutex);
+    GroupEntry &entry = m_groups[snapshot.jobName];
+    entry.groupId = snapshot.jobName;
+    entry.up = true;
+    entry.snapshot = snapshot;
+    entry.status = status;
+    entry.info = info;
+}
+
+void PrometheusExporter::groupDown(const QString &groupId)
+{
+    QMutexLocker lock(&m_mutex);
+    GroupEntry &entry = m_groups[groupId];
+    entry.groupId = groupId;
+    entry.up = false;
+}
+
+void PrometheusExporter::appendGroups(QByteArray &out, QList<GroupEntry> groups)
+{
+    std::sort(groups.begin(), groups.end(),
+              [](const GroupEntry &a, const GroupEntry &b) { return a.groupId < b.groupId; });
+    Family up("mirrordesk_group_up", "gauge",
+              "1 while the watched group's offsets and lag were read at the last poll.");
+    Family info("mirrordesk_group_info", "gauge",
+                "The group's protocol type (classic, consumer, share) and state as labels; always 1.");
+    Family members("mirrordesk_group_members", "gauge", "Members of the group at the last poll.");
+    Family status("mirrordesk_group_status", "gauge",
+                  "Lag status of the group by Burrow's rules: 1 for the current status, 0 for the others.");
+    Family lag("mirrordesk_group_lag_records", "gauge", "Sum of the group's known partition lags, in records.");
+    Family lagSeconds("mirrordesk_group_lag_seconds", "gauge",
+                      "The group's largest partition lag in seconds (now minus the timestamp of the record at its "
+                      "position); 0 when caught up.");
+    Family partLag("mirrordesk_group_partition_lag", "gauge",
+                   "End offset minus the group's position (a share group's: its start offset).");
+    Family position("mirrordesk_group_partition_offset", "gauge",
+                    "The group's committed offset; a share group's start offset (every record before it "
+                    "acknowledged); absent while there is none.");
+    Family end("mirrordesk_group_partition_end_offset", "gauge", "Partition end offset (high watermark).");
+    Family partSeconds("mirrordesk_group_partition_lag_seconds", "gauge",
+                       "Now minus the timestamp of the record at the group's position, in seconds; 0 when caught "
+                       "up.");
+    for (const GroupEntry &g : std::as_const(groups)) {
+        const QList<Label> id{{"group", g.groupId}};
+        const auto with = [&id](std::initializer_list<Label> extra) { return id + QList<Label>(extra); };
+        up.sample(id, number(qint64(g.up ? 1 : 0)));
+        if (!g.up)
+            continue;
+        info.sample(with({{"type", g.info.type}, {"state", g.info.state}}), number(qint64(1)));
+        if (g.info.members >= 0)
+            members.sample(id, number(qint64(g.info.members)));
+        for (JobLagStatus st : {JobLagStatus::Ok, JobLagStatus::Warn, JobLagStatus::Err})
+            status.sample(with({{"status", jobLagStatusName(st)}}), number(qint64(st == g.status ? 1 : 0)));
+        lag.sample(id, number(g.snapshot.totalLag));
+        if (g.snapshot.maxLagMs >= 0)
+            lagSeconds.sample(id, number(double(g.snapshot.maxLagMs) / 1000.0));
+        QList<PartitionMetrics> parts = g.snapshot.partitions;
+        std::sort(parts.begin(), parts.end(), [](const PartitionMetrics &a, const PartitionMetrics &b) {
+            return a.topic != b.topic ? a.topic < b.topic : a.partition < b.partition;
+        });
+        for (const PartitionMetrics &p : std::as_const(parts)) {
+            const QList<Label> labels = with({{"topic", p.topic}, {"partition", QString::number(p.partition)}});
+            if (p.lag >= 0)
+                partLag.sample(labels, number(p.lag));
+            if (p.committedOffset >= 0)
+                position.sample(labels, number(p.committedOffset));
+            if (p.endOffset >= 0)
+                end.sample(labels, number(p.endOffset));
+            if (p.lagMs >= 0)
+                partSeconds.sample(labels, number(double(p.lagMs) / 1000.0));
+        }
+    }
+    for (const Family *f : {&up, &info, &members, &status, &lag, &lagSeconds, &partLag, &position, &end, &partSeconds})
+        f->appendTo(out);
+}
+
 QString PrometheusExporter::escapeLabelValue(const QString &value)
 {
     QString out;
@@ -190,9 +267,11 @@ QString PrometheusExporter::escapeLabelValue(const QString &value)
 QByteArray PrometheusExporter::render() const
 {
     QList<JobEntry> jobs;
+    QList<GroupEntry> groups;
     {
         QMutexLocker lock(&m_mutex);
         jobs = m_jobs.values();
+        groups = m_groups.values();
     }
     std::sort(jobs.begin(), jobs.end(),
               [](const JobEntry &a, const JobEntry &b) { return a.snapshot.jobName < b.snapshot.jobName; });
@@ -312,6 +391,7 @@ QByteArray PrometheusExporter::render() const
                             &lagSeconds, &endOffset, &mirrored, &committed, &records, &bytes,         &vanished}) {
         f->appendTo(out);
     }
+    appendGroups(out, std::move(groups));
     return out;
 }
 

@@ -53,6 +53,19 @@ public:
     void update(const MetricsSnapshot &snapshot, JobLagStatus status);
     void removeJob(const QString &jobName);
 
+    // A watched consumer group (`mirrordesk lag`): a GroupLagSampler's snapshot (jobName =
+    // the group id), its Burrow status, and what its describe said (type "classic",
+    // "consumer", "share"; state; members, -1 unknown). Served as mirrordesk_group_* series
+    // labelled `group`; a share group's position is its start offset.
+    struct GroupInfo {
+        QString type;
+        QString state;
+        int members = -1;
+    };
+    void updateGroup(const MetricsSnapshot &snapshot, JobLagStatus status, const GroupInfo &info);
+    // The group's last poll failed: mirrordesk_group_up 0 and no other series until the next.
+    void groupDown(const QString &groupId);
+
     // The exposition text as served (also handy for tests and for `run` diagnostics).
     QByteArray render() const;
 
@@ -81,6 +94,15 @@ private:
     QTcpServer *m_server = nullptr;
     mutable QMutex m_mutex;
     QHash<QString, JobEntry> m_jobs; // guarded by m_mutex
+    struct GroupEntry {
+        QString groupId;
+        bool up = false;
+        MetricsSnapshot snapshot;
+        JobLagStatus status = JobLagStatus::Ok;
+        GroupInfo info;
+    };
+    QHash<QString, GroupEntry> m_groups; // guarded by m_mutex
+    static void appendGroups(QByteArray &out, QList<GroupEntry> groups);
 };
 
 } // namespace md

@@ -118,12 +118,12 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
     const rd_kafka_ConsumerGroupListing_t **groups = rd_kafka_ListConsumerGroups_result_valid(listed, &n);
     if (n == 0 && errCount > 0)
         return R::failure(what + QStringLiteral(": ") + errorText(errors[0]));
-    QList<QByteArray> ids;
+    QList<QByteArray> ids, shareIds;
     QList<ConsumerGroupInfo> out;
     for (size_t i = 0; i < n; ++i) {
         const GroupType type = mapType(rd_kafka_ConsumerGroupListing_type(groups[i]));
-        if (type == GroupType::Share || type == GroupType::Streams) {
-            // Listed only: librdkafka cannot describe them (no ShareGroupDescribe).
+        if (type == GroupType::Streams) {
+            // Listed only: librdkafka has no StreamsGroupDescribe.
             ConsumerGroupInfo g;
             g.groupId = utf8(rd_kafka_ConsumerGroupListing_group_id(groups[i]));
             g.type = type;
@@ -131,27 +131,29 @@ AdminResult<QList<ConsumerGroupInfo>> AdminService::consumerGroups()
             out.append(std::move(g));
             continue;
         }
-        ids.append(QByteArray(rd_kafka_ConsumerGroupListing_group_id(groups[i])));
+        (type == GroupType::Share ? shareIds : ids)
+            .append(QByteArray(rd_kafka_ConsumerGroupListing_group_id(groups[i])));
     }
     ev.reset();
-    if (ids.isEmpty())
-        return {out, {}};
-    std::vector<const char *> raw;
-    for (const QByteArray &id : ids)
-        raw.push_back(id.constData());
-    EventPtr dev = runAdmin(
-        RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, QStringLiteral("cannot describe consumer groups"),
-        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-            rd_kafka_DescribeConsumerGroups(rk(), raw.data(), raw.size(), o, q);
-        },
-        &error);
-    if (!dev)
-        return R::failure(error);
-    size_t dn = 0;
-    const rd_kafka_ConsumerGroupDescription_t **descs =
-        rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(dev.get()), &dn);
-    for (size_t i = 0; i < dn; ++i)
-        out.append(groupFromDescription(descs[i]));
+    for (const bool share : {false, true}) {
+        const QList<QByteArray> &these = share ? shareIds : ids;
+        if (these.isEmpty())
+            continue;
+        std::vector<const char *> raw;
+        for (const QByteArray &id : these)
+            raw.push_back(id.constData());
+        EventPtr dev = describeGroups(raw, share,
+                                      share ? QStringLiteral("cannot describe share groups")
+                                            : QStringLiteral("cannot describe consumer groups"),
+                                      &error);
+        if (!dev)
+            return R::failure(error);
+        size_t dn = 0;
+        const rd_kafka_ConsumerGroupDescription_t **descs =
+            rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(dev.get()), &dn);
+        for (size_t i = 0; i < dn; ++i)
+            out.append(groupFromDescription(descs[i]));
+    }
     std::sort(out.begin(), out.end(),
               [](const ConsumerGroupInfo &a, const ConsumerGroupInfo &b) { return a.groupId < b.groupId; });
     return {out, {}};
@@ -167,34 +169,59 @@ AdminResult<ConsumerGroupInfo> AdminService::describeGroup(const QString &groupI
     const char *ids[] = {id.constData()};
     QString error;
     ConsumerGroupInfo g;
-    const bool ok = retryTransientGroupErrors(10000, [&](bool *transient) {
-        EventPtr ev = runAdmin(
-            RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
-            [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
-                rd_kafka_DescribeConsumerGroups(rk(), ids, 1, o, q);
-            },
-            &error);
-        if (!ev)
-            return false;
-        size_t n = 0;
-        const rd_kafka_ConsumerGroupDescription_t **descs =
-            rd_kafka_DescribeConsumerGroups_result_groups(rd_kafka_event_DescribeConsumerGroups_result(ev.get()), &n);
-        if (n < 1) {
-            error = what + QStringLiteral(": empty answer");
-            return false;
-        }
-        if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(descs[0])) {
-            *transient = isTransientGroupError(e);
-            error = what + QStringLiteral(": ") + groupErrorText(e);
-            return false;
-        }
-        g = groupFromDescription(descs[0]);
-        return true;
-    });
-    if (!ok)
+    // share: asked with ShareGroupDescribe; *answered: the broker knows the group as that type.
+    const auto describeAs = [&](bool share, bool *answered) {
+        return retryTransientGroupErrors(10000, [&](bool *transient) {
+            EventPtr ev = describeGroups({ids[0]}, share, what, &error);
+            if (!ev)
+                return false;
+            size_t n = 0;
+            const rd_kafka_ConsumerGroupDescription_t **descs = rd_kafka_DescribeConsumerGroups_result_groups(
+                rd_kafka_event_DescribeConsumerGroups_result(ev.get()), &n);
+            if (n < 1) {
+                error = what + QStringLiteral(": empty answer");
+                return false;
+            }
+            if (const rd_kafka_error_t *e = rd_kafka_ConsumerGroupDescription_error(descs[0])) {
+                *transient = isTransientGroupError(e);
+                *answered = rd_kafka_error_code(e) != RD_KAFKA_RESP_ERR_GROUP_ID_NOT_FOUND;
+                error = what + QStringLiteral(": ") + groupErrorText(e);
+                return false;
+            }
+            *answered = true;
+            g = groupFromDescription(descs[0]);
+            return true;
+        });
+    };
+    bool answered = false;
+    if (!describeAs(false, &answered))
         return R::failure(error);
+    // The consumer describe falls back to the classic one, which calls a share
+    // group Dead without members: such a group may be a share group.
+    if (g.state == GroupState::Dead && g.members.isEmpty()) {
+        const ConsumerGroupInfo dead = g;
+        bool shareAnswered = false;
+        if (!describeAs(true, &shareAnswered)) {
+            if (shareAnswered) // a share group the broker could not describe
+                return R::failure(error);
+            g = dead; // not a share group either: Dead it is
+        }
+    }
     g.groupId = groupId;
     return {g, {}};
+}
+
+EventPtr AdminService::describeGroups(std::vector<const char *> ids, bool share, const QString &what, QString *error)
+{
+    return runAdmin(
+        RD_KAFKA_ADMIN_OP_DESCRIBECONSUMERGROUPS, what,
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            // Share groups: installer/librdkafka-patches/0003 (ShareGroupDescribe),
+            // answered in DescribeConsumerGroups' result type.
+            (share ? rd_kafka_DescribeShareGroups : rd_kafka_DescribeConsumerGroups)(rk(), ids.data(), ids.size(), o,
+                                                                                     q);
+        },
+        error);
 }
 
 bool AdminService::partitionsOf(const QStringList &topics, QMap<QString, QList<int>> *out, QString *error)
@@ -293,6 +320,11 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QStrin
     }
     // Partitions assigned to members count too, committed or not.
     AdminResult<ConsumerGroupInfo> desc = describeGroup(groupId);
+    // A share group commits nothing: its position is the start offset of each
+    // share partition (every record before it acknowledged), its lag what lies
+    // from there to the partition's end (Kafka 4.1 reports no lag of its own).
+    if (desc.ok() && desc.value.type == GroupType::Share && !shareStartOffsets(groupId, &rows, &topics, &error))
+        return R::failure(what + QStringLiteral(": ") + error);
     if (desc.ok()) {
         for (const GroupMember &m : desc.value.members) {
             for (const TopicPartitionRef &tp : m.assignment)
@@ -322,6 +354,50 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QStrin
     return {rows.values(), {}};
 }
 
+bool AdminService::shareStartOffsets(const QString &groupId, QMap<TopicPartitionRef, GroupPartitionOffset> *rows,
+                                     QSet<QString> *topics, QString *error)
+{
+    const QByteArray id = groupId.toUtf8();
+    std::unique_ptr<rd_kafka_ListConsumerGroupOffsets_t, KafkaDeleter> req(
+        rd_kafka_ListConsumerGroupOffsets_new(id.constData(), nullptr));
+    QString failure;
+    EventPtr ev = runAdmin(
+        RD_KAFKA_ADMIN_OP_LISTCONSUMERGROUPOFFSETS, QStringLiteral("DescribeShareGroupOffsets"),
+        [&](rd_kafka_AdminOptions_t *o, rd_kafka_queue_t *q) {
+            // installer/librdkafka-patches/0003: the start offsets in the
+            // committed offsets' result type.
+            rd_kafka_ListConsumerGroupOffsets_t *arr[] = {req.get()};
+            rd_kafka_ListShareGroupOffsets(rk(), arr, 1, o, q);
+        },
+        &failure);
+    if (!ev) {
+        *error = failure;
+        return false;
+    }
+    size_t n = 0;
+    const rd_kafka_group_result_t **groups =
+        rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev.get()), &n);
+    for (size_t g = 0; g < n; ++g) {
+        if (const rd_kafka_error_t *e = rd_kafka_group_result_error(groups[g])) {
+            *error = QStringLiteral("share start offsets: ") + errorText(e);
+            return false;
+        }
+        const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(groups[g]);
+        for (int i = 0; parts && i < parts->cnt; ++i) {
+            const rd_kafka_topic_partition_t &e = parts->elems[i];
+            GroupPartitionOffset row;
+            row.topic = utf8(e.topic);
+            row.partition = e.partition;
+            // -1: the share partition's state has no start offset yet (Kafka
+            // 4.1 writes it with the first acknowledgement).
+            row.committed = e.err || e.offset < 0 ? -1 : e.offset;
+            topics->insert(row.topic);
+            rows->insert({row.topic, row.partition}, row);
+        }
+    }
+    return true;
+}
+
 AdminResult<QList<GroupPartitionOffset>> AdminService::resetGroupOffsets(const QString &groupId,
                                                                          const OffsetReset &reset)
 {
@@ -330,6 +406,13 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::resetGroupOffsets(const Q
     AdminResult<ConsumerGroupInfo> desc = describeGroup(groupId);
     if (!desc.ok())
         return R::failure(desc.error);
+    // Kafka 4.1's AlterShareGroupOffsets answers without moving the start
+    // offsets (its own tool's --reset-offsets is "not yet implemented"): a
+    // share group is refused rather than reported reset.
+    if (desc.value.type == GroupType::Share)
+        return R::failure(what + QStringLiteral(": it is a share group, and Kafka 4.1 cannot move a share group's "
+                                                "start offsets yet (kafka-share-groups.sh --reset-offsets is not "
+                                                "implemented there either)"));
     const GroupState state = desc.value.state;
     if (state != GroupState::Empty && state != GroupState::Dead) {
         return R::failure(what + QStringLiteral(": the group is %1 with %2 active member(s); offsets can only be "

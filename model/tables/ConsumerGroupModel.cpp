@@ -51,8 +51,8 @@ QString ConsumerGroupModel::typeDescription(GroupType type)
     case GroupType::Consumer:
         return tr("Consumer protocol (KIP-848, Kafka 4): the broker assigns partitions; members reconcile to it");
     case GroupType::Share:
-        return tr("Share group (KIP-932): members share partitions record by record; listed only, as librdkafka "
-                  "cannot describe share groups or read their offsets");
+        return tr("Share group (KIP-932): members share partitions record by record; its position is each "
+                  "partition's start offset (the records before it acknowledged), its lag what lies after it");
     case GroupType::Streams:
         return tr("Streams group (KIP-1071): listed only, as librdkafka cannot describe streams groups");
     case GroupType::Unknown: break;
@@ -89,8 +89,8 @@ QVariant ConsumerGroupModel::data(const QModelIndex &index, int role) const
         case Type: return groupTypeName(g->type);
         case Protocol: return g->protocol;
         case Members:
-            // A share or streams group's members are not known (not described).
-            if (g->type == GroupType::Share || g->type == GroupType::Streams)
+            // A streams group's members are not known (not described).
+            if (g->type == GroupType::Streams)
                 return role == SortRole ? QVariant(-1) : QVariant(QString());
             return int(g->members.size());
         case Coordinator:

@@ -19,6 +19,16 @@ void GroupOffsetsModel::setOffsets(const QString &groupId, QList<GroupPartitionO
     mergeSortedRows(m_rows, offsets, key);
 }
 
+void GroupOffsetsModel::setShareGroup(bool share)
+{
+    if (share == m_share)
+        return;
+    m_share = share;
+    Q_EMIT headerDataChanged(Qt::Horizontal, Committed, Committed);
+    if (!m_rows.isEmpty())
+        Q_EMIT dataChanged(index(0, Committed), index(int(m_rows.size()) - 1, Committed), {Qt::ToolTipRole});
+}
+
 void GroupOffsetsModel::clear()
 {
     if (!m_rows.isEmpty()) {
@@ -78,7 +88,11 @@ QVariant GroupOffsetsModel::data(const QModelIndex &index, int role) const
         }
     }
     if (role == Qt::ToolTipRole && index.column() == Committed && o.committed < 0)
-        return tr("The group has no committed offset for this partition");
+        return m_share ? tr("The share partition has no start offset yet: the group has not read it")
+                       : tr("The group has no committed offset for this partition");
+    if (role == Qt::ToolTipRole && index.column() == Committed && m_share)
+        return tr("Start offset: every record before it is acknowledged (or archived). Kafka 4.1 writes it "
+                  "with the next change of the share partition's state, so it can trail the acknowledgements.");
     if (role == Qt::TextAlignmentRole && index.column() != Topic)
         return int(Qt::AlignRight | Qt::AlignVCenter);
     return {};
@@ -91,7 +105,7 @@ QVariant GroupOffsetsModel::headerData(int section, Qt::Orientation orientation,
     switch (section) {
     case Topic: return tr("Topic");
     case Partition: return tr("Partition");
-    case Committed: return tr("Committed");
+    case Committed: return m_share ? tr("Start offset") : tr("Committed");
     case EndOffset: return tr("End offset");
     case Lag: return tr("Lag");
     default: return {};

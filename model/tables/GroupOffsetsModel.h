@@ -24,6 +24,10 @@ public:
     const QList<GroupPartitionOffset> &offsets() const { return m_rows; }
     // Sum of the known lags; -1 when no partition has a committed offset.
     qint64 totalLag() const;
+    // A share group's position is each share partition's start offset, not a
+    // commit: the column and its "none" say so.
+    void setShareGroup(bool share);
+    bool shareGroup() const { return m_share; }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -33,6 +37,7 @@ public:
 private:
     QString m_groupId;
     QList<GroupPartitionOffset> m_rows;
+    bool m_share = false;
 };
 
 } // namespace md

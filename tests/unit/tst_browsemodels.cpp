@@ -94,15 +94,25 @@ private Q_SLOTS:
         ConsumerGroupInfo modern = group(QStringLiteral("m"), GroupState::Reconciling, 1);
         modern.type = GroupType::Consumer;
         modern.members.first().targetAssignment = {{QStringLiteral("orders"), 0}, {QStringLiteral("orders"), 1}};
-        ConsumerGroupInfo share;
-        share.groupId = QStringLiteral("s");
+        ConsumerGroupInfo share = group(QStringLiteral("s"), GroupState::Stable, 2);
         share.type = GroupType::Share;
-        share.state = GroupState::Stable;
-        model.setGroups({modern, share});
+        ConsumerGroupInfo streams;
+        streams.groupId = QStringLiteral("t");
+        streams.type = GroupType::Streams;
+        streams.state = GroupState::Stable;
+        model.setGroups({modern, share, streams});
         QCOMPARE(model.index(0, ConsumerGroupModel::State).data().toString(), QStringLiteral("Reconciling"));
         QCOMPARE(model.index(0, ConsumerGroupModel::Type).data().toString(), QStringLiteral("consumer"));
         QCOMPARE(model.index(1, ConsumerGroupModel::Type).data().toString(), QStringLiteral("share"));
+        // A share group is described (members counted); a streams group is
+        // listed only, its members unknown rather than 0.
         QVERIFY(model.index(1, ConsumerGroupModel::Type)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("start offset")));
+        QCOMPARE(model.index(1, ConsumerGroupModel::Members).data().toInt(), 2);
+        QCOMPARE(model.index(2, ConsumerGroupModel::Members).data().toString(), QString());
+        QVERIFY(model.index(2, ConsumerGroupModel::Type)
                     .data(Qt::ToolTipRole)
                     .toString()
                     .contains(QLatin1String("listed only")));
@@ -151,6 +161,30 @@ private Q_SLOTS:
         model.setOffsets(QStringLiteral("other"), {});
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(model.totalLag(), -1);
+    }
+
+    // A share group's position is the start offset: the column says so.
+    void shareGroupOffsetsAreStartOffsets()
+    {
+        GroupOffsetsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+        model.setOffsets(QStringLiteral("q"),
+                         {{QStringLiteral("t"), 0, 7, 10, {}}, {QStringLiteral("t"), 1, -1, 4, {}}});
+        QCOMPARE(model.headerData(GroupOffsetsModel::Committed, Qt::Horizontal).toString(),
+                 QStringLiteral("Committed"));
+        QSignalSpy header(&model, &QAbstractItemModel::headerDataChanged);
+        model.setShareGroup(true);
+        QCOMPARE(header.size(), 1);
+        QCOMPARE(model.headerData(GroupOffsetsModel::Committed, Qt::Horizontal).toString(),
+                 QStringLiteral("Start offset"));
+        QVERIFY(model.index(1, GroupOffsetsModel::Committed)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("no start offset")));
+        QCOMPARE(model.index(0, GroupOffsetsModel::Lag).data().toLongLong(), 3);
+        QCOMPARE(model.totalLag(), 3);
+        model.setShareGroup(true);
+        QCOMPARE(header.size(), 1);
     }
 
     void messageDisplayModes()

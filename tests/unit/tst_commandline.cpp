@@ -85,6 +85,10 @@ private Q_SLOTS:
                                               QStringLiteral("--dry-run")};
         QTest::newRow("import-mm2") << QStringLiteral("import-mm2")
                                     << QStringList{QStringLiteral("-o, --output DIR"), QStringLiteral("--force")};
+        QTest::newRow("lag") << QStringLiteral("lag")
+                             << QStringList{QStringLiteral("--group ID"),           QStringLiteral("--groups REGEX"),
+                                            QStringLiteral("--side source|target"), QStringLiteral("--once"),
+                                            QStringLiteral("--interval SECONDS"),   QStringLiteral("--metrics-port N")};
         QTest::newRow("export-mm2") << QStringLiteral("export-mm2")
                                     << QStringList{QStringLiteral("-o, --output FILE"), QStringLiteral("--connect"),
                                                    QStringLiteral("--replication-factor N"),
@@ -170,6 +174,21 @@ private Q_SLOTS:
         QTest::newRow("export-mm2 --replication-factor=0")
             << QStringLiteral("export-mm2") << QStringList{file, QStringLiteral("--replication-factor=0")}
             << QStringLiteral("--replication-factor needs a number from 1 to 32767\n");
+        QTest::newRow("lag without groups")
+            << QStringLiteral("lag") << QStringList{file}
+            << QStringLiteral("name the groups to watch: --group ID or --groups REGEX\n");
+        QTest::newRow("lag --side=middle")
+            << QStringLiteral("lag") << QStringList{file, QStringLiteral("--group=g"), QStringLiteral("--side=middle")}
+            << QStringLiteral("--side: \"middle\" is neither source nor target\n");
+        QTest::newRow("lag --interval=0")
+            << QStringLiteral("lag") << QStringList{file, QStringLiteral("--group=g"), QStringLiteral("--interval=0")}
+            << QStringLiteral("--interval needs a number of seconds from 1 to 86400\n");
+        QTest::newRow("lag --groups=(") << QStringLiteral("lag") << QStringList{file, QStringLiteral("--groups=(")}
+                                        << QStringLiteral("--groups: ");
+        QTest::newRow("lag --metrics-address alone")
+            << QStringLiteral("lag")
+            << QStringList{file, QStringLiteral("--group=g"), QStringLiteral("--metrics-address=0.0.0.0")}
+            << QStringLiteral("--metrics-address needs --metrics-port\n");
         QTest::newRow("export-mm2 --connect=yes")
             << QStringLiteral("export-mm2") << QStringList{file, QStringLiteral("--connect=yes")}
             << QStringLiteral("unexpected value after '--connect'\n");
@@ -249,7 +268,7 @@ private Q_SLOTS:
                 QVERIFY2(r.out.contains(o), qPrintable(o + QStringLiteral(" missing in ") + describe({flag}, r)));
             for (const QString &c :
                  {QStringLiteral("run"), QStringLiteral("verify"), QStringLiteral("check"), QStringLiteral("reset"),
-                  QStringLiteral("import-mm2"), QStringLiteral("export-mm2")})
+                  QStringLiteral("import-mm2"), QStringLiteral("export-mm2"), QStringLiteral("lag")})
                 QVERIFY2(r.out.contains(QStringLiteral("mirrordesk ") + c + QLatin1Char(' ')),
                          qPrintable(c + QStringLiteral(" missing in ") + describe({flag}, r)));
         }

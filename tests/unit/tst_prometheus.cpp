@@ -29,6 +29,7 @@ private Q_SLOTS:
     void lagInTimeAndRetentionRisk();
     void everySeriesNamesTheInstance();
     void vanishedCounterNeverGoesDown();
+    void watchedGroupsHaveTheirOwnSeries();
 };
 
 void TestPrometheus::parserRejectsBrokenText_data()
@@ -283,6 +284,45 @@ void TestPrometheus::vanishedCounterNeverGoesDown()
     // Removing the job forgets it.
     exporter.removeJob(QStringLiteral("j"));
     QVERIFY(parseExposition(exporter.render()).find(QStringLiteral("mirrordesk_records_vanished_total")).isEmpty());
+}
+
+// `mirrordesk lag`'s groups: mirrordesk_group_* labelled by group (no job or instance),
+// their type and state in an info series, down without the rest after a failed poll.
+void TestPrometheus::watchedGroupsHaveTheirOwnSeries()
+{
+    PrometheusExporter exporter;
+    MetricsSnapshot share = sampleSnapshot(QStringLiteral("queue \"q\""));
+    share.partitions[1].lag = -1; // not initialised: no position, no lag sample
+    exporter.updateGroup(share, JobLagStatus::Warn, {QStringLiteral("share"), QStringLiteral("Stable"), 2});
+    exporter.update(sampleSnapshot(QStringLiteral("job")), JobLagStatus::Ok);
+    Exposition e = parseExposition(exporter.render());
+    QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
+    const QMap<QString, QString> g{{QStringLiteral("group"), QStringLiteral("queue \"q\"")}};
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_group_up"), g), 1.0);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_group_info"), {{QStringLiteral("type"), QStringLiteral("share")},
+                                                               {QStringLiteral("state"), QStringLiteral("Stable")}}),
+             1.0);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_group_members"), g), 2.0);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_group_lag_records"), g), 130.0);
+    QCOMPARE(
+        e.value(QStringLiteral("mirrordesk_group_status"), {{QStringLiteral("group"), QStringLiteral("queue \"q\"")},
+                                                            {QStringLiteral("status"), QStringLiteral("WARN")}}),
+        1.0);
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_group_partition_offset"),
+                     {{QStringLiteral("partition"), QStringLiteral("0")}}),
+             850.0);
+    QCOMPARE(e.find(QStringLiteral("mirrordesk_group_partition_lag")).size(), 1);
+    QCOMPARE(e.find(QStringLiteral("mirrordesk_group_partition_end_offset")).size(), 2);
+    for (const Sample &s : e.find(QStringLiteral("mirrordesk_group_partition_lag")))
+        QVERIFY(!s.labels.contains(QStringLiteral("job")) && !s.labels.contains(QStringLiteral("instance")));
+    QCOMPARE(e.find(QStringLiteral("mirrordesk_job_up")).size(), 1); // the job's series unchanged beside them
+
+    exporter.groupDown(QStringLiteral("queue \"q\""));
+    e = parseExposition(exporter.render());
+    QVERIFY2(e.error.isEmpty(), qPrintable(e.error));
+    QCOMPARE(e.value(QStringLiteral("mirrordesk_group_up"), g), 0.0);
+    QVERIFY(e.find(QStringLiteral("mirrordesk_group_lag_records")).isEmpty());
+    QVERIFY(e.find(QStringLiteral("mirrordesk_group_partition_offset")).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TestPrometheus)

@@ -333,17 +333,22 @@ void GroupsPanel::updateDetails()
         m_members->item(i, 0)->setToolTip(tr("member id: %1").arg(m.memberId));
     }
 
-    if (g->type == GroupType::Share || g->type == GroupType::Streams) {
+    const bool share = g->type == GroupType::Share;
+    m_offsets->setShareGroup(share);
+    if (g->type == GroupType::Streams) {
         m_totalLag->setText(tr("Lag: not readable for a %1 group").arg(groupTypeName(g->type)));
     } else if (m_offsets->groupId() == g->groupId) {
         const qint64 total = m_offsets->totalLag();
         int none = 0;
         for (const GroupPartitionOffset &o : m_offsets->offsets())
             none += o.committed < 0 ? 1 : 0;
-        QString text = total >= 0 ? tr("Total lag: %L1").arg(total) : tr("Total lag: none (no committed offsets)");
+        QString text = total >= 0 ? tr("Total lag: %L1").arg(total)
+                       : share    ? tr("Total lag: none (no start offsets yet)")
+                                  : tr("Total lag: none (no committed offsets)");
         if (none > 0 && total >= 0)
-            text += none == 1 ? tr(" \u00b7 1 partition without a committed offset")
-                              : tr(" \u00b7 %1 partitions without a committed offset").arg(none);
+            text += share       ? tr(" \u00b7 %n partition(s) without a start offset", nullptr, none)
+                    : none == 1 ? tr(" \u00b7 1 partition without a committed offset")
+                                : tr(" \u00b7 %1 partitions without a committed offset").arg(none);
         m_totalLag->setText(text);
     } else {
         m_totalLag->setText(tr("Reading offsets\u2026"));
@@ -352,13 +357,14 @@ void GroupsPanel::updateDetails()
     // Kafka lets a reset through only for a group without members; the
     // members' next commit would overwrite anything written meanwhile.
     QString hint;
-    const bool listedOnly = g->type == GroupType::Share || g->type == GroupType::Streams;
+    const bool listedOnly = g->type == GroupType::Streams;
     if (listedOnly) {
-        // Their offsets live elsewhere (share: a start offset per partition,
-        // AlterShareGroupOffsets), which librdkafka cannot read or write.
-        hint = tr("A %1 group's offsets cannot be read or reset from MirrorDesk: librdkafka has no API for them "
-                  "(use kafka-%1-groups.sh).")
-                   .arg(groupTypeName(g->type));
+        // Described by StreamsGroupDescribe, which librdkafka does not have.
+        hint = tr("A streams group's offsets cannot be read or reset from MirrorDesk: librdkafka has no API for "
+                  "them (use kafka-streams-groups.sh).");
+    } else if (share) {
+        hint = tr("A share group's start offsets cannot be moved: Kafka 4.1 does not do it yet "
+                  "(kafka-share-groups.sh --reset-offsets is not implemented there either).");
     } else if (g->state != GroupState::Empty) {
         hint = g->members.isEmpty()
                    ? tr("Offsets can be reset only while the group is Empty (it is %1).").arg(groupStateName(g->state))
