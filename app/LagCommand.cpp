@@ -37,7 +37,8 @@ QString groupLine(const QString &group, const PrometheusExporter::GroupInfo &inf
     int known = 0;
     for (const PartitionMetrics &p : s.partitions)
         known += p.lag >= 0 ? 1 : 0;
-    QString line = QStringLiteral("%1 (%2, %3): lag %4").arg(group, info.type, info.state, formatCount(double(s.totalLag)));
+    QString line =
+        QStringLiteral("%1 (%2, %3): lag %4").arg(group, info.type, info.state, formatCount(double(s.totalLag)));
     if (s.maxLagMs >= 0)
         line += QStringLiteral(" (%1)").arg(lagTimeText(s.maxLagMs));
     line += QStringLiteral(" over %1 of %2 partitions").arg(known).arg(s.partitions.size());
@@ -67,8 +68,8 @@ int runLagCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     const QCommandLineOption interval(QStringLiteral("interval"),
                                       QStringLiteral("Seconds between polls (default 10, at least 1)."),
                                       QStringLiteral("SECONDS"), QStringLiteral("10"));
-    const QCommandLineOption once(QStringLiteral("once"),
-                                  QStringLiteral("Poll every group once, print, and exit (1 if one could not be read)."));
+    const QCommandLineOption once(
+        QStringLiteral("once"), QStringLiteral("Poll every group once, print, and exit (1 if one could not be read)."));
     const QCommandLineOption metricsPort(QStringLiteral("metrics-port"),
                                          QStringLiteral("Serve Prometheus metrics on 127.0.0.1:N/metrics."),
                                          QStringLiteral("N"));
@@ -109,8 +110,9 @@ int runLagCommand(const QStringList &args, QTextStream &out, QTextStream &err)
     }
     QHostAddress address;
     if (!address.setAddress(cli.value(metricsAddress)))
-        return cli.usageError(err, QStringLiteral("--metrics-address: \"%1\" is not an IPv4 or IPv6 address")
-                                       .arg(cli.value(metricsAddress)));
+        return cli.usageError(
+            err,
+            QStringLiteral("--metrics-address: \"%1\" is not an IPv4 or IPv6 address").arg(cli.value(metricsAddress)));
     if (cli.isSet(metricsAddress) && !cli.isSet(metricsPort))
         return cli.usageError(err, QStringLiteral("--metrics-address needs --metrics-port"));
 
@@ -153,8 +155,7 @@ int runLagCommand(const QStringList &args, QTextStream &out, QTextStream &err)
             err << "mirrordesk lag: " << error << Qt::endl;
             return 1;
         }
-        out << "serving Prometheus metrics on http://" << address.toString() << ':' << port << "/metrics"
-            << Qt::endl;
+        out << "serving Prometheus metrics on http://" << address.toString() << ':' << port << "/metrics" << Qt::endl;
     }
 
     const bool oneShot = cli.isSet(once);
@@ -174,8 +175,9 @@ int runLagCommand(const QStringList &args, QTextStream &out, QTextStream &err)
         Watched &w = watched[id];
         const auto it = known.find(id);
         // A group the listing does not know may still have commits (a simple group).
-        w.info = it != known.end() ? it->second : PrometheusExporter::GroupInfo{QStringLiteral("unknown"),
-                                                                                 QStringLiteral("Unknown"), -1};
+        w.info = it != known.end()
+                     ? it->second
+                     : PrometheusExporter::GroupInfo{QStringLiteral("unknown"), QStringLiteral("Unknown"), -1};
         w.history = std::make_unique<MonitoredJob>(MonitoredJob::statusOnlyConfig());
         w.sampler = std::make_unique<GroupLagSampler>(cluster, id);
         w.sampler->setIntervalMs(seconds * 1000);
@@ -187,15 +189,14 @@ int runLagCommand(const QStringList &args, QTextStream &out, QTextStream &err)
                                        g.type == GroupType::Streams ? -1 : int(g.members.size())};
                          });
         QObject::connect(sampler, &GroupLagSampler::sampled, w.history.get(), &MonitoredJob::addSnapshot);
-        QObject::connect(w.history.get(), &MonitoredJob::snapshotAdded, sampler,
-                         [&, id](const MetricsSnapshot &s) {
-                             Watched &me = watched[id];
-                             out << groupLine(id, me.info, s, me.history->status()) << Qt::endl;
-                             if (metrics)
-                                 metrics->updateGroup(s, me.history->status(), me.info);
-                             me.answered = true;
-                             finishOnce();
-                         });
+        QObject::connect(w.history.get(), &MonitoredJob::snapshotAdded, sampler, [&, id](const MetricsSnapshot &s) {
+            Watched &me = watched[id];
+            out << groupLine(id, me.info, s, me.history->status()) << Qt::endl;
+            if (metrics)
+                metrics->updateGroup(s, me.history->status(), me.info);
+            me.answered = true;
+            finishOnce();
+        });
         QObject::connect(sampler, &GroupLagSampler::failed, sampler, [&, id](const QString &why) {
             Watched &me = watched[id];
             err << "mirrordesk lag: " << why << Qt::endl;
