@@ -29,6 +29,36 @@ template <qint64 Min, qint64 PerPartition, qint64 Max> struct PerPartitionBound 
 // when the consumer is made (MirrorWorkerConsumer.cpp).
 using ConsumerPrefetch = PerPartitionBound<20000, 50, 100000>;
 
+// How much a fetch may carry: for one partition (librdkafka's
+// max.partition.fetch.bytes) and in all (fetch.max.bytes). A fetch response
+// stays allocated until the last of its records is acknowledged, and over many
+// partitions each response carries up to the first for every partition the
+// broker leads, up to the second. With librdkafka's 1 MiB and 50 MiB a job over
+// 1,000 partitions peaked at 340 MB against 125 for 12 and copied at 0.39 of
+// their rate; with 256 KiB and 16 MiB at 282 MB and 0.89 (docs/PERFORMANCE.md,
+// "Fetches sized by the partitions"). So a budget shared by the partitions the
+// job selects: a partition's share within [256 KiB, 1 MiB] (a few-partition copy
+// keeps 1 MiB: at 256 KiB a 12-partition copy lost a quarter of its rate), and
+// an answer of at most 64 partitions' shares within [16 MiB, 50 MiB] (8 MiB cost
+// 1,000 partitions a third of the rate). Read once, when the consumer is made,
+// as the prefetch is.
+struct FetchBytes {
+    static constexpr qint64 kBudget = 64LL * 1024 * 1024;
+    static constexpr qint64 kMinPartition = 256LL * 1024;
+    static constexpr qint64 kMaxPartition = 1024LL * 1024;
+    static constexpr qint64 kMinFetch = 16LL * 1024 * 1024;
+    static constexpr qint64 kMaxFetch = 50LL * 1024 * 1024; // librdkafka's default
+
+    static qint64 partitionFor(qint64 partitions)
+    {
+        return partitions <= 0 ? kMaxPartition : std::clamp(kBudget / partitions, kMinPartition, kMaxPartition);
+    }
+    static qint64 fetchFor(qint64 partitions)
+    {
+        return std::clamp(64 * partitionFor(partitions), kMinFetch, kMaxFetch);
+    }
+};
+
 // How many records a job keeps in flight to the target. Every record in
 // flight pins its consumed message (zero copy) and ~0.5 KB of librdkafka's
 // bookkeeping until the target acknowledges it, so the window is much of a

@@ -114,7 +114,7 @@ bool MirrorWorker::setup(QString *error)
 {
     m_groupId = consumerGroupId(m_spec);
     m_originHeader = m_spec.originHeader.trimmed().toUtf8();
-    m_consumer = makeConsumer(ConsumerPrefetch::kMinRecords, &m_cooperative, error);
+    m_consumer = makeConsumer(ConsumerPrefetch::kMinRecords, 0, &m_cooperative, error);
     if (!m_consumer)
         return false;
     m_prefetchRecords = ConsumerPrefetch::kMinRecords;

@@ -159,7 +159,8 @@ private:
     // setup and teardown
     bool setup(QString *error);
     // the source consumer (MirrorWorkerConsumer.cpp)
-    KafkaPtr makeConsumer(qint64 prefetchRecords, bool *cooperative, QString *error);
+    // partitions: those the job selects (0: not known yet), for the fetch sizes (CopyBounds.h).
+    KafkaPtr makeConsumer(qint64 prefetchRecords, qint64 partitions, bool *cooperative, QString *error);
     void sizeConsumer(const QList<qint64> &selectedPartitions); // once, before it first subscribes
     void shutdown(bool graceful);
 

@@ -19,7 +19,7 @@ std::string confValue(const rd_kafka_conf_t *conf, const char *key)
 
 // ---------------------------------------------------------------- the source consumer
 
-KafkaPtr MirrorWorker::makeConsumer(qint64 prefetchRecords, bool *cooperative, QString *error)
+KafkaPtr MirrorWorker::makeConsumer(qint64 prefetchRecords, qint64 partitions, bool *cooperative, QString *error)
 {
     const QMap<QString, QString> consumerOverrides{
         {QStringLiteral("group.id"), m_groupId},
@@ -55,6 +55,10 @@ KafkaPtr MirrorWorker::makeConsumer(qint64 prefetchRecords, bool *cooperative, Q
     setConfDefault(cc.conf.get(), source, props, QStringLiteral("queued.max.messages.kbytes"), QStringLiteral("65536"));
     setConfDefault(cc.conf.get(), source, props, QStringLiteral("queued.min.messages"),
                    QString::number(prefetchRecords));
+    setConfDefault(cc.conf.get(), source, props, QStringLiteral("max.partition.fetch.bytes"),
+                   QString::number(FetchBytes::partitionFor(partitions)));
+    setConfDefault(cc.conf.get(), source, props, QStringLiteral("fetch.max.bytes"),
+                   QString::number(FetchBytes::fetchFor(partitions)));
     // Instances of one profile share the partitions; a joining or leaving
     // instance must not stop the others (incremental rebalancing). KIP-848
     // (group.protocol=consumer) assigns on the broker and refuses the setting.
@@ -91,25 +95,30 @@ void MirrorWorker::sizeConsumer(const QList<qint64> &selectedPartitions)
     if (m_consumerSized || selectedPartitions.isEmpty())
         return;
     m_consumerSized = true;
-    if (operatorSet(m_spec.source, m_spec.source.consumerProperties, QStringLiteral("queued.min.messages")))
-        return;
     qint64 partitions = 0;
     for (qint64 n : selectedPartitions)
         partitions += n;
-    const qint64 wanted = ConsumerPrefetch::forPartitions(partitions);
-    if (wanted == m_prefetchRecords)
+    // A bound the operator set is the operator's (setConfDefault keeps it).
+    const QMap<QString, QString> &props = m_spec.source.consumerProperties;
+    const qint64 wanted = operatorSet(m_spec.source, props, QStringLiteral("queued.min.messages"))
+                              ? m_prefetchRecords
+                              : ConsumerPrefetch::forPartitions(partitions);
+    const bool fetchesOwn = operatorSet(m_spec.source, props, QStringLiteral("max.partition.fetch.bytes")) &&
+                            operatorSet(m_spec.source, props, QStringLiteral("fetch.max.bytes"));
+    const bool fetchesChange = !fetchesOwn && FetchBytes::partitionFor(partitions) != FetchBytes::partitionFor(0);
+    if (wanted == m_prefetchRecords && !fetchesChange)
         return;
     // The new one first: if it cannot be made, the job goes on with the one it has.
     QString error;
     bool cooperative = m_cooperative;
-    KafkaPtr fresh = makeConsumer(wanted, &cooperative, &error);
+    KafkaPtr fresh = makeConsumer(wanted, partitions, &cooperative, &error);
     if (!fresh) {
-        event(JobEvent::Severity::Warning, QStringLiteral("could not make the source consumer again to prefetch %1 "
-                                                          "records for %2 partitions, keeping %3: %4")
-                                               .arg(wanted)
-                                               .arg(partitions)
-                                               .arg(m_prefetchRecords)
-                                               .arg(error));
+        event(JobEvent::Severity::Warning,
+              QStringLiteral("could not make the source consumer again for %1 partitions, keeping its prefetch of %2 "
+                             "records and its fetch sizes: %3")
+                  .arg(partitions)
+                  .arg(m_prefetchRecords)
+                  .arg(error));
         return;
     }
     m_topicIdQueue.reset(); // a queue goes before its client (none is made before the first listing)
@@ -118,9 +127,16 @@ void MirrorWorker::sizeConsumer(const QList<qint64> &selectedPartitions)
     m_consumer = std::move(fresh);
     m_cooperative = cooperative;
     m_prefetchRecords = wanted;
+    // The values read back from the consumer librdkafka was given.
+    const rd_kafka_conf_t *conf = rd_kafka_conf(m_consumer.get());
+    const auto kib = [conf](const char *key) {
+        return QString::number(QString::fromStdString(confValue(conf, key)).toLongLong() / 1024);
+    };
     event(JobEvent::Severity::Info,
-          QStringLiteral("prefetching up to %1 records for %2 partitions")
-              .arg(QString::fromStdString(confValue(rd_kafka_conf(m_consumer.get()), "queued.min.messages")))
+          QStringLiteral("prefetching up to %1 records, fetching up to %2 KiB a partition and %3 KiB an answer, "
+                         "for %4 partitions")
+              .arg(QString::fromStdString(confValue(conf, "queued.min.messages")), kib("max.partition.fetch.bytes"),
+                   kib("fetch.max.bytes"))
               .arg(partitions));
 }
 

@@ -61,6 +61,19 @@ start_brokers() {
 
 stop_brokers() { bash "$HARNESS" stop-all >/dev/null 2>&1 || true; }
 
+# renice_brokers N: both broker JVMs, every thread (niceness is per thread on Linux; threads
+# made later inherit their maker's), at niceness N: the jobs' threads run at +10, so with
+# N=10 the window's UI thread is the only one at 0 and what it waits for is its own work.
+renice_brokers() {
+    local nice="$1" name pid task
+    for name in source target; do
+        pid="$(cat "$MIRRORDESK_KAFKA_STATE/$name/pid" 2>/dev/null)" || continue
+        for task in /proc/"$pid"/task/*; do
+            renice -n "$nice" -p "${task##*/}" >/dev/null 2>&1 || true
+        done
+    done
+}
+
 # CPU ticks (user + system) both broker JVMs have used so far.
 broker_ticks() {
     local total=0 name pid

@@ -3,7 +3,8 @@
 # its monitor open as a tab (issue 20): runs bench_monitor_live.
 #
 #   tests/bench/monitor-live.sh [--records N] [--size BYTES] [--partitions P] [--jobs J]
-#                               [--rounds R] [--xvfb] [--build DIR] [-- BENCH_OPTIONS...]
+#                               [--rounds R] [--xvfb] [--broker-nice N] [--build DIR]
+#                               [-- BENCH_OPTIONS...]
 #
 # Starts its own source and target harness brokers (private state dir, stopped and removed on
 # exit; JVM settings as mm2-compare.sh uses, so the broker is not the narrowest pipe), preloads
@@ -14,7 +15,9 @@
 # (default 1) it loads J topics bench-1..bench-J of N records each (J x N in all) and the
 # bench runs J jobs at once, one per topic. Offscreen Qt
 # by default; --xvfb runs it on the xcb platform under xvfb-run (a real X server, so the
-# window is painted and flushed as on a desktop). Prints the load average before and after.
+# window is painted and flushed as on a desktop). --broker-nice N renices every broker thread
+# (10: as the jobs' threads, so the UI thread's lateness is its own work, not the brokers').
+# Prints the load average before and after.
 # Options after -- go to the bench (e.g. --chart partitions, --no-panes, --probe-ms 1).
 set -euo pipefail
 
@@ -27,6 +30,7 @@ PARTITIONS=12
 ROUNDS=2
 JOBS=1
 XVFB=""
+BROKER_NICE=""
 EXTRA=()
 
 BENCH_NAME=monitor-live
@@ -41,6 +45,7 @@ while (($#)); do
         --rounds) ROUNDS="$2"; shift ;;
         --jobs) JOBS="$2"; shift ;;
         --xvfb) XVFB=1 ;;
+        --broker-nice) BROKER_NICE="$2"; shift ;;
         --build) BUILD="$2"; shift ;;
         --) shift; EXTRA=("$@"); break ;;
         -h|--help) usage; exit 0 ;;
@@ -71,6 +76,10 @@ trap 'exit 130' INT TERM
 
 log "starting source and target brokers (state $MIRRORDESK_KAFKA_STATE)"
 start_brokers "$WORK"
+if [[ -n "$BROKER_NICE" ]]; then
+    renice_brokers "$BROKER_NICE"
+    log "brokers' threads at niceness $BROKER_NICE (the jobs' run at +10, the UI thread at 0)"
+fi
 TOPICS=(bench)
 ((JOBS == 1)) || mapfile -t TOPICS < <(seq -f 'bench-%g' 1 "$JOBS")
 log "source $SRC, target $TGT; loading ${#TOPICS[@]} topic(s) of $RECORDS records of $SIZE bytes over $PARTITIONS partitions"

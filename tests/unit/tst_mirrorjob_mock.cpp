@@ -354,14 +354,20 @@ private Q_SLOTS:
         QVERIFY2(md::test::sameRecords(byPartition(records), *copied, &error), qPrintable(error));
     }
 
-    // The consumer's prefetch grows with the partitions a job selects: it is
-    // made again, before it first subscribes, and that loses nothing.
+    // The consumer's prefetch grows, and its fetch per partition shrinks, with
+    // the partitions a job selects: it is made again, before it first
+    // subscribes, and that loses nothing.
     void prefetchGrowsWithTheSelectedPartitions()
     {
         const int partitions = 600;
         const qint64 wanted = ConsumerPrefetch::forPartitions(partitions);
         QVERIFY(wanted > ConsumerPrefetch::kMinRecords);
-        const QString prefetchEvent = QStringLiteral("prefetching up to %1 records for %2 partitions");
+        QCOMPARE(FetchBytes::partitionFor(partitions), 256 * 1024);
+        QCOMPARE(FetchBytes::fetchFor(partitions), 16 * 1024 * 1024);
+        QCOMPARE(FetchBytes::partitionFor(12), 1024 * 1024); // a few partitions: librdkafka's sizes
+        QCOMPARE(FetchBytes::fetchFor(12), 50 * 1024 * 1024);
+        const QString prefetchEvent = QStringLiteral("prefetching up to %1 records, fetching up to 256 KiB a partition "
+                                                     "and 16384 KiB an answer, for %2 partitions");
         auto prefetchEvents = [](const QSignalSpy &events) {
             QStringList out;
             for (const auto &args : events)
@@ -404,7 +410,8 @@ private Q_SLOTS:
             QVERIFY2(md::test::sameRecords(byPartition(records), *copied, &error), qPrintable(error));
         }
         {
-            // A few partitions keep the smallest prefetch the consumer was made with.
+            // A few partitions keep the smallest prefetch and the largest fetch
+            // the consumer was made with.
             MirrorJob job(mockSpec(src, dst, narrow));
             QSignalSpy events(&job, &MirrorJob::eventRaised);
             bool ok = false;
@@ -413,11 +420,27 @@ private Q_SLOTS:
             QCOMPARE(prefetchEvents(events), QStringList());
         }
         {
-            // The operator's own setting stays.
+            // The operator's own prefetch stays; the fetch is still sized.
             MirrorJobSpec spec = mockSpec(src, dst, wide);
             spec.groupId += QStringLiteral("-own");
             dst.createTopic(offsetMapTopicOf(spec), 1);
             spec.source.consumerProperties.insert(QStringLiteral("queued.min.messages"), QStringLiteral("7000"));
+            MirrorJob job(spec);
+            QSignalSpy events(&job, &MirrorJob::eventRaised);
+            bool ok = false;
+            QVERIFY2(runToEnd(job, 120000, &ok, &error), "job did not finish");
+            QVERIFY2(ok, qPrintable(error));
+            QCOMPARE(prefetchEvents(events), QStringList{prefetchEvent.arg(7000).arg(partitions)});
+        }
+        {
+            // All three set by the operator: the consumer stays as it was made.
+            MirrorJobSpec spec = mockSpec(src, dst, wide);
+            spec.groupId += QStringLiteral("-both");
+            dst.createTopic(offsetMapTopicOf(spec), 1);
+            spec.source.consumerProperties.insert(QStringLiteral("queued.min.messages"), QStringLiteral("7000"));
+            spec.source.consumerProperties.insert(QStringLiteral("max.partition.fetch.bytes"),
+                                                  QStringLiteral("524288"));
+            spec.source.consumerProperties.insert(QStringLiteral("fetch.max.bytes"), QStringLiteral("33554432"));
             MirrorJob job(spec);
             QSignalSpy events(&job, &MirrorJob::eventRaised);
             bool ok = false;
