@@ -1,6 +1,6 @@
 // Cost of a visible job monitor on the UI thread (issue 5).
 //
-//   bench_monitor_ui [seconds] [partitions] [tick ms]      (default: 60 24 250)
+//   bench_monitor_ui [seconds] [partitions] [tick ms] [split]   (default: 60 24 250)
 //
 // Feeds synthetic snapshots at the engine's sampling rate into a shown JobMonitor
 // (QT_QPA_PLATFORM=offscreen unless a platform is set), cycling its charts, while a 1 ms
@@ -52,6 +52,9 @@ int main(int argc, char **argv)
     const int seconds = args.size() > 1 ? args.at(1).toInt() : 60;
     const int partitions = args.size() > 2 ? args.at(2).toInt() : 24;
     const int tickMs = args.size() > 3 ? args.at(3).toInt() : 250;
+    // "split": each snapshot also goes into a bare MetricStore, timed on its own (the
+    // lateness figures then include that extra work).
+    const bool split = args.size() > 4 && args.at(4) == QLatin1String("split");
 
     MonitoredJob job; // what the session holds; the monitor draws from it
     JobMonitor monitor(&job);
@@ -74,6 +77,9 @@ int main(int argc, char **argv)
     }
     const qint64 start = QDateTime::currentMSecsSinceEpoch();
     qint64 tick = 0;
+    std::vector<double> snapshotMs; // UI-thread CPU of each addSnapshot (the window's own work)
+    std::vector<double> storeMs;    // with "split": a bare MetricStore's share of it
+    MetricStore bareStore;
     qint64 upkeepNs = 0; // thread CPU spent in addSnapshot and the redraws it caused
     QTimer feeder;
     feeder.setTimerType(Qt::PreciseTimer);
@@ -101,7 +107,15 @@ int main(int argc, char **argv)
         s.latency.p99Ms = 30 + tick % 50;
         const qint64 t0 = threadCpuNs();
         job.addSnapshot(s);
-        upkeepNs += threadCpuNs() - t0;
+        const qint64 spent = threadCpuNs() - t0;
+        upkeepNs += spent;
+        snapshotMs.push_back(double(spent) / 1e6);
+        if (split) {
+            // The same snapshot into a bare store: how much of the above is the store's.
+            const qint64 s0 = threadCpuNs();
+            bareStore.addSnapshot(s);
+            storeMs.push_back(double(threadCpuNs() - s0) / 1e6);
+        }
         // Cycle the tabs so every chart (the lag map included) is drawn during the run.
         if (tick % (10'000 / tickMs) == 0)
             monitor.setCurrentChart(JobMonitor::Chart((tick / (10'000 / tickMs)) % JobMonitor::ChartCount));
@@ -144,6 +158,14 @@ int main(int argc, char **argv)
                 monitor.redrawCount() ? redrawS * 1000 / monitor.redrawCount() : 0.0);
     std::printf("chart upkeep (addSnapshot CPU + redraw time): %.3f s = %.2f%% of one core\n", upkeepS,
                 100.0 * upkeepS / wallS);
+    double meanSnapshot = 0;
+    for (double v : snapshotMs)
+        meanSnapshot += v / double(std::max<size_t>(1, snapshotMs.size()));
+    std::printf("one addSnapshot (UI-thread CPU, store, status and every view): mean %.1f ms, max %.1f ms\n",
+                meanSnapshot, percentile(snapshotMs, 1.0));
+    if (split)
+        std::printf("  of which a bare MetricStore: median %.1f ms, max %.1f ms\n", percentile(storeMs, 0.5),
+                    percentile(storeMs, 1.0));
     std::printf("UI thread CPU in all (includes the probe timer and widget painting): %.3f s = %.2f%% of one core\n",
                 cpuS, 100.0 * cpuS / wallS);
     const bool ok = percentile(lateMs, 0.99) < 16.0 && upkeepS / wallS < 0.05;
