@@ -172,8 +172,9 @@ void MetricStore::clear()
     m_partitions.clear();
     m_lag.clear();
     m_latest = MetricsSnapshot{};
-    m_rates.clear();
+    m_rateAt.clear();
     m_rateWindows.clear();
+    m_layout.clear();
     m_lastTimeMs = std::numeric_limits<qint64>::min();
     m_sampleCount = 0;
 }
@@ -215,31 +216,21 @@ bool MetricStore::addSnapshot(const MetricsSnapshot &snapshot)
     if (t < m_lastTimeMs)
         return false;
 
+    // 1. Another set of partitions than the last snapshot's: windows and series for the new
+    // ones (rings aligned with the job's, before any slot is added), none for the gone.
+    if (!layoutMatches(snapshot))
+        rebuildLayout(snapshot);
+
     // Rates per partition from the records counters (the snapshot has job-level
     // rates only), over the same window as those (RateWindow).
-    QHash<PartitionKey, double> rates;
-    rates.reserve(snapshot.partitions.size());
-    for (const PartitionMetrics &p : snapshot.partitions) {
-        const PartitionKey key{p.topic, p.partition};
-        RateWindow<1> &w = m_rateWindows[key]; // updated in place: no rebuild per tick
+    const qsizetype n = snapshot.partitions.size();
+    QList<double> rates(n, -1.0);
+    for (qsizetype i = 0; i < n; ++i) {
+        RateWindow<1> &w = *m_layout[size_t(i)].window; // updated in place: no rebuild per tick
         const bool seen = !w.empty();
-        const double rate = w.add(t, {p.records})[0];
+        const double rate = w.add(t, {snapshot.partitions.at(i).records})[0];
         if (seen)
-            rates.insert(key, rate); // a partition's first sample has no rate yet
-    }
-    // Partitions no longer listed (revoked, deleted) drop their windows.
-    if (m_rateWindows.size() > snapshot.partitions.size()) {
-        QSet<PartitionKey> listed;
-        for (const PartitionMetrics &p : snapshot.partitions)
-            listed.insert({p.topic, p.partition});
-        m_rateWindows.removeIf([&](const auto &it) { return !listed.contains(it.key()); });
-    }
-
-    // 1. New partitions get rings aligned with the job's, before any slot is added.
-    for (const PartitionMetrics &p : snapshot.partitions) {
-        const PartitionKey key{p.topic, p.partition};
-        if (!m_partitions.contains(key) && m_partitions.size() < m_config.maxPartitions)
-            createSeries(key);
+            rates[i] = rate; // a partition's first sample has no rate yet
     }
 
     // 2. Close the buckets this sample is past.
@@ -267,20 +258,21 @@ bool MetricStore::addSnapshot(const MetricsSnapshot &snapshot)
     }
     for (PartitionSeries &p : m_partitions)
         p.raw.push(std::numeric_limits<float>::quiet_NaN());
-    for (const PartitionMetrics &p : snapshot.partitions) {
-        const auto it = m_partitions.find({p.topic, p.partition});
-        if (it == m_partitions.end())
+    for (qsizetype i = 0; i < n; ++i) {
+        PartitionSeries *series = m_layout[size_t(i)].series;
+        if (!series)
             continue;
-        it->lastSeenMs = t;
+        const PartitionMetrics &p = snapshot.partitions.at(i);
+        series->lastSeenMs = t;
         const double lag = p.lag < 0 ? kNaN : double(p.lag);
-        it->raw.at(it->raw.size() - 1) = float(lag);
-        for (Acc &a : it->open)
+        series->raw.at(series->raw.size() - 1) = float(lag);
+        for (Acc &a : series->open)
             a.add(lag);
     }
 
     m_lag.addSnapshot(snapshot);
     m_latest = snapshot;
-    m_rates = std::move(rates);
+    m_rateAt = std::move(rates);
     m_lastTimeMs = t;
     ++m_sampleCount;
     prune();
@@ -304,10 +296,53 @@ void MetricStore::prune()
     // A partition gone for longer than the oldest data held has nothing left to show.
     const qint64 oldest = firstTimeMs();
     for (auto it = m_partitions.begin(); it != m_partitions.end();) {
-        if (it->lastSeenMs < oldest)
+        if (it->lastSeenMs < oldest) {
             it = m_partitions.erase(it);
-        else
+            m_layout.clear(); // the hash's nodes moved
+        } else {
             ++it;
+        }
+    }
+}
+
+bool MetricStore::layoutMatches(const MetricsSnapshot &snapshot) const
+{
+    if (m_layout.size() != size_t(snapshot.partitions.size()))
+        return false;
+    for (qsizetype i = 0; i < snapshot.partitions.size(); ++i) {
+        const PartitionMetrics &p = snapshot.partitions.at(i);
+        const PartitionKey &key = m_layout[size_t(i)].key;
+        if (key.partition != p.partition || key.topic != p.topic)
+            return false;
+    }
+    return true;
+}
+
+void MetricStore::rebuildLayout(const MetricsSnapshot &snapshot)
+{
+    // Every insert and erase first: the pointers taken after them stay valid until the next.
+    if (m_rateWindows.size() > snapshot.partitions.size()) {
+        // Partitions no longer listed (revoked, deleted) drop their windows.
+        QSet<PartitionKey> listed;
+        for (const PartitionMetrics &p : snapshot.partitions)
+            listed.insert({p.topic, p.partition});
+        m_rateWindows.removeIf([&](const auto &it) { return !listed.contains(it.key()); });
+    }
+    for (const PartitionMetrics &p : snapshot.partitions) {
+        const PartitionKey key{p.topic, p.partition};
+        (void)m_rateWindows[key]; // a default window for a new partition
+        if (!m_partitions.contains(key) && m_partitions.size() < m_config.maxPartitions)
+            createSeries(key);
+    }
+    m_layout.clear();
+    m_layout.reserve(size_t(snapshot.partitions.size()));
+    for (const PartitionMetrics &p : snapshot.partitions) {
+        LayoutEntry e;
+        e.key = {p.topic, p.partition};
+        e.window = &m_rateWindows[e.key];
+        const auto series = m_partitions.find(e.key);
+        e.series = series == m_partitions.end() ? nullptr : &series.value();
+        m_layout.push_back(std::move(e));
     }
 }
 
@@ -458,12 +493,12 @@ QList<MetricStore::PartitionRow> MetricStore::partitionTable() const
     const auto status = m_lag.evaluate(m_lastTimeMs);
     QList<PartitionRow> rows;
     rows.reserve(m_latest.partitions.size());
-    for (const PartitionMetrics &p : m_latest.partitions) {
-        const PartitionKey key{p.topic, p.partition};
+    for (qsizetype i = 0; i < m_latest.partitions.size(); ++i) {
+        const PartitionMetrics &p = m_latest.partitions.at(i);
         PartitionRow row;
         row.metrics = p;
-        row.recordsPerSec = m_rates.value(key, -1);
-        row.status = status.value(key, PartitionLagStatus::Ok);
+        row.recordsPerSec = m_rateAt.value(i, -1);
+        row.status = status.value(PartitionKey{p.topic, p.partition}, PartitionLagStatus::Ok);
         rows.append(row);
     }
     std::sort(rows.begin(), rows.end(), [](const PartitionRow &a, const PartitionRow &b) {
@@ -489,7 +524,8 @@ qsizetype MetricStore::memoryBytes() const
     }
     const qsizetype partitions = m_latest.partitions.size();
     bytes += partitions * qsizetype(sizeof(PartitionMetrics) + 2 * 32); // two short topic names
-    bytes += m_rates.size() * qsizetype(sizeof(PartitionKey) + sizeof(double) + nodeOverhead);
+    bytes += m_rateAt.size() * qsizetype(sizeof(double));
+    bytes += qsizetype(m_layout.capacity() * sizeof(LayoutEntry)); // its keys share the snapshot's names
     for (const RateWindow<1> &w : m_rateWindows)
         bytes += qsizetype(sizeof(PartitionKey) + sizeof(RateWindow<1>) + w.memoryBytes()) + nodeOverhead;
     const auto lagWindow = m_lag.config().windowSize;

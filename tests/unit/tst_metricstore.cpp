@@ -6,6 +6,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace md;
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void partitionsGoneLongerThanRetentionArePruned();
     void partitionCapIsHonoured();
     void partitionTableHasRatesAndStatus();
+    void figuresFollowThePartitionNotItsPlace();
     void olderSnapshotIsRejected();
     void recentMeanSmoothsBatchedTicks();
     void defaultConfigCoversADay();
@@ -392,6 +394,47 @@ void TestMetricStore::partitionTableHasRatesAndStatus()
     QCOMPARE(rows[1].recordsPerSec, 0.0);
     QCOMPARE(store.jobStatus(), JobLagStatus::Err);
     QCOMPARE(store.latest().partitions.size(), 2);
+}
+
+// The same partitions in a shuffled order, some leaving and coming back, against the same
+// in a fixed order: every rate, status and lag series follows its partition, whatever its
+// place in the list (a store walks the last snapshot's order while it stays the same).
+void TestMetricStore::figuresFollowThePartitionNotItsPlace()
+{
+    MetricStore shuffled(smallConfig()), ordered(smallConfig());
+    QList<PartitionMetrics> all;
+    for (int i = 0; i < 60; ++i) {
+        QList<PartitionMetrics> parts;
+        for (int p = 0; p < 4; ++p) {
+            if (p == 3 && i % 10 >= 5)
+                continue; // t-3 comes and goes
+            parts.append(part(QStringLiteral("t"), p, qint64(p * 100 + i), qint64((p + 1) * 37 * i)));
+        }
+        QList<PartitionMetrics> mixed = parts;
+        if (i % 3 == 1)
+            std::reverse(mixed.begin(), mixed.end());
+        else if (i % 3 == 2)
+            std::rotate(mixed.begin(), mixed.begin() + 1, mixed.end());
+        QVERIFY(ordered.addSnapshot(snap(kT0 + i * 250, 1, 0, parts)));
+        QVERIFY(shuffled.addSnapshot(snap(kT0 + i * 250, 1, 0, mixed)));
+        const auto a = ordered.partitionTable(), b = shuffled.partitionTable();
+        QCOMPARE(a.size(), b.size());
+        for (qsizetype r = 0; r < a.size(); ++r) {
+            QCOMPARE(b[r].metrics.partition, a[r].metrics.partition);
+            QCOMPARE(b[r].recordsPerSec, a[r].recordsPerSec);
+            QCOMPARE(b[r].status, a[r].status);
+        }
+    }
+    QVERIFY(ordered.partitionTable().at(1).recordsPerSec > 0);
+    for (int p = 0; p < 3; ++p) { // the cap: three series
+        const PartitionKey key{QStringLiteral("t"), p};
+        const auto a = ordered.partitionLagSeries(key, kT0, kT0 + 60 * 250, 0);
+        const auto b = shuffled.partitionLagSeries(key, kT0, kT0 + 60 * 250, 0);
+        QCOMPARE(a.size(), b.size());
+        for (qsizetype i = 0; i < a.size(); ++i)
+            QVERIFY2(a[i].value == b[i].value || (std::isnan(a[i].value) && std::isnan(b[i].value)),
+                     qPrintable(QStringLiteral("t-%1 point %2").arg(p).arg(i)));
+    }
 }
 
 void TestMetricStore::olderSnapshotIsRejected()
