@@ -97,6 +97,37 @@ ConsumerGroupInfo groupFromDescription(const rd_kafka_ConsumerGroupDescription_t
     return g;
 }
 
+// A ListConsumerGroupOffsets result (committed offsets, or the patched share
+// start offsets) as rows, their topics added; false with *error on a group error.
+bool offsetRows(rd_kafka_event_t *ev, QMap<TopicPartitionRef, GroupPartitionOffset> *rows, QSet<QString> *topics,
+                QString *error)
+{
+    size_t n = 0;
+    const rd_kafka_group_result_t **groups =
+        rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev), &n);
+    for (size_t g = 0; g < n; ++g) {
+        if (const rd_kafka_error_t *e = rd_kafka_group_result_error(groups[g])) {
+            *error = errorText(e);
+            return false;
+        }
+        const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(groups[g]);
+        for (int i = 0; parts && i < parts->cnt; ++i) {
+            const rd_kafka_topic_partition_t &e = parts->elems[i];
+            GroupPartitionOffset row;
+            row.topic = utf8(e.topic);
+            row.partition = e.partition;
+            // -1: none (a share partition whose state has no start offset yet:
+            // Kafka 4.1 writes it with the first acknowledgement).
+            row.committed = e.err || e.offset < 0 ? -1 : e.offset;
+            if (e.metadata && e.metadata_size > 0)
+                row.metadata = QString::fromUtf8(static_cast<const char *>(e.metadata), qsizetype(e.metadata_size));
+            topics->insert(row.topic);
+            rows->insert({row.topic, row.partition}, row);
+        }
+    }
+    return true;
+}
+
 } // namespace
 
 // --- consumer groups -----------------------------------------------------------
@@ -297,27 +328,10 @@ AdminResult<QList<GroupPartitionOffset>> AdminService::groupOffsets(const QStrin
         &error, nullptr, handle);
     if (!ev)
         return R::failure(error);
-    size_t n = 0;
-    const rd_kafka_group_result_t **groups =
-        rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev.get()), &n);
     QMap<TopicPartitionRef, GroupPartitionOffset> rows;
     QSet<QString> topics;
-    for (size_t g = 0; g < n; ++g) {
-        if (const rd_kafka_error_t *e = rd_kafka_group_result_error(groups[g]))
-            return R::failure(what + QStringLiteral(": ") + errorText(e));
-        const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(groups[g]);
-        for (int i = 0; parts && i < parts->cnt; ++i) {
-            const rd_kafka_topic_partition_t &e = parts->elems[i];
-            GroupPartitionOffset row;
-            row.topic = utf8(e.topic);
-            row.partition = e.partition;
-            row.committed = e.err || e.offset < 0 ? -1 : e.offset;
-            if (e.metadata && e.metadata_size > 0)
-                row.metadata = QString::fromUtf8(static_cast<const char *>(e.metadata), qsizetype(e.metadata_size));
-            topics.insert(row.topic);
-            rows.insert({row.topic, row.partition}, row);
-        }
-    }
+    if (!offsetRows(ev.get(), &rows, &topics, &error))
+        return R::failure(what + QStringLiteral(": ") + error);
     // Partitions assigned to members count too, committed or not.
     AdminResult<ConsumerGroupInfo> desc = describeGroup(groupId);
     // A share group commits nothing: its position is the start offset of each
@@ -374,26 +388,9 @@ bool AdminService::shareStartOffsets(const QString &groupId, QMap<TopicPartition
         *error = failure;
         return false;
     }
-    size_t n = 0;
-    const rd_kafka_group_result_t **groups =
-        rd_kafka_ListConsumerGroupOffsets_result_groups(rd_kafka_event_ListConsumerGroupOffsets_result(ev.get()), &n);
-    for (size_t g = 0; g < n; ++g) {
-        if (const rd_kafka_error_t *e = rd_kafka_group_result_error(groups[g])) {
-            *error = QStringLiteral("share start offsets: ") + errorText(e);
-            return false;
-        }
-        const rd_kafka_topic_partition_list_t *parts = rd_kafka_group_result_partitions(groups[g]);
-        for (int i = 0; parts && i < parts->cnt; ++i) {
-            const rd_kafka_topic_partition_t &e = parts->elems[i];
-            GroupPartitionOffset row;
-            row.topic = utf8(e.topic);
-            row.partition = e.partition;
-            // -1: the share partition's state has no start offset yet (Kafka
-            // 4.1 writes it with the first acknowledgement).
-            row.committed = e.err || e.offset < 0 ? -1 : e.offset;
-            topics->insert(row.topic);
-            rows->insert({row.topic, row.partition}, row);
-        }
+    if (!offsetRows(ev.get(), rows, topics, error)) {
+        *error = QStringLiteral("share start offsets: ") + *error;
+        return false;
     }
     return true;
 }

@@ -9,6 +9,7 @@
 #include "KafkaTestEnv.h"
 #include "KafkaTestUtil.h"
 #include "headless_support.h"
+#include "metrics_scrape.h"
 #include "tst_mirror_support.h"
 
 #include "engine/admin/AdminService.h"
@@ -17,8 +18,6 @@
 #include <QProcess>
 #include <QRegularExpression>
 #include <QScopeGuard>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -132,26 +131,6 @@ QMap<int, qint64> kafkaStartOffsets(const QString &bootstrap, const QString &gro
     if (starts.isEmpty())
         *error = QStringLiteral("kafka-share-groups.sh showed no start offsets: ") + out.right(2000);
     return starts;
-}
-
-quint16 freePort()
-{
-    QTcpServer server;
-    return server.listen(QHostAddress::LocalHost, 0) ? server.serverPort() : 0;
-}
-
-// GET /metrics of a local exporter: the whole response.
-QByteArray scrape(quint16 port)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(5000))
-        return {};
-    socket.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    QByteArray response;
-    while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
-        response += socket.readAll();
-    return response + socket.readAll();
 }
 
 } // namespace
@@ -374,7 +353,7 @@ private Q_SLOTS:
         QVERIFY2(lineOf(share).contains(QLatin1String("over 2 of 2 partitions")), qPrintable(once.out));
 
         // Served to Prometheus while it runs.
-        const quint16 port = freePort();
+        const quint16 port = test::freePort();
         QProcess watcher;
         watcher.start(test::mirrordeskExe(),
                       {QStringLiteral("lag"), profile, QStringLiteral("--groups"), groups, QStringLiteral("--interval"),
@@ -390,10 +369,10 @@ private Q_SLOTS:
         const QByteArray lagLine = "mirrordesk_group_lag_records" + g + "} " + QByteArray::number(shareLag);
         const auto of = [](const QString &group) { return QStringLiteral("{group=\"%1\"}").arg(group).toUtf8(); };
         // Each group is polled on its own: wait for all three.
-        QTRY_VERIFY2_WITH_TIMEOUT(
-            (metrics = scrape(port), has(lagLine) && has("mirrordesk_group_lag_records" + of(classic) + " 14") &&
-                                         has("mirrordesk_group_lag_records" + of(modern) + " 11")),
-            metrics.constData(), 60000);
+        QTRY_VERIFY2_WITH_TIMEOUT((metrics = test::scrapeMetrics(port),
+                                   has(lagLine) && has("mirrordesk_group_lag_records" + of(classic) + " 14") &&
+                                       has("mirrordesk_group_lag_records" + of(modern) + " 11")),
+                                  metrics.constData(), 60000);
         QVERIFY2(has("mirrordesk_group_up" + g + "} 1"), metrics.constData());
         QVERIFY2(has("mirrordesk_group_info" + g + ",type=\"share\",state=\"Empty\"} 1"), metrics.constData());
         const QByteArray p0 = g + QStringLiteral(",topic=\"%1\",partition=\"0\"}").arg(topic).toUtf8();

@@ -7,14 +7,13 @@
 // The scanner is tested first on planted copies, so a leak cannot pass by
 // a scanner that finds nothing.
 
+#include "metrics_scrape.h"
 #include "saslssl_support.h"
 
 #include "model/profile/JobProfile.h"
 
 #include <QDirIterator>
 #include <QRandomGenerator>
-#include <QTcpServer>
-#include <QTcpSocket>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -68,29 +67,6 @@ QStringList findSecrets(const QList<Artefact> &artefacts, const QByteArrayList &
         }
     }
     return found;
-}
-
-quint16 freePort()
-{
-    QTcpServer server;
-    if (!server.listen(QHostAddress::LocalHost, 0))
-        return 0;
-    return server.serverPort();
-}
-
-// GET http://127.0.0.1:port/metrics, the whole response (headers and body).
-QByteArray scrapeMetrics(quint16 port)
-{
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(5000))
-        return {};
-    socket.write("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
-    QByteArray response;
-    while (socket.state() == QAbstractSocket::ConnectedState && socket.waitForReadyRead(5000))
-        response += socket.readAll();
-    response += socket.readAll();
-    return response;
 }
 
 } // namespace
