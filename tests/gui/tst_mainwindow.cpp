@@ -21,6 +21,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QStatusBar>
 #include <QSystemTrayIcon>
 #include <QTabWidget>
@@ -240,12 +241,13 @@ private Q_SLOTS:
                 quit = a;
         }
         QVERIFY(quit);
-        bool ok = false;
-        connect(job, &MirrorJob::finished, this, [&](bool o) { ok = o; });
+        // The signal, not isRunning(): the job is done before its queued finished() arrives.
+        QSignalSpy finished(job, &MirrorJob::finished);
         quit->trigger();
         QCOMPARE(asked.size(), 2); // Quit does not ask again
-        QTRY_VERIFY_WITH_TIMEOUT(!job->isRunning(), 20000);
-        QVERIFY(ok);
+        QVERIFY(finished.wait(20000));
+        QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(finished.at(0).at(1).toString()));
+        QVERIFY(!job->isRunning());
         QTRY_COMPARE_WITH_TIMEOUT(window.jobModel()->index(0, JobListModel::State).data().toString(),
                                   QStringLiteral("stopped"), 5000);
         QVERIFY(QGuiApplication::quitOnLastWindowClosed());
