@@ -85,8 +85,9 @@ bash "$ROOT/tests/kafka/harness.sh" start-cluster3 source3 target3 >&2
 
 export MIRRORDESK_CHAOS_SECONDS=$((MINUTES * 60))
 [[ -n "$SEED" ]] && export MIRRORDESK_CHAOS_SEED="$SEED"
-# QtTest's watchdog: the soak, the producer's tail and the judgement.
+# Each row's limit (and QtTest's): the soak, the producer's tail and the judgement.
 export QTEST_FUNCTION_TIMEOUT=$(((MINUTES * 60 + 900) * 1000))
+export MIRRORDESK_TEST_ROW_TIMEOUT=$QTEST_FUNCTION_TIMEOUT
 : > "$OUT"
 : > "$OUT.full"
 for row in "${ROWS[@]}"; do

@@ -21,6 +21,7 @@
 // before it is judged, =forget restarts a crashed mirror without its
 // progress: a check that the judgement fails then.
 
+#include "RowWatchdog.h"
 #include "cluster3_chaos.h"
 #include "cluster3_support.h"
 #include "duplicate_bound.h"
@@ -286,12 +287,10 @@ class TstCluster3Faults final : public QObject {
                   victim, clock.elapsed() - killedAtMs);
         }
 
-        // Within QtTest's watchdog (QTEST_FUNCTION_TIMEOUT, 360 s in the lane),
+        // Within the row's limit (RowWatchdog), with a minute left to judge,
         // so a producer that does not finish is reported with what it did,
-        // not only with every thread's stack (a rolling restart's was, once).
-        const qint64 watchdogMs = qEnvironmentVariableIntValue("QTEST_FUNCTION_TIMEOUT");
-        const int producerWaitMs =
-            watchdogMs > 0 ? int(qBound(qint64(10000), watchdogMs - clock.elapsed() - 60000, qint64(180000))) : 180000;
+        // not only with every thread's stack.
+        const int producerWaitMs = int(qBound(qint64(10000), m_watchdog.remainingMs() - 60000, qint64(180000)));
         QVERIFY2(producer.waitForExit(producerWaitMs),
                  qPrintable(QStringLiteral("VerifiableProducer did not finish in %1 s (%2 s into the case): %3 of %4 "
                                            "records acknowledged, %5 send errors %6; its stderr: %7; the job's "
@@ -415,12 +414,16 @@ class TstCluster3Faults final : public QObject {
         }
     }
 
+    RowWatchdog m_watchdog; // each row's limit (env MIRRORDESK_TEST_ROW_TIMEOUT)
+
 private Q_SLOTS:
     void initTestCase()
     {
         MD_REQUIRE_CLUSTERS3();
         MD_REQUIRE_KAFKA_TOOLS();
     }
+
+    void init() { m_watchdog.begin(); }
 
     // A test that failed with a node down must not leave the next one without it.
     void cleanup()
@@ -432,6 +435,7 @@ private Q_SLOTS:
                     qWarning("could not bring node %d of %s back: %s", n, qPrintable(cluster), qPrintable(error));
             }
         }
+        m_watchdog.end();
     }
 
     // The SASL listeners and the authorizer the ACL tests build on: SCRAM

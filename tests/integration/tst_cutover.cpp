@@ -13,6 +13,7 @@
 // goes on from where it was and ends the same way. Nothing is retried: each
 // run either does what it should or the test fails.
 
+#include "RowWatchdog.h"
 #include "acl_support.h"
 #include "background_producer.h"
 #include "failover_support.h"
@@ -145,6 +146,7 @@ class TstCutover final : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_dir;
+    RowWatchdog m_watchdog; // each row's limit (env MIRRORDESK_TEST_ROW_TIMEOUT)
 
     // A topic of three partitions (replication 3) with `records` records and
     // the application group having read `read` of them on the source.
@@ -284,6 +286,9 @@ private Q_SLOTS:
         QVERIFY2(QFile::exists(mirrordeskExe()), qPrintable(mirrordeskExe() + QStringLiteral(" was not built")));
         QVERIFY(m_dir.isValid());
     }
+
+    void init() { m_watchdog.begin(); }
+    void cleanup() { m_watchdog.end(); }
 
     void cutoverWhileTheApplicationWrites()
     {

@@ -481,7 +481,7 @@ cmd_stop() {
     if pid="$(broker_pid "$name")"; then
         kill -TERM "$pid" 2>/dev/null || true
         local start=$SECONDS
-        while kill -0 "$pid" 2>/dev/null; do
+        while pid_alive "$pid"; do
             if (( SECONDS - start >= STOP_TIMEOUT )); then
                 log "broker '$name' did not stop in ${STOP_TIMEOUT}s; killing it"
                 kill -KILL "$pid" 2>/dev/null || true
@@ -496,10 +496,20 @@ cmd_stop() {
     remove_sasl_ssl_bootstraps "$dir"
 }
 
+# Alive and not a zombie: a broker outlives the harness that launched it, so
+# its parent is init, and an init that reaps late (some container inits take
+# seconds) leaves an ended broker answering kill -0 meanwhile.
+pid_alive() {
+    local state
+    kill -0 "$1" 2>/dev/null || return 1
+    state="$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null)"
+    [[ "$state" != Z && -n "$state" ]]
+}
+
 wait_gone() {
     local i
     for ((i = 0; i < 100; i++)); do
-        kill -0 "$1" 2>/dev/null || return 0
+        pid_alive "$1" || return 0
         sleep 0.1
     done
 }
@@ -792,7 +802,7 @@ cmd_stop_node() {
     pid="$(broker_pid "$node")" || die "node '$node' is not running"
     kill -TERM "$pid" 2>/dev/null || true
     local start=$SECONDS
-    while kill -0 "$pid" 2>/dev/null; do
+    while pid_alive "$pid"; do
         if (( SECONDS - start >= STOP_TIMEOUT )); then
             log "node '$node' did not stop in ${STOP_TIMEOUT}s; killing it"
             kill -KILL "$pid" 2>/dev/null || true

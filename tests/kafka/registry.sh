@@ -166,7 +166,7 @@ cmd_registry_stop() {
     if pid="$(registry_pid "$name")"; then
         kill -TERM "$pid" 2>/dev/null || true
         local start=$SECONDS
-        while kill -0 "$pid" 2>/dev/null; do
+        while pid_alive "$pid"; do
             if (( SECONDS - start >= STOP_TIMEOUT )); then
                 log "$what did not stop in ${STOP_TIMEOUT}s; killing it"
                 kill -KILL "$pid" 2>/dev/null || true
