@@ -98,13 +98,10 @@ void MirrorWorker::handleCommands()
         }
     }
     const qint64 rate = m_throttleRequest.exchange(-1);
-    if (rate >= 0 && rate != m_throttleRate) {
-        m_throttleRate = rate;
-        m_tokens = std::min(m_tokens, 0.0);
-        m_lastRefill = Clock::now();
+    if (rate >= 0 && rate != m_throttle.rate()) {
+        m_throttle.setRate(Clock::now(), rate);
         event(JobEvent::Severity::Info,
               rate > 0 ? QStringLiteral("throttle set to %1 bytes/s").arg(rate) : QStringLiteral("throttle removed"));
-        refillThrottle();
     }
 }
 
@@ -189,7 +186,6 @@ bool MirrorWorker::setup(QString *error)
 void MirrorWorker::run()
 {
     m_started = Clock::now();
-    m_lastRefill = m_started;
     setState(JobState::Starting);
     QString error;
     if (!setup(&error)) {
@@ -199,7 +195,7 @@ void MirrorWorker::run()
         m_sink->onFinished(false, error);
         return;
     }
-    m_throttleRate = qMax<qint64>(0, m_spec.throttleBytesPerSecond);
+    m_throttle.start(Clock::now(), m_spec.throttleBytesPerSecond);
     const auto sampleEvery = std::chrono::milliseconds(qMax(20, m_spec.samplingIntervalMs));
     m_nextSample = m_started + sampleEvery;
     m_nextCommit = m_started + std::chrono::seconds(1);
@@ -219,10 +215,10 @@ void MirrorWorker::run()
         handleCommands();
         if (m_aborting || m_stopping || !m_fatal.isEmpty())
             break;
-        refillThrottle();
+        m_throttle.refill(Clock::now());
         if (!m_pending.empty())
             drainPending();
-        if (m_throttled || m_backpressure) {
+        if (m_throttle.waiting() || m_backpressure) {
             // Hold back without pausing partitions: a pause throws away what
             // librdkafka prefetched and costs a fetch round trip per resume.
             // A short consumer poll now and then still serves the group
@@ -244,7 +240,8 @@ void MirrorWorker::run()
                 break;
             if (!m_pending.empty() || !handleMessage(msg))
                 m_pending.push_back(std::move(msg));
-            if (!m_fatal.isEmpty() || m_stopping || m_aborting || m_throttled || m_backpressure || transactionFull())
+            if (!m_fatal.isEmpty() || m_stopping || m_aborting || m_throttle.waiting() || m_backpressure ||
+                transactionFull())
                 break;
             if ((i & 255) == 255)
                 rd_kafka_poll(m_producer.get(), 0);
@@ -325,16 +322,32 @@ bool MirrorWorker::flushProducer(int timeoutMs)
         if (Clock::now() >= deadline)
             return false;
         rd_kafka_flush(m_producer.get(), 100);
-        if (m_hasCommands) {
-            // Only an abort may cut a flush short.
-            std::lock_guard lock(m_cmdMutex);
-            if (std::find(m_commands.begin(), m_commands.end(), Command::Abort) != m_commands.end())
-                m_aborting = true;
-        }
-        if (m_aborting || !m_fatal.isEmpty())
+        if (abortAsked() || !m_fatal.isEmpty()) // only an abort may cut a flush short
             return false;
     }
     return true;
+}
+
+bool MirrorWorker::commandQueued(Command c)
+{
+    if (!m_hasCommands)
+        return false;
+    std::lock_guard lock(m_cmdMutex);
+    return std::find(m_commands.begin(), m_commands.end(), c) != m_commands.end();
+}
+
+bool MirrorWorker::abortAsked()
+{
+    if (!m_aborting && commandQueued(Command::Abort))
+        m_aborting = true;
+    return m_aborting;
+}
+
+bool MirrorWorker::stopAsked()
+{
+    if (!m_stopping && commandQueued(Command::Stop))
+        m_stopping = true;
+    return abortAsked() || m_stopping;
 }
 
 // ---------------------------------------------------------------- callbacks

@@ -2,6 +2,7 @@
 
 #include "engine/core/KafkaHandles.h"
 #include "engine/mirror/AckWaitClock.h"
+#include "engine/mirror/ByteThrottle.h"
 #include "engine/mirror/CopyBounds.h"
 #include "engine/mirror/InFlightRing.h"
 #include "engine/mirror/LagTime.h"
@@ -174,7 +175,6 @@ private:
     void commitOffsets(bool sync, const std::vector<PartState *> *only);
     void applyPauses();
     void serviceReplays();
-    void refillThrottle();
     void checkStopCondition();
     void checkTargetSilence(Clock::time_point now);
     void reviveBrokers(bool target); // BootstrapRevival.h, when a client cannot reach its cluster
@@ -189,6 +189,12 @@ private:
     void takeLagTimeAnswers();
     void warnRetention(const PartitionMetrics &pm, PartState *p, qint64 next, qint64 nowMs);
     bool flushProducer(int timeoutMs);
+    // A Stop or Abort posted while the engine thread waits inside a long call
+    // (a flush, a progress read while a coordinator moves): seen before
+    // handleCommands takes it, which then finds the flag already set.
+    bool commandQueued(Command c);
+    bool abortAsked();
+    bool stopAsked();            // a stop or an abort
     void resizeInFlightWindow(); // from the partitions assigned now, after a rebalance
     void waitForAcks(const std::vector<PartState *> &parts, int timeoutMs);
 
@@ -309,16 +315,13 @@ private:
 
     JobState m_state = JobState::Starting;
     bool m_userPaused = false;
-    bool m_throttled = false;
     bool m_backpressure = false;
     bool m_replaysPending = false; // some partition has a failedOffset (serviceReplays)
     bool m_stopping = false;
     bool m_aborting = false;
     QString m_fatal;
 
-    qint64 m_throttleRate = 0;
-    double m_tokens = 0;
-    Clock::time_point m_lastRefill;
+    ByteThrottle m_throttle;
 
     Clock::time_point m_started;
     Clock::time_point m_nextCommit;

@@ -53,8 +53,8 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         cerr = rd_kafka_committed(m_consumer.get(), committed.get(), 10000);
     if (eos()) {
         mergeTargetProgress(committed.get(), &cerr); // exactly-once: progress lives on the target
-        if (!m_fatal.isEmpty())
-            return;
+        if (!m_fatal.isEmpty() || m_stopping || m_aborting)
+            return; // as for an assignment that reaches a closing consumer (onRebalance)
     }
     if (cerr)
         event(JobEvent::Severity::Warning,

@@ -179,7 +179,7 @@ void MirrorWorker::sampleMetrics()
     s.inFlight = m_inFlight;
     s.latency = m_latency.stats();
     m_latency.reset();
-    s.throttleBytesPerSecond = m_throttleRate;
+    s.throttleBytesPerSecond = m_throttle.rate();
     qint64 lagTime = -1;
     // Watermarks are cached from fetch responses (no broker round trip); a
     // rotating share of them is read (WatermarkRotation.h: each partition at
@@ -222,7 +222,7 @@ void MirrorWorker::sampleMetrics()
             pm.lastSourceTimestampMs = p->lastAckedTs;
             pm.vanishedRecords = p->vanished;
             s.vanishedRecords += p->vanished;
-            pm.paused = p->pausedActual || m_throttled || m_backpressure;
+            pm.paused = p->pausedActual || m_throttle.waiting() || m_backpressure;
             pm.caughtUp = p->atEof && p->ring.isEmpty();
             if (pm.lag > 0)
                 s.totalLag += pm.lag;

@@ -176,11 +176,10 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     if (!m_originHeader.isEmpty())
         stampOrigin(&hdrs);
     const qint64 bytes = qint64(m->len) + qint64(m->key_len) + headerBytes(hdrs);
-    if (m_throttleRate > 0 && m_tokens < 0) {
+    if (!m_throttle.mayTake()) {
         if (hdrs)
             rd_kafka_message_set_headers(m, hdrs); // back to the message while it waits
-        m_throttled = true;                        // wait in line until the budget refills
-        return false;
+        return false;                              // in line until the budget refills
     }
     if (eos() && !p->claimed) {
         // Its committed offset must name this run before a record of it is
@@ -296,8 +295,7 @@ bool MirrorWorker::handleMessage(MessagePtr &msg)
     p->lastConsumedTs = ts;
     ++m_recordsConsumed;
     m_bytesConsumed += bytes;
-    if (m_throttleRate > 0)
-        m_tokens -= double(bytes);
+    m_throttle.took(bytes);
     if (m_spec.stop == StopCondition::AfterRecords && ++p->copiedThisRun >= m_spec.stopAfterRecords) {
         p->done = true;
         applyPauses();
@@ -595,24 +593,6 @@ void MirrorWorker::applyPauses()
                 return p && std::find(sought.begin(), sought.end(), p) != sought.end();
             });
     }
-}
-
-void MirrorWorker::refillThrottle()
-{
-    const auto now = Clock::now();
-    const double dt = std::chrono::duration<double>(now - m_lastRefill).count();
-    m_lastRefill = now;
-    if (m_throttleRate <= 0) {
-        m_tokens = 0;
-        m_throttled = false;
-        return;
-    }
-    // A burst of at most 100 ms worth of bytes keeps the rate honest over
-    // any window longer than that.
-    const double burst = std::max(double(m_throttleRate) * 0.1, 1024.0);
-    m_tokens = std::min(m_tokens + dt * double(m_throttleRate), burst);
-    if (m_throttled && m_tokens >= 0)
-        m_throttled = false;
 }
 
 } // namespace md

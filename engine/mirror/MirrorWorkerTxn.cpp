@@ -460,19 +460,30 @@ bool MirrorWorker::readTargetProgress(rd_kafka_topic_partition_list_t *list, boo
     // takes: ask again, paced, until a deadline rather than a number of times
     // (six quick failures stopped an exactly-once job 27 s after a kill -9 of
     // the coordinator in the chaos lane). Authorization does not come back.
+    // A Stop or Abort ends the wait (the caller then assigns nothing new).
     using namespace std::chrono;
     const auto deadline = steady_clock::now() + (stable ? seconds(120) : seconds(15));
     rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR__TIMED_OUT;
-    while (!m_aborting) {
+    bool told = false;
+    while (!stopAsked()) {
         for (int i = 0; i < list->cnt; ++i)
             list->elems[i].offset = RD_KAFKA_OFFSET_INVALID;
-        err = rd_kafka_committed((stable ? m_progressReader : m_ownerReader).get(), list, 10000);
+        err = rd_kafka_committed((stable ? m_progressReader : m_ownerReader).get(), list, 5000);
         if (!err)
             return true;
         if (err == RD_KAFKA_RESP_ERR_GROUP_AUTHORIZATION_FAILED ||
             err == RD_KAFKA_RESP_ERR_TOPIC_AUTHORIZATION_FAILED || steady_clock::now() >= deadline)
             return false;
-        std::this_thread::sleep_for(milliseconds(500));
+        if (stable && !told) {
+            told = true;
+            event(JobEvent::Severity::Warning,
+                  QStringLiteral("exactly-once: the progress of group %1 on the target cannot be read yet (%2); "
+                                 "asking again for up to %3 s before copying the assigned partitions")
+                      .arg(m_groupId, kafkaErrorText(err))
+                      .arg(duration_cast<seconds>(deadline - steady_clock::now()).count()));
+        }
+        for (int i = 0; i < 5 && !stopAsked(); ++i)
+            std::this_thread::sleep_for(milliseconds(100));
     }
     return false;
 }
@@ -493,7 +504,7 @@ bool MirrorWorker::fenceTransactionalId(const QString &id)
     if (!fencer)
         return false;
     (void)pc.conf.release();
-    for (int attempt = 0; attempt < 6 && !m_aborting; ++attempt) {
+    for (int attempt = 0; attempt < 6 && !stopAsked(); ++attempt) {
         ErrorPtr err(rd_kafka_init_transactions(fencer.get(), 10000));
         if (!err)
             return true;
@@ -535,10 +546,12 @@ void MirrorWorker::mergeTargetProgress(rd_kafka_topic_partition_list_t *committe
                                     "assigned here; stopping rather than risk copying records twice")
                          .arg(owner));
         }
-        if (!m_fatal.isEmpty())
+        if (!m_fatal.isEmpty() || m_stopping || m_aborting)
             return;
         ok = readTargetProgress(target.get(), true); // what a fenced owner had committed, and no more
     }
+    if (!ok && (m_stopping || m_aborting))
+        return; // stopped while waiting: nothing of these partitions is copied (assignPartitions)
     if (!ok) {
         fail(QStringLiteral("exactly-once: could not read the job's progress from group %1 on the target kafka %2; "
                             "stopping rather than copy records twice")

@@ -13,6 +13,7 @@
 #include "engine/mirror/LatencyHistogram.h"
 #include "engine/mirror/MirrorJob.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -483,6 +484,49 @@ private Q_SLOTS:
         QCOMPARE(copied->size(), 20);
         for (const TestRecord &r : *copied)
             QVERIFY(r.partition < 2);
+    }
+
+    // An exactly-once job reads its progress on the target when partitions are
+    // assigned, and while the target group's coordinator moves it asks again
+    // for up to two minutes (a kill -9 of that broker takes tens of seconds).
+    // A Stop given meanwhile ends the wait: the job stops within seconds,
+    // copies nothing of those partitions and fails nothing.
+    void aStopEndsTheWaitForExactlyOnceProgress()
+    {
+        MockCluster src, dst(1, true);
+        const QString topic = QStringLiteral("eos-wait");
+        src.createTopic(topic, 2);
+        dst.createTopic(topic, 2);
+        QString error;
+        QVERIFY2(md::test::produce(src.bootstrap(), topic, sampleRecords(20, 2), &error), qPrintable(error));
+        MirrorJobSpec spec = mockSpec(src, dst, topic);
+        spec.delivery = DeliveryGuarantee::ExactlyOnce;
+        spec.stop = StopCondition::RunForever;
+        // Every progress read on the target fails, as while a coordinator loads the group.
+        std::vector<rd_kafka_resp_err_t> loading(5000, RD_KAFKA_RESP_ERR_COORDINATOR_LOAD_IN_PROGRESS);
+        rd_kafka_mock_push_request_errors_array(dst.get(), 9 /* OffsetFetch */, loading.size(), loading.data());
+
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        QSignalSpy finished(&job, &MirrorJob::finished);
+        job.start();
+        const auto waiting = [&] {
+            return std::any_of(events.cbegin(), events.cend(),
+                               [](const QString &e) { return e.contains(QLatin1String("cannot be read yet")); });
+        };
+        QTRY_VERIFY2_WITH_TIMEOUT(waiting(), qPrintable(events.join(QLatin1Char('\n'))), 90000);
+        QVERIFY(finished.isEmpty());
+        QElapsedTimer stopping;
+        stopping.start();
+        job.stop();
+        // The read left asks for up to two minutes more: a stop that waited for it fails here.
+        QVERIFY2(finished.wait(20000), qPrintable(events.join(QLatin1Char('\n'))));
+        QVERIFY2(finished.first().at(0).toBool(), qPrintable(finished.first().at(1).toString()));
+        qInfo("stopped %lld ms after the stop while the progress read waited", stopping.elapsed());
+        const auto copied = md::test::consumeAll(dst.bootstrap(), topic, &error);
+        QVERIFY2(copied, qPrintable(error));
+        QCOMPARE(copied->size(), 0);
     }
 
     void badConfigurationFails()
