@@ -56,7 +56,7 @@ public:
 // condition, metrics) and MirrorWorkerTxn.cpp (exactly-once: transactions,
 // progress on the target, fencing). Parts with state of their own are classes
 // it composes: OffsetMapWriter and each partition's MapSegments (the offset
-// map), SchemaSyncRunner, LagTimeReader, InFlightRing.
+// map), SchemaSyncRunner, LagTimeReader, InFlightRing, ByteThrottle.
 class MirrorWorker final {
 public:
     MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
