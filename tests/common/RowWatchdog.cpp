@@ -12,15 +12,13 @@ namespace {
 
 std::int64_t nowMs()
 {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::steady_clock::now().time_since_epoch())
+    return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
         .count();
 }
 
 } // namespace
 
-RowWatchdog::RowWatchdog(const char *variable)
-    : m_limitMs(qMax(0, qEnvironmentVariableIntValue(variable)))
+RowWatchdog::RowWatchdog(const char *variable) : m_limitMs(qMax(0, qEnvironmentVariableIntValue(variable)))
 {
     if (m_limitMs > 0)
         m_thread = std::thread([this] { run(); });
