@@ -296,7 +296,7 @@ void MirrorWorker::shutdown(bool graceful)
     const auto deadline = Clock::now() + std::chrono::seconds(10);
     while (rd_kafka_outq_len(m_producer.get()) > 0 && Clock::now() < deadline)
         rd_kafka_poll(m_producer.get(), 50);
-    m_topicIdQueue.reset(); // a queue goes before its client
+    m_topicIds.close(); // a queue goes before its client
     m_map.closeQueue();
     if (graceful && !m_aborting) {
         rd_kafka_consumer_close(m_consumer.get()); // leaves the group (revoke: commits nothing new)
@@ -404,50 +404,33 @@ void MirrorWorker::onError(rd_kafka_t *rk, int err, const char *reason)
 
 void MirrorWorker::checkTargetSilence(Clock::time_point now)
 {
-    // Counted per report and compared here, once a tick: no clock read per record.
-    m_ackWait.update(now, m_deliveryReports + m_inFlight, m_deliveryReports);
-    const auto waited = m_ackWait.oldestWait(now);
-    if (waited < std::chrono::seconds(5)) {
-        m_waitReported = false;
-        if (m_targetSlow) {
-            m_targetSlow = false;
-            event(JobEvent::Severity::Info,
-                  QStringLiteral("target kafka %1 keeps up again").arg(m_spec.target.bootstrap));
-        }
-        return;
-    }
-    if (waited < std::chrono::seconds(10))
-        return;
-    // Records wait on a producer that may have lost every broker: asked again
-    // while they wait (reviveBrokers allows once a minute), since the broker may
-    // be fenced only after the wait began.
-    reviveBrokers(true);
-    if (m_waitReported)
-        return;
-    // Once per wait, under the key of the target's other outage events.
-    m_waitReported = true;
-    const auto seconds = [](auto d) { return std::chrono::duration_cast<std::chrono::seconds>(d).count(); };
-    // Records in flight when it went silent were still acknowledged just after
-    // the oldest waiting one was sent: silent is "nothing for half the wait".
-    if (const auto silent = m_ackWait.sinceLastReport(now); silent >= waited / 2) {
-        // Nothing at all: the next acknowledgement says it is back (m_targetTrouble).
+    const TargetSilenceWatch::Check c = m_targetSilence.check(now, m_inFlight);
+    if (c.revive)
+        reviveBrokers(true); // at most once a minute
+    switch (c.verdict) {
+    case TargetSilenceWatch::Verdict::Nothing: break;
+    case TargetSilenceWatch::Verdict::KeepsUpAgain:
+        event(JobEvent::Severity::Info, QStringLiteral("target kafka %1 keeps up again").arg(m_spec.target.bootstrap));
+        break;
+    case TargetSilenceWatch::Verdict::Unreachable:
+        // Under the key of the target's other outage events; its next
+        // acknowledgement says it is back (m_targetTrouble).
         m_targetTrouble = true;
         debouncedEvent(QStringLiteral("target-down"), JobEvent::Severity::Warning,
                        QStringLiteral("target kafka %1 unreachable: it has acknowledged nothing for %2 s while %3 "
                                       "records wait for it")
                            .arg(m_spec.target.bootstrap)
-                           .arg(seconds(silent))
+                           .arg(c.silentSeconds)
                            .arg(m_inFlight));
-    } else {
-        // A trickle (connections cut mid-request, a broker answering late):
-        // said once, and again when the oldest wait is short again.
-        m_targetSlow = true;
+        break;
+    case TargetSilenceWatch::Verdict::Slow:
         debouncedEvent(QStringLiteral("target-slow"), JobEvent::Severity::Warning,
                        QStringLiteral("target kafka %1 slow or failing: records have waited %2 s for its "
                                       "acknowledgement, %3 wait for it now")
                            .arg(m_spec.target.bootstrap)
-                           .arg(seconds(waited))
+                           .arg(c.waitedSeconds)
                            .arg(m_inFlight));
+        break;
     }
 }
 

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "engine/core/KafkaHandles.h"
-#include "engine/mirror/AckWaitClock.h"
 #include "engine/mirror/ByteThrottle.h"
 #include "engine/mirror/CopyBounds.h"
 #include "engine/mirror/InFlightRing.h"
@@ -13,6 +12,8 @@
 #include "engine/mirror/MirrorJobSpec.h"
 #include "engine/mirror/OffsetMapWriter.h"
 #include "engine/mirror/RateWindow.h"
+#include "engine/mirror/TargetSilenceWatch.h"
+#include "engine/mirror/TopicIdProbe.h"
 #include "engine/mirror/TopicSync.h"
 #include "engine/offsetmap/OffsetMap.h"
 #include "engine/schemasync/SchemaSyncRunner.h"
@@ -56,7 +57,8 @@ public:
 // condition, metrics) and MirrorWorkerTxn.cpp (exactly-once: transactions,
 // progress on the target, fencing). Parts with state of their own are classes
 // it composes: OffsetMapWriter and each partition's MapSegments (the offset
-// map), SchemaSyncRunner, LagTimeReader, InFlightRing, ByteThrottle.
+// map), SchemaSyncRunner, LagTimeReader, InFlightRing, ByteThrottle,
+// TargetSilenceWatch, TopicIdProbe.
 class MirrorWorker final {
 public:
     MirrorWorker(MirrorJobSpec spec, MirrorSink *sink);
@@ -335,10 +337,7 @@ private:
     OffsetMapWriter m_map;
     bool m_offsetCommitPending = false; // the periodic map went out; its offsets follow once it is acknowledged
     Clock::time_point m_offsetCommitBy;
-    QueuePtr m_topicIdQueue; // DescribeTopics answers (topic ids), taken without waiting
-    bool m_topicIdPending = false;
-    Clock::time_point m_topicIdSent;
-    int m_topicIdFailures = 0;
+    TopicIdProbe m_topicIds; // the source topics' ids (a recreated topic), asked without waiting
     QString m_memberId;
     Clock::time_point m_lastConsumerPoll;
 
@@ -371,14 +370,7 @@ private:
     QHash<QString, Debounce> m_debounce;
     bool m_targetTrouble = false;
     bool m_sourceTrouble = false;
-    // How long records have waited for the target: a black-holed target
-    // answers nothing (no error until librdkafka's socket timeout), and one
-    // that cuts every connection mid-request answers a trickle; the operator
-    // must hear of both before that.
-    AckWaitClock m_ackWait;
-    qint64 m_deliveryReports = 0;
-    bool m_waitReported = false;
-    bool m_targetSlow = false;
+    TargetSilenceWatch m_targetSilence;                         // how long records have waited for the target
     Clock::time_point m_nextSourceRevival, m_nextTargetRevival; // reviveBrokers
 };
 

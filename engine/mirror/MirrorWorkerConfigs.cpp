@@ -12,11 +12,6 @@ namespace md {
 
 namespace {
 
-struct TopicCollectionDeleter {
-    void operator()(rd_kafka_TopicCollection_t *c) const { rd_kafka_TopicCollection_destroy(c); }
-};
-using TopicCollectionPtr = std::unique_ptr<rd_kafka_TopicCollection_t, TopicCollectionDeleter>;
-
 QString configValue(const DescribedTopicConfigs &d, const QString &name, bool *dynamic = nullptr)
 {
     for (const ConfigEntry &e : d.entries) {
@@ -35,61 +30,17 @@ QString configValue(const DescribedTopicConfigs &d, const QString &name, bool *d
 
 void MirrorWorker::checkTopicIds(const QStringList &names)
 {
-    // A topic deleted and recreated between two refreshes keeps its name but
-    // gets a new id; its partitions then start again from their first record.
-    // Asked without waiting (pollTopicIds takes the answer): a cluster that
-    // never answers (the sandbox's mock cluster) must not hold the engine.
-    // One that fails twice in a row is not asked again.
-    if (names.isEmpty() || m_topicIdPending || m_topicIdFailures >= 2)
-        return;
-    std::vector<QByteArray> utf8;
-    std::vector<const char *> raw;
-    for (const QString &n : names)
-        utf8.push_back(n.toUtf8());
-    for (const QByteArray &n : utf8)
-        raw.push_back(n.constData());
-    TopicCollectionPtr topics(rd_kafka_TopicCollection_of_topic_names(raw.data(), raw.size()));
-    if (!m_topicIdQueue)
-        m_topicIdQueue.reset(rd_kafka_queue_new(m_consumer.get()));
-    AdminOptionsPtr options(rd_kafka_AdminOptions_new(m_consumer.get(), RD_KAFKA_ADMIN_OP_DESCRIBETOPICS));
-    char errstr[256];
-    rd_kafka_AdminOptions_set_request_timeout(options.get(), 10000, errstr, sizeof errstr);
-    rd_kafka_DescribeTopics(m_consumer.get(), topics.get(), options.get(), m_topicIdQueue.get());
-    m_topicIdPending = true;
-    m_topicIdSent = Clock::now();
+    m_topicIds.ask(m_consumer.get(), names, Clock::now()); // TopicIdProbe.h: why without waiting
 }
 
 void MirrorWorker::pollTopicIds()
 {
-    if (!m_topicIdPending)
+    const std::optional<QHash<QString, QByteArray>> ids = m_topicIds.poll(Clock::now());
+    if (!ids)
         return;
-    EventPtr ev(rd_kafka_queue_poll(m_topicIdQueue.get(), 0));
-    if (!ev) {
-        if (Clock::now() - m_topicIdSent > std::chrono::seconds(20)) {
-            m_topicIdQueue.reset(); // a late answer goes with it
-            m_topicIdPending = false;
-            ++m_topicIdFailures;
-        }
-        return;
-    }
-    m_topicIdPending = false;
-    const rd_kafka_DescribeTopics_result_t *result =
-        rd_kafka_event_error(ev.get()) ? nullptr : rd_kafka_event_DescribeTopics_result(ev.get());
-    if (!result) {
-        ++m_topicIdFailures;
-        return;
-    }
-    m_topicIdFailures = 0;
-    size_t cnt = 0;
-    const rd_kafka_TopicDescription_t **descs = rd_kafka_DescribeTopics_result_topics(result, &cnt);
-    for (size_t i = 0; i < cnt; ++i) {
-        if (rd_kafka_error_code(rd_kafka_TopicDescription_error(descs[i])))
-            continue;
-        const rd_kafka_Uuid_t *uuid = rd_kafka_TopicDescription_topic_id(descs[i]);
-        if (!uuid)
-            continue;
-        const QByteArray id(rd_kafka_Uuid_base64str(uuid));
-        auto it = m_topics.find(QString::fromUtf8(rd_kafka_TopicDescription_name(descs[i])));
+    for (auto idIt = ids->cbegin(); idIt != ids->cend(); ++idIt) {
+        const QByteArray &id = idIt.value();
+        auto it = m_topics.find(idIt.key());
         if (it == m_topics.end())
             continue;
         TopicState *t = it->second.get();

@@ -121,8 +121,7 @@ void MirrorWorker::sizeConsumer(const QList<qint64> &selectedPartitions)
                   .arg(error));
         return;
     }
-    m_topicIdQueue.reset(); // a queue goes before its client (none is made before the first listing)
-    m_topicIdPending = false;
+    m_topicIds.close(); // a queue goes before its client (none is made before the first listing)
     rd_kafka_consumer_close(m_consumer.get());
     m_consumer = std::move(fresh);
     m_cooperative = cooperative;

@@ -372,7 +372,7 @@ void MirrorWorker::onDelivery(const rd_kafka_message_t *dm)
     }
     MessagePtr src(static_cast<rd_kafka_message_t *>(dm->_private)); // released at the end of this report
     --m_inFlight;
-    ++m_deliveryReports;
+    m_targetSilence.delivered();
     PartState *p = partFor(topicFor(src->rkt), src->partition);
     // Delivered without an offset is not the broker's word (writeConfirmed):
     // the 20-minute chaos soak lost 3,787 records reported so, the offset
