@@ -33,8 +33,8 @@ std::optional<QHash<QString, QByteArray>> idsOf(TopicIdProbe &probe, rd_kafka_t 
     if (!probe.ask(c, names, TopicIdProbe::Clock::now()))
         return std::nullopt;
     std::optional<QHash<QString, QByteArray>> ids;
-    (void)QTest::qWaitFor([&] { return (ids = probe.poll(TopicIdProbe::Clock::now())).has_value() || !probe.pending(); },
-                    20000);
+    (void)QTest::qWaitFor(
+        [&] { return (ids = probe.poll(TopicIdProbe::Clock::now())).has_value() || !probe.pending(); }, 20000);
     return ids;
 }
 
@@ -49,7 +49,8 @@ private Q_SLOTS:
     void theIdsOfTheTopicsThatExistAndANewOneAfterARecreation()
     {
         const QString bootstrap = sourceBootstrap();
-        const QString orders = uniqueName(QStringLiteral("ids-orders")), payments = uniqueName(QStringLiteral("ids-pay"));
+        const QString orders = uniqueName(QStringLiteral("ids-orders")),
+                      payments = uniqueName(QStringLiteral("ids-pay"));
         const QString gone = uniqueName(QStringLiteral("ids-gone"));
         QString error;
         QVERIFY2(createTopic(bootstrap, orders, 2, {}, &error), qPrintable(error));

@@ -63,7 +63,7 @@ private Q_SLOTS:
         QVERIFY(r.revives >= 60 * 4);
         QVERIFY(r.last.revive);
 
-        r.go(2, 100, 0); // back: everything acknowledged
+        r.go(2, 100, 0);            // back: everything acknowledged
         QCOMPARE(r.told.size(), 1); // its return is told by the worker, at its first acknowledgement
         QVERIFY(!r.last.revive);
         r.go(11, 0, 5); // a second outage
