@@ -32,7 +32,6 @@
 #include <QMessageBox>
 #include <QScreen>
 #include <QSet>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTableView>

@@ -81,7 +81,7 @@ public:
     // open); File menu New/Open/Save/Close act on it.
     JobWorkspace *workspace() const { return m_workspace; }
     JobEditorDialog *editorDialog() const { return m_editorDialog; }
-    // Window geometry and state, the splitters, the open tabs and the tables' columns, in QSettings.
+    // Window geometry and state, the splitters, the open tabs and the tables' columns (AppSettings).
     // The window saves them when it closes; the application restores them before showing it.
     void saveSettings() const;
     void restoreSettings();

@@ -4,6 +4,7 @@
 #include "ui/window/MainWindow.h"
 
 #include "engine/mirror/MirrorJob.h"
+#include "model/session/AppSettings.h"
 #include "model/session/JobSession.h"
 #include "ui/cluster/ClusterPane.h"
 #include "ui/cluster/MessagesPanel.h"
@@ -18,7 +19,6 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScreen>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
@@ -146,12 +146,6 @@ void MainWindow::closeEvent(QCloseEvent *event)
 }
 
 namespace {
-const auto kGeometryKey = QLatin1String("mainWindow/geometry");
-const auto kStateKey = QLatin1String("mainWindow/state");
-const auto kJobColumnsKey = QLatin1String("mainWindow/jobColumns");
-const auto kNavigatorKey = QLatin1String("mainWindow/navigator");
-const QLatin1String kTabsKeys[] = {QLatin1String("mainWindow/tabs/left"), QLatin1String("mainWindow/tabs/right")};
-
 // "sourcePane.topicSplitter": a widget by its named ancestors up to its cluster pane (or
 // the window), so the two panes' splitters keep their own sizes wherever their tabs are.
 QString objectPath(const QObject *object, const QWidget *window)
@@ -166,15 +160,6 @@ QString objectPath(const QObject *object, const QWidget *window)
     return path.join(QLatin1Char('.'));
 }
 
-QString splitterKey(const QSplitter *splitter, const QWidget *window)
-{
-    return QLatin1String("mainWindow/splitters/") + objectPath(splitter, window);
-}
-
-QString columnsKey(const QTableView *view, const QWidget *window)
-{
-    return QLatin1String("mainWindow/columns/") + objectPath(view, window);
-}
 } // namespace
 
 QList<QSplitter *> MainWindow::namedSplitters() const
@@ -189,31 +174,31 @@ QList<QSplitter *> MainWindow::namedSplitters() const
 
 QList<QTableView *> MainWindow::namedTables() const
 {
-    // The job list has its key of old (kJobColumnsKey); the job monitors' tables are per job.
+    // The job list has its key of old (AppSettings::jobColumns); the job monitors' tables are per job.
     return {m_source->topicView(), m_target->topicView(), m_source->messagesPanel()->view(),
             m_target->messagesPanel()->view()};
 }
 
 void MainWindow::saveSettings() const
 {
-    QSettings settings;
-    settings.setValue(kGeometryKey, saveGeometry());
-    settings.setValue(kStateKey, saveState());
-    settings.setValue(kJobColumnsKey, m_jobView->horizontalHeader()->saveState());
+    AppSettings settings;
+    settings.setWindowGeometry(saveGeometry());
+    settings.setWindowState(saveState());
+    settings.setJobColumns(m_jobView->horizontalHeader()->saveState());
     for (const QTableView *view : namedTables())
-        settings.setValue(columnsKey(view, this), view->horizontalHeader()->saveState());
+        settings.setTableColumns(objectPath(view, this), view->horizontalHeader()->saveState());
     for (const QSplitter *s : namedSplitters())
-        settings.setValue(splitterKey(s, this), s->saveState());
+        settings.setSplitterSizes(objectPath(s, this), s->saveState());
     const QList<QStringList> tabs = m_workArea->layout();
     for (int side = 0; side < 2; ++side)
-        settings.setValue(kTabsKeys[side], tabs.value(side));
-    settings.setValue(kNavigatorKey, m_navigatorAction->isChecked());
+        settings.setOpenTabs(side, tabs.value(side));
+    settings.setNavigatorVisible(m_navigatorAction->isChecked());
 }
 
 void MainWindow::restoreSettings()
 {
-    QSettings settings;
-    const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
+    const AppSettings settings;
+    const QByteArray geometry = settings.windowGeometry();
     // restoreGeometry keeps a saved window on a screen that still exists and fits it there.
     if (geometry.isEmpty() || !restoreGeometry(geometry)) {
         if (const QScreen *screen = this->screen())
@@ -223,17 +208,16 @@ void MainWindow::restoreSettings()
     } else {
         resize(size().boundedTo(fitToScreen(this, size(), 1.0)));
     }
-    restoreState(settings.value(kStateKey).toByteArray());
-    m_jobView->horizontalHeader()->restoreState(settings.value(kJobColumnsKey).toByteArray());
+    restoreState(settings.windowState());
+    m_jobView->horizontalHeader()->restoreState(settings.jobColumns());
     for (QTableView *view : namedTables()) {
-        const QByteArray state = settings.value(columnsKey(view, this)).toByteArray();
+        const QByteArray state = settings.tableColumns(objectPath(view, this));
         if (!state.isEmpty())
             view->horizontalHeader()->restoreState(state);
     }
     // The open tabs first: a side left empty hides before the splitters take their sizes.
-    const QList<QStringList> tabs{settings.value(kTabsKeys[0]).toStringList(),
-                                  settings.value(kTabsKeys[1]).toStringList()};
-    if (settings.contains(kTabsKeys[0]) || settings.contains(kTabsKeys[1])) {
+    if (settings.hasOpenTabs()) {
+        const QList<QStringList> tabs{settings.openTabs(0), settings.openTabs(1)};
         m_workArea->restoreLayout(tabs);
         reopenGroupMonitors(tabs);
     }
@@ -242,11 +226,11 @@ void MainWindow::restoreSettings()
             openJobMonitor(row);
     }
     for (QSplitter *s : namedSplitters()) {
-        const QByteArray state = settings.value(splitterKey(s, this)).toByteArray();
+        const QByteArray state = settings.splitterSizes(objectPath(s, this));
         if (!state.isEmpty())
             s->restoreState(state);
     }
-    m_navigatorAction->setChecked(settings.value(kNavigatorKey, true).toBool());
+    m_navigatorAction->setChecked(settings.navigatorVisible());
 }
 
 } // namespace md

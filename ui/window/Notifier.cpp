@@ -2,6 +2,7 @@
 
 #include "engine/mirror/MirrorJob.h"
 #include "model/monitor/LagStatus.h"
+#include "model/session/AppSettings.h"
 #include "model/session/MonitoredJob.h"
 #include "ui/window/NotificationBanner.h"
 
@@ -11,7 +12,6 @@
 #include <QDBusPendingReply>
 #include <QDateTime>
 #include <QGuiApplication>
-#include <QSettings>
 #include <QSystemTrayIcon>
 
 #include <algorithm>
@@ -19,8 +19,6 @@
 namespace md {
 
 namespace {
-
-const auto kEnabledKey = QLatin1String("notifications/enabled");
 
 Notification::Severity severityOf(JobHealth h)
 {
@@ -123,9 +121,9 @@ Notifier::Notifier(NotificationBanner *banner, TrayProvider tray, QObject *paren
     m_enable = new QAction(tr("&Notify on Warnings and Errors"), this);
     m_enable->setObjectName(QStringLiteral("notificationsAction"));
     m_enable->setCheckable(true);
-    m_enable->setChecked(QSettings().value(kEnabledKey, true).toBool());
+    m_enable->setChecked(AppSettings().notificationsEnabled());
     m_enable->setToolTip(tr("A desktop notification when a job falls behind, fails or recovers"));
-    connect(m_enable, &QAction::toggled, this, [](bool on) { QSettings().setValue(kEnabledKey, on); });
+    connect(m_enable, &QAction::toggled, this, [](bool on) { AppSettings().setNotificationsEnabled(on); });
     m_dueTimer.setSingleShot(true);
     connect(&m_dueTimer, &QTimer::timeout, this, &Notifier::flushDue);
 }

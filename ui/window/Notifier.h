@@ -73,7 +73,7 @@ private:
 // Delivers the policy's notifications by the first way available: the freedesktop
 // notification service over D-Bus (asynchronous; an error reply falls back), the tray
 // where one exists, else the banner at the top of the window. Off when the user says so
-// (QSettings "notifications/enabled", the action's check box).
+// (AppSettings::notificationsEnabled, the action's check box).
 class Notifier final : public QObject {
     Q_OBJECT
     Q_DISABLE_COPY_MOVE(Notifier)

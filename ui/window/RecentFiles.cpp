@@ -1,13 +1,10 @@
 #include "ui/window/RecentFiles.h"
 
+#include "model/session/AppSettings.h"
+
 #include <QFileInfo>
-#include <QSettings>
 
 namespace md {
-
-namespace {
-const QString kKey = QStringLiteral("documents/recentFiles");
-}
 
 RecentFiles::RecentFiles(QObject *parent) : QObject(parent)
 {
@@ -15,7 +12,7 @@ RecentFiles::RecentFiles(QObject *parent) : QObject(parent)
 
 QStringList RecentFiles::files() const
 {
-    return QSettings().value(kKey).toStringList();
+    return AppSettings().recentFiles();
 }
 
 void RecentFiles::add(const QString &path)
@@ -43,9 +40,7 @@ void RecentFiles::clear()
 
 void RecentFiles::store(const QStringList &files)
 {
-    QSettings settings;
-    settings.setValue(kKey, files);
-    settings.sync();
+    AppSettings().setRecentFiles(files);
     Q_EMIT changed();
 }
 
