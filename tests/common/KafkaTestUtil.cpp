@@ -15,6 +15,15 @@
 
 namespace md::test {
 
+KafkaPtr bareClient(const QString &bootstrap)
+{
+    char errstr[256];
+    rd_kafka_conf_t *conf = rd_kafka_conf_new();
+    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.toUtf8().constData(), errstr, sizeof errstr);
+    rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof errstr);
+    return KafkaPtr(rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr));
+}
+
 using namespace detail;
 
 namespace {

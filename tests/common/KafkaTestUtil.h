@@ -7,6 +7,8 @@
 // Every call is bounded by a timeout and reports failures through *error
 // (never throws, never hangs).
 
+#include "engine/core/KafkaHandles.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QMap>
@@ -61,6 +63,10 @@ struct TopicToCreate {
 };
 bool createTopics(const QString &bootstrap, const QList<TopicToCreate> &topics, QString *error = nullptr,
                   const ClientProperties &client = {}, int timeoutMs = 60000);
+
+// A producer handle for `bootstrap` with nothing else set (and its log
+// quiet), for an engine part that takes its caller's client.
+KafkaPtr bareClient(const QString &bootstrap);
 
 // Deletes `topic` and waits until the metadata no longer lists it.
 // A topic that does not exist is not an error.

@@ -19,14 +19,6 @@ using namespace md::test;
 
 namespace {
 
-KafkaPtr client(const QString &bootstrap)
-{
-    char errstr[256];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.toUtf8().constData(), errstr, sizeof errstr);
-    return KafkaPtr(rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr));
-}
-
 // Asks and waits (up to 20 s) for the answer.
 std::optional<QHash<QString, QByteArray>> idsOf(TopicIdProbe &probe, rd_kafka_t *c, const QStringList &names)
 {
@@ -55,7 +47,7 @@ private Q_SLOTS:
         QString error;
         QVERIFY2(createTopic(bootstrap, orders, 2, {}, &error), qPrintable(error));
         QVERIFY2(createTopic(bootstrap, payments, 1, {}, &error), qPrintable(error));
-        KafkaPtr c = client(bootstrap);
+        KafkaPtr c = bareClient(bootstrap);
         QVERIFY(c);
         TopicIdProbe probe;
 

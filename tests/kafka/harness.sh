@@ -346,6 +346,11 @@ launch() {
     mode="$(cat "$dir/mode")"
     rm -f "$dir/bootstrap" "$dir/ssl-bootstrap" "$dir/direct-bootstrap" "$dir/sasl-bootstrap"
     remove_sasl_ssl_bootstraps "$dir"
+    # server.log is appended to across restarts: only what this start writes
+    # says it is ready (a restarted broker's old "started" line would pass
+    # the moment its port opens).
+    local log_from
+    log_from=$(( $(stat -c %s "$dir/logs/server.log" 2>/dev/null || echo 0) + 1 ))
     local opts="$JAVA_OPTS"
     [[ "$mode" == cluster3 ]] && opts="$CLUSTER3_JAVA_OPTS"
     # setsid: the broker must outlive this script and not receive the signals
@@ -365,7 +370,9 @@ launch() {
         if ! kill -0 "$pid" 2>/dev/null; then
             fail_tail "$name" "broker '$name' exited during startup"
         fi
-        if grep -q 'Kafka Server started' "$dir/logs/server.log" 2>/dev/null && port_open "$client_port"; then
+        # Not a pipe: under pipefail, tail cut off by grep -q's early exit would fail it.
+        if grep -q 'Kafka Server started' < <(tail -c "+$log_from" "$dir/logs/server.log" 2>/dev/null) &&
+            port_open "$client_port"; then
             break
         fi
         if (( SECONDS - start >= READY_TIMEOUT )); then

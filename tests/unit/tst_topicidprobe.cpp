@@ -3,6 +3,7 @@
 // failure, and after two in a row the probe asks no more, so a cluster that
 // never answers costs the engine nothing; closing forgets a pending ask.
 // Its answers from a real broker: tests/integration/tst_topicidprobe.cpp.
+#include "KafkaTestUtil.h"
 #include "LocalPorts.h"
 #include "engine/core/KafkaHandles.h"
 #include "engine/mirror/TopicIdProbe.h"
@@ -10,20 +11,8 @@
 #include <QTest>
 
 using namespace md;
+using md::test::bareClient;
 using namespace std::chrono_literals;
-
-namespace {
-
-KafkaPtr client(const QString &bootstrap)
-{
-    char errstr[256];
-    rd_kafka_conf_t *conf = rd_kafka_conf_new();
-    rd_kafka_conf_set(conf, "bootstrap.servers", bootstrap.toUtf8().constData(), errstr, sizeof errstr);
-    rd_kafka_conf_set(conf, "log_level", "0", errstr, sizeof errstr);
-    return KafkaPtr(rd_kafka_new(RD_KAFKA_PRODUCER, conf, errstr, sizeof errstr));
-}
-
-} // namespace
 
 class TstTopicIdProbe final : public QObject {
     Q_OBJECT
@@ -32,7 +21,7 @@ private Q_SLOTS:
     void aClusterThatDoesNotAnswerIsAskedTwiceThenNoMore()
     {
         // A port nobody listens on: no answer before the probe's limit.
-        KafkaPtr c = client(md::test::closedPort());
+        KafkaPtr c = bareClient(md::test::closedPort());
         QVERIFY(c);
         TopicIdProbe probe;
         auto now = TopicIdProbe::Clock::now();
@@ -52,7 +41,7 @@ private Q_SLOTS:
 
     void closingForgetsAPendingAsk()
     {
-        KafkaPtr c = client(md::test::closedPort());
+        KafkaPtr c = bareClient(md::test::closedPort());
         TopicIdProbe probe;
         const auto now = TopicIdProbe::Clock::now();
         QVERIFY(probe.ask(c.get(), {QStringLiteral("orders")}, now));
@@ -60,7 +49,7 @@ private Q_SLOTS:
         QVERIFY(!probe.pending());
         QVERIFY(!probe.givenUp()); // not a failure
         c.reset();
-        KafkaPtr next = client(md::test::closedPort());
+        KafkaPtr next = bareClient(md::test::closedPort());
         QVERIFY(probe.ask(next.get(), {QStringLiteral("orders")}, now)); // a new client, a new queue
         probe.close();
     }
