@@ -32,8 +32,7 @@ public:
         m_last = now;
         refill(now);
     }
-    qint64 rate() const { return m_rate; }
-    bool active() const { return m_rate > 0; }
+    qint64 rate() const { return m_rate; } // 0: no limit
 
     // False: the budget is in debt, a record must wait (the caller keeps it)
     // and waiting() holds until refill() has paid the debt back.

@@ -261,8 +261,7 @@ private:
     void noteJump(PartState *p, qint64 offset, bool eof); // offsets not contiguous: vanished records, recreated topic
     bool groupCaughtUp(); // every partition of the job, whoever owns it, committed at its end
     void syncTopicConfigs();
-    void checkTopicIds(const QStringList &names); // asks; pollTopicIds takes the answer
-    void pollTopicIds();
+    void pollTopicIds(); // applies m_topicIds' answer: a recreated topic starts over
     void revokePartitions(rd_kafka_topic_partition_list_t *parts);
     bool ensureTargetPartitions(TopicState *t, int32_t partition);
     // Events, partition count, retry time; true when the target topic became

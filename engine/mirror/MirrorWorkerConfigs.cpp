@@ -28,11 +28,6 @@ QString configValue(const DescribedTopicConfigs &d, const QString &name, bool *d
 
 } // namespace
 
-void MirrorWorker::checkTopicIds(const QStringList &names)
-{
-    m_topicIds.ask(m_consumer.get(), names, Clock::now()); // TopicIdProbe.h: why without waiting
-}
-
 void MirrorWorker::pollTopicIds()
 {
     const std::optional<QHash<QString, QByteArray>> ids = m_topicIds.poll(Clock::now());

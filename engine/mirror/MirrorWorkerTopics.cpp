@@ -166,7 +166,7 @@ void MirrorWorker::refreshTopics()
         if (topicByName(name)->targetReady)
             wanted << name;
     m_selected = selected;
-    checkTopicIds(names);
+    m_topicIds.ask(m_consumer.get(), names, Clock::now()); // a recreated topic: pollTopicIds
     if (wanted != m_subscribed) {
         for (const QString &name : wanted)
             if (!m_subscribedSet.contains(name))
