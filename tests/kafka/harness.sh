@@ -351,6 +351,7 @@ launch() {
     # the moment its port opens).
     local log_from
     log_from=$(( $(stat -c %s "$dir/logs/server.log" 2>/dev/null || echo 0) + 1 ))
+    LOG_FROM=$log_from
     local opts="$JAVA_OPTS"
     [[ "$mode" == cluster3 ]] && opts="$CLUSTER3_JAVA_OPTS"
     # setsid: the broker must outlive this script and not receive the signals
@@ -408,6 +409,13 @@ fail_tail() {
     local name="$1" msg="$2"
     local dir
     dir="$(broker_dir "$name")"
+    # The cause comes first: a broker that gives up logs pages of orderly
+    # shutdown after it, and CI keeps only the beginning of a failure.
+    if [[ -s "$dir/logs/server.log" ]] &&
+        grep -qE '(ERROR|FATAL)' < <(tail -c "+${LOG_FROM:-1}" "$dir/logs/server.log"); then
+        log "$msg; its errors:"
+        grep -E -A1 '(ERROR|FATAL)' < <(tail -c "+${LOG_FROM:-1}" "$dir/logs/server.log") | head -n 16 >&2
+    fi
     log "$msg; last 50 log lines:"
     if [[ -s "$dir/logs/server.log" ]]; then
         tail -n 50 "$dir/logs/server.log" >&2
@@ -445,6 +453,10 @@ cmd_start() {
     # A fresh start is a fresh cluster: old data would leak topics between runs.
     rm -rf "$dir"
     mkdir -p "$dir/data" "$dir/logs"
+    # Toxiproxy picks its API port when it starts: before this broker's ports
+    # are picked, or it could take one of them in the seconds before the
+    # broker binds it (pick_ports only sees what is bound at the time).
+    [[ "$mode" == proxied ]] && cmd_proxy_start
     if [[ -z "$ports" ]]; then
         case "$mode" in plain) ports="$(pick_ports 2)" ;; acl) ports="$(pick_ports 3)" ;; sasl) ports="$(pick_ports 7)" ;; *) ports="$(pick_ports 4)" ;; esac
     fi
@@ -457,7 +469,6 @@ cmd_start() {
         make_tls "$name"
     elif [[ "$mode" == proxied ]]; then
         (( ${#p[@]} == 4 )) || die "a --proxied broker needs four ports (client, controller, direct, proxy)"
-        cmd_proxy_start
         proxy_create "$name" "127.0.0.1:${p[3]}" "127.0.0.1:${p[0]}"
     fi
     write_config "$name" "$mode" "${p[0]}" "${p[1]}" "${p[2]:-}" "${p[3]:-}" "${p[@]:4}"
