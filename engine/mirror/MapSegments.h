@@ -1,5 +1,7 @@
 #pragma once
 
+#include "engine/offsetmap/OffsetMap.h"
+
 #include <QtGlobal>
 
 #include <algorithm>
@@ -17,8 +19,11 @@ class MapSegments {
 public:
     struct Segment {
         qint64 sourceStart = -1, sourceEnd = -1, targetStart = -1;
-        bool dirty = true;  // changed since it was last written
-        bool acked = false; // its last write (whole) was acknowledged
+        qint64 shift = 0;              // the last step's (the target's skips so far)
+        std::vector<OffsetStep> steps; // OffsetSegment::steps
+        bool dirty = true;             // changed since it was last written
+        bool acked = false;            // its last write (whole) was acknowledged
+        qint64 targetNext() const { return targetStart + (sourceEnd - sourceStart) + shift; }
     };
     // What one map record says, and what its delivery report needs.
     struct Write {
@@ -28,22 +33,38 @@ public:
         qint64 sourceEnd = -1; // written (clipped to covered)
         qint64 targetStart = -1;
         qint64 covered = -1;
-        bool whole = false; // the segment's whole extent as of the write
+        bool whole = false;            // the segment's whole extent as of the write
+        std::vector<OffsetStep> steps; // those below sourceEnd
     };
 
     // Delivery of one copied record: extend the current segment (two integer
-    // writes) or begin a new one at a discontinuity.
+    // writes), add a step where only the target skipped offsets, or begin a
+    // new segment at any other discontinuity.
     void noteCopied(qint64 source, qint64 target)
     {
         if (!m_segs.empty()) {
             Segment &c = m_segs.back();
-            if (source == c.sourceEnd && target == c.targetStart + (c.sourceEnd - c.sourceStart)) {
-                ++c.sourceEnd;
-                c.dirty = true;
-                return;
+            if (source == c.sourceEnd) {
+                const qint64 next = c.targetNext();
+                if (target == next) {
+                    ++c.sourceEnd;
+                    c.dirty = true;
+                    return;
+                }
+                if (target > next && int(c.steps.size()) < kMaxOffsetSteps) {
+                    c.shift += target - next;
+                    c.steps.push_back({source, c.shift});
+                    ++c.sourceEnd;
+                    c.dirty = true;
+                    return;
+                }
             }
         }
-        m_segs.push_back(Segment{source, source + 1, target, true, false});
+        Segment s;
+        s.sourceStart = source;
+        s.sourceEnd = source + 1;
+        s.targetStart = target;
+        m_segs.push_back(std::move(s));
         m_used = true;
     }
 
@@ -123,7 +144,11 @@ template <class Produce> void MapSegments::write(qint64 covered, Produce &&produ
         // not say its offsets were gaps.
         const qint64 claim =
             i + 1 < round.size() ? std::max(end, std::min(covered, round[i + 1]->sourceStart)) : covered;
-        if (!produce(Write{m_generation, m_round, s.sourceStart, end, s.targetStart, claim, end == s.sourceEnd}))
+        Write w{m_generation, m_round, s.sourceStart, end, s.targetStart, claim, end == s.sourceEnd, {}};
+        for (const OffsetStep &st : s.steps)
+            if (st.source < end)
+                w.steps.push_back(st);
+        if (!produce(w))
             return; // the rest at the next round
         ++m_inFlight;
         if (end == s.sourceEnd)

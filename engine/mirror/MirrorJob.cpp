@@ -4,6 +4,7 @@
 #include "engine/core/BackgroundPriority.h"
 #include "engine/groupsync/GroupSyncRunner.h"
 #include "engine/mirror/MirrorWorker.h"
+#include "engine/mirror/OffsetMapPruneRunner.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -67,6 +68,7 @@ struct MirrorJob::Core final : MirrorSink {
     std::unique_ptr<GroupSyncRunner> groupSync;
     // ACL sync beside it (its own thread), when the profile asks for it.
     std::unique_ptr<AclSyncRunner> aclSync;
+    std::unique_ptr<OffsetMapPruneRunner> mapPrune;
 
     void stopBeside()
     {
@@ -74,6 +76,8 @@ struct MirrorJob::Core final : MirrorSink {
             groupSync->stop();
         if (aclSync)
             aclSync->stop();
+        if (mapPrune)
+            mapPrune->stop();
     }
 };
 
@@ -112,6 +116,11 @@ void MirrorJob::start()
         m_core->aclSync =
             std::make_unique<AclSyncRunner>(m_spec, [core = m_core.get()](const JobEvent &e) { core->onEvent(e); });
         m_core->aclSync->start();
+    }
+    if (OffsetMapPruneRunner::wanted(m_spec)) {
+        m_core->mapPrune = std::make_unique<OffsetMapPruneRunner>(
+            m_spec, [core = m_core.get()](const JobEvent &e) { core->onEvent(e); });
+        m_core->mapPrune->start();
     }
     // The last reference may be this one: the worker's clients then close here,
     // on the engine thread, not on the job's.
@@ -185,6 +194,8 @@ bool MirrorJob::waitForFinished(int timeoutMs)
         m_core->groupSync->finish(1000);
     if (m_core->aclSync)
         m_core->aclSync->finish(1000);
+    if (m_core->mapPrune)
+        m_core->mapPrune->finish(1000);
     return true;
 }
 

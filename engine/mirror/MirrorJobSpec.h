@@ -35,6 +35,7 @@ struct MirrorJobSpec {
     static constexpr int DefaultTopicRefreshIntervalMs = 10000;
     static constexpr int DefaultGroupSyncIntervalMs = 10000;
     static constexpr int DefaultAclSyncIntervalMs = 60000;
+    static constexpr int DefaultMapPruneIntervalMs = 600000;
     static constexpr int DefaultSchemaSyncIntervalMs = 60000;
 
     QString name;
@@ -50,6 +51,10 @@ struct MirrorJobSpec {
     // Where the exact source->target offset map is written on the target
     // (docs/ARCHITECTURE.md, "The offset map"). Empty: defaultOffsetMapTopic(group).
     QString offsetMapTopic;
+    // How often the running job deletes the map records that lie below the
+    // source's log start (OffsetMapPruneRunner; 0: never). Not in the profile:
+    // tests shorten it.
+    int mapPruneIntervalMs = DefaultMapPruneIntervalMs;
     // false: no map is kept (no topic created, nothing written, commits never
     // wait for it); group sync, checkpoints, failover and exactly-once need it.
     bool offsetMap = true;

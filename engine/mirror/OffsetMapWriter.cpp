@@ -157,6 +157,7 @@ void OffsetMapWriter::write(MapSegments &map, qint64 covered, const QString &sou
         seg.targetStart = w.targetStart;
         seg.covered = w.covered;
         seg.targetTopic = targetTopic;
+        seg.steps = w.steps;
         const QByteArray key = offsetMapKey(sourceTopic, partition, w.sourceStart);
         const QByteArray value = offsetMapValue(seg);
         auto opaque = std::make_unique<Written>(Written{&map, w, sourceTopic, partition});

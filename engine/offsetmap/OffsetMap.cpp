@@ -7,6 +7,53 @@
 
 namespace md {
 
+// ---------------------------------------------------------------- one segment
+
+qint64 OffsetSegment::shiftAt(qint64 source) const
+{
+    auto it = std::upper_bound(steps.begin(), steps.end(), source,
+                               [](qint64 o, const OffsetStep &st) { return o < st.source; });
+    return it == steps.begin() ? 0 : std::prev(it)->shift;
+}
+
+qint64 OffsetSegment::sourceOf(qint64 target) const
+{
+    if (target < targetStart || target >= targetEnd())
+        return -1;
+    // The last run (from sourceStart, or from a step) that begins at or before `target`.
+    auto it = std::upper_bound(steps.begin(), steps.end(), target, [this](qint64 t, const OffsetStep &st) {
+        return t < targetStart + (st.source - sourceStart) + st.shift;
+    });
+    const qint64 runSource = it == steps.begin() ? sourceStart : std::prev(it)->source;
+    const qint64 runTarget = targetOf(runSource);
+    const qint64 runEnd = it == steps.end() ? sourceEnd : it->source;
+    const qint64 source = runSource + (target - runTarget);
+    return source < runEnd ? source : -1; // else a skipped target offset (a marker)
+}
+
+OffsetSegment OffsetSegment::before(qint64 cut) const
+{
+    OffsetSegment out = *this;
+    out.sourceEnd = cut;
+    out.steps.erase(std::lower_bound(out.steps.begin(), out.steps.end(), cut,
+                                     [](const OffsetStep &st, qint64 o) { return st.source < o; }),
+                    out.steps.end());
+    return out;
+}
+
+OffsetSegment OffsetSegment::from(qint64 cut) const
+{
+    OffsetSegment out = *this;
+    out.sourceStart = cut;
+    out.targetStart = targetOf(cut);
+    const qint64 base = shiftAt(cut);
+    out.steps.clear();
+    for (const OffsetStep &st : steps)
+        if (st.source > cut)
+            out.steps.push_back({st.source, st.shift - base});
+    return out;
+}
+
 // ---------------------------------------------------------------- one partition
 
 void PartitionOffsetMap::apply(const OffsetSegment &s)
@@ -33,17 +80,10 @@ void PartitionOffsetMap::apply(const OffsetSegment &s)
             continue;
         }
         it = m_segments.erase(it);
-        if (old.sourceStart < s.sourceStart) {
-            OffsetSegment left = old;
-            left.sourceEnd = s.sourceStart;
-            keep.push_back(left);
-        }
-        if (old.sourceEnd > s.sourceEnd) {
-            OffsetSegment right = old;
-            right.sourceStart = s.sourceEnd;
-            right.targetStart = old.targetStart + (s.sourceEnd - old.sourceStart);
-            keep.push_back(right);
-        }
+        if (old.sourceStart < s.sourceStart)
+            keep.push_back(old.before(s.sourceStart));
+        if (old.sourceEnd > s.sourceEnd)
+            keep.push_back(old.from(s.sourceEnd));
     }
     for (const OffsetSegment &k : keep)
         m_segments.emplace(k.sourceStart, k);
@@ -84,7 +124,7 @@ OffsetTranslation PartitionOffsetMap::translate(qint64 o) const
     const OffsetSegment &at = std::prev(next)->second;
     if (o < at.sourceEnd) {
         t.kind = OffsetTranslation::Kind::Exact;
-        t.targetOffset = at.targetStart + (o - at.sourceStart);
+        t.targetOffset = at.targetOf(o);
         t.targetTopic = at.targetTopic;
         return t;
     }
@@ -104,8 +144,8 @@ qint64 PartitionOffsetMap::sourceFor(qint64 targetOffset) const
     if (targetOffset < 0)
         return -1;
     for (const auto &[start, s] : m_segments)
-        if (targetOffset >= s.targetStart && targetOffset < s.targetEnd())
-            return s.sourceStart + (targetOffset - s.targetStart);
+        if (const qint64 source = s.sourceOf(targetOffset); source >= 0)
+            return source;
     return -1;
 }
 
@@ -156,8 +196,15 @@ int OffsetMap::segmentCount() const
 
 namespace {
 
-// Value format, version 1: "1 sourceStart sourceEnd targetStart covered targetTopic".
+// Value format, version 1: "1 sourceStart sourceEnd targetStart covered targetTopic";
+// version 2 (a segment with steps) adds " steps": comma-separated "d" or "d:k",
+// a step d source offsets after the previous one (or sourceStart) where the
+// target skips k more offsets (1 when not written). Version 1 is still
+// written where there are no steps, so most records read as before.
 constexpr char kVersion[] = "1";
+constexpr char kVersionSteps[] = "2";
+// A bound on what a parser accepts, well above what the writer makes.
+constexpr int kParsedStepsMax = 100000;
 
 bool toOffset(const QByteArray &s, qint64 *out)
 {
@@ -166,6 +213,42 @@ bool toOffset(const QByteArray &s, qint64 *out)
     if (!ok || v < 0 || s.startsWith('+'))
         return false;
     *out = v;
+    return true;
+}
+
+QByteArray stepsText(const OffsetSegment &s)
+{
+    QByteArray out;
+    qint64 source = s.sourceStart, shift = 0;
+    for (const OffsetStep &st : s.steps) {
+        if (!out.isEmpty())
+            out += ',';
+        out += QByteArray::number(st.source - source);
+        if (st.shift - shift != 1)
+            out += ':' + QByteArray::number(st.shift - shift);
+        source = st.source;
+        shift = st.shift;
+    }
+    return out;
+}
+
+bool parseSteps(const QByteArray &text, OffsetSegment *s)
+{
+    const QList<QByteArray> items = text.split(',');
+    if (items.size() > kParsedStepsMax)
+        return false;
+    qint64 source = s->sourceStart, shift = 0;
+    for (const QByteArray &item : items) {
+        const qsizetype colon = item.indexOf(':');
+        qint64 d = 0, k = 1;
+        if (!toOffset(colon < 0 ? item : item.left(colon), &d) || (colon >= 0 && !toOffset(item.mid(colon + 1), &k)))
+            return false;
+        if (d < 1 || k < 1 || d >= s->sourceEnd - source)
+            return false; // each step strictly after the last, before sourceEnd; each a skip forward
+        source += d;
+        shift += k;
+        s->steps.push_back({source, shift});
+    }
     return true;
 }
 
@@ -178,8 +261,12 @@ QByteArray offsetMapKey(const QString &sourceTopic, int partition, qint64 source
 
 QByteArray offsetMapValue(const OffsetSegment &s)
 {
-    return QByteArray(kVersion) + ' ' + QByteArray::number(s.sourceStart) + ' ' + QByteArray::number(s.sourceEnd) +
-           ' ' + QByteArray::number(s.targetStart) + ' ' + QByteArray::number(s.covered) + ' ' + s.targetTopic.toUtf8();
+    QByteArray out = QByteArray(s.steps.empty() ? kVersion : kVersionSteps) + ' ' + QByteArray::number(s.sourceStart) +
+                     ' ' + QByteArray::number(s.sourceEnd) + ' ' + QByteArray::number(s.targetStart) + ' ' +
+                     QByteArray::number(s.covered) + ' ' + s.targetTopic.toUtf8();
+    if (!s.steps.empty())
+        out += ' ' + stepsText(s);
+    return out;
 }
 
 bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QString *sourceTopic, int *partition,
@@ -192,13 +279,16 @@ bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QStrin
     if (!toOffset(k[1], &part) || part > 0x7fffffff || !toOffset(k[2], &keyStart))
         return false;
     const QList<QByteArray> v = value.split(' ');
-    if (v.size() != 6 || v[0] != kVersion || v[5].isEmpty())
+    const bool withSteps = v.value(0) == kVersionSteps;
+    if (v.size() != (withSteps ? 7 : 6) || (v[0] != kVersion && !withSteps) || v[5].isEmpty())
         return false;
     OffsetSegment s;
     if (!toOffset(v[1], &s.sourceStart) || !toOffset(v[2], &s.sourceEnd) || !toOffset(v[3], &s.targetStart) ||
         !toOffset(v[4], &s.covered))
         return false;
     if (s.sourceStart != keyStart || s.sourceEnd < s.sourceStart || s.covered < s.sourceEnd)
+        return false;
+    if (withSteps && !parseSteps(v[6], &s))
         return false;
     s.targetTopic = QString::fromUtf8(v[5]);
     *sourceTopic = QString::fromUtf8(k[0]);

@@ -9,31 +9,59 @@
 #include <QList>
 #include <QString>
 
+#include <functional>
 #include <map>
 #include <vector>
 
 namespace md {
 
+// A jump of the target inside a segment: from source offset `source` on, each
+// copy sits `shift` offsets further than consecutive copies would (the jumps
+// so far, summed). An exactly-once job's every commit puts a marker into each
+// target partition it wrote; as steps, a busy partition's ten transactions a
+// second extend one map record instead of beginning ten.
+struct OffsetStep {
+    qint64 source = -1;
+    qint64 shift = 0;
+    bool operator==(const OffsetStep &) const = default;
+};
+
 // The exact source -> target offset map of a mirror job (docs/ARCHITECTURE.md,
 // "The offset map"). Per source partition, segments of consecutive copied
-// source offsets whose `target - source` is constant; a new segment starts at
-// every discontinuity (compaction gaps, transaction markers, aborted records,
-// a re-copy after a crash). Where segments overlap (a re-copy), the later one
-// wins: a group that moves to the target continues after the newest copy.
+// source offsets whose `target - source` is constant but for the segment's
+// steps (the target skipping offsets: transaction markers, another writer);
+// a new segment starts where the source skips (compaction gaps, its own
+// markers and aborted records), where the target goes back (a re-copy after a
+// crash), and after kMaxOffsetSteps steps. Where segments overlap (a re-copy),
+// the later one wins: a group that moves to the target continues after the
+// newest copy.
 //
 // `covered` is the job's committed progress when the segment was written:
 // every source offset below it is either in a segment or has no record (a
 // gap), so it translates exactly; at or past it the map says "not copied yet".
 struct OffsetSegment {
-    qint64 sourceStart = -1; // first copied source offset
-    qint64 sourceEnd = -1;   // one past the last copied source offset
-    qint64 targetStart = -1; // target offset of sourceStart
-    qint64 covered = -1;     // >= sourceEnd: offsets in [sourceEnd, covered) are gaps
-    QString targetTopic;     // where the records went
+    qint64 sourceStart = -1;       // first copied source offset
+    qint64 sourceEnd = -1;         // one past the last copied source offset
+    qint64 targetStart = -1;       // target offset of sourceStart
+    qint64 covered = -1;           // >= sourceEnd: offsets in [sourceEnd, covered) are gaps
+    QString targetTopic;           // where the records went
+    std::vector<OffsetStep> steps; // ascending, each inside (sourceStart, sourceEnd)
 
-    qint64 targetEnd() const { return targetStart + (sourceEnd - sourceStart); }
+    qint64 shiftAt(qint64 source) const;
+    // The copy of `source`, which must lie in [sourceStart, sourceEnd).
+    qint64 targetOf(qint64 source) const { return targetStart + (source - sourceStart) + shiftAt(source); }
+    qint64 targetEnd() const { return sourceEnd > sourceStart ? targetOf(sourceEnd - 1) + 1 : targetStart; }
+    // The source offset copied to `target`, -1 when no copy of this segment is there.
+    qint64 sourceOf(qint64 target) const;
+    // The parts before and from `cut` (sourceStart < cut < sourceEnd), their steps with them.
+    OffsetSegment before(qint64 cut) const;
+    OffsetSegment from(qint64 cut) const;
     bool operator==(const OffsetSegment &) const = default;
 };
+
+// Steps in one map record at most: its value stays a few hundred bytes while
+// it is written again at every commit.
+inline constexpr int kMaxOffsetSteps = 64;
 
 struct OffsetTranslation {
     enum class Kind {
@@ -128,5 +156,17 @@ struct OffsetMapCursor {
 // naming the cluster and the topic (the cursor is then reset).
 bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
                    OffsetMapCursor *cursor = nullptr);
+
+// The records themselves, for a reader that needs their keys (the pruner):
+// `restart` before a whole read (forget what earlier reads gave), then
+// `record` for each in order, value null for a tombstone; `record` returns
+// false for one that is not a map record (counted and logged). The same
+// cursor rules as readOffsetMap.
+struct OffsetMapRecordSink {
+    std::function<void()> restart;
+    std::function<bool(const QByteArray &key, const QByteArray *value)> record;
+};
+bool readOffsetMapRecords(const ClusterConfig &target, const QString &mapTopic, int timeoutMs,
+                          const OffsetMapRecordSink &sink, QString *error, OffsetMapCursor *cursor = nullptr);
 
 } // namespace md

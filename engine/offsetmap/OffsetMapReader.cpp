@@ -29,8 +29,8 @@ namespace {
 // read, is not told apart by its offsets.
 constexpr qint64 kWholeReadEveryMs = 10 * 60 * 1000;
 
-bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
-                 OffsetMapCursor *cursor, bool *readWholeAgain)
+bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, const OffsetMapRecordSink &sink,
+                 QString *error, OffsetMapCursor *cursor, bool *readWholeAgain)
 {
     const QString where = QStringLiteral("target cluster %1%2, offset map topic %3")
                               .arg(target.alias.isEmpty() ? QString() : target.alias + QLatin1Char(' '),
@@ -90,7 +90,7 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
     md.reset();
     if (partitions <= 0) {
         // The job never wrote a map here: empty, not an error.
-        *map = OffsetMap();
+        sink.restart();
         if (cursor) {
             cursor->reset();
             cursor->lastReadWhole = true;
@@ -138,7 +138,7 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
     for (int p = 0; incremental && p < partitions; ++p)
         incremental = cursor->next[size_t(p)] >= 0 && cursor->next[size_t(p)] <= end[size_t(p)];
     if (!incremental)
-        *map = OffsetMap();
+        sink.restart();
     PartitionListPtr assign(rd_kafka_topic_partition_list_new(partitions));
     int open = 0;
     std::vector<bool> done(size_t(partitions), false);
@@ -196,15 +196,9 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
                                 .arg(p)
                                 .arg(QString::fromUtf8(rd_kafka_message_errstr(m.get()))));
         ++records;
-        QString sourceTopic;
-        int sourcePartition = -1;
-        OffsetSegment segment;
         const QByteArray key = QByteArray::fromRawData(static_cast<const char *>(m->key), qsizetype(m->key_len));
         const QByteArray value = QByteArray::fromRawData(static_cast<const char *>(m->payload), qsizetype(m->len));
-        // A tombstone (null value) removes a key under compaction: nothing to apply.
-        if (m->payload && parseOffsetMapRecord(key, value, &sourceTopic, &sourcePartition, &segment))
-            map->apply(sourceTopic, sourcePartition, segment);
-        else if (m->payload)
+        if (!sink.record(key, m->payload ? &value : nullptr))
             ++skipped;
         if (m->offset + 1 >= end[size_t(p)]) {
             done[size_t(p)] = true;
@@ -218,17 +212,36 @@ bool readMapOnce(const ClusterConfig &target, const QString &mapTopic, int timeo
 
 } // namespace
 
-bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
-                   OffsetMapCursor *cursor)
+bool readOffsetMapRecords(const ClusterConfig &target, const QString &mapTopic, int timeoutMs,
+                          const OffsetMapRecordSink &sink, QString *error, OffsetMapCursor *cursor)
 {
     bool again = false;
-    if (readMapOnce(target, mapTopic, timeoutMs, map, error, cursor, &again))
+    if (readMapOnce(target, mapTopic, timeoutMs, sink, error, cursor, &again))
         return true;
     if (cursor) {
         cursor->reset();
         cursor->reader.reset(); // the next read connects afresh
     }
-    return again && readMapOnce(target, mapTopic, timeoutMs, map, error, cursor, &again);
+    return again && readMapOnce(target, mapTopic, timeoutMs, sink, error, cursor, &again);
+}
+
+bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
+                   OffsetMapCursor *cursor)
+{
+    const OffsetMapRecordSink sink{[map] { *map = OffsetMap(); },
+                                   [map](const QByteArray &key, const QByteArray *value) {
+                                       // A tombstone (null value) removes a key under compaction: nothing to apply.
+                                       if (!value)
+                                           return true;
+                                       QString sourceTopic;
+                                       int sourcePartition = -1;
+                                       OffsetSegment segment;
+                                       if (!parseOffsetMapRecord(key, *value, &sourceTopic, &sourcePartition, &segment))
+                                           return false;
+                                       map->apply(sourceTopic, sourcePartition, segment);
+                                       return true;
+                                   }};
+    return readOffsetMapRecords(target, mapTopic, timeoutMs, sink, error, cursor);
 }
 
 } // namespace md

@@ -2,12 +2,16 @@
 // configs follow the source, partitions added to the source are copied from
 // their first record, records that vanished from the source before they were
 // copied (DeleteRecords) are counted exactly, and a source topic deleted and
-// recreated under the job is copied from its beginning. The source is changed
-// with librdkafka's admin API directly, never through MirrorDesk's code.
+// recreated under the job is copied from its beginning, and the offset map
+// loses the records retention took from the source (and keeps the rest). The
+// source is changed with librdkafka's admin API directly, never through
+// MirrorDesk's code.
 
 #include "headless_support.h"
 #include "tst_mirror_support.h"
 #include "tst_progress_support.h"
+
+#include "engine/offsetmap/OffsetMap.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -461,6 +465,87 @@ private Q_SLOTS:
         QCOMPARE(copied->size(), 15);
         for (const TestRecord &r : fresh)
             QVERIFY(valueSet(*copied).contains(*r.value));
+    }
+
+    // Four committed source transactions of 5 records: segments [0,5) [6,11)
+    // [12,17) [18,23) (a marker after each), one map key each. DeleteRecords
+    // moves the log start to 14; a running job's pruning pass then deletes
+    // the two keys wholly below it (tombstones under the same keys), keeps
+    // [12,17), which holds the log start, and the last, and every record
+    // still on the source translates exactly to its copy.
+    void theOffsetMapLosesWhatRetentionTook()
+    {
+        const QString topic = uniqueName(QStringLiteral("prune"));
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        for (int b = 0; b < 4; ++b)
+            QVERIFY2(produceTransactionalCommitted(sourceBootstrap(), topic,
+                                                   numbered(topic + QStringLiteral("-%1").arg(b), 5, 1), &error),
+                     qPrintable(error));
+        MirrorJobSpec spec = harnessSpec(topic, {QRegularExpression::escape(topic)});
+        spec.mapPruneIntervalMs = 0; // the first run only copies
+        {
+            MirrorJob first(spec);
+            const JobOutcome out = runJob(first, 90000);
+            QVERIFY2(out.finished && out.ok, qPrintable(out.error + QStringLiteral("\n  ") + joined(out.events)));
+        }
+        const QString mapTopic = defaultOffsetMapTopic(spec.groupId);
+        const auto lastByKey = [&](QString *why) -> std::optional<QMap<QByteArray, std::optional<QByteArray>>> {
+            const auto records = consumeAll(targetBootstrap(), mapTopic, why);
+            if (!records)
+                return std::nullopt;
+            QMap<QByteArray, std::optional<QByteArray>> out;
+            for (const TestRecord &r : *records)
+                out.insert(r.key.value_or(QByteArray()), r.value);
+            return out;
+        };
+        const QByteArray stem = topic.toUtf8() + "/0/";
+        auto before = lastByKey(&error);
+        QVERIFY2(before, qPrintable(error));
+        QCOMPARE(before->keys(), (QList<QByteArray>{stem + "0", stem + "12", stem + "18", stem + "6"}));
+
+        QVERIFY2(deleteRecordsBefore(topic, 0, 14, &error), qPrintable(error));
+        spec.stop = StopCondition::RunForever;
+        spec.mapPruneIntervalMs = 1000;
+        MirrorJob job(spec);
+        QStringList events;
+        connect(&job, &MirrorJob::eventRaised, this, [&](const JobEvent &e) { events << e.text; });
+        job.start();
+        QTRY_VERIFY2_WITH_TIMEOUT(anyEventContains(events, QStringLiteral("records below the source's log start")),
+                                  qPrintable(joined(events)), 60000);
+        job.stop();
+        QVERIFY(job.waitForFinished(60000));
+        QVERIFY2(anyEventContains(events, QStringLiteral("2 records below the source's log start deleted")),
+                 qPrintable(joined(events)));
+
+        const auto after = lastByKey(&error);
+        QVERIFY2(after, qPrintable(error));
+        QVERIFY2(!after->value(stem + "0") && !after->value(stem + "6"),
+                 "the keys below the log start are not deleted");
+        QVERIFY2(after->value(stem + "12") && after->value(stem + "18"), "a key still needed was deleted");
+        OffsetMap map;
+        ClusterConfig target;
+        target.bootstrap = targetBootstrap();
+        QVERIFY2(readOffsetMap(target, mapTopic, 30000, &map, &error), qPrintable(error));
+        const auto source = consumeAll(sourceBootstrap(), topic, &error);
+        QVERIFY2(source, qPrintable(error));
+        const auto copies = consumeAll(targetBootstrap(), topic, &error);
+        QVERIFY2(copies, qPrintable(error));
+        QHash<QByteArray, qint64> copyAt;
+        for (const TestRecord &r : *copies)
+            copyAt.insert(r.value.value_or(QByteArray()), r.offset);
+        QCOMPARE(source->size(), 8); // 14-16 and 18-22
+        for (const TestRecord &r : *source) {
+            const OffsetTranslation t = map.translate(topic, 0, r.offset);
+            QVERIFY2(t.kind == OffsetTranslation::Kind::Exact && t.targetOffset == copyAt.value(*r.value, -1),
+                     qPrintable(QStringLiteral("source offset %1: kind %2, target %3, its copy at %4")
+                                    .arg(r.offset)
+                                    .arg(int(t.kind))
+                                    .arg(t.targetOffset)
+                                    .arg(copyAt.value(*r.value, -1))));
+        }
+        QCOMPARE(map.translate(topic, 0, 23).kind, OffsetTranslation::Kind::Gap); // the last marker
+        QCOMPARE(map.translate(topic, 0, 24).kind, OffsetTranslation::Kind::End);
     }
 };
 

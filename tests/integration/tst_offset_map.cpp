@@ -10,6 +10,9 @@
 //     and the map read after another restart is the same;
 //  4. a reader with a cursor (group sync's) reads only what is new, and ends
 //     with the same map as a whole read;
+//  5. exactly-once: the marker each commit leaves in the target is a step of
+//     one map record, not a record of its own, and every copy still
+//     translates exactly both ways;
 //  and with "offsetMap": false no map topic is created (failover and reverse refuse);
 // 1-3 print the segment count, the map topic's record count and the records
 // mirrored.
@@ -79,7 +82,11 @@ QString segmentsText(const PartitionOffsetMap *p)
     QStringList out;
     if (p)
         for (const OffsetSegment &s : p->segments())
-            out << QStringLiteral("[%1,%2)->%3").arg(s.sourceStart).arg(s.sourceEnd).arg(s.targetStart);
+            out << QStringLiteral("[%1,%2)->%3%4")
+                       .arg(s.sourceStart)
+                       .arg(s.sourceEnd)
+                       .arg(s.targetStart)
+                       .arg(s.steps.empty() ? QString() : QStringLiteral(" (%1 steps)").arg(s.steps.size()));
     return out.join(QLatin1Char(' ')) + QStringLiteral(" covered %1").arg(p ? p->covered() : -1);
 }
 
@@ -278,6 +285,73 @@ private Q_SLOTS:
         qInfo("transactions (3 committed, 1 aborted): %d segments (2 discontinuities expected: 3), %lld map records, "
               "15 records mirrored; %s",
               pm->segmentCount(), mapRecords(topic), qPrintable(segmentsText(pm)));
+    }
+
+    // 5. Exactly-once, 100 records a transaction: 30 commits leave 30 markers
+    // in the target partition. Each is a step of the one segment (a record
+    // written again at each commit, one key for compaction to keep), not a
+    // segment and a key of its own as before steps (30 keys then).
+    void exactlyOnceMarkersAreStepsOfOneRecord()
+    {
+        const QString topic = uniqueName(QStringLiteral("map-eos"));
+        const QString targetTopic = QStringLiteral("src.") + topic;
+        QString error;
+        QVERIFY2(createTopic(sourceBootstrap(), topic, 1, {}, &error), qPrintable(error));
+        const int n = 3000;
+        QVERIFY2(verifiableProduce(sourceBootstrap(), topic, n, 1, &error), qPrintable(error));
+        ProfileSpec spec;
+        spec.extra = QStringLiteral(", \"delivery\": \"exactly-once\", \"transactionMaxRecords\": 100");
+        ExeResult run;
+        QVERIFY2(runUntilCaughtUp(profile(topic, {}, spec), &run), qPrintable(run.out + run.err));
+
+        OffsetMap map;
+        QVERIFY2(readMap(topic, &map, &error), qPrintable(error));
+        const auto source = valuesByOffset(sourceBootstrap(), topic, &error);
+        QVERIFY2(source, qPrintable(error));
+        const auto target = valuesByOffset(targetBootstrap(), targetTopic, &error);
+        QVERIFY2(target, qPrintable(error));
+        QCOMPARE(target->size(), qsizetype(n));
+        const QString failure = checkExact(map, topic, targetTopic, *source, *target);
+        QVERIFY2(failure.isEmpty(), qPrintable(failure));
+
+        const auto marks = watermarks(targetBootstrap(), targetTopic, &error);
+        QVERIFY2(marks, qPrintable(error));
+        const qint64 markers = totalMessages(*marks) - n;
+        QVERIFY2(markers >= n / 100,
+                 qPrintable(QStringLiteral("%1 markers for %2 transactions of 100").arg(markers).arg(n / 100)));
+        // Back from the target: a copy names its source offset, a marker none.
+        QHash<QByteArray, qint64> sourceOffsetOf;
+        for (auto it = source->cbegin(); it != source->cend(); ++it)
+            sourceOffsetOf.insert(it.value(), it.key().second);
+        const PartitionOffsetMap *pm = map.partition(topic, 0);
+        QVERIFY(pm);
+        for (qint64 t = 0; t < marks->value(0).second; ++t) {
+            const auto copy = target->constFind({0, t});
+            const qint64 want = copy == target->cend() ? -1 : sourceOffsetOf.value(copy.value(), -2);
+            QVERIFY2(pm->sourceFor(t) == want, qPrintable(QStringLiteral("target offset %1: source %2, expected %3; %4")
+                                                              .arg(t)
+                                                              .arg(pm->sourceFor(t))
+                                                              .arg(want)
+                                                              .arg(segmentsText(pm))));
+        }
+        ConsumeOptions o;
+        o.readCommitted = true;
+        const auto records = consumeAll(targetBootstrap(), mapTopicFor(topic), &error, o);
+        QVERIFY2(records, qPrintable(error));
+        QSet<QByteArray> keys;
+        for (const TestRecord &r : *records)
+            keys.insert(r.key.value_or(QByteArray()));
+        const qint64 bound = 1 + markers / kMaxOffsetSteps;
+        QVERIFY2(pm->segmentCount() <= bound && keys.size() <= bound,
+                 qPrintable(QStringLiteral("%1 markers: %2 segments, %3 keys in the map topic; at most %4 expected: %5")
+                                .arg(markers)
+                                .arg(pm->segmentCount())
+                                .arg(keys.size())
+                                .arg(bound)
+                                .arg(segmentsText(pm))));
+        qInfo("exactly-once, %d records in transactions of 100: %lld markers on the target, %d segments, %lld keys, "
+              "%lld map records before compaction",
+              n, markers, pm->segmentCount(), qint64(keys.size()), qint64(records->size()));
     }
 
     // 3. kill -9 mid-copy, restart: the re-copied range maps to the newer copy.

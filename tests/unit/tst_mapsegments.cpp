@@ -50,17 +50,66 @@ private Q_SLOTS:
         QCOMPARE(m.segments().front().targetStart, 1000);
     }
 
-    void aGapOnEitherSideBeginsASegment()
+    void aGapInTheSourceBeginsASegment()
     {
         MapSegments m;
         m.noteCopied(0, 10);
         m.noteCopied(1, 11);
         m.noteCopied(5, 12); // records gone from the source (retention, compaction)
-        m.noteCopied(6, 20); // the target's offsets jumped (a transaction marker, another writer)
-        QCOMPARE(m.segments().size(), size_t(3));
+        m.noteCopied(6, 13);
+        m.noteCopied(2, 14); // the source read again (a re-copy after a crash)
+        m.noteCopied(3, 9);  // the target went back (recreated)
+        QCOMPARE(m.segments().size(), size_t(4));
         QCOMPARE(m.segments()[1].sourceStart, 5);
         QCOMPARE(m.segments()[1].targetStart, 12);
-        QCOMPARE(m.segments()[2].targetStart, 20);
+        QCOMPARE(m.segments()[2].sourceStart, 2);
+        QCOMPARE(m.segments()[3].targetStart, 9);
+        for (const MapSegments::Segment &seg : m.segments())
+            QVERIFY(seg.steps.empty());
+    }
+
+    // The target's offsets jumped where the source's did not (an exactly-once
+    // commit's marker, aborted records, another writer): the same segment, a
+    // step, so one map record covers many transactions.
+    void aJumpOfTheTargetIsAStep()
+    {
+        MapSegments m;
+        for (qint64 o = 0; o < 10; ++o)
+            m.noteCopied(o, o);
+        for (qint64 o = 10; o < 20; ++o)
+            m.noteCopied(o, o + 1); // marker at 10
+        for (qint64 o = 20; o < 30; ++o)
+            m.noteCopied(o, o + 5); // marker, three aborted records, marker
+        QCOMPARE(m.segments().size(), size_t(1));
+        QCOMPARE(m.segments().front().steps, (std::vector<OffsetStep>{{10, 1}, {20, 5}}));
+        // What is below covered is written, with the steps below it.
+        auto writes = writeRound(m, 15);
+        QCOMPARE(writes.size(), size_t(1));
+        QCOMPARE(writes[0].sourceEnd, 15);
+        QCOMPARE(writes[0].steps, (std::vector<OffsetStep>{{10, 1}}));
+        ackAll(m, writes);
+        writes = writeRound(m, 30);
+        QCOMPARE(writes.size(), size_t(1));
+        QCOMPARE(writes[0].sourceStart, 0); // the same record, so compaction keeps one
+        QCOMPARE(writes[0].steps, (std::vector<OffsetStep>{{10, 1}, {20, 5}}));
+        QVERIFY(writes[0].whole);
+    }
+
+    // A record's value stays bounded: past kMaxOffsetSteps the next jump
+    // begins a new segment.
+    void stepsPerSegmentAreBounded()
+    {
+        MapSegments m;
+        qint64 target = 0;
+        for (qint64 o = 0; o < 10 * (kMaxOffsetSteps + 2); ++o) {
+            if (o > 0 && o % 10 == 0)
+                ++target; // a marker every ten records
+            m.noteCopied(o, target++);
+        }
+        QCOMPARE(m.segments().size(), size_t(2));
+        QCOMPARE(int(m.segments().front().steps.size()), kMaxOffsetSteps);
+        QCOMPARE(m.segments().back().sourceStart, 10 * (kMaxOffsetSteps + 1));
+        QCOMPARE(m.segments().back().targetStart, 11 * (kMaxOffsetSteps + 1));
     }
 
     void commitsWaitForTheMap()
@@ -228,6 +277,10 @@ private Q_SLOTS:
         m.rewind(5); // the transaction from 5 on aborted
         QCOMPARE(m.segments().size(), size_t(1));
         QCOMPARE(m.segments().front().sourceEnd, 5);
+        QVERIFY(m.segments().front().steps.empty()); // its steps went with it
+        m.noteCopied(5, 22);                         // copied again after the abort's records and marker
+        QCOMPARE(m.segments().front().steps, (std::vector<OffsetStep>{{5, 17}}));
+        m.rewind(5);
         const auto writes = writeRound(m, 5);
         QCOMPARE(writes.size(), size_t(1)); // written again in the next transaction
         QCOMPARE(writes[0].sourceEnd, 5);

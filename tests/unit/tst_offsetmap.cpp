@@ -162,6 +162,82 @@ private Q_SLOTS:
         QCOMPARE(m.sourceFor(-1), -1);
     }
 
+    // Exactly-once: a marker after every commit. Source 0-29 copied to target
+    // 0-9, 11-20 (marker 10), 22-31 (marker 21): one segment with two steps.
+    void stepsTranslateEachCopyExactly()
+    {
+        OffsetSegment s = seg(0, 30, 0, 30);
+        s.steps = {{10, 1}, {20, 2}};
+        PartitionOffsetMap m;
+        m.apply(s);
+        QCOMPARE(m.segmentCount(), 1);
+        const QList<QPair<qint64, qint64>> copies = {{0, 0}, {9, 9}, {10, 11}, {19, 20}, {20, 22}, {29, 31}};
+        for (const auto &[source, target] : copies) {
+            const OffsetTranslation t = m.translate(source);
+            QCOMPARE(t.kind, Kind::Exact);
+            QCOMPARE(t.targetOffset, target);
+            QCOMPARE(m.sourceFor(target), source);
+        }
+        QCOMPARE(s.targetEnd(), 32);
+        QCOMPARE(m.translate(30).kind, Kind::End);
+        QCOMPARE(m.translate(30).targetOffset, 32);
+        QCOMPARE(m.sourceFor(10), -1); // the markers are no copy
+        QCOMPARE(m.sourceFor(21), -1);
+        QCOMPARE(m.sourceFor(32), -1);
+        // A jump of more than one (aborted records, another writer's).
+        OffsetSegment wide = seg(100, 104, 500, 104);
+        wide.steps = {{102, 7}};
+        QCOMPARE(wide.targetOf(101), 501);
+        QCOMPARE(wide.targetOf(102), 509);
+        QCOMPARE(wide.targetEnd(), 511);
+        QCOMPARE(wide.sourceOf(505), -1);
+        QCOMPARE(wide.sourceOf(510), 103);
+    }
+
+    // A re-copy overrides the middle of a segment with steps: what is left on
+    // either side keeps its own steps and translates as before.
+    void aLaterSegmentCutsThroughSteps()
+    {
+        OffsetSegment s = seg(0, 30, 0, 30);
+        s.steps = {{10, 1}, {20, 2}, {25, 4}};
+        PartitionOffsetMap m;
+        m.apply(s);
+        m.apply(seg(12, 22, 1000, 30));
+        const QList<OffsetSegment> parts = m.segments();
+        QCOMPARE(parts.size(), 3);
+        QCOMPARE(parts[0].sourceEnd, 12);
+        QCOMPARE(parts[0].steps, (std::vector<OffsetStep>{{10, 1}}));
+        QCOMPARE(parts[2].sourceStart, 22);
+        QCOMPARE(parts[2].targetStart, 24);
+        QCOMPARE(parts[2].steps, (std::vector<OffsetStep>{{25, 2}}));
+        for (qint64 o : {0, 9, 10, 11, 22, 24, 25, 29})
+            QCOMPARE(m.translate(o).targetOffset, s.targetOf(o));
+        QCOMPARE(m.translate(15).targetOffset, 1003);
+        QCOMPARE(m.sourceFor(s.targetOf(15)), -1); // the overridden copy
+        QCOMPARE(m.sourceFor(33), 29);
+        // A cut exactly at a step: the step becomes the right part's start.
+        OffsetSegment right = s.from(20);
+        QCOMPARE(right.targetStart, 22);
+        QCOMPARE(right.steps, (std::vector<OffsetStep>{{25, 2}}));
+        QCOMPARE(s.before(20).steps, (std::vector<OffsetStep>{{10, 1}}));
+    }
+
+    void recordWithStepsRoundTrip()
+    {
+        OffsetSegment s = seg(1000, 5000, 7, 5000);
+        s.steps = {{1500, 1}, {1501, 2}, {2000, 9}, {4999, 10}};
+        const QByteArray value = offsetMapValue(s);
+        QCOMPARE(value, QByteArray("2 1000 5000 7 5000 eu.orders 500,1,499:7,2999"));
+        QString topic;
+        int partition = -1;
+        OffsetSegment back;
+        QVERIFY(
+            parseOffsetMapRecord(offsetMapKey(QStringLiteral("orders"), 0, 1000), value, &topic, &partition, &back));
+        QCOMPARE(back, s);
+        // Without steps the record is the first version's, as every earlier reader reads it.
+        QVERIFY(offsetMapValue(seg(1, 2, 3, 4)).startsWith("1 "));
+    }
+
     void recordRoundTrip()
     {
         const OffsetSegment s = seg(1234567890123, 1234567890999, 42, 1234567891000, QStringLiteral("dr-orders.v1"));
@@ -189,7 +265,8 @@ private Q_SLOTS:
         QTest::newRow("key bad partition") << QByteArray("t/x/5") << goodValue;
         QTest::newRow("key negative partition") << QByteArray("t/-1/5") << goodValue;
         QTest::newRow("key start differs") << QByteArray("t/0/6") << goodValue;
-        QTest::newRow("version") << goodKey << QByteArray("2 5 9 100 9 eu.t");
+        QTest::newRow("version") << goodKey << QByteArray("3 5 9 100 9 eu.t");
+        QTest::newRow("version 2 without steps") << goodKey << QByteArray("2 5 9 100 9 eu.t");
         QTest::newRow("fields missing") << goodKey << QByteArray("1 5 9 100 9");
         QTest::newRow("fields extra") << goodKey << QByteArray("1 5 9 100 9 eu.t x");
         QTest::newRow("not a number") << goodKey << QByteArray("1 5 nine 100 9 eu.t");
@@ -197,6 +274,14 @@ private Q_SLOTS:
         QTest::newRow("covered before end") << goodKey << QByteArray("1 5 9 100 8 eu.t");
         QTest::newRow("negative target") << goodKey << QByteArray("1 5 9 -1 9 eu.t");
         QTest::newRow("json") << goodKey << QByteArray("{\"sourceStart\":5}");
+        QTest::newRow("steps missing") << goodKey << QByteArray("2 5 9 100 9 eu.t ");
+        QTest::newRow("step at the start") << goodKey << QByteArray("2 5 9 100 9 eu.t 0");
+        QTest::newRow("step at the end") << goodKey << QByteArray("2 5 9 100 9 eu.t 4");
+        QTest::newRow("steps past the end") << goodKey << QByteArray("2 5 9 100 9 eu.t 3,1");
+        QTest::newRow("step skips nothing") << goodKey << QByteArray("2 5 9 100 9 eu.t 2:0");
+        QTest::newRow("step backwards") << goodKey << QByteArray("2 5 9 100 9 eu.t 2:-1");
+        QTest::newRow("step empty") << goodKey << QByteArray("2 5 9 100 9 eu.t 2,,1");
+        QTest::newRow("step not a number") << goodKey << QByteArray("2 5 9 100 9 eu.t 2:x");
     }
 
     void garbageIsRejected()
@@ -208,6 +293,8 @@ private Q_SLOTS:
         OffsetSegment s;
         QVERIFY(!parseOffsetMapRecord(key, value, &topic, &partition, &s));
         QVERIFY(parseOffsetMapRecord("t/0/5", "1 5 9 100 9 eu.t", &topic, &partition, &s));
+        QVERIFY(parseOffsetMapRecord("t/0/5", "2 5 9 100 9 eu.t 2,1:3", &topic, &partition, &s));
+        QCOMPARE(s.steps, (std::vector<OffsetStep>{{7, 1}, {8, 4}}));
     }
 
     void defaultTopicName()
