@@ -2,13 +2,13 @@
 
 #include "engine/acl/AclSyncRecords.h"
 #include "engine/admin/AdminService.h"
+#include "engine/mirror/RunnerEvents.h"
 
 #include <QDateTime>
 #include <QHash>
 
 #include <algorithm>
 #include <chrono>
-#include <mutex>
 
 namespace md {
 
@@ -93,34 +93,9 @@ AclSyncRound runAclSyncRound(const MirrorJobSpec &spec, AdminService &source, Ad
 
 struct AclSyncRunner::Shared {
     MirrorJobSpec spec;
-    std::mutex mutex;
-    EventSink events; // cleared when the owner lets go of a round still running
-    QHash<QString, std::chrono::steady_clock::time_point> warned;
+    RunnerEvents events{std::chrono::minutes(10)};
     std::unique_ptr<AdminService> source, target;
     std::unique_ptr<AclSyncRecords> records;
-
-    void report(JobEvent::Severity severity, const QString &text)
-    {
-        JobEvent e;
-        e.time = QDateTime::currentDateTimeUtc();
-        e.severity = severity;
-        e.text = text;
-        std::lock_guard lock(mutex);
-        if (events)
-            events(e);
-    }
-    void warnOnce(const QString &key, const QString &text)
-    {
-        const auto now = std::chrono::steady_clock::now();
-        {
-            std::lock_guard lock(mutex);
-            auto it = warned.find(key);
-            if (it != warned.end() && now - *it < std::chrono::minutes(10))
-                return;
-            warned.insert(key, now);
-        }
-        report(JobEvent::Severity::Warning, text);
-    }
 
     // False: ACL sync is over for this run.
     bool round()
@@ -131,35 +106,38 @@ struct AclSyncRunner::Shared {
         if (source && !target)
             target = AdminService::create(spec.target, &error, 20000);
         if (!source || !target) {
-            warnOnce(QStringLiteral("clients"), QStringLiteral("ACL sync: ") + error);
+            events.warnOnce(QStringLiteral("clients"), QStringLiteral("ACL sync: ") + error);
             return true;
         }
         if (!records)
             records = std::make_unique<AclSyncRecords>(spec.target, aclSyncRecordsTopicOf(spec));
         const AclSyncRound r = runAclSyncRound(spec, *source, *target, *records, true);
         for (const QString &note : r.plan.notes)
-            warnOnce(QStringLiteral("note:") + note, QStringLiteral("ACL sync: ") + note);
+            events.warnOnce(QStringLiteral("note:") + note, QStringLiteral("ACL sync: ") + note);
         for (const AclEntry &b : r.created)
-            report(JobEvent::Severity::Info, QStringLiteral("ACL sync: created %1 on the target").arg(describeAcl(b)));
+            events.report(JobEvent::Severity::Info,
+                          QStringLiteral("ACL sync: created %1 on the target").arg(describeAcl(b)));
         for (const AclEntry &b : r.removed)
-            report(JobEvent::Severity::Info,
-                   QStringLiteral("ACL sync: deleted %1 on the target (gone from the source)").arg(describeAcl(b)));
+            events.report(
+                JobEvent::Severity::Info,
+                QStringLiteral("ACL sync: deleted %1 on the target (gone from the source)").arg(describeAcl(b)));
         if (r.ok)
             return true;
         switch (r.stop) {
         case AclSyncRound::Stop::NoTargetAuthorizer:
-            report(JobEvent::Severity::Warning,
-                   QStringLiteral("ACL sync is off for this run: the target has no authorizer (%1)").arg(r.error));
+            events.report(
+                JobEvent::Severity::Warning,
+                QStringLiteral("ACL sync is off for this run: the target has no authorizer (%1)").arg(r.error));
             return false;
         case AclSyncRound::Stop::NoTargetAlter:
-            report(
+            events.report(
                 JobEvent::Severity::Warning,
                 QStringLiteral("ACL sync is off for this run: the target user may not change ACLs (%1)").arg(r.error));
             return false;
         case AclSyncRound::Stop::No: break;
         }
         // A passing fault (a cluster away): tried again next round, said once in a while.
-        warnOnce(QStringLiteral("round"), QStringLiteral("ACL sync: ") + r.error);
+        events.warnOnce(QStringLiteral("round"), QStringLiteral("ACL sync: ") + r.error);
         source.reset();
         target.reset();
         return true;
@@ -169,7 +147,7 @@ struct AclSyncRunner::Shared {
 AclSyncRunner::AclSyncRunner(MirrorJobSpec spec, EventSink events) : m_shared(std::make_shared<Shared>())
 {
     m_shared->spec = std::move(spec);
-    m_shared->events = std::move(events);
+    m_shared->events.setSink(std::move(events));
 }
 
 AclSyncRunner::~AclSyncRunner()
@@ -199,8 +177,7 @@ void AclSyncRunner::stop()
 void AclSyncRunner::finish(int timeoutMs)
 {
     if (!m_runner.finish(timeoutMs)) {
-        std::lock_guard lock(m_shared->mutex);
-        m_shared->events = nullptr; // still inside a Kafka call: it ends on its own, silently
+        m_shared->events.cutOff(); // still inside a Kafka call: it ends on its own, silently
     }
 }
 

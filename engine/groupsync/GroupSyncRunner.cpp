@@ -2,6 +2,7 @@
 
 #include "engine/groupsync/GroupAdmin.h"
 #include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/mirror/RunnerEvents.h"
 #include "engine/offsetmap/Mm2Checkpoints.h"
 #include "engine/offsetmap/OffsetMap.h"
 
@@ -34,42 +35,17 @@ QString plural(qint64 n, const char *one, const char *many)
 
 struct GroupSyncRunner::Shared {
     MirrorJobSpec spec;
-    std::atomic<bool> cancel{false}; // also ends a pass under way (its Kafka calls take it)
-    mutable std::mutex mutex;
-    EventSink events; // cleared when the owner lets go of a thread still running
+    std::atomic<bool> cancel{false};               // also ends a pass under way (its Kafka calls take it)
+    mutable std::mutex mutex;                      // guards summary
+    RunnerEvents events{std::chrono::seconds(60)}; // the same warning at most once a minute
     QList<GroupSyncMetrics> summary;
-    QHash<QString, Clock::time_point> warned; // debounce, by key
-    int mapFailures = 0;                      // in a row: a starting job may not have written its map yet
+    int mapFailures = 0; // in a row: a starting job may not have written its map yet
     // Kept across passes, and read on from where the last pass stopped: an
     // exactly-once job adds a map record per partition and transaction.
     OffsetMap map;
     OffsetMapCursor mapCursor;
     groupadmin::Clients clients;                      // kept across passes; dropped after a failed one
     std::unique_ptr<Mm2CheckpointWriter> checkpoints; // made at the first round that emits
-
-    void report(JobEvent::Severity severity, const QString &text)
-    {
-        JobEvent e;
-        e.time = QDateTime::currentDateTimeUtc();
-        e.severity = severity;
-        e.text = text;
-        std::lock_guard lock(mutex);
-        if (events)
-            events(e);
-    }
-    // The same warning at most once a minute.
-    void warnOnce(const QString &key, const QString &text)
-    {
-        const auto now = Clock::now();
-        {
-            std::lock_guard lock(mutex);
-            auto it = warned.find(key);
-            if (it != warned.end() && now - *it < std::chrono::seconds(60))
-                return;
-            warned.insert(key, now);
-        }
-        report(JobEvent::Severity::Warning, text);
-    }
 
     void pass();
     void writeCheckpoints(const GroupSyncPlan &plan, int timeoutMs);
@@ -147,7 +123,7 @@ void GroupSyncRunner::Shared::writeCheckpoints(const GroupSyncPlan &plan, int ti
         checkpoints = std::make_unique<Mm2CheckpointWriter>(spec);
     const Mm2CheckpointWriter::Result r = checkpoints->write(checkpointsOfPlan(plan), timeoutMs, &cancel);
     if (!r.ok && !cancel)
-        warnOnce(QStringLiteral("checkpoints"), QStringLiteral("group offset sync: cannot write ") + r.error);
+        events.warnOnce(QStringLiteral("checkpoints"), QStringLiteral("group offset sync: cannot write ") + r.error);
 }
 
 void GroupSyncRunner::Shared::pass()
@@ -156,7 +132,8 @@ void GroupSyncRunner::Shared::pass()
     QString error;
     if (!readOffsetMap(spec.target, offsetMapTopicOf(spec), timeoutMs, &map, &error, &mapCursor)) {
         if (!cancel && ++mapFailures >= 3)
-            warnOnce(QStringLiteral("map"), QStringLiteral("group offset sync: cannot read the offset map: ") + error);
+            events.warnOnce(QStringLiteral("map"),
+                            QStringLiteral("group offset sync: cannot read the offset map: ") + error);
         return;
     }
     mapFailures = 0;
@@ -171,7 +148,7 @@ void GroupSyncRunner::Shared::pass()
         return;
     if (!plan.ok) {
         clients = {};
-        warnOnce(QStringLiteral("plan"), QStringLiteral("group offset sync: ") + plan.error);
+        events.warnOnce(QStringLiteral("plan"), QStringLiteral("group offset sync: ") + plan.error);
         return;
     }
     // After the plan, before the writes: checkpoints say where the source groups
@@ -184,16 +161,16 @@ void GroupSyncRunner::Shared::pass()
     if (cancel)
         return;
     if (outcome.partitionsWritten > 0)
-        report(JobEvent::Severity::Info, QStringLiteral("synced offsets of %1 (%2) to the target")
-                                             .arg(plural(outcome.groupsWritten, "group", "groups"),
-                                                  plural(outcome.partitionsWritten, "partition", "partitions")));
+        events.report(JobEvent::Severity::Info, QStringLiteral("synced offsets of %1 (%2) to the target")
+                                                    .arg(plural(outcome.groupsWritten, "group", "groups"),
+                                                         plural(outcome.partitionsWritten, "partition", "partitions")));
     if (!outcome.error.isEmpty())
         clients = {};
     if (!outcome.error.isEmpty())
-        warnOnce(QStringLiteral("apply"), QStringLiteral("group offset sync: ") + outcome.error);
+        events.warnOnce(QStringLiteral("apply"), QStringLiteral("group offset sync: ") + outcome.error);
     for (const GroupSyncEntry &g : plan.groups) {
         if (g.count(GroupSyncAction::SkipActiveMembers) > 0)
-            warnOnce(
+            events.warnOnce(
                 QStringLiteral("active:") + g.group,
                 QStringLiteral("group offset sync: group %1 is not synced: it has active members on the target (%2%3)")
                     .arg(g.group, g.targetState,
@@ -202,14 +179,15 @@ void GroupSyncRunner::Shared::pass()
                              : QStringLiteral(": ") + g.targetMembers.join(QStringLiteral(", "))));
     }
     for (const QString &r : outcome.refused)
-        warnOnce(QStringLiteral("active:") + r.section(QLatin1Char(' '), 0, 0),
-                 QStringLiteral("group offset sync: group %1 is not synced: it became active on the target").arg(r));
+        events.warnOnce(
+            QStringLiteral("active:") + r.section(QLatin1Char(' '), 0, 0),
+            QStringLiteral("group offset sync: group %1 is not synced: it became active on the target").arg(r));
     for (const GroupSyncOutcome::Failure &f : outcome.failures)
-        warnOnce(QStringLiteral("failed:") + f.group,
-                 QStringLiteral("group offset sync: could not write the offsets of group %1%2: %3")
-                     .arg(f.group,
-                          f.topic.isEmpty() ? QString() : QStringLiteral(" (%1[%2])").arg(f.topic).arg(f.partition),
-                          f.error));
+        events.warnOnce(
+            QStringLiteral("failed:") + f.group,
+            QStringLiteral("group offset sync: could not write the offsets of group %1%2: %3")
+                .arg(f.group, f.topic.isEmpty() ? QString() : QStringLiteral(" (%1[%2])").arg(f.topic).arg(f.partition),
+                     f.error));
     QList<GroupSyncMetrics> s = summarize(plan, outcome, map);
     std::lock_guard lock(mutex);
     summary = std::move(s);
@@ -218,7 +196,7 @@ void GroupSyncRunner::Shared::pass()
 GroupSyncRunner::GroupSyncRunner(MirrorJobSpec spec, EventSink events) : m_shared(std::make_shared<Shared>())
 {
     m_shared->spec = std::move(spec);
-    m_shared->events = std::move(events);
+    m_shared->events.setSink(std::move(events));
 }
 
 GroupSyncRunner::~GroupSyncRunner()
@@ -260,8 +238,7 @@ void GroupSyncRunner::finish(int timeoutMs)
 {
     if (!m_runner.finish(timeoutMs)) {
         // Still inside a call that cannot be interrupted: let it end by itself, silently.
-        std::lock_guard lock(m_shared->mutex);
-        m_shared->events = nullptr;
+        m_shared->events.cutOff();
     }
 }
 

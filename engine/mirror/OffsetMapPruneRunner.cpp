@@ -1,11 +1,8 @@
 #include "engine/mirror/OffsetMapPruneRunner.h"
 
 #include "engine/groupsync/GroupOffsetSync.h"
+#include "engine/mirror/RunnerEvents.h"
 #include "engine/offsetmap/OffsetMapPruner.h"
-
-#include <QDateTime>
-
-#include <mutex>
 
 namespace md {
 
@@ -18,21 +15,9 @@ constexpr int kWarnAfterFailures = 3; // in a row: a passing fault is not worth 
 
 struct OffsetMapPruneRunner::Shared {
     MirrorJobSpec spec;
-    std::mutex mutex;
-    EventSink events; // cleared when the owner lets go of a pass still running
+    RunnerEvents events{std::chrono::minutes(10)};
     std::unique_ptr<OffsetMapPruner> pruner;
     int failures = 0; // in a row
-
-    void report(JobEvent::Severity severity, const QString &text)
-    {
-        JobEvent e;
-        e.time = QDateTime::currentDateTimeUtc();
-        e.severity = severity;
-        e.text = text;
-        std::lock_guard lock(mutex);
-        if (events)
-            events(e);
-    }
 
     void pass()
     {
@@ -43,29 +28,31 @@ struct OffsetMapPruneRunner::Shared {
         QString error;
         if (!pruner->pass(kPassTimeoutMs, &r, &error)) {
             if (++failures >= kWarnAfterFailures)
-                report(JobEvent::Severity::Warning,
-                       QStringLiteral("offset map %1: records below the source's log start not pruned (%2 tries in a "
-                                      "row failed; the map is larger meanwhile, never wrong): %3")
-                           .arg(topic)
-                           .arg(failures)
-                           .arg(error));
+                events.report(
+                    JobEvent::Severity::Warning,
+                    QStringLiteral("offset map %1: records below the source's log start not pruned (%2 tries in a "
+                                   "row failed; the map is larger meanwhile, never wrong): %3")
+                        .arg(topic)
+                        .arg(failures)
+                        .arg(error));
             return;
         }
         failures = 0;
         if (r.pruned > 0)
-            report(JobEvent::Severity::Info,
-                   QStringLiteral("offset map %1: %2 records below the source's log start deleted (retention took "
-                                  "their records); %3 kept")
-                       .arg(topic)
-                       .arg(r.pruned)
-                       .arg(r.keys));
+            events.report(
+                JobEvent::Severity::Info,
+                QStringLiteral("offset map %1: %2 records below the source's log start deleted (retention took "
+                               "their records); %3 kept")
+                    .arg(topic)
+                    .arg(r.pruned)
+                    .arg(r.keys));
     }
 };
 
 OffsetMapPruneRunner::OffsetMapPruneRunner(MirrorJobSpec spec, EventSink events) : m_shared(std::make_shared<Shared>())
 {
     m_shared->spec = std::move(spec);
-    m_shared->events = std::move(events);
+    m_shared->events.setSink(std::move(events));
 }
 
 OffsetMapPruneRunner::~OffsetMapPruneRunner()
@@ -99,8 +86,7 @@ void OffsetMapPruneRunner::stop()
 void OffsetMapPruneRunner::finish(int timeoutMs)
 {
     if (!m_runner.finish(timeoutMs)) {
-        std::lock_guard lock(m_shared->mutex);
-        m_shared->events = nullptr; // still inside a Kafka call: it ends on its own, silently
+        m_shared->events.cutOff(); // still inside a Kafka call: it ends on its own, silently
     }
 }
 

@@ -1,5 +1,6 @@
 #include "engine/schemasync/SchemaSyncRunner.h"
 
+#include "engine/mirror/RunnerEvents.h"
 #include "engine/mirror/TopicNaming.h"
 
 #include <QDateTime>
@@ -70,51 +71,29 @@ struct SchemaSyncRunner::Shared {
     std::mutex mutex;
     std::condition_variable cv;
     bool done = false;
-    EventSink events;
-    QHash<QString, std::chrono::steady_clock::time_point> warned;
+    RunnerEvents events{std::chrono::minutes(10)};
     std::unique_ptr<SchemaRegistryClient> source, target;
     std::unique_ptr<SchemaCopier> copier; // the current round's: its cache spares registry calls
 
-    void report(JobEvent::Severity severity, const QString &text)
-    {
-        JobEvent e;
-        e.time = QDateTime::currentDateTimeUtc();
-        e.severity = severity;
-        e.text = text;
-        std::lock_guard lock(mutex);
-        if (events)
-            events(e);
-    }
-    void warnOnce(const QString &key, const QString &text)
-    {
-        const auto now = std::chrono::steady_clock::now();
-        {
-            std::lock_guard lock(mutex);
-            auto it = warned.find(key);
-            if (it != warned.end() && now - *it < std::chrono::minutes(10))
-                return;
-            warned.insert(key, now);
-        }
-        report(JobEvent::Severity::Warning, text);
-    }
     void reportSteps(const QList<SchemaCopyStep> &steps, qsizetype from)
     {
         for (qsizetype i = from; i < steps.size(); ++i) {
             const SchemaCopyStep &s = steps.at(i);
             if (!s.created)
                 continue;
-            report(JobEvent::Severity::Info,
-                   QStringLiteral("schema sync: registered %1 version %2 (id %3) on the target registry, from %4 "
-                                  "version %5 (id %6)%7")
-                       .arg(s.targetSubject)
-                       .arg(s.targetVersion)
-                       .arg(s.targetId)
-                       .arg(s.sourceSubject)
-                       .arg(s.sourceVersion)
-                       .arg(s.sourceId)
-                       .arg(s.compatibility.isEmpty()
-                                ? QString()
-                                : QStringLiteral("; compatibility %1 as on the source").arg(s.compatibility)));
+            events.report(
+                JobEvent::Severity::Info,
+                QStringLiteral("schema sync: registered %1 version %2 (id %3) on the target registry, from %4 "
+                               "version %5 (id %6)%7")
+                    .arg(s.targetSubject)
+                    .arg(s.targetVersion)
+                    .arg(s.targetId)
+                    .arg(s.sourceSubject)
+                    .arg(s.sourceVersion)
+                    .arg(s.sourceId)
+                    .arg(s.compatibility.isEmpty()
+                             ? QString()
+                             : QStringLiteral("; compatibility %1 as on the source").arg(s.compatibility)));
         }
     }
 
@@ -127,12 +106,12 @@ struct SchemaSyncRunner::Shared {
             return false;
         }
         if (!r.ok) {
-            warnOnce(QStringLiteral("round"), QStringLiteral("schema sync: ") + r.error);
+            events.warnOnce(QStringLiteral("round"), QStringLiteral("schema sync: ") + r.error);
             return true;
         }
         reportSteps(r.steps, 0);
         for (const QString &f : r.failures)
-            warnOnce(QStringLiteral("subject:") + f, QStringLiteral("schema sync: ") + f);
+            events.warnOnce(QStringLiteral("subject:") + f, QStringLiteral("schema sync: ") + f);
         for (auto it = r.ids.cbegin(); it != r.ids.cend(); ++it)
             map->setMapped(it.key(), it.value());
         for (const QString &s : r.subjects)
@@ -155,8 +134,9 @@ struct SchemaSyncRunner::Shared {
             const std::optional<QStringList> subjects = source->subjects(&e);
             if (!subjects) {
                 // Unanswered: the engine asks again, its partitions wait.
-                warnOnce(QStringLiteral("subjects"),
-                         QStringLiteral("schema sync: cannot list the source registry's subjects: ") + e.message);
+                events.warnOnce(QStringLiteral("subjects"),
+                                QStringLiteral("schema sync: cannot list the source registry's subjects: ") +
+                                    e.message);
             } else {
                 const QStringList following = topicSubjectsToSync(spec, *subjects);
                 for (const QString &t : topics)
@@ -180,7 +160,7 @@ SchemaSyncRunner::SchemaSyncRunner(MirrorJobSpec spec, EventSink events)
     : m_shared(std::make_shared<Shared>()), m_map(std::make_shared<SchemaIdMap>())
 {
     m_shared->spec = std::move(spec);
-    m_shared->events = std::move(events);
+    m_shared->events.setSink(std::move(events));
     m_shared->map = m_map;
 }
 
@@ -241,7 +221,8 @@ void SchemaSyncRunner::finish(int timeoutMs)
         m_thread.join();
         return;
     }
-    m_shared->events = nullptr; // still inside a registry call (bounded by its timeout): it ends on its own
+    lock.unlock();
+    m_shared->events.cutOff(); // still inside a registry call (bounded by its timeout): it ends on its own
 }
 
 } // namespace md
