@@ -203,14 +203,17 @@ namespace {
 // written where there are no steps, so most records read as before.
 constexpr char kVersion[] = "1";
 constexpr char kVersionSteps[] = "2";
-// A bound on what a parser accepts, well above what the writer makes.
+// Bounds on what a parser accepts, well above what the writer makes: an
+// offset (and a record's summed skips) below 2^60, so that no translation of
+// a record read from the topic overflows.
 constexpr int kParsedStepsMax = 100000;
+constexpr qint64 kParsedOffsetMax = qint64(1) << 60;
 
 bool toOffset(const QByteArray &s, qint64 *out)
 {
     bool ok = false;
     const qint64 v = s.toLongLong(&ok);
-    if (!ok || v < 0 || s.startsWith('+'))
+    if (!ok || v < 0 || v >= kParsedOffsetMax || s.startsWith('+'))
         return false;
     *out = v;
     return true;
@@ -247,6 +250,8 @@ bool parseSteps(const QByteArray &text, OffsetSegment *s)
             return false; // each step strictly after the last, before sourceEnd; each a skip forward
         source += d;
         shift += k;
+        if (shift >= kParsedOffsetMax)
+            return false;
         s->steps.push_back({source, shift});
     }
     return true;

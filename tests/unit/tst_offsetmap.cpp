@@ -282,6 +282,9 @@ private Q_SLOTS:
         QTest::newRow("step backwards") << goodKey << QByteArray("2 5 9 100 9 eu.t 2:-1");
         QTest::newRow("step empty") << goodKey << QByteArray("2 5 9 100 9 eu.t 2,,1");
         QTest::newRow("step not a number") << goodKey << QByteArray("2 5 9 100 9 eu.t 2:x");
+        // Past 2^60 a translation could overflow.
+        QTest::newRow("offset too large") << goodKey << QByteArray("1 5 9 1152921504606846976 9 eu.t");
+        QTest::newRow("skips too large") << goodKey << QByteArray("2 5 9 100 9 eu.t 1:1152921504606846975,1:1");
     }
 
     void garbageIsRejected()
