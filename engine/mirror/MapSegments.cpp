@@ -8,6 +8,8 @@ void MapSegments::reset()
     m_writtenCovered = -1;
     m_acked = -1;
     m_used = false;
+    m_resetPending = false;
+    m_resetWritten = false;
     ++m_generation; // m_inFlight stays: those reports still come, and settle() counts them
 }
 
@@ -15,6 +17,10 @@ void MapSegments::acknowledged(const Write &w)
 {
     if (w.round <= m_distrustThrough)
         return;
+    if (w.reset) {
+        m_resetPending = false; // m_resetWritten stays: an aborted transaction takes it back (rewind)
+        return;
+    }
     m_acked = std::max(m_acked, w.covered);
     for (Segment &s : m_segs)
         if (s.sourceStart == w.sourceStart && w.whole && s.sourceEnd == w.sourceEnd && !s.dirty)
@@ -27,6 +33,7 @@ void MapSegments::acknowledged(const Write &w)
 void MapSegments::refused()
 {
     m_distrustThrough = m_round;
+    m_resetWritten = false; // written again, first, if it was not acknowledged
     for (Segment &s : m_segs) {
         s.dirty = true;
         s.acked = false;
@@ -37,6 +44,10 @@ void MapSegments::refused()
 void MapSegments::committedInTransaction()
 {
     // Committed with the records: every written segment is durable.
+    if (m_resetWritten) {
+        m_resetPending = false;
+        m_resetWritten = false;
+    }
     for (Segment &s : m_segs)
         if (!s.dirty)
             s.acked = true;
@@ -47,6 +58,10 @@ void MapSegments::committedInTransaction()
 void MapSegments::rewind(qint64 base)
 {
     // Same keys when written again: compaction keeps one.
+    if (m_resetWritten) { // aborted with the transaction: first in the next one
+        m_resetPending = true;
+        m_resetWritten = false;
+    }
     while (!m_segs.empty() && m_segs.back().sourceStart >= base)
         m_segs.pop_back();
     for (Segment &s : m_segs) {

@@ -35,6 +35,7 @@ public:
         qint64 covered = -1;
         bool whole = false;            // the segment's whole extent as of the write
         std::vector<OffsetStep> steps; // those below sourceEnd
+        bool reset = false;            // not a segment: the partition's reset record (resetFirst)
     };
 
     // Delivery of one copied record: extend the current segment (two integer
@@ -71,6 +72,12 @@ public:
     // A new assignment of the partition: what the last one noted is
     // forgotten, and reports of its writes still in flight are stale.
     void reset();
+    // The partition's source log was replaced (its topic deleted and created
+    // again): before its first segment, a reset record tells readers to drop
+    // what the map held for the partition (the old log's copies), and no
+    // commit passes the map until that record is durable.
+    void resetFirst() { m_resetPending = true; }
+    bool resetPending() const { return m_resetPending; }
 
     // What a commit may reach: never past what the map has made durable, so
     // the map covers everything below a committed offset. Nothing copied in
@@ -115,7 +122,9 @@ private:
     // later record of the same round may be acknowledged although an earlier
     // segment never arrived); everything is written again after it.
     quint64 m_distrustThrough = 0;
-    bool m_used = false; // something was copied in this assignment
+    bool m_used = false;         // something was copied in this assignment
+    bool m_resetPending = false; // resetFirst: the reset record is not durable yet
+    bool m_resetWritten = false; // produced, and not yet committed (exactly-once) or refused
 };
 
 template <class Produce> void MapSegments::write(qint64 covered, Produce &&produce)
@@ -136,6 +145,13 @@ template <class Produce> void MapSegments::write(qint64 covered, Produce &&produ
         round.push_back(&m_segs.back());
     }
     ++m_round;
+    if (m_resetPending && !m_resetWritten) {
+        Write r{m_generation, m_round, -1, -1, -1, -1, false, {}, true};
+        if (!produce(r))
+            return;
+        ++m_inFlight;
+        m_resetWritten = true;
+    }
     for (size_t i = 0; i < round.size(); ++i) {
         Segment &s = *round[i];
         const qint64 end = std::min(s.sourceEnd, covered);

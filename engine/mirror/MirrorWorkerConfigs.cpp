@@ -49,6 +49,8 @@ void MirrorWorker::pollTopicIds()
                     continue;
                 p->ring.clear();    // what is in flight came from the old topic
                 p->knownTs.clear(); // timestamps of the old topic's offsets
+                p->map.reset();     // its segments, and what the map said of it
+                p->map.resetFirst();
                 p->consumedNext = 0;
                 p->resumeFrom = 0;
                 p->atEof = false;

@@ -92,6 +92,7 @@ void MirrorWorker::assignPartitions(rd_kafka_topic_partition_list_t *parts)
         p->committed = t->recreated ? -1 : at;
         if (t->recreated) {
             e.offset = RD_KAFKA_OFFSET_BEGINNING; // progress of the deleted topic means nothing here
+            p->map.resetFirst();                  // and neither do its map records
         } else if (at >= 0) {
             // What follows is checked against this (noteJump): a log start
             // past it means records vanished before they were copied.

@@ -151,15 +151,21 @@ void OffsetMapWriter::write(MapSegments &map, qint64 covered, const QString &sou
     if (!m_rkt || m_off)
         return;
     map.write(covered, [&](const MapSegments::Write &w) {
-        OffsetSegment seg;
-        seg.sourceStart = w.sourceStart;
-        seg.sourceEnd = w.sourceEnd;
-        seg.targetStart = w.targetStart;
-        seg.covered = w.covered;
-        seg.targetTopic = targetTopic;
-        seg.steps = w.steps;
-        const QByteArray key = offsetMapKey(sourceTopic, partition, w.sourceStart);
-        const QByteArray value = offsetMapValue(seg);
+        QByteArray key, value;
+        if (w.reset) {
+            key = offsetMapResetKey(sourceTopic, partition);
+            value = offsetMapResetValue();
+        } else {
+            OffsetSegment seg;
+            seg.sourceStart = w.sourceStart;
+            seg.sourceEnd = w.sourceEnd;
+            seg.targetStart = w.targetStart;
+            seg.covered = w.covered;
+            seg.targetTopic = targetTopic;
+            seg.steps = w.steps;
+            key = offsetMapKey(sourceTopic, partition, w.sourceStart);
+            value = offsetMapValue(seg);
+        }
         auto opaque = std::make_unique<Written>(Written{&map, w, sourceTopic, partition});
         // Partition 0 always: one order for every record of the map.
         const rd_kafka_resp_err_t err = rd_kafka_producev(

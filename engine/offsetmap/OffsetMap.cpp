@@ -302,6 +302,28 @@ bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QStrin
     return true;
 }
 
+QByteArray offsetMapResetKey(const QString &sourceTopic, int partition)
+{
+    return sourceTopic.toUtf8() + '/' + QByteArray::number(partition) + "/reset";
+}
+
+QByteArray offsetMapResetValue()
+{
+    return QByteArrayLiteral("reset");
+}
+
+bool parseOffsetMapReset(const QByteArray &key, const QByteArray &value, QString *sourceTopic, int *partition)
+{
+    const QList<QByteArray> k = key.split('/');
+    qint64 part = -1;
+    if (k.size() != 3 || k[0].isEmpty() || k[2] != "reset" || !toOffset(k[1], &part) || part > 0x7fffffff ||
+        value != "reset")
+        return false;
+    *sourceTopic = QString::fromUtf8(k[0]);
+    *partition = int(part);
+    return true;
+}
+
 QString noOffsetMapReason()
 {
     return QStringLiteral("the job keeps no offset map (offsetMap: false)");

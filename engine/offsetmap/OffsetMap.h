@@ -100,6 +100,9 @@ private:
 class OffsetMap final {
 public:
     void apply(const QString &sourceTopic, int partition, const OffsetSegment &segment);
+    // A reset record: the partition's source log was replaced (its topic
+    // deleted and created again); what came before it is of the old log.
+    void forget(const QString &sourceTopic, int partition) { m_parts.remove({sourceTopic, partition}); }
     OffsetTranslation translate(const QString &sourceTopic, int partition, qint64 sourceOffset) const;
     const PartitionOffsetMap *partition(const QString &sourceTopic, int partition) const;
     QList<QPair<QString, int>> partitions() const;
@@ -117,6 +120,11 @@ QByteArray offsetMapKey(const QString &sourceTopic, int partition, qint64 source
 QByteArray offsetMapValue(const OffsetSegment &segment);
 bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QString *sourceTopic, int *partition,
                           OffsetSegment *segment);
+// A partition's reset record (MapSegments::resetFirst): key
+// "topic/partition/reset", value "reset". Readers of earlier versions skip it.
+QByteArray offsetMapResetKey(const QString &sourceTopic, int partition);
+QByteArray offsetMapResetValue();
+bool parseOffsetMapReset(const QByteArray &key, const QByteArray &value, QString *sourceTopic, int *partition);
 
 // The job's map topic when the profile names none: derived from the job's group.
 QString defaultOffsetMapTopic(const QString &groupId);

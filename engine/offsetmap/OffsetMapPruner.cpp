@@ -22,6 +22,15 @@ bool OffsetMapKeys::note(const QByteArray &key, const QByteArray *value)
     QString topic;
     int partition = -1;
     OffsetSegment s;
+    if (parseOffsetMapReset(key, *value, &topic, &partition)) {
+        for (auto it = m_keys.begin(); it != m_keys.end();) {
+            if (it->partition == Partition{topic, partition})
+                it = m_keys.erase(it);
+            else
+                ++it;
+        }
+        return true;
+    }
     if (!parseOffsetMapRecord(key, *value, &topic, &partition, &s))
         return false;
     m_keys.insert(key, Entry{{topic, partition}, s.sourceEnd, s.covered});

@@ -29,7 +29,11 @@ public:
 
     void clear() { m_keys.clear(); }
     // One record of the map topic, in order (value null: a tombstone). False
-    // when it is not a map record.
+    // when it is not a map record. A partition's reset record (its topic was
+    // deleted and created again) takes the keys noted before it out of
+    // consideration: readers skip them, and a tombstone could meet the new
+    // log's copy writing the same key (a segment starting at the same offset)
+    // and delete that instead. They stay until the new log writes them again.
     bool note(const QByteArray &key, const QByteArray *value);
     void forget(const QList<QByteArray> &keys);
     int size() const { return int(m_keys.size()); }

@@ -228,20 +228,24 @@ bool readOffsetMapRecords(const ClusterConfig &target, const QString &mapTopic, 
 bool readOffsetMap(const ClusterConfig &target, const QString &mapTopic, int timeoutMs, OffsetMap *map, QString *error,
                    OffsetMapCursor *cursor)
 {
-    const OffsetMapRecordSink sink{[map] { *map = OffsetMap(); },
-                                   [map](const QByteArray &key, const QByteArray *value) {
-                                       // A tombstone (null value) removes a key under compaction: nothing to apply.
-                                       if (!value)
-                                           return true;
-                                       QString sourceTopic;
-                                       int sourcePartition = -1;
-                                       OffsetSegment segment;
-                                       if (!parseOffsetMapRecord(key, *value, &sourceTopic, &sourcePartition, &segment))
-                                           return false;
-                                       map->apply(sourceTopic, sourcePartition, segment);
-                                       return true;
-                                   }};
-    return readOffsetMapRecords(target, mapTopic, timeoutMs, sink, error, cursor);
+    const auto record = [map](const QByteArray &key, const QByteArray *value) {
+        // A tombstone (null value) removes a key under compaction: nothing to apply.
+        if (!value)
+            return true;
+        QString sourceTopic;
+        int sourcePartition = -1;
+        OffsetSegment segment;
+        if (parseOffsetMapRecord(key, *value, &sourceTopic, &sourcePartition, &segment)) {
+            map->apply(sourceTopic, sourcePartition, segment);
+            return true;
+        }
+        if (!parseOffsetMapReset(key, *value, &sourceTopic, &sourcePartition))
+            return false;
+        map->forget(sourceTopic, sourcePartition); // what came before is of the partition's old log
+        return true;
+    };
+    return readOffsetMapRecords(target, mapTopic, timeoutMs, OffsetMapRecordSink{[map] { *map = OffsetMap(); }, record},
+                                error, cursor);
 }
 
 } // namespace md

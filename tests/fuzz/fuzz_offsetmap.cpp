@@ -27,8 +27,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         QString topic;
         int partition = -1;
         OffsetSegment s;
-        if (!parseOffsetMapRecord(key, value, &topic, &partition, &s))
+        if (!parseOffsetMapRecord(key, value, &topic, &partition, &s)) {
+            if (parseOffsetMapReset(key, value, &topic, &partition))
+                map.forget(topic, partition); // a partition's reset record
             continue;
+        }
         OffsetSegment back;
         QString topic2;
         int partition2 = -1;

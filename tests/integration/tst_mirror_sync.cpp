@@ -2,7 +2,8 @@
 // configs follow the source, partitions added to the source are copied from
 // their first record, records that vanished from the source before they were
 // copied (DeleteRecords) are counted exactly, and a source topic deleted and
-// recreated under the job is copied from its beginning, and the offset map
+// recreated under the job is copied from its beginning (and its offset map
+// forgets the old log), and the offset map
 // loses the records retention took from the source (and keeps the rest). The
 // source is changed with librdkafka's admin API directly, never through
 // MirrorDesk's code.
@@ -465,6 +466,28 @@ private Q_SLOTS:
         QCOMPARE(copied->size(), 15);
         for (const TestRecord &r : fresh)
             QVERIFY(valueSet(*copied).contains(*r.value));
+        // The offset map speaks of the new log only: a group of the new topic
+        // at its end (offset 5) continues after its last copy, not at the
+        // old log's copies (the old topic was copied from offset 100 on).
+        QHash<QByteArray, qint64> copyAt;
+        for (const TestRecord &r : *copied)
+            copyAt.insert(r.value.value_or(QByteArray()), r.offset);
+        OffsetMap map;
+        ClusterConfig target;
+        target.bootstrap = targetBootstrap();
+        QVERIFY2(readOffsetMap(target, defaultOffsetMapTopic(spec.groupId), 30000, &map, &error), qPrintable(error));
+        for (qsizetype i = 0; i < fresh.size(); ++i) {
+            const OffsetTranslation t = map.translate(topic, 0, i);
+            QVERIFY2(
+                t.kind == OffsetTranslation::Kind::Exact && t.targetOffset == copyAt.value(*fresh[i].value),
+                qPrintable(
+                    QStringLiteral("new offset %1: kind %2 target %3").arg(i).arg(int(t.kind)).arg(t.targetOffset)));
+        }
+        const OffsetTranslation end = map.translate(topic, 0, fresh.size());
+        QVERIFY2(end.kind == OffsetTranslation::Kind::End && end.targetOffset == 15,
+                 qPrintable(QStringLiteral("the new log's end: kind %1 target %2 (expected End at 15)")
+                                .arg(int(end.kind))
+                                .arg(end.targetOffset)));
     }
 
     // Four committed source transactions of 5 records: segments [0,5) [6,11)

@@ -286,6 +286,63 @@ private Q_SLOTS:
         QCOMPARE(writes[0].sourceEnd, 5);
     }
 
+    // The source topic was deleted and created again: a reset record goes
+    // before the new log's first segment, and is written again until it is
+    // durable (refused: again first; exactly-once: again after an abort).
+    void aResetRecordGoesFirstUntilItIsDurable()
+    {
+        MapSegments m;
+        m.resetFirst();
+        for (qint64 o = 0; o < 5; ++o)
+            m.noteCopied(o, 100 + o);
+        auto writes = writeRound(m, 5);
+        QCOMPARE(writes.size(), size_t(2));
+        QVERIFY(writes[0].reset);
+        QVERIFY(!writes[1].reset);
+        QCOMPARE(writes[1].sourceStart, 0);
+        // The reset refused: the segment acknowledged after it counts for nothing.
+        QVERIFY(m.settle(writes[0]));
+        m.refused();
+        QVERIFY(m.settle(writes[1]));
+        m.acknowledged(writes[1]);
+        QCOMPARE(m.limit(5), -1);
+        QVERIFY(m.resetPending());
+        writes = writeRound(m, 5);
+        QCOMPARE(writes.size(), size_t(2));
+        QVERIFY(writes[0].reset);
+        ackAll(m, writes);
+        QVERIFY(!m.resetPending());
+        QCOMPARE(m.limit(5), 5);
+        m.noteCopied(5, 105);
+        writes = writeRound(m, 6);
+        QCOMPARE(writes.size(), size_t(1)); // once durable, never again
+        QVERIFY(!writes[0].reset);
+    }
+
+    void exactlyOnceAResetAbortedIsWrittenAgain()
+    {
+        MapSegments m;
+        m.resetFirst();
+        m.noteCopied(0, 100);
+        auto writes = writeRound(m, 1);
+        QVERIFY(writes.size() == 2 && writes[0].reset);
+        ackAll(m, writes); // delivered into the open transaction...
+        m.rewind(0);       // ...which aborted
+        QVERIFY(m.resetPending());
+        m.noteCopied(0, 103);
+        writes = writeRound(m, 1);
+        QVERIFY(writes.size() == 2 && writes[0].reset);
+        m.committedInTransaction();
+        QVERIFY(!m.resetPending());
+        m.noteCopied(1, 104);
+        writes = writeRound(m, 2);
+        QVERIFY(writes.size() == 1 && !writes[0].reset);
+        // A new assignment forgets a reset not yet written.
+        m.resetFirst();
+        m.reset();
+        QVERIFY(!m.resetPending());
+    }
+
     void aCommittedTransactionMakesItsWritesDurable()
     {
         MapSegments m;

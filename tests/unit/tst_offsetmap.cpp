@@ -238,6 +238,36 @@ private Q_SLOTS:
         QVERIFY(offsetMapValue(seg(1, 2, 3, 4)).startsWith("1 "));
     }
 
+    // The source topic was deleted and created again: the partition's reset
+    // record drops what the map said of the old log, and only of that partition.
+    void aResetRecordDropsThePartitionsOldLog()
+    {
+        const QByteArray key = offsetMapResetKey(QStringLiteral("orders"), 3);
+        QCOMPARE(key, QByteArray("orders/3/reset"));
+        QString topic;
+        int partition = -1;
+        QVERIFY(parseOffsetMapReset(key, offsetMapResetValue(), &topic, &partition));
+        QCOMPARE(topic, QStringLiteral("orders"));
+        QCOMPARE(partition, 3);
+        OffsetSegment s;
+        QVERIFY(!parseOffsetMapRecord(key, offsetMapResetValue(), &topic, &partition, &s)); // not a segment
+        QVERIFY(!parseOffsetMapReset("orders/3/reset", "1 0 5 0 5 x", &topic, &partition));
+        QVERIFY(!parseOffsetMapReset("orders/x/reset", "reset", &topic, &partition));
+        QVERIFY(!parseOffsetMapReset("orders/3/0", "reset", &topic, &partition));
+
+        OffsetMap map;
+        map.apply(QStringLiteral("orders"), 3, seg(0, 1000, 0, 1000));
+        map.apply(QStringLiteral("orders"), 4, seg(0, 10, 0, 10));
+        map.forget(QStringLiteral("orders"), 3);
+        map.apply(QStringLiteral("orders"), 3, seg(0, 5, 1000, 5));
+        // Offset 5 of the new log is its end, not the old log's copy at 5.
+        const OffsetTranslation t = map.translate(QStringLiteral("orders"), 3, 5);
+        QCOMPARE(t.kind, Kind::End);
+        QCOMPARE(t.targetOffset, 1005);
+        QCOMPARE(map.translate(QStringLiteral("orders"), 3, 2).targetOffset, 1002);
+        QCOMPARE(map.translate(QStringLiteral("orders"), 4, 2).targetOffset, 2);
+    }
+
     void recordRoundTrip()
     {
         const OffsetSegment s = seg(1234567890123, 1234567890999, 42, 1234567891000, QStringLiteral("dr-orders.v1"));
