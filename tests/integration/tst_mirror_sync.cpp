@@ -539,6 +539,9 @@ private Q_SLOTS:
         auto before = lastByKey(&error);
         QVERIFY2(before, qPrintable(error));
         QCOMPARE(before->keys(), (QList<QByteArray>{stem + "0", stem + "12", stem + "18", stem + "6"}));
+        // Compacted, closed hourly: each commit rewrites the current records.
+        QCOMPARE(topicConfig(targetBootstrap(), mapTopic, QStringLiteral("cleanup.policy")), QStringLiteral("compact"));
+        QCOMPARE(topicConfig(targetBootstrap(), mapTopic, QStringLiteral("segment.ms")), QStringLiteral("3600000"));
 
         QVERIFY2(deleteRecordsBefore(topic, 0, 14, &error), qPrintable(error));
         spec.stop = StopCondition::RunForever;
