@@ -68,7 +68,6 @@ void MapSegments::rewind(qint64 base)
         s.sourceEnd = std::min(s.sourceEnd, base);
         while (!s.steps.empty() && s.steps.back().source >= s.sourceEnd)
             s.steps.pop_back();
-        s.shift = s.steps.empty() ? 0 : s.steps.back().shift;
         s.dirty = true;
         s.acked = false;
     }

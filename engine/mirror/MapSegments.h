@@ -19,11 +19,11 @@ class MapSegments {
 public:
     struct Segment {
         qint64 sourceStart = -1, sourceEnd = -1, targetStart = -1;
-        qint64 shift = 0;              // the last step's (the target's skips so far)
         std::vector<OffsetStep> steps; // OffsetSegment::steps
         bool dirty = true;             // changed since it was last written
         bool acked = false;            // its last write (whole) was acknowledged
-        qint64 targetNext() const { return targetStart + (sourceEnd - sourceStart) + shift; }
+        qint64 shift() const { return steps.empty() ? 0 : steps.back().shift; } // the target's skips so far
+        qint64 targetNext() const { return targetStart + (sourceEnd - sourceStart) + shift(); }
     };
     // What one map record says, and what its delivery report needs.
     struct Write {
@@ -53,8 +53,7 @@ public:
                     return;
                 }
                 if (target > next && int(c.steps.size()) < kMaxOffsetSteps) {
-                    c.shift += target - next;
-                    c.steps.push_back({source, c.shift});
+                    c.steps.push_back({source, c.shift() + (target - next)});
                     ++c.sourceEnd;
                     c.dirty = true;
                     return;

@@ -219,6 +219,17 @@ bool toOffset(const QByteArray &s, qint64 *out)
     return true;
 }
 
+// "topic/partition/last" (topic names cannot contain '/').
+bool parseKey(const QByteArray &key, QString *topic, qint64 *partition, QByteArray *last)
+{
+    const QList<QByteArray> k = key.split('/');
+    if (k.size() != 3 || k[0].isEmpty() || !toOffset(k[1], partition) || *partition > 0x7fffffff)
+        return false;
+    *topic = QString::fromUtf8(k[0]);
+    *last = k[2];
+    return true;
+}
+
 QByteArray stepsText(const OffsetSegment &s)
 {
     QByteArray out;
@@ -277,11 +288,10 @@ QByteArray offsetMapValue(const OffsetSegment &s)
 bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QString *sourceTopic, int *partition,
                           OffsetSegment *segment)
 {
-    const QList<QByteArray> k = key.split('/');
-    if (k.size() != 3 || k[0].isEmpty())
-        return false;
+    QString topic;
     qint64 part = -1, keyStart = -1;
-    if (!toOffset(k[1], &part) || part > 0x7fffffff || !toOffset(k[2], &keyStart))
+    QByteArray last;
+    if (!parseKey(key, &topic, &part, &last) || !toOffset(last, &keyStart))
         return false;
     const QList<QByteArray> v = value.split(' ');
     const bool withSteps = v.value(0) == kVersionSteps;
@@ -296,7 +306,7 @@ bool parseOffsetMapRecord(const QByteArray &key, const QByteArray &value, QStrin
     if (withSteps && !parseSteps(v[6], &s))
         return false;
     s.targetTopic = QString::fromUtf8(v[5]);
-    *sourceTopic = QString::fromUtf8(k[0]);
+    *sourceTopic = topic;
     *partition = int(part);
     *segment = s;
     return true;
@@ -314,12 +324,12 @@ QByteArray offsetMapResetValue()
 
 bool parseOffsetMapReset(const QByteArray &key, const QByteArray &value, QString *sourceTopic, int *partition)
 {
-    const QList<QByteArray> k = key.split('/');
+    QString topic;
     qint64 part = -1;
-    if (k.size() != 3 || k[0].isEmpty() || k[2] != "reset" || !toOffset(k[1], &part) || part > 0x7fffffff ||
-        value != "reset")
+    QByteArray last;
+    if (!parseKey(key, &topic, &part, &last) || last != "reset" || value != "reset")
         return false;
-    *sourceTopic = QString::fromUtf8(k[0]);
+    *sourceTopic = topic;
     *partition = int(part);
     return true;
 }

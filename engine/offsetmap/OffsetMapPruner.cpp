@@ -114,14 +114,15 @@ bool OffsetMapPruner::pass(int timeoutMs, Result *result, QString *error)
     if (!m_sourceAdmin && !(m_sourceAdmin = AdminService::create(m_source, &why, timeoutMs)))
         return fail(QStringLiteral("source cluster %1: %2").arg(m_source.bootstrap, why));
     // Only partitions the source still has: a deleted source topic keeps its records.
+    const QList<OffsetMapKeys::Partition> parts = m_keys.partitions();
     QSet<QString> topics;
-    for (const OffsetMapKeys::Partition &p : m_keys.partitions())
+    for (const OffsetMapKeys::Partition &p : parts)
         topics.insert(p.first);
     QMap<QString, QList<int>> present;
     if (!m_sourceAdmin->partitionsOf(QStringList(topics.cbegin(), topics.cend()), &present, &why))
         return fail(QStringLiteral("source cluster %1: %2").arg(m_source.bootstrap, why));
     QList<TopicPartitionRef> ask;
-    for (const OffsetMapKeys::Partition &p : m_keys.partitions())
+    for (const OffsetMapKeys::Partition &p : parts)
         if (present.value(p.first).contains(p.second))
             ask.append({p.first, p.second});
     QMap<TopicPartitionRef, qint64> starts;

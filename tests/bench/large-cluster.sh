@@ -87,8 +87,7 @@ NEED_MAPS=$((PER_BROKER * 2 * 11 / 10 + 10000))
 
 # --- brokers --------------------------------------------------------------------
 bash "$HARNESS" fetch >/dev/null
-KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/tests/kafka/pom.xml")"
-LIBS="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/kafka-$KAFKA_VERSION/libs"
+LIBS="$KAFKA_LIBS"
 LOG4J="$ROOT/tests/kafka/log4j2.properties"
 JAVA_OPTS="-Xms$HEAP -Xmx$HEAP -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -XX:+ExitOnOutOfMemoryError -Djava.awt.headless=true"
 

@@ -39,6 +39,9 @@ require_time_and_java() {
 }
 
 HARNESS="$ROOT/tests/kafka/harness.sh"
+# The Kafka jars the harness fetches (its pom's version), for Kafka's own tools.
+KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/tests/kafka/pom.xml")"
+KAFKA_LIBS="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/kafka-$KAFKA_VERSION/libs"
 # The brokers as kafka-server-start.sh runs them (1 GB heap, G1, full JIT), not with the
 # harness's C1-only test setting: a broker must not be the narrowest pipe by design.
 BENCH_BROKER_OPTS="${MIRRORDESK_BENCH_BROKER_OPTS:--Xms1g -Xmx1g -XX:+UseG1GC -XX:MaxGCPauseMillis=20 -Djava.awt.headless=true}"

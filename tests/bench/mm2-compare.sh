@@ -152,8 +152,7 @@ BG="$BUILD/tests/bench/bench_groupsync"
 ((MAPCOST == 0)) || [[ -x "$BG" ]] || die "$BG not built (cmake --build $BUILD --target bench_groupsync)"
 require_time_and_java
 
-KAFKA_VERSION="$(sed -n 's:.*<kafka.version>\(.*\)</kafka.version>.*:\1:p' "$ROOT/tests/kafka/pom.xml")"
-LIBS="${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/kafka-$KAFKA_VERSION/libs"
+LIBS="$KAFKA_LIBS"
 CORES="$(nproc)"
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/mirrordesk-bench.XXXXXX")"

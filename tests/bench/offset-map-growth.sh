@@ -96,8 +96,7 @@ kill -TERM "$MD_PID"
 wait "$MD_PID" || die "the job did not stop cleanly: $(tail -n 20 "$WORK/logs/run.log")"
 MD_PID=""
 
-LIBS="${MIRRORDESK_KAFKA_LIBS:-${XDG_CACHE_HOME:-$HOME/.cache}/mirrordesk/kafka-4.1.1/libs}"
-tool() { java -Xmx256m -cp "$LIBS/*" -Dlog4j2.configurationFile="$ROOT/tests/kafka/log4j2.properties" "$@"; }
+tool() { java -Xmx256m -cp "$KAFKA_LIBS/*" -Dlog4j2.configurationFile="$ROOT/tests/kafka/log4j2.properties" "$@"; }
 # The sum of a topic's high watermarks (records, markers and aborted records stored).
 hw_sum() {
     tool org.apache.kafka.tools.GetOffsetShell --bootstrap-server "$TGT" --topic "$1" --time -1 2>/dev/null |
